@@ -1,0 +1,347 @@
+"""Load and validate a catalog YAML file into immutable domain objects.
+
+Shape (types, required and unknown keys) is checked by pydantic; meaning (ranks, levels and
+sub-sections that exist, unique codes, min <= max) by the checks below. Every problem names the
+file, the YAML line and the path of the field; a file with any problem is refused whole.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import yaml
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from .catalog import (
+    Alternative,
+    Catalog,
+    ExtensionReason,
+    Infraction,
+    Level,
+    PenaltyRange,
+    Policy,
+    Rank,
+    RepeatScope,
+    Subsection,
+    TimeRule,
+)
+
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class CatalogError(Exception):
+    """A catalog file that cannot be used; `problems` lists every message."""
+
+    def __init__(self, path: str, problems: list[str]):
+        self.path = path
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+# ---- shape -------------------------------------------------------------------------------
+
+
+def _single_rank_shorthand(value: Any) -> Any:
+    """`level_1: warning` means `level_1: {min: warning, max: warning}`."""
+    return {"min": value, "max": value} if isinstance(value, str) else value
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RawRange(_Strict):
+    min: str
+    max: str
+
+
+Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
+
+
+class RawAlternative(_Strict):
+    condition: str
+    levels: list[int]
+    penalty: Range
+
+
+class RawInfraction(_Strict):
+    code: str
+    name: str
+    subsection: str
+    notes: str
+    remedy: str = ""
+    penalized: bool = True
+    discretion: bool = False
+    defaults: dict[str, Range] | None = None
+    repeat_any_action: bool = False
+    alternatives: list[RawAlternative] = []
+    section_note: str = ""
+
+
+class RawRank(_Strict):
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+    name: str
+
+
+class RawLevel(_Strict):
+    number: int = Field(ge=1)
+    name: str
+    description: str
+
+
+class RawSubsection(_Strict):
+    code: str
+    name: str
+
+
+class RawRepeatRule(_Strict):
+    description: str
+    section: str
+
+
+class RawTimeRule(_Strict):
+    reason: ExtensionReason
+    over_minutes: float = Field(ge=0)
+    plus_minutes: int = Field(default=0, ge=0)
+    extra_turns_allowed: bool = False
+    section: str
+    summary: str
+
+
+class RawPolicy(_Strict):
+    name: str
+    version: str
+    source: str
+    repeat_scope: RepeatScope
+    repeat_rule: RawRepeatRule
+    ranks: list[RawRank] = Field(min_length=1)
+    levels: list[RawLevel] = Field(min_length=1)
+    head_judge_only: list[str] = []
+    report_to_head_judge: list[str] = []
+    time_extensions: list[RawTimeRule] = []
+    subsections: list[RawSubsection] = Field(min_length=1)
+    infractions: list[RawInfraction] = Field(min_length=1)
+
+
+class RawCatalog(_Strict):
+    policies: dict[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")], RawPolicy] = Field(min_length=1)
+
+
+# ---- paths and lines ---------------------------------------------------------------------
+
+PathT = tuple[str | int, ...]
+
+
+def _fmt_path(path: PathT) -> str:
+    out = ""
+    for part in path:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out
+
+
+def _line_of(root: yaml.Node | None, path: PathT) -> int | None:
+    """1-based line of the deepest YAML node that `path` reaches."""
+    node, line = root, None
+    for part in path:
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+        nxt = None
+        if isinstance(node, yaml.MappingNode):
+            for key, value in node.value:
+                if key.value == str(part):
+                    nxt = value
+                    line = key.start_mark.line + 1
+                    break
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+            nxt = node.value[part]
+        node = nxt
+    if node is not None:
+        line = node.start_mark.line + 1
+    return line
+
+
+def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[PathT, str]]:
+    found: list[tuple[PathT, str]] = []
+    if isinstance(node, yaml.MappingNode):
+        seen: set[str] = set()
+        for key, value in node.value:
+            if key.value in seen:
+                found.append((path + (key.value,), f"key {key.value!r} appears twice"))
+            seen.add(key.value)
+            found += _duplicate_keys(value, path + (key.value,))
+    elif isinstance(node, yaml.SequenceNode):
+        for i, item in enumerate(node.value):
+            found += _duplicate_keys(item, path + (i,))
+    return found
+
+
+# ---- meaning -----------------------------------------------------------------------------
+
+
+def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
+    base: PathT = ("policies", pid)
+    errs: list[tuple[PathT, str]] = []
+    rank_ids = [r.id for r in p.ranks]
+    level_keys = [f"level_{lv.number}" for lv in p.levels]
+
+    def dupes(items: list[str], what: str, field: str, key: str) -> None:
+        seen: set[str] = set()
+        for i, v in enumerate(items):
+            if v in seen:
+                errs.append((base + (field, i, key), f"{what} {v!r} appears twice"))
+            seen.add(v)
+
+    dupes(rank_ids, "rank", "ranks", "id")
+    dupes([str(lv.number) for lv in p.levels], "level", "levels", "number")
+    dupes([s.code for s in p.subsections], "sub-section", "subsections", "code")
+    dupes([i.code for i in p.infractions], "infraction code", "infractions", "code")
+    dupes([t.reason.value for t in p.time_extensions], "time-extension reason", "time_extensions", "reason")
+
+    def known_rank(value: str, path: PathT) -> bool:
+        if value not in rank_ids:
+            errs.append((path, f"{value!r} is not a rank of this policy (ranks: {', '.join(rank_ids)})"))
+            return False
+        return True
+
+    for field in ("head_judge_only", "report_to_head_judge"):
+        for i, r in enumerate(getattr(p, field)):
+            known_rank(r, base + (field, i))
+
+    def check_range(rng: RawRange, path: PathT) -> None:
+        ok_min = known_rank(rng.min, path + ("min",))
+        ok_max = known_rank(rng.max, path + ("max",))
+        if ok_min and ok_max and rank_ids.index(rng.min) > rank_ids.index(rng.max):
+            errs.append((path, f"min {rng.min!r} is above max {rng.max!r}"))
+
+    subsection_codes = {s.code for s in p.subsections}
+    for n, inf in enumerate(p.infractions):
+        ipath = base + ("infractions", n)
+        if inf.subsection not in subsection_codes:
+            errs.append((ipath + ("subsection",), f"{inf.subsection!r} is not a sub-section of this policy"))
+        if not inf.penalized or inf.discretion:
+            if inf.defaults is not None:
+                why = "not penalized" if not inf.penalized else "left to the judge's discretion"
+                errs.append((ipath + ("defaults",), f"an infraction {why} has no defaults"))
+            continue
+        if inf.defaults is None:
+            errs.append((ipath, "defaults missing (or say `discretion: true` when the text gives none)"))
+            continue
+        for key, rng in inf.defaults.items():
+            if key not in level_keys:
+                errs.append((ipath + ("defaults", key), f"{key!r} is not a level of this policy (levels: {', '.join(level_keys)})"))
+            else:
+                check_range(rng, ipath + ("defaults", key))
+        for key in level_keys:
+            if key not in inf.defaults:
+                errs.append((ipath + ("defaults",), f"{key} missing: every level of the policy needs a default"))
+        for a, alt in enumerate(inf.alternatives):
+            apath = ipath + ("alternatives", a)
+            for li, lv in enumerate(alt.levels):
+                if f"level_{lv}" not in level_keys:
+                    errs.append((apath + ("levels", li), f"{lv} is not a level of this policy"))
+            check_range(alt.penalty, apath + ("penalty",))
+    return errs
+
+
+# ---- building ----------------------------------------------------------------------------
+
+
+def _build_policy(pid: str, p: RawPolicy) -> Policy:
+    ranks = tuple(Rank(r.id, r.name, i) for i, r in enumerate(p.ranks))
+    by_id = {r.id: r for r in ranks}
+
+    def rng(raw: RawRange) -> PenaltyRange:
+        return PenaltyRange(by_id[raw.min], by_id[raw.max])
+
+    infractions = tuple(
+        Infraction(
+            code=i.code,
+            name=i.name,
+            subsection=i.subsection,
+            notes=i.notes.strip(),
+            remedy=i.remedy.strip(),
+            defaults=None if i.defaults is None else {int(k.removeprefix("level_")): rng(v) for k, v in i.defaults.items()},
+            penalized=i.penalized,
+            repeat_any_action=i.repeat_any_action,
+            alternatives=tuple(Alternative(a.condition, tuple(a.levels), rng(a.penalty)) for a in i.alternatives),
+            section_note=i.section_note,
+        )
+        for i in p.infractions
+    )
+    return Policy(
+        id=pid,
+        name=p.name,
+        version=p.version,
+        source=p.source,
+        repeat_scope=p.repeat_scope,
+        repeat_rule=p.repeat_rule.description.strip(),
+        repeat_section=p.repeat_rule.section,
+        ranks=ranks,
+        levels=tuple(sorted((Level(lv.number, lv.name, lv.description.strip()) for lv in p.levels), key=lambda lv: lv.number)),
+        head_judge_only=frozenset(p.head_judge_only),
+        report_to_head_judge=frozenset(p.report_to_head_judge),
+        subsections=tuple(Subsection(s.code, s.name) for s in p.subsections),
+        infractions=infractions,
+        time_rules=tuple(
+            TimeRule(t.reason, t.over_minutes, t.plus_minutes, t.extra_turns_allowed, t.section, t.summary.strip())
+            for t in p.time_extensions
+        ),
+    )
+
+
+def _pydantic_problems(exc: ValidationError) -> list[tuple[PathT, str]]:
+    out = []
+    for e in exc.errors():
+        loc = tuple(part for part in e["loc"] if not (isinstance(part, str) and part.startswith("function-")))
+        value = e.get("input")
+        shown = f" (got {value!r})" if isinstance(value, (str, int, float, bool)) else ""
+        out.append((loc, f"{e['msg']}{shown}"))
+    return out
+
+
+def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
+    """Validate catalog YAML text; raise CatalogError naming every problem."""
+    try:
+        root = yaml.compose(text, Loader=_Loader)
+        data = yaml.load(text, Loader=_Loader)  # same as yaml.safe_load, with the C parser when present
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        raise CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"]) from None
+    except yaml.YAMLError as exc:
+        raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
+
+    problems = _duplicate_keys(root)
+    raw = None
+    if not isinstance(data, dict):
+        problems.append(((), "the file must be a mapping with a top-level `policies` key"))
+    else:
+        try:
+            raw = RawCatalog.model_validate(data)
+        except ValidationError as exc:
+            problems += _pydantic_problems(exc)
+    if raw is not None:
+        for pid, policy in raw.policies.items():
+            problems += _check_policy(pid, policy)
+    if problems:
+        lines = []
+        for p, msg in problems:
+            line = _line_of(root, p)
+            where = f"{path}:{line}" if line else path
+            lines.append(f"{where}: {_fmt_path(p) or '(top level)'}: {msg}")
+        raise CatalogError(path, lines)
+    assert raw is not None
+    return Catalog(path=path, policies={pid: _build_policy(pid, p) for pid, p in raw.policies.items()})
+
+
+def load_catalog(path: str | Path) -> Catalog:
+    """Read and validate the catalog file at `path`."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CatalogError(str(p), [f"{p}: cannot read the catalog: {exc.strerror}"]) from None
+    except UnicodeDecodeError as exc:
+        raise CatalogError(str(p), [f"{p}: not UTF-8 text: {exc.reason} at byte {exc.start}"]) from None
+    return parse_catalog(text, str(p))

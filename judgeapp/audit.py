@@ -1,0 +1,25 @@
+"""Audit trail: every state change adds one entry in the same transaction."""
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from .models import AuditEntry, User
+
+
+def record(session: Session, actor: User | None, action: str, obj: Any, *, event_id: int | None = None,
+           note: str | None = None, **details: Any) -> AuditEntry:
+    """Add an audit entry for `action` on `obj`; flushed so the object has its id."""
+    session.flush()
+    entry = AuditEntry(
+        actor_id=actor.id if actor else None,
+        event_id=event_id,
+        action=action,
+        object_type=type(obj).__name__,
+        object_id=getattr(obj, "id", None),
+        details=details,
+        note=note,
+    )
+    session.add(entry)
+    return entry

@@ -1,0 +1,146 @@
+"""Command line: thin wrappers over the same services the web uses."""
+from __future__ import annotations
+
+import json
+import sys
+from datetime import date, timedelta
+
+import click
+from flask import Flask, current_app
+from flask.cli import AppGroup
+from sqlalchemy import select
+
+from .errors import FieldError
+from .extensions import db
+from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
+
+DEMO_PASSWORD = "judgeapp-demo"
+DEMO_PLAYERS = [
+    "Haruto Sato", "Yui Suzuki", "Sota Takahashi", "Mei Tanaka", "Minato Watanabe", "Sakura Ito",
+    "佐藤 陽翔", "鈴木 結衣", "Ji-ho Kim", "Seo-yeon Park", "Wei Chen", "Li Na Wang",
+    "Nguyen Van An", "Tran Thi Mai", "Juan Pablo García", "María José López", "Liam O'Connor", "Aoife Byrne",
+    "Lukas Müller", "Sophie Schneider", "Mateo Rossi", "Giulia Bianchi", "Noah Martin", "Chloé Dubois",
+    "Oliver Smith", "Amelia Jones", "Ethan Brown", "Priya Sharma", "Arjun Patel", "Siti Nurhaliza",
+    "Rizky Pratama", "Kwame Mensah",
+]
+
+
+def register(app: Flask) -> None:
+    app.cli.add_command(init_db)
+    app.cli.add_command(demo)
+    app.cli.add_command(users)
+    app.cli.add_command(catalog)
+    app.cli.add_command(penalty)
+
+
+@click.command("init-db")
+def init_db():
+    """Bring the database to the latest schema (safe to run again)."""
+    from flask_migrate import upgrade
+
+    upgrade()
+    click.echo(f"Database ready: {db.engine.url.render_as_string(hide_password=True)}")
+
+
+users = AppGroup("users", help="Manage accounts.")
+
+
+@users.command("create")
+@click.option("--email", required=True)
+@click.option("--name", required=True)
+@click.option("--password", required=True)
+@click.option("--organizer", is_flag=True, help="May create events.")
+def users_create(email, name, password, organizer):
+    """Create an account."""
+    from .auth.services import create_user
+
+    try:
+        user = create_user(db.session, email=email, name=name, password=password, organizer=organizer)
+    except FieldError as err:
+        db.session.rollback()
+        raise click.ClickException(f"{err.field}: {err.message}") from None
+    db.session.commit()
+    click.echo(f"Created {user.email}{' (organizer)' if organizer else ''}.")
+
+
+@click.command("demo")
+@click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")
+def demo(password):
+    """Create the "Demo Open" event with demo accounts and 32 players (for trying the app only)."""
+    from .auth.services import create_user
+    from .events import services
+    from .models import Event, Role, User
+
+    if db.session.scalar(select(Event).where(Event.name == "Demo Open")) is not None:
+        click.echo("The demo event already exists; nothing to do.")
+        return
+    cat = current_app.extensions["judgeapp.catalog"]
+    people = {}
+    for email, name, organizer in [("organizer@demo.test", "Olivia Organizer", True), ("head@demo.test", "Hiro Head", False),
+                                   ("floor1@demo.test", "Fatima Floor", False), ("floor2@demo.test", "Felix Floor", False)]:
+        user = db.session.scalar(select(User).where(User.email == email))
+        people[email] = user or create_user(db.session, email=email, name=name, password=password, organizer=organizer)
+    org = people["organizer@demo.test"]
+    event = services.create_event(db.session, cat, organizer=org, data=services.EventData(
+        name="Demo Open", date=date.today(), venue="Demo Convention Hall, Hall B", policy_id="bushiroad-afr", level=2,
+        rounds=6, round_minutes=50, challenge_limit=2))
+    services.add_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE)
+    for email in ("floor1@demo.test", "floor2@demo.test"):
+        services.add_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
+    services.add_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.SCOREKEEPER)
+    for n, name in enumerate(DEMO_PLAYERS, start=1):
+        services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMO-{n:03d}")
+    services.start_round(db.session, actor=people["head@demo.test"], event=event)
+    db.session.commit()
+    click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
+    for email in people:
+        click.echo(f"  {email:<22} password: {password}")
+
+
+catalog = AppGroup("catalog", help="Check an infraction catalog file.")
+
+
+@catalog.command("check")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+def catalog_check(path):
+    """Validate a catalog file (default: the configured one); exit 1 when it has problems."""
+    path = path or current_app.config["JUDGEAPP_CATALOG"]
+    try:
+        cat = load_catalog(path)
+    except CatalogError as err:
+        for problem in err.problems:
+            click.echo(problem, err=True)
+        click.echo(f"{path}: {len(err.problems)} problem(s); the catalog cannot be used.", err=True)
+        sys.exit(1)
+    for p in cat.policies.values():
+        levels = ", ".join(str(lv.number) for lv in p.levels)
+        click.echo(f"{p.id} {p.version}: {len(p.infractions)} infractions in {len(p.subsections)} sub-sections, "
+                   f"levels {levels}, ranks {' < '.join(r.id for r in p.ranks)}")
+
+
+penalty = AppGroup("penalty", help="Ask the penalty engine.")
+
+
+@penalty.command("suggest")
+@click.option("--policy", "policy_id", required=True)
+@click.option("--level", required=True, type=int)
+@click.option("--infraction", required=True)
+@click.option("--prior", multiple=True, metavar="CODE:RANK", help="An earlier standing penalty of the player.")
+def penalty_suggest(policy_id, level, infraction, prior):
+    """Print the suggested penalty as one JSON object."""
+    cat = current_app.extensions["judgeapp.catalog"]
+    try:
+        pol = cat.policy(policy_id)
+        priors = []
+        for n, item in enumerate(prior, start=1):
+            code, sep, rank = item.partition(":")
+            if not sep:
+                raise click.UsageError(f"--prior {item!r}: write CODE:RANK, for example 3.5.2:warning")
+            pol.infraction(code)
+            pol.rank(rank)
+            priors.append(Prior(code, rank, ref=n))
+        result = suggest(pol, level, infraction, priors)
+    except UnknownChoice as err:
+        click.echo(f"Error: {err}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(result.as_dict(), ensure_ascii=False))

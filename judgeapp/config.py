@@ -1,0 +1,48 @@
+"""Configuration: defaults, then the environment (DATABASE_URL, SECRET_KEY, JUDGEAPP_CATALOG)."""
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _secret_key(instance: Path) -> str:
+    """SECRET_KEY from the environment, else one generated once and kept in instance/ (never committed)."""
+    if os.environ.get("SECRET_KEY"):
+        return os.environ["SECRET_KEY"]
+    key_file = instance / "secret_key"
+    if not key_file.exists():
+        instance.mkdir(parents=True, exist_ok=True)
+        key_file.write_text(secrets.token_hex(32))
+        key_file.chmod(0o600)
+    return key_file.read_text().strip()
+
+
+def from_environment(instance_path: str) -> dict:
+    """Settings for a deployed or development app."""
+    instance = Path(instance_path)
+    return {
+        "SECRET_KEY": _secret_key(instance),
+        "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'judgeapp.sqlite3'}",
+        "JUDGEAPP_CATALOG": os.environ.get("JUDGEAPP_CATALOG") or str(ROOT / "data" / "infractions.yaml"),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
+        "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
+        "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),
+    }
+
+
+DEFAULTS = {
+    "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+    "WTF_CSRF_TIME_LIMIT": None,  # a token lives as long as the session: a judge may keep a form open all round
+    "SESSION_COOKIE_HTTPONLY": True,
+    "SESSION_COOKIE_SAMESITE": "Lax",
+    "REMEMBER_COOKIE_DURATION": 0,
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "JUDGEAPP_SESSION_DAYS": 14,
+    "JUDGEAPP_SQLITE_BUSY_MS": 15000,
+    "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",
+    "LOGIN_LIMIT_PER_ADDRESS": "200 per 15 minutes",  # a venue's judges share one public address
+    "RATELIMIT_HEADERS_ENABLED": False,
+}

@@ -1,0 +1,33 @@
+"""Engine set-up: SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
+from __future__ import annotations
+
+from flask import has_request_context, request
+from sqlalchemy import Engine, event
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
+    """Tune SQLite connections; other databases are left as they are."""
+    if engine.dialect.name != "sqlite":
+        return
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):
+        dbapi_conn.isolation_level = None  # let us emit BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=FULL")
+        cur.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        # A deferred BEGIN that reads and then writes can fail with "database is locked" under
+        # concurrency; taking the write lock up front makes writers queue on the busy timeout.
+        # Reading requests (GET) keep a deferred BEGIN so they never wait on writers.
+        if has_request_context() and request.method in SAFE_METHODS:
+            conn.exec_driver_sql("BEGIN")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")

@@ -1,0 +1,9 @@
+"""Errors raised by services for the views to show next to a form field."""
+
+
+class FieldError(ValueError):
+    """Input that is well-formed but wrong in meaning; `field` names the form field to blame."""
+
+    def __init__(self, field: str, message: str):
+        self.field, self.message = field, message
+        super().__init__(f"{field}: {message}")

@@ -1,0 +1,51 @@
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileAllowed, FileField, FileRequired
+from wtforms import DateField, EmailField, IntegerField, SelectField, StringField, SubmitField
+from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
+
+from ..models import Role
+
+
+class EventForm(FlaskForm):
+    name = StringField("Event name", validators=[DataRequired(), Length(max=200)])
+    date = DateField("Date", validators=[DataRequired(message="Give the date of the event.")])
+    venue = StringField("Venue", validators=[DataRequired(), Length(max=200)])
+    policy_id = SelectField("Policy", validators=[DataRequired()], description="The penalty guide this event enforces.")
+    level = SelectField("Enforcement level", coerce=int, validators=[DataRequired()],
+                        description="Levels the policy defines; most shop events are level 1.")
+    rounds = IntegerField("Number of rounds", validators=[DataRequired(), NumberRange(1, 30)],
+                          render_kw={"inputmode": "numeric"})
+    round_minutes = IntegerField("Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)],
+                                 render_kw={"inputmode": "numeric"})
+    challenge_limit = IntegerField("Appeal challenges per player", validators=[Optional(), NumberRange(0, 20)],
+                                   description="Leave empty for no limit.", render_kw={"inputmode": "numeric"})
+    submit = SubmitField("Save event")
+
+
+class StaffForm(FlaskForm):
+    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
+    name = StringField("Name", validators=[Optional(), Length(max=200)],
+                       description="Needed only when the person has no account yet.")
+    role = SelectField("Role", choices=[(r.value, r.label) for r in Role], validators=[DataRequired()])
+    submit = SubmitField("Add to staff")
+
+
+class EndStaffForm(FlaskForm):
+    reason = StringField("Reason", validators=[DataRequired(), Length(max=300)])
+    submit = SubmitField("Remove")
+
+
+class PlayerForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
+    player_code = StringField("Player ID", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"})
+    submit = SubmitField("Add player")
+
+
+class ImportForm(FlaskForm):
+    file = FileField("CSV file", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
+                     description="Two columns: name, player id. A header row is optional.")
+    submit = SubmitField("Import players")
+
+
+class StartRoundForm(FlaskForm):
+    submit = SubmitField("Start next round")

@@ -1,0 +1,229 @@
+"""Events, staff, players and rounds: one function per use case."""
+from __future__ import annotations
+
+import csv
+import io
+import secrets
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from .. import audit
+from ..auth.services import create_user, normalise_email
+from ..errors import FieldError
+from ..infractions import Catalog, UnknownChoice, round_end
+from ..models import Event, Player, Role, Round, StaffAssignment, User, utcnow
+
+MAX_NAME = 200
+MAX_CODE = 64
+
+
+@dataclass
+class EventData:
+    name: str
+    date: date
+    venue: str
+    policy_id: str
+    level: int
+    rounds: int
+    round_minutes: int
+    challenge_limit: int | None = None
+
+
+def _check_policy_level(catalog: Catalog, policy_id: str, level: int):
+    try:
+        policy = catalog.policy(policy_id)
+    except UnknownChoice as err:
+        raise FieldError("policy_id", f"Unknown policy; choose one of {', '.join(err.choices)}.") from None
+    try:
+        policy.level(level)
+    except UnknownChoice as err:
+        raise FieldError("level", f"{policy.name} has levels {', '.join(err.choices)}.") from None
+    return policy
+
+
+def create_event(session: Session, catalog: Catalog, *, organizer: User, data: EventData) -> Event:
+    """An organizer sets up an event under a policy of the catalog."""
+    policy = _check_policy_level(catalog, data.policy_id, data.level)
+    event = Event(name=data.name.strip(), date=data.date, venue=data.venue.strip(), policy_id=policy.id,
+                  policy_version=policy.version, level=data.level, rounds=data.rounds,
+                  round_minutes=data.round_minutes, challenge_limit=data.challenge_limit, organizer_id=organizer.id)
+    session.add(event)
+    session.flush()
+    audit.record(session, organizer, "event.create", event, event_id=event.id, policy=policy.id, level=data.level)
+    return event
+
+
+def update_event(session: Session, catalog: Catalog, *, actor: User, event: Event, data: EventData) -> Event:
+    """Change an event's settings; the rounds already started stay."""
+    policy = _check_policy_level(catalog, data.policy_id, data.level)
+    started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
+    if data.rounds < started:
+        raise FieldError("rounds", f"{started} rounds have already started.")
+    before = {k: _plain(getattr(event, k)) for k in vars(data)}
+    event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
+    event.policy_id, event.policy_version, event.level = policy.id, policy.version, data.level
+    event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
+    after = {k: _plain(getattr(event, k)) for k in vars(data)}
+    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    if changed:
+        audit.record(session, actor, "event.update", event, event_id=event.id, changed=changed)
+    return event
+
+
+def _plain(value):
+    return value.isoformat() if isinstance(value, (date, datetime)) else value
+
+
+@dataclass
+class StaffResult:
+    assignment: StaffAssignment
+    new_account_password: str | None = None  # shown once to the organizer when an account had to be created
+
+
+def current_staff(session: Session, event: Event) -> list[StaffAssignment]:
+    return list(session.scalars(
+        select(StaffAssignment).where(StaffAssignment.event_id == event.id, StaffAssignment.ended_at.is_(None))
+        .order_by(StaffAssignment.role, StaffAssignment.id)
+    ))
+
+
+def add_staff(session: Session, *, actor: User, event: Event, email: str, name: str, role: Role) -> StaffResult:
+    """Give a person a role at the event, creating their account when they have none.
+
+    A new head judge replaces the current one (there is exactly one).
+    """
+    email = normalise_email(email)
+    user = session.scalar(select(User).where(User.email == email))
+    password = None
+    if user is None:
+        if not name.strip():
+            raise FieldError("name", "This email has no account yet: give the person's name to create one.")
+        password = secrets.token_urlsafe(9)
+        user = create_user(session, email=email, name=name, password=password, actor=actor)
+    existing = session.scalar(select(StaffAssignment).where(
+        StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id,
+        StaffAssignment.role == role, StaffAssignment.ended_at.is_(None)))
+    if existing is not None:
+        raise FieldError("email", f"{user.name} is already {role.label.lower()} at this event.")
+    if role is Role.HEAD_JUDGE:
+        for old in session.scalars(select(StaffAssignment).where(
+                StaffAssignment.event_id == event.id, StaffAssignment.role == Role.HEAD_JUDGE,
+                StaffAssignment.ended_at.is_(None))):
+            _end(session, actor, old, f"replaced as head judge by {user.name}")
+        session.flush()  # the old head judge's row must be ended before the new one is inserted
+    assignment = StaffAssignment(event_id=event.id, user_id=user.id, role=role)
+    session.add(assignment)
+    audit.record(session, actor, "staff.add", assignment, event_id=event.id, user=user.email, role=role.value)
+    return StaffResult(assignment, password)
+
+
+def end_staff(session: Session, *, actor: User, event: Event, assignment_id: int, reason: str) -> StaffAssignment:
+    """Take a role away from a person; the assignment is kept, ended, with the reason."""
+    assignment = session.get(StaffAssignment, assignment_id)
+    if assignment is None or assignment.event_id != event.id or assignment.ended_at is not None:
+        raise LookupError("no such current staff assignment at this event")
+    if not reason.strip():
+        raise FieldError("reason", "Say why this person leaves the role.")
+    _end(session, actor, assignment, reason.strip())
+    return assignment
+
+
+def _end(session: Session, actor: User, assignment: StaffAssignment, reason: str) -> None:
+    assignment.ended_at, assignment.end_reason = utcnow(), reason
+    audit.record(session, actor, "staff.end", assignment, event_id=assignment.event_id, note=reason,
+                 role=assignment.role.value, user_id=assignment.user_id)
+
+
+def _clean_player(name: str, code: str | None) -> tuple[str, str | None]:
+    name = " ".join((name or "").split())
+    code = (code or "").strip() or None
+    if not name:
+        raise FieldError("name", "Give the player's name.")
+    if len(name) > MAX_NAME:
+        raise FieldError("name", f"At most {MAX_NAME} characters.")
+    if code is not None and len(code) > MAX_CODE:
+        raise FieldError("player_code", f"At most {MAX_CODE} characters.")
+    return name, code
+
+
+def _code_taken(session: Session, event: Event, code: str | None) -> bool:
+    return code is not None and session.scalar(
+        select(Player.id).where(Player.event_id == event.id, Player.player_code == code)) is not None
+
+
+def add_player(session: Session, *, actor: User, event: Event, name: str, player_code: str | None) -> Player:
+    """Register one player at the event."""
+    name, code = _clean_player(name, player_code)
+    if _code_taken(session, event, code):
+        raise FieldError("player_code", f"Player ID {code} is already registered at this event.")
+    player = Player(event_id=event.id, name=name, player_code=code)
+    session.add(player)
+    audit.record(session, actor, "player.add", player, event_id=event.id, name=name, player_code=code)
+    return player
+
+
+@dataclass
+class ImportReport:
+    added: list[Player] = field(default_factory=list)
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw row, reason)
+
+
+HEADER_NAMES = {"name", "player", "player name"}
+HEADER_CODES = {"player id", "player_id", "id", "playerid", "player code"}
+
+
+def import_players(session: Session, *, actor: User, event: Event, text: str) -> ImportReport:
+    """Add players from CSV text (name, player id); good rows are kept, bad ones reported with their line."""
+    report = ImportReport()
+    seen: set[str] = set()
+    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    for line, row in enumerate(rows, start=1):
+        raw = ",".join(row)
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if line == 1 and cells[0].lower() in HEADER_NAMES and (len(cells) < 2 or cells[1].lower() in HEADER_CODES):
+            continue
+        if len(cells) > 2:
+            report.rejected.append((line, raw, "expected 2 columns: name, player id"))
+            continue
+        try:
+            name, code = _clean_player(cells[0], cells[1] if len(cells) > 1 else None)
+        except FieldError as err:
+            report.rejected.append((line, raw, err.message))
+            continue
+        if code is not None and (code in seen or _code_taken(session, event, code)):
+            report.rejected.append((line, raw, f"player ID {code} is already registered"))
+            continue
+        if code is not None:
+            seen.add(code)
+        player = Player(event_id=event.id, name=name, player_code=code)
+        session.add(player)
+        report.added.append(player)
+    if report.added:
+        audit.record(session, actor, "player.import", event, event_id=event.id, added=len(report.added),
+                     rejected=len(report.rejected))
+    return report
+
+
+def start_round(session: Session, *, actor: User, event: Event, now: datetime | None = None) -> Round:
+    """Start the event's next round now; it ends after the event's round length."""
+    last = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
+    if last >= event.rounds:
+        raise FieldError("round", f"All {event.rounds} rounds have been started.")
+    rnd = Round(event_id=event.id, number=last + 1, started_at=now or utcnow(), length_minutes=event.round_minutes,
+                started_by_id=actor.id)
+    session.add(rnd)
+    audit.record(session, actor, "round.start", rnd, event_id=event.id, number=rnd.number)
+    return rnd
+
+
+def rounds_of(session: Session, event: Event) -> list[Round]:
+    return list(session.scalars(select(Round).where(Round.event_id == event.id).order_by(Round.number)))
+
+
+def round_ends_at(rnd: Round) -> datetime:
+    return round_end(rnd.started_at, rnd.length_minutes)

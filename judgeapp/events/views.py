@@ -1,0 +1,183 @@
+from flask import abort, current_app, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import or_, select
+
+from ..access import ORGANIZER, event_access, organizer_account_required
+from ..errors import FieldError
+from ..extensions import db
+from ..models import Event, Player, Role, StaffAssignment
+from . import bp, services
+from .forms import EndStaffForm, EventForm, ImportForm, PlayerForm, StaffForm, StartRoundForm
+
+PLAYER_EDITORS = (ORGANIZER, Role.HEAD_JUDGE, Role.SCOREKEEPER)
+
+
+def _catalog():
+    return current_app.extensions["judgeapp.catalog"]
+
+
+def _event_form(**kwargs) -> EventForm:
+    form = EventForm(**kwargs)
+    catalog = _catalog()
+    form.policy_id.choices = [(p.id, p.name) for p in catalog.policies.values()]
+    numbers = sorted({lv.number for p in catalog.policies.values() for lv in p.levels})
+    form.level.choices = [(n, f"Level {n}") for n in numbers]
+    return form
+
+
+def _event_data(form: EventForm) -> services.EventData:
+    return services.EventData(**{k: getattr(form, k).data for k in services.EventData.__dataclass_fields__})
+
+
+def _field_error(form, err: FieldError) -> None:
+    db.session.rollback()
+    getattr(form, err.field, form.submit).errors.append(err.message)
+
+
+@bp.route("/")
+@login_required
+def index():
+    staffed = select(StaffAssignment.event_id).where(StaffAssignment.user_id == current_user.id,
+                                                     StaffAssignment.ended_at.is_(None))
+    events = db.session.scalars(
+        select(Event).where(or_(Event.organizer_id == current_user.id, Event.id.in_(staffed)))
+        .order_by(Event.date.desc(), Event.id.desc())
+    ).all()
+    return render_template("events/index.html", events=events)
+
+
+@bp.route("/events/new", methods=["GET", "POST"])
+@organizer_account_required
+def create():
+    form = _event_form()
+    if form.validate_on_submit():
+        try:
+            event = services.create_event(db.session, _catalog(), organizer=current_user, data=_event_data(form))
+        except FieldError as err:
+            _field_error(form, err)
+        else:
+            db.session.commit()
+            flash(f"Event “{event.name}” created. Now add its staff.", "success")
+            return redirect(url_for("events.staff", event_id=event.id))
+    return render_template("events/form.html", form=form, event=None)
+
+
+@bp.route("/events/<int:event_id>")
+@event_access()
+def show(event, roles):
+    rounds = services.rounds_of(db.session, event)
+    policy = _catalog().policies.get(event.policy_id)
+    return render_template("events/show.html", event=event, roles=roles, rounds=rounds, policy=policy,
+                           staff=services.current_staff(db.session, event), start_form=StartRoundForm(),
+                           ends_at=services.round_ends_at)
+
+
+@bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])
+@event_access(ORGANIZER)
+def settings(event, roles):
+    form = _event_form(obj=event)
+    if form.validate_on_submit():
+        try:
+            services.update_event(db.session, _catalog(), actor=current_user, event=event, data=_event_data(form))
+        except FieldError as err:
+            _field_error(form, err)
+        else:
+            db.session.commit()
+            flash("Event settings saved.", "success")
+            return redirect(url_for("events.show", event_id=event.id))
+    return render_template("events/form.html", form=form, event=event)
+
+
+@bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])
+@event_access(ORGANIZER)
+def staff(event, roles):
+    form = StaffForm()
+    if form.validate_on_submit():
+        try:
+            result = services.add_staff(db.session, actor=current_user, event=event, email=form.email.data,
+                                        name=form.name.data or "", role=Role(form.role.data))
+        except FieldError as err:
+            _field_error(form, err)
+        else:
+            db.session.commit()
+            user = result.assignment.user
+            flash(f"{user.name} is now {result.assignment.role.label.lower()}.", "success")
+            if result.new_account_password:
+                flash(f"New account for {user.email}; first password: {result.new_account_password} — "
+                      "pass it on privately, they should change it after logging in.", "info")
+            return redirect(url_for("events.staff", event_id=event.id))
+    return render_template("events/staff.html", event=event, form=form, end_form=EndStaffForm(),
+                           staff=services.current_staff(db.session, event))
+
+
+@bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])
+@event_access(ORGANIZER)
+def end_staff(event, roles, assignment_id):
+    form = EndStaffForm()
+    if not form.validate_on_submit():
+        flash("Say why this person leaves the role.", "error")
+        return redirect(url_for("events.staff", event_id=event.id))
+    try:
+        services.end_staff(db.session, actor=current_user, event=event, assignment_id=assignment_id,
+                           reason=form.reason.data)
+    except LookupError:
+        abort(404)
+    db.session.commit()
+    flash("Removed from the staff; the record is kept.", "success")
+    return redirect(url_for("events.staff", event_id=event.id))
+
+
+@bp.route("/events/<int:event_id>/players", methods=["GET", "POST"])
+@event_access()
+def players(event, roles):
+    form, import_form = PlayerForm(), ImportForm()
+    can_edit = bool(roles & {r if isinstance(r, str) else r.value for r in PLAYER_EDITORS})
+    if form.is_submitted() and not can_edit:
+        abort(403)
+    if form.validate_on_submit():
+        try:
+            player = services.add_player(db.session, actor=current_user, event=event, name=form.name.data,
+                                         player_code=form.player_code.data)
+        except FieldError as err:
+            _field_error(form, err)
+        else:
+            db.session.commit()
+            flash(f"{player.name} added.", "success")
+            return redirect(url_for("events.players", event_id=event.id))
+    listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
+    return render_template("events/players.html", event=event, form=form, import_form=import_form,
+                           players=listing, can_edit=can_edit, report=None)
+
+
+@bp.route("/events/<int:event_id>/players/import", methods=["POST"])
+@event_access(*PLAYER_EDITORS)
+def import_players(event, roles):
+    import_form, report = ImportForm(), None
+    if import_form.validate_on_submit():
+        raw = import_form.file.data.read()
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            import_form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
+        else:
+            report = services.import_players(db.session, actor=current_user, event=event, text=text)
+            db.session.commit()
+    listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
+    status = 200 if report is not None else 400
+    return render_template("events/players.html", event=event, form=PlayerForm(formdata=None), import_form=import_form,
+                           players=listing, can_edit=True, report=report), status
+
+
+@bp.route("/events/<int:event_id>/rounds", methods=["POST"])
+@event_access(Role.HEAD_JUDGE, Role.SCOREKEEPER)
+def start_round(event, roles):
+    if StartRoundForm().validate_on_submit():
+        try:
+            rnd = services.start_round(db.session, actor=current_user, event=event)
+        except FieldError as err:
+            db.session.rollback()
+            flash(err.message, "error")
+        else:
+            db.session.commit()
+            flash(f"Round {rnd.number} started; it ends at {services.round_ends_at(rnd):%H:%M}.", "success")
+    return redirect(url_for("events.show", event_id=event.id))

@@ -1,0 +1,41 @@
+// Quick reference: filter infractions as the judge types, without a page reload.
+(function () {
+  "use strict";
+  var input = document.getElementById("q");
+  var items = Array.prototype.slice.call(document.querySelectorAll("#infractions .infraction"));
+  var count = document.getElementById("count");
+  var form = input && input.form;
+  if (!input || !items.length) return;
+
+  function matches(item, q, words) {
+    if (item.dataset.code.indexOf(q) === 0) return true;
+    var text = item.dataset.search;
+    return words.every(function (w) { return text.indexOf(w) !== -1; });
+  }
+
+  function filter() {
+    var q = input.value.trim().toLowerCase();
+    var words = q.split(/\s+/).filter(Boolean);
+    var shown = 0;
+    items.forEach(function (item) {
+      var ok = !q || matches(item, q, words);
+      item.hidden = !ok;
+      if (ok) shown += 1;
+    });
+    count.textContent = shown + " of " + items.length + " infractions";
+    var url = new URL(window.location.href);
+    if (q) { url.searchParams.set("q", input.value); } else { url.searchParams.delete("q"); }
+    window.history.replaceState(null, "", url);
+  }
+
+  input.addEventListener("input", filter);
+  form.addEventListener("submit", function (e) { e.preventDefault(); filter(); });
+  var level = document.getElementById("level");
+  level.addEventListener("change", function () { form.submit(); });
+  var policy = document.getElementById("policy-select");
+  if (policy) {
+    policy.addEventListener("change", function () {
+      window.location.href = policy.dataset.nav + encodeURIComponent(policy.value);
+    });
+  }
+})();

@@ -161,13 +161,14 @@ def _line_of(root: yaml.Node | None, path: PathT) -> int | None:
     return line
 
 
-def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[PathT, str]]:
-    found: list[tuple[PathT, str]] = []
+def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[PathT, str, int]]:
+    """Keys given twice in one mapping (safe_load would silently keep the last), at the second one's line."""
+    found: list[tuple[PathT, str, int]] = []
     if isinstance(node, yaml.MappingNode):
         seen: set[str] = set()
         for key, value in node.value:
             if key.value in seen:
-                found.append((path + (key.value,), f"key {key.value!r} appears twice"))
+                found.append((path + (key.value,), f"key {key.value!r} appears twice", key.start_mark.line + 1))
             seen.add(key.value)
             found += _duplicate_keys(value, path + (key.value,))
     elif isinstance(node, yaml.SequenceNode):
@@ -312,7 +313,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     except yaml.YAMLError as exc:
         raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
 
-    problems = _duplicate_keys(root)
+    problems: list[tuple] = list(_duplicate_keys(root))
     raw = None
     if not isinstance(data, dict):
         problems.append(((), "the file must be a mapping with a top-level `policies` key"))
@@ -326,8 +327,8 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
             problems += _check_policy(pid, policy)
     if problems:
         lines = []
-        for p, msg in problems:
-            line = _line_of(root, p)
+        for p, msg, *known_line in problems:
+            line = known_line[0] if known_line else _line_of(root, p)
             where = f"{path}:{line}" if line else path
             lines.append(f"{where}: {_fmt_path(p) or '(top level)'}: {msg}")
         raise CatalogError(path, lines)

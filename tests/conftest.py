@@ -1,0 +1,134 @@
+"""Shared fixtures: a fresh app and database per test, accounts and events made to order."""
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from judgeapp import create_app
+from judgeapp.extensions import db, limiter
+
+ROOT = Path(__file__).resolve().parent.parent
+CATALOG = ROOT / "data" / "infractions.yaml"
+PASSWORD = "correct-horse-battery"
+TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")  # set by `make test` for the PostgreSQL pass
+
+
+def app_config(tmp_path: Path, **overrides) -> dict:
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret",
+        "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL or f"sqlite:///{tmp_path / 'test.sqlite3'}",
+        "JUDGEAPP_CATALOG": str(CATALOG),
+        "RATELIMIT_STORAGE_URI": "memory://",
+    }
+    config.update(overrides)
+    return config
+
+
+@pytest.fixture
+def app(tmp_path):
+    app = create_app(app_config(tmp_path))
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+        limiter.reset()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def catalog(app):
+    return app.extensions["judgeapp.catalog"]
+
+
+CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+
+
+def csrf_token(client, url: str) -> str:
+    """The CSRF token of the form on `url`, as a browser would have it."""
+    page = client.get(url)
+    match = CSRF_RE.search(page.get_data(as_text=True))
+    assert match, f"no CSRF token on {url} (status {page.status_code})"
+    return match.group(1)
+
+
+def post_form(client, url: str, data: dict, *, form_page: str | None = None, **kwargs):
+    """POST like a browser: fetch the form page first for its CSRF token."""
+    data = {"csrf_token": csrf_token(client, form_page or url), **data}
+    return client.post(url, data=data, **kwargs)
+
+
+@pytest.fixture
+def make_user(app):
+    from judgeapp.auth.services import create_user
+
+    counter = iter(range(1, 10_000))
+
+    def make(email: str | None = None, *, name: str = "Test Judge", organizer: bool = False, password: str = PASSWORD):
+        with app.app_context():
+            user = create_user(db.session, email=email or f"user{next(counter)}@example.test", name=name,
+                               password=password, organizer=organizer)
+            db.session.commit()
+            return user.id, user.email
+
+    return make
+
+
+@pytest.fixture
+def make_event(app, make_user):
+    from judgeapp.events import services
+    from judgeapp.models import User
+
+    def make(organizer_id: int | None = None, **overrides):
+        if organizer_id is None:
+            organizer_id, _ = make_user(organizer=True)
+        data = dict(name="Regional Qualifier", date=date(2026, 11, 28), venue="Hall A", policy_id="bushiroad-afr",
+                    level=2, rounds=5, round_minutes=50, challenge_limit=None)
+        data.update(overrides)
+        with app.app_context():
+            event = services.create_event(db.session, app.extensions["judgeapp.catalog"],
+                                          organizer=db.session.get(User, organizer_id), data=services.EventData(**data))
+            db.session.commit()
+            return event.id
+
+    return make
+
+
+@pytest.fixture
+def give_role(app):
+    from judgeapp.events import services
+    from judgeapp.models import Event, Role, User
+
+    def give(event_id: int, user_id: int, role: Role | str):
+        with app.app_context():
+            event = db.session.get(Event, event_id)
+            user = db.session.get(User, user_id)
+            services.add_staff(db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role))
+            db.session.commit()
+
+    return give
+
+
+def login(client, email: str, password: str = PASSWORD):
+    return post_form(client, "/login", {"email": email, "password": password})
+
+
+@pytest.fixture
+def login_as(client):
+    def do(email: str, password: str = PASSWORD):
+        response = login(client, email, password)
+        assert response.status_code == 302, response.get_data(as_text=True)
+        return client
+
+    return do

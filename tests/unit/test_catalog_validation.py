@@ -1,0 +1,75 @@
+"""A bad catalog never half-loads: every problem names the file, the line and the field."""
+from pathlib import Path
+
+import pytest
+
+from judgeapp.infractions import CatalogError, load_catalog, suggest
+
+FIX = Path(__file__).resolve().parent.parent / "fixtures" / "catalogs"
+
+
+def problems(name: str) -> list[str]:
+    with pytest.raises(CatalogError) as info:
+        load_catalog(FIX / name)
+    return info.value.problems
+
+
+def test_the_readme_example_catalog_loads_and_suggests():
+    policy = load_catalog(FIX / "valid.yaml").policy("house-rules")
+    assert suggest(policy, 2, "1.1").default.label() == "Warning ~ Loss of Game"
+
+
+def test_shipped_catalog_loads():
+    load_catalog(Path(__file__).resolve().parents[2] / "data" / "infractions.yaml")
+
+
+@pytest.mark.parametrize(
+    "fixture, expected",
+    [
+        ("syntax_error.yaml", "syntax_error.yaml:26:33: YAML syntax error: mapping values are not allowed in this context"),
+        ("unknown_rank.yaml",
+         "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme' is not a rank "
+         "of this policy (ranks: caution, warning, loss_of_game, disqualification)"),
+        ("min_above_max.yaml",
+         "min_above_max.yaml:29: policies.house-rules.infractions[0].defaults.level_2: min 'loss_of_game' is above max 'warning'"),
+        ("duplicate_code.yaml", "duplicate_code.yaml:30: policies.house-rules.infractions[1].code: infraction code '1.1' appears twice"),
+        ("missing_level.yaml",
+         "missing_level.yaml:34: policies.house-rules.infractions[1].defaults: level_2 missing: every level of the policy needs a default"),
+        ("unknown_level.yaml",
+         "unknown_level.yaml:34: policies.house-rules.infractions[1].defaults.level_3: 'level_3' is not a level of this policy (levels: level_1, level_2)"),
+        ("unknown_subsection.yaml",
+         "unknown_subsection.yaml:32: policies.house-rules.infractions[1].subsection: '9' is not a sub-section of this policy"),
+        ("unknown_head_judge_rank.yaml",
+         "unknown_head_judge_rank.yaml:17: policies.house-rules.head_judge_only[0]: 'disqualifcation' is not a rank of this policy"),
+        ("unknown_field.yaml", "unknown_field.yaml:34: policies.house-rules.infractions[1].penalty_points: Extra inputs are not permitted"),
+        ("duplicate_key.yaml", "duplicate_key.yaml:6: policies.house-rules.version: key 'version' appears twice"),
+        ("bad_repeat_scope.yaml", "bad_repeat_scope.yaml:7: policies.house-rules.repeat_scope: Input should be 'event' or 'day'"),
+        ("discretion_with_defaults.yaml",
+         "discretion_with_defaults.yaml:35: policies.house-rules.infractions[1].defaults: an infraction left to the judge's discretion has no defaults"),
+    ],
+)
+def test_each_problem_is_reported_with_file_line_and_field_path(fixture, expected):
+    found = problems(fixture)
+    assert any(p.startswith(str(FIX / expected.split(":")[0])) for p in found)
+    assert any(expected in p for p in found), "\n".join(found)
+
+
+def test_a_file_that_is_not_a_mapping_is_refused(tmp_path):
+    bad = tmp_path / "list.yaml"
+    bad.write_text("- just\n- a list\n")
+    with pytest.raises(CatalogError, match="top-level `policies`"):
+        load_catalog(bad)
+
+
+def test_a_missing_file_is_reported_by_name(tmp_path):
+    with pytest.raises(CatalogError, match="nope.yaml: cannot read the catalog"):
+        load_catalog(tmp_path / "nope.yaml")
+
+
+def test_all_problems_are_reported_at_once(tmp_path):
+    text = (FIX / "valid.yaml").read_text().replace("max: loss_of_game", "max: nonsense").replace('subsection: "2"\n', 'subsection: "7"\n')
+    bad = tmp_path / "two.yaml"
+    bad.write_text(text)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(bad)
+    assert len(info.value.problems) == 2

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import date, timedelta
+from datetime import date
 
 import click
 from flask import Flask, current_app
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from .errors import FieldError
@@ -34,6 +34,7 @@ def register(app: Flask) -> None:
 
 
 @click.command("init-db")
+@with_appcontext
 def init_db():
     """Bring the database to the latest schema (safe to run again)."""
     from flask_migrate import upgrade
@@ -64,6 +65,7 @@ def users_create(email, name, password, organizer):
 
 
 @click.command("demo")
+@with_appcontext
 @click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")
 def demo(password):
     """Create the "Demo Open" event with demo accounts and 32 players (for trying the app only)."""

@@ -1,5 +1,6 @@
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileAllowed, FileField, FileRequired
+from wtforms.fields.choices import SelectChoice
 from wtforms import DateField, EmailField, IntegerField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
 
@@ -26,7 +27,7 @@ class StaffForm(FlaskForm):
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
     name = StringField("Name", validators=[Optional(), Length(max=200)],
                        description="Needed only when the person has no account yet.")
-    role = SelectField("Role", choices=[(r.value, r.label) for r in Role], validators=[DataRequired()])
+    role = SelectField("Role", choices=[SelectChoice(r.value, r.label) for r in Role], validators=[DataRequired()])
     submit = SubmitField("Add to staff")
 
 

@@ -2,6 +2,8 @@ from flask import abort, current_app, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 
+from wtforms.fields.choices import SelectChoice
+
 from ..access import ORGANIZER, event_access, organizer_account_required
 from ..errors import FieldError
 from ..extensions import db
@@ -19,9 +21,9 @@ def _catalog():
 def _event_form(**kwargs) -> EventForm:
     form = EventForm(**kwargs)
     catalog = _catalog()
-    form.policy_id.choices = [(p.id, p.name) for p in catalog.policies.values()]
+    form.policy_id.choices = [SelectChoice(p.id, p.name) for p in catalog.policies.values()]
     numbers = sorted({lv.number for p in catalog.policies.values() for lv in p.levels})
-    form.level.choices = [(n, f"Level {n}") for n in numbers]
+    form.level.choices = [SelectChoice(n, f"Level {n}") for n in numbers]
     return form
 
 
@@ -106,7 +108,7 @@ def staff(event, roles):
                 flash(f"New account for {user.email}; first password: {result.new_account_password} — "
                       "pass it on privately, they should change it after logging in.", "info")
             return redirect(url_for("events.staff", event_id=event.id))
-    return render_template("events/staff.html", event=event, form=form, end_form=EndStaffForm(),
+    return render_template("events/staff.html", event=event, roles=roles, form=form, end_form=EndStaffForm(),
                            staff=services.current_staff(db.session, event))
 
 
@@ -145,7 +147,7 @@ def players(event, roles):
             flash(f"{player.name} added.", "success")
             return redirect(url_for("events.players", event_id=event.id))
     listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
-    return render_template("events/players.html", event=event, form=form, import_form=import_form,
+    return render_template("events/players.html", event=event, roles=roles, form=form, import_form=import_form,
                            players=listing, can_edit=can_edit, report=None)
 
 
@@ -164,7 +166,7 @@ def import_players(event, roles):
             db.session.commit()
     listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
     status = 200 if report is not None else 400
-    return render_template("events/players.html", event=event, form=PlayerForm(formdata=None), import_form=import_form,
+    return render_template("events/players.html", event=event, roles=roles, form=PlayerForm(formdata=None), import_form=import_form,
                            players=listing, can_edit=True, report=report), status
 
 

@@ -1,0 +1,100 @@
+"""Every route × every role, with the status designed for it. A new route without a row here fails."""
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from judgeapp.models import StaffAssignment
+from tests.conftest import csrf_token, login
+
+ROLES = ["signed_out", "no_role", "other_organizer", "floor_judge", "scorekeeper", "head_judge", "organizer"]
+OK, LOGIN, FORBIDDEN, HIDDEN = "ok", "login", 403, 404
+STAFF = {"floor_judge": OK, "scorekeeper": OK, "head_judge": OK, "organizer": OK}
+NOT_STAFF = {"signed_out": LOGIN, "no_role": HIDDEN, "other_organizer": HIDDEN}
+ANY_SIGNED_IN = {r: OK for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN}
+
+
+def only(*allowed):
+    """Staff in `allowed` pass, other staff get 403, outsiders 404, signed-out users the login page."""
+    return NOT_STAFF | {r: (OK if r in allowed else FORBIDDEN) for r in STAFF}
+
+
+# (endpoint, method): expected per role
+MATRIX = {
+    ("auth.login", "GET"): {r: OK for r in ROLES},
+    ("auth.login", "POST"): {r: OK for r in ROLES},
+    ("auth.logout", "POST"): {r: LOGIN for r in ROLES},  # signed in: logged out and sent to the login page
+    ("auth.change_password", "GET"): ANY_SIGNED_IN,
+    ("auth.change_password", "POST"): ANY_SIGNED_IN,
+    ("events.index", "GET"): ANY_SIGNED_IN,
+    ("events.create", "GET"): {**{r: FORBIDDEN for r in ROLES}, "signed_out": LOGIN, "organizer": OK, "other_organizer": OK},
+    ("events.create", "POST"): {**{r: FORBIDDEN for r in ROLES}, "signed_out": LOGIN, "organizer": OK, "other_organizer": OK},
+    ("events.show", "GET"): NOT_STAFF | STAFF,
+    ("events.settings", "GET"): only("organizer"),
+    ("events.settings", "POST"): only("organizer"),
+    ("events.staff", "GET"): only("organizer"),
+    ("events.staff", "POST"): only("organizer"),
+    ("events.end_staff", "POST"): only("organizer"),
+    ("events.players", "GET"): NOT_STAFF | STAFF,
+    ("events.players", "POST"): only("organizer", "head_judge", "scorekeeper"),
+    ("events.import_players", "POST"): only("organizer", "head_judge", "scorekeeper"),
+    ("events.start_round", "POST"): only("head_judge", "scorekeeper"),
+    ("reference.index", "GET"): ANY_SIGNED_IN,
+    ("reference.policy", "GET"): ANY_SIGNED_IN,
+}
+PUBLIC = {"static"}
+
+
+@pytest.fixture
+def world(app, make_user, make_event, give_role):
+    users = {}
+    for role in ROLES[1:]:
+        users[role] = make_user(organizer=role in ("organizer", "other_organizer"), name=role)
+    event_id = make_event(users["organizer"][0])
+    make_event(users["other_organizer"][0], name="Other event")
+    for role in ("floor_judge", "scorekeeper", "head_judge"):
+        give_role(event_id, users[role][0], role)
+    with app.app_context():
+        assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
+    args = {"event_id": event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr"}
+    return users, args
+
+
+def test_every_route_has_an_access_rule(app):
+    routes = {(rule.endpoint, m) for rule in app.url_map.iter_rules() if rule.endpoint not in PUBLIC
+              for m in rule.methods - {"HEAD", "OPTIONS"}}
+    assert routes - set(MATRIX) == set(), "add these routes to the access matrix"
+    assert set(MATRIX) - routes == set(), "the matrix names routes that no longer exist"
+
+
+def test_every_route_answers_every_role_as_designed(app, world):
+    users, args = world
+    rules = {rule.endpoint: rule for rule in app.url_map.iter_rules()}
+    wrong = []
+    for role in ROLES:
+        for (endpoint, method), expected in MATRIX.items():
+            client = app.test_client()  # fresh for each request: nothing one route does leaks into the next
+            if role != "signed_out":
+                assert login(client, users[role][1]).status_code == 302
+            with app.test_request_context():
+                from flask import url_for
+
+                rule = rules[endpoint]
+                url = url_for(endpoint, **{k: v for k, v in args.items() if k in rule.arguments})
+            if method == "GET":
+                response = client.get(url)
+            else:
+                token = csrf_token(client, "/login" if role == "signed_out" else "/account/password")
+                response = client.post(url, data={"csrf_token": token})
+            got = _classify(response)
+            if got != expected[role]:
+                wrong.append(f"{role:16} {method:4} {url:40} expected {expected[role]}, got {got} ({response.status_code})")
+    assert not wrong, "\n" + "\n".join(wrong)
+
+
+def _classify(response):
+    if response.status_code in (403, 404):
+        return response.status_code
+    if response.status_code == 302 and "/login" in response.headers["Location"]:
+        return LOGIN
+    assert response.status_code < 500, response.get_data(as_text=True)[:500]
+    return OK

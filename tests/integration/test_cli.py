@@ -1,0 +1,119 @@
+"""Command line: catalog check, penalty suggest, users create, init-db, demo."""
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, inspect, select
+
+from judgeapp.extensions import db
+from judgeapp.models import Event, Player, Round, User
+
+FIX = Path(__file__).resolve().parent.parent / "fixtures" / "catalogs"
+
+
+@pytest.fixture
+def cli(app):
+    runner = app.test_cli_runner()
+    return lambda *args: runner.invoke(args=list(args))
+
+
+def test_catalog_check_passes_on_the_shipped_file_with_a_line_per_policy(cli):
+    result = cli("catalog", "check")
+    assert result.exit_code == 0
+    lines = result.output.strip().splitlines()
+    assert [line.split()[0] for line in lines] == ["bushiroad-afr", "transformers-tcg", "wot-ccg"]
+    assert "56 infractions" in lines[0] and "levels 1, 2, 3" in lines[0]
+
+
+def test_catalog_check_fails_with_the_problem_named(cli):
+    result = cli("catalog", "check", str(FIX / "unknown_rank.yaml"))
+    assert result.exit_code == 1
+    assert "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.output
+
+
+def test_penalty_suggest_prints_one_json_object(cli):
+    result = cli("penalty", "suggest", "--policy", "bushiroad-afr", "--level", "2", "--infraction", "3.5.3.2",
+                 "--prior", "3.5.1.1:warning")
+    assert result.exit_code == 0
+    out = json.loads(result.output)
+    assert out["policy"] == "bushiroad-afr" and out["level"] == 2
+    assert out["infraction"] == {"code": "3.5.3.2", "name": "Looking at Extra Cards — After a Match Begins"}
+    assert out["default"] == {"min": "warning", "max": "warning"}
+    assert (out["suggested"], out["upgraded"], out["head_judge_only"]) == ("loss_of_game", True, False)
+    assert out["because"][0]["infraction"] == "3.5.1.1"
+
+
+def test_penalty_suggest_flags_head_judge_only_ranks(cli):
+    out = json.loads(cli("penalty", "suggest", "--policy", "bushiroad-afr", "--level", "1", "--infraction", "4.1").output)
+    assert out["suggested"] == "disqualification" and out["head_judge_only"] is True
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--policy", "nope", "--level", "1", "--infraction", "3.4"], "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg"),
+        (["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"], "unknown level '4'; valid choices: 1, 2, 3"),
+        (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "9.9"], "unknown infraction '9.9'; valid choices: 3.1.1, 3.1.2"),
+        (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "3.4", "--prior", "3.4:yellow_card"],
+         "unknown rank 'yellow_card'; valid choices: caution, warning, loss_of_game, loss_of_match, disqualification"),
+    ],
+)
+def test_penalty_suggest_rejects_unknown_choices_with_exit_2_and_lists_valid_ones(cli, args, message):
+    result = cli("penalty", "suggest", *args)
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_users_create_makes_an_organizer_account(app, cli):
+    result = cli("users", "create", "--email", "Org@Example.test", "--name", "Org", "--password", "long-enough-pw", "--organizer")
+    assert result.exit_code == 0
+    with app.app_context():
+        user = db.session.scalar(select(User))
+        assert (user.email, user.is_organizer) == ("org@example.test", True)
+    again = cli("users", "create", "--email", "org@example.test", "--name", "Org", "--password", "long-enough-pw")
+    assert again.exit_code == 1 and "already exists" in again.output
+
+
+def test_demo_creates_the_demo_open_once(app, cli):
+    first = cli("demo", "--password", "demo-password-1")
+    assert first.exit_code == 0 and "head@demo.test" in first.output and "demo-password-1" in first.output
+    assert cli("demo").exit_code == 0
+    with app.app_context():
+        assert db.session.scalar(select(func.count()).select_from(Event)) == 1
+        event = db.session.scalar(select(Event))
+        assert (event.name, event.policy_id, event.level) == ("Demo Open", "bushiroad-afr", 2)
+        codes = sorted(db.session.scalars(select(Player.player_code)))
+        assert codes == [f"DEMO-{n:03d}" for n in range(1, 33)]
+        assert db.session.scalar(select(func.count()).select_from(Round)) == 1
+        emails = set(db.session.scalars(select(User.email)))
+    assert emails == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
+
+
+def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
+    with app.app_context():
+        db.drop_all()
+        db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+    assert cli("init-db").exit_code == 0
+    assert cli("init-db").exit_code == 0
+    with app.app_context():
+        tables = set(inspect(db.engine).get_table_names())
+    assert {"users", "user_sessions", "events", "staff_assignments", "players", "rounds", "audit_entries"} <= tables
+
+
+def test_migrations_match_the_models_and_downgrade_cleanly(app, cli):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from flask_migrate import downgrade
+
+    with app.app_context():
+        db.drop_all()
+        db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+    assert cli("init-db").exit_code == 0
+    with app.app_context():
+        with db.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), db.metadata)
+        assert diff == [], diff
+        downgrade(revision="base")
+        assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}

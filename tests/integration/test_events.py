@@ -1,0 +1,190 @@
+"""Events, staff, players and rounds as organizers, head judges and scorekeepers use them."""
+import io
+
+import pytest
+from sqlalchemy import func, select
+
+from judgeapp.extensions import db
+from judgeapp.models import AuditEntry, Event, Player, Round, StaffAssignment
+from tests.conftest import post_form
+
+EVENT_FORM = {"name": "Winter Open", "date": "2026-12-12", "venue": "Hall C", "policy_id": "bushiroad-afr",
+              "level": "2", "rounds": "6", "round_minutes": "50", "challenge_limit": "2"}
+
+
+@pytest.fixture
+def organizer(make_user, login_as):
+    uid, email = make_user(organizer=True, name="Olivia Organizer")
+    login_as(email)
+    return uid
+
+
+def count(app, model, *where):
+    with app.app_context():
+        return db.session.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def test_organizer_creates_an_event_with_policy_and_level(app, client, organizer):
+    response = post_form(client, "/events/new", EVENT_FORM)
+    assert response.status_code == 302
+    with app.app_context():
+        event = db.session.scalar(select(Event))
+        assert (event.policy_id, event.policy_version, event.level, event.challenge_limit) == ("bushiroad-afr", "1.11", 2, 2)
+        assert db.session.scalar(select(AuditEntry.action).where(AuditEntry.event_id == event.id)) == "event.create"
+
+
+def test_a_level_the_policy_does_not_have_is_refused_at_the_field_with_input_kept(app, client, organizer):
+    response = post_form(client, "/events/new", {**EVENT_FORM, "policy_id": "wot-ccg", "level": "3"})
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'id="level-error"' in html and "has levels 1" in html
+    assert 'value="Winter Open"' in html and 'value="Hall C"' in html
+    assert count(app, Event) == 0
+
+
+def test_bad_fields_each_get_a_message_and_nothing_is_saved(app, client, organizer):
+    response = post_form(client, "/events/new", {**EVENT_FORM, "rounds": "0", "round_minutes": "abc", "date": ""})
+    html = response.get_data(as_text=True)
+    for field in ("rounds", "round_minutes", "date"):
+        assert f'id="{field}-error"' in html
+    assert count(app, Event) == 0
+
+
+def test_only_organizer_accounts_may_create_events(client, make_user, login_as):
+    _, email = make_user()
+    login_as(email)
+    assert client.get("/events/new").status_code == 403
+    assert post_form(client, "/events/new", EVENT_FORM, form_page="/account/password").status_code == 403
+
+
+def test_organizer_edits_settings_and_the_change_is_audited(app, client, organizer, make_event):
+    event_id = make_event(organizer)
+    response = post_form(client, f"/events/{event_id}/settings", {**EVENT_FORM, "level": "3"})
+    assert response.status_code == 302
+    with app.app_context():
+        assert db.session.get(Event, event_id).level == 3
+        entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "event.update"))
+        assert entry.details["changed"]["level"] == [2, 3]
+
+
+def test_event_has_exactly_one_head_judge(app, client, organizer, make_event, make_user):
+    event_id = make_event(organizer)
+    _, first = make_user(name="First Head")
+    _, second = make_user(name="Second Head")
+    for email in (first, second):
+        assert post_form(client, f"/events/{event_id}/staff", {"email": email, "role": "head_judge"}).status_code == 302
+    with app.app_context():
+        heads = db.session.scalars(select(StaffAssignment).where(StaffAssignment.role == "head_judge")).all()
+    assert len(heads) == 2  # the first is kept, ended, not deleted
+    assert [h.ended_at is None for h in heads] == [False, True]
+    assert "replaced as head judge" in heads[0].end_reason
+
+
+def test_one_person_may_hold_several_roles(app, client, organizer, make_event, make_user):
+    event_id = make_event(organizer)
+    _, email = make_user()
+    for role in ("head_judge", "scorekeeper"):
+        post_form(client, f"/events/{event_id}/staff", {"email": email, "role": role})
+    assert count(app, StaffAssignment, StaffAssignment.ended_at.is_(None)) == 2
+
+
+def test_adding_someone_without_an_account_creates_it_with_a_first_password(app, client, organizer, make_event):
+    event_id = make_event(organizer)
+    response = post_form(client, f"/events/{event_id}/staff",
+                         {"email": "new.judge@example.test", "name": "Nina New", "role": "floor_judge"}, follow_redirects=True)
+    html = response.get_data(as_text=True)
+    assert "Nina New is now floor judge." in html and "first password:" in html
+
+
+def test_adding_without_account_or_name_is_a_field_error(client, organizer, make_event):
+    event_id = make_event(organizer)
+    response = post_form(client, f"/events/{event_id}/staff", {"email": "ghost@example.test", "role": "floor_judge"})
+    assert 'id="name-error"' in response.get_data(as_text=True)
+
+
+def test_removing_staff_keeps_the_record_with_a_reason(app, client, organizer, make_event, make_user, give_role):
+    event_id = make_event(organizer)
+    uid, _ = make_user()
+    give_role(event_id, uid, "floor_judge")
+    with app.app_context():
+        aid = db.session.scalar(select(StaffAssignment.id))
+    post_form(client, f"/events/{event_id}/staff/{aid}/end", {"reason": "left early"}, form_page=f"/events/{event_id}/staff")
+    with app.app_context():
+        row = db.session.get(StaffAssignment, aid)
+        assert row.ended_at is not None and row.end_reason == "left early"
+
+
+def test_players_are_added_one_by_one_with_unique_ids(app, client, organizer, make_event):
+    event_id = make_event(organizer)
+    url = f"/events/{event_id}/players"
+    assert post_form(client, url, {"name": "Haruto Sato", "player_code": "P-1"}).status_code == 302
+    response = post_form(client, url, {"name": "Someone Else", "player_code": "P-1"})
+    assert 'id="player_code-error"' in response.get_data(as_text=True)
+    assert 'value="Someone Else"' in response.get_data(as_text=True)
+    assert count(app, Player) == 1
+
+
+def test_csv_import_keeps_good_rows_and_reports_bad_ones(app, client, organizer, make_event):
+    event_id = make_event(organizer)
+    post_form(client, f"/events/{event_id}/players", {"name": "Already Here", "player_code": "X-9"})
+    csv_text = ("name,player id\n"
+                "Yui Suzuki,P-1\n"
+                ",P-2\n"
+                "佐藤 陽翔,P-3\n"
+                "Duplicate In File,P-1\n"
+                "Clash With Event,X-9\n"
+                "Too,Many,Columns\n"
+                "No Id Player,\n")
+    response = post_form(client, f"/events/{event_id}/players/import",
+                         {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
+                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Import: 3 added, 4 rejected" in html
+    for line, reason in [(3, "Give the player&#39;s name."), (5, "player ID P-1 is already registered"),
+                         (6, "player ID X-9 is already registered"), (7, "expected 2 columns")]:
+        assert f"<td>{line}</td>" in html and reason in html
+    with app.app_context():
+        names = set(db.session.scalars(select(Player.name)))
+    assert names == {"Already Here", "Yui Suzuki", "佐藤 陽翔", "No Id Player"}
+
+
+def test_csv_that_is_not_utf8_is_refused_with_a_clear_message(client, organizer, make_event):
+    event_id = make_event(organizer)
+    response = post_form(client, f"/events/{event_id}/players/import",
+                         {"file": (io.BytesIO("Müller,1\n".encode("latin-1")), "players.csv")},
+                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    assert response.status_code == 400 and "not UTF-8" in response.get_data(as_text=True)
+
+
+def test_head_judge_starts_rounds_up_to_the_event_count(app, client, make_event, make_user, give_role, login_as):
+    event_id = make_event(rounds=2, round_minutes=40)
+    uid, email = make_user()
+    give_role(event_id, uid, "head_judge")
+    login_as(email)
+    for _ in range(3):
+        post_form(client, f"/events/{event_id}/rounds", {}, form_page=f"/events/{event_id}")
+    with app.app_context():
+        rounds = db.session.scalars(select(Round).order_by(Round.number)).all()
+    assert [r.number for r in rounds] == [1, 2] and rounds[0].length_minutes == 40
+    page = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "Round 2 of 2" in page
+
+
+def test_event_page_shows_round_end_time(client, make_event, make_user, give_role, login_as, app):
+    event_id = make_event(round_minutes=50)
+    uid, email = make_user()
+    give_role(event_id, uid, "scorekeeper")
+    login_as(email)
+    post_form(client, f"/events/{event_id}/rounds", {}, form_page=f"/events/{event_id}")
+    with app.app_context():
+        rnd = db.session.scalar(select(Round))
+        from datetime import timedelta
+        expected = (rnd.started_at + timedelta(minutes=50)).strftime("%H:%M")
+    assert f"ends <strong>{expected}</strong>" in client.get(f"/events/{event_id}").get_data(as_text=True)
+
+
+def test_user_text_is_escaped_in_pages(client, organizer, make_event):
+    event_id = make_event(organizer, name="<script>alert(1)</script>")
+    html = client.get(f"/events/{event_id}").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html

@@ -1,0 +1,38 @@
+# judgeapp: `make run` serves the demo, `make test` runs every test. Both set everything up first.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test setup system-deps test-sqlite test-postgres bench clean
+
+run: setup
+	$(BIN)/flask --app wsgi init-db
+	$(BIN)/flask --app wsgi demo
+	$(BIN)/flask --app wsgi run --host 127.0.0.1 --port 5000
+
+test: setup test-sqlite test-postgres
+
+test-sqlite:
+	$(BIN)/pytest
+
+test-postgres:
+	scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
+
+setup: system-deps $(STAMP)
+
+system-deps:
+	@scripts/system-deps.sh
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+bench: setup
+	$(BIN)/python bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache tests/artifacts

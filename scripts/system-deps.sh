@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Install the Debian packages judgeapp needs when any is missing: WeasyPrint's Pango and fonts
+# (CJK included, for Japanese and other player names), Chromium for the browser tests, PostgreSQL
+# for the second test pass. Does nothing when all are there.
+set -euo pipefail
+packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
+          chromium postgresql python3-venv)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "Installing Debian packages: ${missing[*]}"
+if [ "$(id -u)" -eq 0 ]; then sudo=""; elif command -v sudo >/dev/null; then sudo="sudo"; else
+  echo "Missing Debian packages (${missing[*]}); install them as root: apt-get install ${missing[*]}" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

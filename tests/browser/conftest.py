@@ -1,0 +1,74 @@
+"""A live judgeapp server and Debian's headless Chromium at a phone viewport."""
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from judgeapp import create_app
+from judgeapp.extensions import db
+from tests.conftest import app_config
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+PHONE = {"width": 390, "height": 844}
+DEMO_PASSWORD = "browser-demo-pw"
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    config = app_config(tmp_path)
+    config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # a file the server thread shares
+    app = create_app(config)
+    with app.app_context():
+        db.create_all()
+    runner = app.test_cli_runner()
+    assert runner.invoke(args=["demo", "--password", DEMO_PASSWORD]).exit_code == 0
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: run `make test`, which installs Debian's chromium")
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                  "--disable-component-update", "--disable-sync"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    yield page
+    context.close()
+
+
+def shot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def log_in(page, base: str, email: str = "floor1@demo.test"):
+    page.goto(f"{base}/login")
+    page.get_by_label("Email").fill(email)
+    page.get_by_label("Password").fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(f"{base}/")

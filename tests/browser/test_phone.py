@@ -1,0 +1,82 @@
+"""Real Chromium at 390x844: what a judge sees on a phone."""
+import pytest
+
+from tests.browser.conftest import PHONE, log_in, shot
+
+pytestmark = pytest.mark.browser
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def test_floor_judge_logs_in_on_a_phone_and_sees_the_event_list(live_server, phone):
+    log_in(phone, live_server)
+    assert phone.get_by_role("heading", name="My events").is_visible()
+    assert phone.get_by_role("link", name="Demo Open").is_visible()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "01-event-list")
+
+
+def test_login_form_has_large_tap_targets_and_visible_labels(live_server, phone):
+    phone.goto(f"{live_server}/login")
+    for field, name in (("email", "Email"), ("password", "Password")):
+        label = phone.locator(f"label[for={field}]")
+        assert label.is_visible() and label.inner_text().startswith(name)
+        assert phone.get_by_label(name).bounding_box()["height"] >= 44
+    assert phone.get_by_role("button", name="Log in").bounding_box()["height"] >= 44
+    assert no_horizontal_scroll(phone)
+    shot(phone, "00-login")
+
+
+def test_wrong_password_keeps_the_email_and_says_why_next_to_the_field(live_server, phone):
+    phone.goto(f"{live_server}/login")
+    phone.get_by_label("Email").fill("floor1@demo.test")
+    phone.get_by_label("Password").fill("wrong")
+    phone.get_by_role("button", name="Log in").click()
+    assert phone.get_by_text("Email or password is wrong.").is_visible()
+    assert phone.get_by_label("Email").input_value() == "floor1@demo.test"
+
+
+def test_event_page_shows_the_running_round_and_players_with_cjk_names(live_server, phone):
+    log_in(phone, live_server, "head@demo.test")
+    phone.get_by_role("link", name="Demo Open").click()
+    assert phone.get_by_text("Round 1 of 6").is_visible()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "02-event")
+    phone.get_by_role("link", name="Players").click()
+    assert phone.get_by_text("佐藤 陽翔").is_visible()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "03-players")
+
+
+def test_quick_reference_filters_as_you_type_without_reloading(live_server, phone):
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/reference/bushiroad-afr?level=2")
+    phone.evaluate("window.__sameDocument = true")
+    search = phone.get_by_label("Search by code or words")
+    search.press_sequentially("extra cards", delay=20)
+    visible = phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts()
+    assert visible == ["3.5.3.1", "3.5.3.2", "3.5.4"]
+    assert phone.locator("#count").inner_text() == "3 of 56 infractions"
+    assert phone.evaluate("window.__sameDocument") is True  # no page load happened
+    search.fill("")
+    search.press_sequentially("3.20", delay=20)
+    assert phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts() == ["3.20.1", "3.20.2", "3.20.3"]
+    moderate = phone.locator(".infraction[data-code='3.20.2']")
+    moderate.locator("summary").click()
+    assert moderate.locator(".penalty").inner_text() == "Warning ~ Loss of Game"
+    assert moderate.locator("tr.current").inner_text().split("\t") == ["Level 2", "Warning ~ Loss of Game"]
+    assert no_horizontal_scroll(phone)
+    shot(phone, "04-reference-search")
+
+
+def test_quick_reference_shows_the_chosen_level_and_the_upgrade_rule(live_server, phone):
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/reference/bushiroad-afr?level=1&q=3.5.4")
+    item = phone.locator("#infractions .infraction:not([hidden])")
+    assert item.locator(".code").all_inner_texts() == ["3.5.4"]
+    item.locator("summary").click()
+    assert item.get_by_text("Instead: Warning when the judge can still legalise").is_visible()
+    assert item.get_by_text("Repeats: counted within sub-section 3.5").is_visible()
+    shot(phone, "05-reference-detail")

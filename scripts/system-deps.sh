@@ -4,7 +4,7 @@
 # for the second test pass. Does nothing when all are there.
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
-          chromium postgresql python3-venv)
+          chromium postgresql python3-venv poppler-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,51 @@
+"""The PDF renderer: real WeasyPrint output, read back; nothing fetched from outside the app."""
+import http.server
+import shutil
+import subprocess
+import threading
+
+import pytest
+
+from judgeapp.reports import html_to_pdf
+
+
+def pdf_text(pdf: bytes, tmp_path) -> str:
+    if shutil.which("pdftotext") is None:
+        pytest.fail("pdftotext is missing: run `make test`, which installs poppler-utils")
+    path = tmp_path / "out.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_player_names_in_japanese_and_other_scripts_come_out_as_text(tmp_path):
+    html = "<link rel=stylesheet href=report.css><h1>Disqualification report</h1><p>佐藤 陽翔 · Chloé Dubois · 김지호</p>"
+    text = pdf_text(html_to_pdf(html), tmp_path)
+    assert "Disqualification report" in text
+    assert "佐藤 陽翔" in text and "Chloé Dubois" in text and "김지호" in text
+
+
+def test_rendering_fetches_nothing_from_the_network_or_other_files(tmp_path):
+    hits = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    secret = tmp_path / "secret.css"
+    secret.write_text("body { color: red }")
+    html = (f'<link rel=stylesheet href="{base}/style.css"><img src="{base}/track.png">'
+            f'<link rel=stylesheet href="file://{secret}"><p style="background: url({base}/bg.png)">hello</p>')
+    try:
+        pdf = html_to_pdf(html, css=f"@import url({base}/import.css);")
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert pdf.startswith(b"%PDF") and hits == []

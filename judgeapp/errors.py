@@ -7,3 +7,9 @@ class FieldError(ValueError):
     def __init__(self, field: str, message: str):
         self.field, self.message = field, message
         super().__init__(f"{field}: {message}")
+
+
+def show_on_form(form, err: FieldError, session) -> None:
+    """Undo the request's writes and put the service's message next to the field it blames."""
+    session.rollback()
+    getattr(form, err.field, form.submit).errors.append(err.message)

@@ -2,7 +2,7 @@ from flask import current_app, flash, redirect, render_template, request, sessio
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter
-from ..errors import FieldError
+from ..errors import FieldError, show_on_form
 from . import bp, services
 from .forms import ChangePasswordForm, LoginForm, LogoutForm
 
@@ -75,8 +75,7 @@ def change_password():
                                      new=form.new_password.data, days=current_app.config["JUDGEAPP_SESSION_DAYS"],
                                      user_agent=request.user_agent.string)
         except FieldError as err:
-            db.session.rollback()
-            getattr(form, err.field).errors.append(err.message)
+            show_on_form(form, err, db.session)
         else:
             db.session.commit()
             login_user(current_user._get_current_object())

@@ -149,6 +149,10 @@ def _clean_player(name: str, code: str | None) -> tuple[str, str | None]:
     return name, code
 
 
+def players_of(session: Session, event: Event) -> list[Player]:
+    return list(session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)))
+
+
 def _code_taken(session: Session, event: Event, code: str | None) -> bool:
     return code is not None and session.scalar(
         select(Player.id).where(Player.event_id == event.id, Player.player_code == code)) is not None

@@ -5,9 +5,9 @@ from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
 
 from ..access import ORGANIZER, event_access, organizer_account_required
-from ..errors import FieldError
+from ..errors import FieldError, show_on_form
 from ..extensions import db
-from ..models import Event, Player, Role, StaffAssignment
+from ..models import Event, Role, StaffAssignment
 from . import bp, services
 from .forms import EndStaffForm, EventForm, ImportForm, PlayerForm, StaffForm, StartRoundForm
 
@@ -31,11 +31,6 @@ def _event_data(form: EventForm) -> services.EventData:
     return services.EventData(**{k: getattr(form, k).data for k in services.EventData.__dataclass_fields__})
 
 
-def _field_error(form, err: FieldError) -> None:
-    db.session.rollback()
-    getattr(form, err.field, form.submit).errors.append(err.message)
-
-
 @bp.route("/")
 @login_required
 def index():
@@ -56,7 +51,7 @@ def create():
         try:
             event = services.create_event(db.session, _catalog(), organizer=current_user, data=_event_data(form))
         except FieldError as err:
-            _field_error(form, err)
+            show_on_form(form, err, db.session)
         else:
             db.session.commit()
             flash(f"Event “{event.name}” created. Now add its staff.", "success")
@@ -82,7 +77,7 @@ def settings(event, roles):
         try:
             services.update_event(db.session, _catalog(), actor=current_user, event=event, data=_event_data(form))
         except FieldError as err:
-            _field_error(form, err)
+            show_on_form(form, err, db.session)
         else:
             db.session.commit()
             flash("Event settings saved.", "success")
@@ -99,7 +94,7 @@ def staff(event, roles):
             result = services.add_staff(db.session, actor=current_user, event=event, email=form.email.data,
                                         name=form.name.data or "", role=Role(form.role.data))
         except FieldError as err:
-            _field_error(form, err)
+            show_on_form(form, err, db.session)
         else:
             db.session.commit()
             user = result.assignment.user
@@ -141,12 +136,12 @@ def players(event, roles):
             player = services.add_player(db.session, actor=current_user, event=event, name=form.name.data,
                                          player_code=form.player_code.data)
         except FieldError as err:
-            _field_error(form, err)
+            show_on_form(form, err, db.session)
         else:
             db.session.commit()
             flash(f"{player.name} added.", "success")
             return redirect(url_for("events.players", event_id=event.id))
-    listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
+    listing = services.players_of(db.session, event)
     return render_template("events/players.html", event=event, roles=roles, form=form, import_form=import_form,
                            players=listing, can_edit=can_edit, report=None)
 
@@ -164,7 +159,7 @@ def import_players(event, roles):
         else:
             report = services.import_players(db.session, actor=current_user, event=event, text=text)
             db.session.commit()
-    listing = db.session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)).all()
+    listing = services.players_of(db.session, event)
     status = 200 if report is not None else 400
     return render_template("events/players.html", event=event, roles=roles, form=PlayerForm(formdata=None), import_form=import_form,
                            players=listing, can_edit=True, report=report), status

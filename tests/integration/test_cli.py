@@ -89,11 +89,16 @@ def test_demo_creates_the_demo_open_once(app, cli):
     assert emails == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
 
 
-def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
+def empty_database(app):
+    """No tables at all, as on a fresh machine."""
     with app.app_context():
         db.drop_all()
         db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
         db.session.commit()
+
+
+def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
+    empty_database(app)
     assert cli("init-db").exit_code == 0
     assert cli("init-db").exit_code == 0
     with app.app_context():
@@ -106,10 +111,7 @@ def test_migrations_match_the_models_and_downgrade_cleanly(app, cli):
     from alembic.migration import MigrationContext
     from flask_migrate import downgrade
 
-    with app.app_context():
-        db.drop_all()
-        db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
+    empty_database(app)
     assert cli("init-db").exit_code == 0
     with app.app_context():
         with db.engine.connect() as conn:

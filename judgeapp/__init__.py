@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 from flask import Flask, render_template, request
 from flask_wtf.csrf import CSRFError
 
-from .config import DEFAULTS, from_environment
-from .extensions import csrf, db, limiter, login_manager, migrate
+from .config import DEFAULTS, ROOT, from_environment
+from .extensions import CATALOG_KEY, csrf, db, limiter, login_manager, migrate
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
@@ -35,7 +35,7 @@ def load_catalog(app: Flask) -> None:
     """Load the catalog once; a bad file stops the app with every problem named."""
     from .infractions import load_catalog as load
 
-    app.extensions["judgeapp.catalog"] = load(app.config["JUDGEAPP_CATALOG"])
+    app.extensions[CATALOG_KEY] = load(app.config["JUDGEAPP_CATALOG"])
 
 
 def register_extensions(app: Flask) -> None:
@@ -45,7 +45,7 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     with app.app_context():
         configure_engine(db.engine, app.config["JUDGEAPP_SQLITE_BUSY_MS"])
-    migrate.init_app(app, db, directory=str(_root() / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
     login_manager.init_app(app)
@@ -66,12 +66,6 @@ def register_extensions(app: Flask) -> None:
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
         return response
-
-
-def _root():
-    from .config import ROOT
-
-    return ROOT
 
 
 def register_blueprints(app: Flask) -> None:
@@ -129,7 +123,7 @@ def register_template_helpers(app: Flask) -> None:
     def _forms():
         from .auth.forms import LogoutForm
 
-        return {"logout_form": LogoutForm(), "catalog": app.extensions["judgeapp.catalog"]}
+        return {"logout_form": LogoutForm(), "catalog": app.extensions[CATALOG_KEY]}
 
 
 def register_commands(app: Flask) -> None:

@@ -11,7 +11,7 @@ from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
 from .errors import FieldError
-from .extensions import db
+from .extensions import current_catalog, db
 from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
 
 DEMO_PASSWORD = "judgeapp-demo"
@@ -76,7 +76,7 @@ def demo(password):
     if db.session.scalar(select(Event).where(Event.name == "Demo Open")) is not None:
         click.echo("The demo event already exists; nothing to do.")
         return
-    cat = current_app.extensions["judgeapp.catalog"]
+    cat = current_catalog()
     people = {}
     for email, name, organizer in [("organizer@demo.test", "Olivia Organizer", True), ("head@demo.test", "Hiro Head", False),
                                    ("floor1@demo.test", "Fatima Floor", False), ("floor2@demo.test", "Felix Floor", False)]:
@@ -130,7 +130,7 @@ penalty = AppGroup("penalty", help="Ask the penalty engine.")
 @click.option("--prior", multiple=True, metavar="CODE:RANK", help="An earlier standing penalty of the player.")
 def penalty_suggest(policy_id, level, infraction, prior):
     """Print the suggested penalty as one JSON object."""
-    cat = current_app.extensions["judgeapp.catalog"]
+    cat = current_catalog()
     try:
         pol = cat.policy(policy_id)
         priors = []

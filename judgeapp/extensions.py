@@ -1,4 +1,5 @@
 """Extension objects, unbound: create_app() binds them to an app."""
+from flask import current_app
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -26,3 +27,10 @@ csrf = CSRFProtect()
 login_manager = LoginManager()
 migrate = Migrate()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+
+CATALOG_KEY = "judgeapp.catalog"
+
+
+def current_catalog():
+    """The catalog the running app loaded at start-up."""
+    return current_app.extensions[CATALOG_KEY]

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from judgeapp import create_app
-from judgeapp.extensions import db, limiter
+from judgeapp.extensions import CATALOG_KEY, db, limiter
 
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "data" / "infractions.yaml"
@@ -49,7 +49,7 @@ def client(app):
 
 @pytest.fixture
 def catalog(app):
-    return app.extensions["judgeapp.catalog"]
+    return app.extensions[CATALOG_KEY]
 
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
@@ -97,7 +97,7 @@ def make_event(app, make_user):
                     level=2, rounds=5, round_minutes=50, challenge_limit=None)
         data.update(overrides)
         with app.app_context():
-            event = services.create_event(db.session, app.extensions["judgeapp.catalog"],
+            event = services.create_event(db.session, app.extensions[CATALOG_KEY],
                                           organizer=db.session.get(User, organizer_id), data=services.EventData(**data))
             db.session.commit()
             return event.id

@@ -1,4 +1,4 @@
-from flask import abort, current_app, flash, redirect, render_template, url_for
+from flask import abort, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 
@@ -6,21 +6,17 @@ from wtforms.fields.choices import SelectChoice
 
 from ..access import ORGANIZER, event_access, organizer_account_required
 from ..errors import FieldError, show_on_form
-from ..extensions import db
+from ..extensions import current_catalog, db
 from ..models import Event, Role, StaffAssignment
 from . import bp, services
 from .forms import EndStaffForm, EventForm, ImportForm, PlayerForm, StaffForm, StartRoundForm
 
-PLAYER_EDITORS = (ORGANIZER, Role.HEAD_JUDGE, Role.SCOREKEEPER)
-
-
-def _catalog():
-    return current_app.extensions["judgeapp.catalog"]
+PLAYER_EDITORS = frozenset({ORGANIZER, Role.HEAD_JUDGE.value, Role.SCOREKEEPER.value})
 
 
 def _event_form(**kwargs) -> EventForm:
     form = EventForm(**kwargs)
-    catalog = _catalog()
+    catalog = currentcurrent_catalog()
     form.policy_id.choices = [SelectChoice(p.id, p.name) for p in catalog.policies.values()]
     numbers = sorted({lv.number for p in catalog.policies.values() for lv in p.levels})
     form.level.choices = [SelectChoice(n, f"Level {n}") for n in numbers]
@@ -49,7 +45,7 @@ def create():
     form = _event_form()
     if form.validate_on_submit():
         try:
-            event = services.create_event(db.session, _catalog(), organizer=current_user, data=_event_data(form))
+            event = services.create_event(db.session, current_catalog(), organizer=current_user, data=_event_data(form))
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -63,7 +59,7 @@ def create():
 @event_access()
 def show(event, roles):
     rounds = services.rounds_of(db.session, event)
-    policy = _catalog().policies.get(event.policy_id)
+    policy = current_catalog().policies.get(event.policy_id)
     return render_template("events/show.html", event=event, roles=roles, rounds=rounds, policy=policy,
                            staff=services.current_staff(db.session, event), start_form=StartRoundForm(),
                            ends_at=services.round_ends_at)
@@ -75,7 +71,7 @@ def settings(event, roles):
     form = _event_form(obj=event)
     if form.validate_on_submit():
         try:
-            services.update_event(db.session, _catalog(), actor=current_user, event=event, data=_event_data(form))
+            services.update_event(db.session, current_catalog(), actor=current_user, event=event, data=_event_data(form))
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -128,7 +124,7 @@ def end_staff(event, roles, assignment_id):
 @event_access()
 def players(event, roles):
     form, import_form = PlayerForm(), ImportForm()
-    can_edit = bool(roles & {r if isinstance(r, str) else r.value for r in PLAYER_EDITORS})
+    can_edit = bool(roles & PLAYER_EDITORS)
     if form.is_submitted() and not can_edit:
         abort(403)
     if form.validate_on_submit():

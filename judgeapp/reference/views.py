@@ -1,19 +1,16 @@
-from flask import abort, current_app, redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
+from ..extensions import current_catalog
 from ..infractions import UnknownChoice
 from ..infractions.search import search, search_text
 from . import bp
 
 
-def _catalog():
-    return current_app.extensions["judgeapp.catalog"]
-
-
 @bp.route("/")
 @login_required
 def index():
-    first = next(iter(_catalog().policies))
+    first = next(iter(current_catalog().policies))
     return redirect(url_for("reference.policy", policy_id=first))
 
 
@@ -21,7 +18,7 @@ def index():
 @login_required
 def policy(policy_id):
     try:
-        pol = _catalog().policy(policy_id)
+        pol = current_catalog().policy(policy_id)
     except UnknownChoice:
         abort(404)
     level = request.args.get("level", type=int)

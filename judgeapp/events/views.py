@@ -16,7 +16,7 @@ PLAYER_EDITORS = frozenset({ORGANIZER, Role.HEAD_JUDGE.value, Role.SCOREKEEPER.v
 
 def _event_form(**kwargs) -> EventForm:
     form = EventForm(**kwargs)
-    catalog = currentcurrent_catalog()
+    catalog = current_catalog()
     form.policy_id.choices = [SelectChoice(p.id, p.name) for p in catalog.policies.values()]
     numbers = sorted({lv.number for p in catalog.policies.values() for lv in p.levels})
     form.level.choices = [SelectChoice(n, f"Level {n}") for n in numbers]

@@ -303,15 +303,19 @@ def _pydantic_problems(exc: ValidationError) -> list[tuple[PathT, str]]:
 
 def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     """Validate catalog YAML text; raise CatalogError naming every problem."""
+    loader = _Loader(text)  # the safe loader (C parser when present), as yaml.safe_load uses
     try:
-        root = yaml.compose(text, Loader=_Loader)
-        data = yaml.load(text, Loader=_Loader)  # same as yaml.safe_load, with the C parser when present
+        # One parse gives both the nodes (for line numbers and duplicate keys) and the data.
+        root = loader.get_single_node()
+        data = loader.construct_document(root) if root is not None else None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
         raise CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"]) from None
     except yaml.YAMLError as exc:
         raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
+    finally:
+        loader.dispose()
 
     problems: list[tuple] = list(_duplicate_keys(root))
     raw = None

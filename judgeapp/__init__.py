@@ -71,10 +71,12 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from .auth import bp as auth_bp
     from .events import bp as events_bp
+    from .incidents import bp as incidents_bp
     from .reference import bp as reference_bp
 
     app.register_blueprint(auth_bp)
     app.register_blueprint(events_bp)
+    app.register_blueprint(incidents_bp)
     app.register_blueprint(reference_bp)
 
 
@@ -118,6 +120,11 @@ def register_template_helpers(app: Flask) -> None:
         if value is None:
             return ""
         return value.replace(tzinfo=timezone.utc).astimezone(tz).strftime(fmt)
+
+    @app.template_filter("iso_utc")
+    def iso_utc(value: datetime | None) -> str:
+        """A stored UTC time for scripts (countdowns, stopwatches)."""
+        return "" if value is None else value.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
 
     @app.context_processor
     def _forms():

@@ -31,7 +31,8 @@ def roles_at(user: User, event: Event) -> frozenset[str]:
 
 
 def event_access(*allowed: str | Role) -> Callable:
-    """Load the event from the URL; 404 for people who are not on its staff, 403 for staff without an allowed role.
+    """Load the event from the URL; 404 when it does not exist, 403 for anyone without an allowed role there
+    (people who are not on its staff included: they hold no role at this event).
 
     The view receives `event` and `roles` keyword arguments instead of `event_id`.
     """
@@ -45,8 +46,6 @@ def event_access(*allowed: str | Role) -> Callable:
             if event is None:
                 abort(404)
             roles = roles_at(current_user, event)
-            if not roles:
-                abort(404)  # existence of other people's events does not leak
             if not roles & allowed_ids:
                 abort(403)
             return view(event=event, roles=roles, **kwargs)

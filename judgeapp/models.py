@@ -9,6 +9,7 @@ from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstr
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base
+from .infractions import ExtensionReason
 
 
 def utcnow() -> datetime:
@@ -124,6 +125,7 @@ class Player(Base):
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     name: Mapped[name_str]
     player_code: Mapped[Optional[str]] = mapped_column(String(64))
+    team: Mapped[Optional[str]] = mapped_column(String(200))  # team events: a team penalty counts for each member
     created_at: Mapped[created_at]
 
 
@@ -153,3 +155,149 @@ class AuditEntry(Base):
     object_id: Mapped[Optional[int]]
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     note: Mapped[Optional[str]] = mapped_column(Text)
+
+
+class Pairing(Base):
+    """Who sits at which table in a round (imported by the scorekeeper)."""
+
+    __tablename__ = "pairings"
+    __table_args__ = (UniqueConstraint("round_id", "player_id", name="uq_pairings_round_player"),
+                      Index("ix_pairings_round_table", "round_id", "table_number"))
+
+    id: Mapped[intpk]
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    table_number: Mapped[int]
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+
+
+class SubjectKind(str, enum.Enum):
+    """Who an incident is about."""
+
+    PLAYER = "player"
+    TEAM = "team"
+    SPECTATOR = "spectator"
+
+
+class IncidentStatus(str, enum.Enum):
+    STANDING = "standing"
+    RECOMMENDED = "recommended"  # a floor judge recommends a penalty only the head judge may give
+    VOID = "void"
+    OVERTURNED = "overturned"
+
+    @property
+    def label(self) -> str:
+        return {"recommended": "pending head judge"}.get(self.value, self.value)
+
+
+class Incident(Base):
+    """One infraction logged by a judge. Corrected or voided, never deleted."""
+
+    __tablename__ = "incidents"
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_incidents_event_number"),)
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    number: Mapped[int]  # shown as "incident #n", counted per event
+    client_key: Mapped[str] = mapped_column(String(64), unique=True)  # the form's one-time key
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    table_number: Mapped[Optional[int]]
+    subject_kind: Mapped[SubjectKind] = mapped_column(_enum(SubjectKind))
+    subject_name: Mapped[name_str]  # player, team or spectator as it read when logged
+    infraction_code: Mapped[str] = mapped_column(String(32))
+    subsection: Mapped[str] = mapped_column(String(32))
+    rank_id: Mapped[Optional[str]] = mapped_column(String(64))  # None: not penalised
+    suggested_rank_id: Mapped[Optional[str]] = mapped_column(String(64))
+    upgraded: Mapped[bool] = mapped_column(default=False)
+    upgrade_refs: Mapped[list[int]] = mapped_column(JSON, default=list)  # incident numbers that made it a repeat
+    deviation_reason: Mapped[Optional[str]] = mapped_column(Text)
+    description: Mapped[str] = mapped_column(Text, default="")
+    status: Mapped[IncidentStatus] = mapped_column(_enum(IncidentStatus), default=IncidentStatus.STANDING)
+    status_reason: Mapped[Optional[str]] = mapped_column(Text)
+    deck_check_id: Mapped[Optional[int]] = mapped_column(ForeignKey("deck_checks.id"))
+    call_started_at: Mapped[Optional[datetime]]
+    judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[created_at]
+    updated_at: Mapped[Optional[datetime]]
+
+    judge: Mapped[User] = relationship()
+    round: Mapped[Round] = relationship()
+    subjects: Mapped[list["IncidentSubject"]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
+
+
+class IncidentSubject(Base):
+    """A player whose history an incident counts in (one for a player, every member for a team)."""
+
+    __tablename__ = "incident_subjects"
+    __table_args__ = (UniqueConstraint("incident_id", "player_id", name="uq_incident_subjects"),)
+
+    id: Mapped[intpk]
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+
+    incident: Mapped[Incident] = relationship(back_populates="subjects")
+    player: Mapped[Player] = relationship()
+
+
+class DeckCheckResult(str, enum.Enum):
+    IN_PROGRESS = "in_progress"
+    MATCHES = "matches"
+    PROBLEMS = "problems"
+
+    @property
+    def label(self) -> str:
+        return {"in_progress": "in progress", "matches": "deck matches the registration",
+                "problems": "problems found"}[self.value]
+
+
+class DeckCheck(Base):
+    __tablename__ = "deck_checks"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    table_number: Mapped[int]
+    judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    started_at: Mapped[datetime]
+    ended_at: Mapped[Optional[datetime]]
+    result: Mapped[DeckCheckResult] = mapped_column(_enum(DeckCheckResult), default=DeckCheckResult.IN_PROGRESS)
+    notes: Mapped[str] = mapped_column(Text, default="")
+
+    judge: Mapped[User] = relationship()
+    round: Mapped[Round] = relationship()
+    players: Mapped[list[Player]] = relationship(secondary="deck_check_players", order_by="Player.name")
+
+
+class DeckCheckPlayer(Base):
+    __tablename__ = "deck_check_players"
+
+    deck_check_id: Mapped[int] = mapped_column(ForeignKey("deck_checks.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True, index=True)
+
+
+class TimeExtension(Base):
+    """Minutes given back to the match at one table in one round."""
+
+    __tablename__ = "time_extensions"
+    __table_args__ = (Index("ix_time_extensions_round_table", "round_id", "table_number"),)
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
+    table_number: Mapped[int]
+    minutes: Mapped[int]
+    proposed_minutes: Mapped[Optional[int]]  # what the policy's rule owed, when the pause was timed
+    adjust_reason: Mapped[Optional[str]] = mapped_column(Text)
+    reason: Mapped[ExtensionReason] = mapped_column(_enum(ExtensionReason))
+    paused_from: Mapped[Optional[datetime]]
+    paused_to: Mapped[Optional[datetime]]
+    incident_id: Mapped[Optional[int]] = mapped_column(ForeignKey("incidents.id"))
+    deck_check_id: Mapped[Optional[int]] = mapped_column(ForeignKey("deck_checks.id"))
+    judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[created_at]
+    voided_at: Mapped[Optional[datetime]]
+    void_reason: Mapped[Optional[str]] = mapped_column(Text)
+
+    judge: Mapped[User] = relationship()
+    round: Mapped[Round] = relationship()

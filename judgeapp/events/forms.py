@@ -39,14 +39,22 @@ class EndStaffForm(FlaskForm):
 class PlayerForm(FlaskForm):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
     player_code = StringField("Player ID", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"})
+    team = StringField("Team", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"},
+                       description="Only for team events.")
     submit = SubmitField("Add player")
 
 
 class ImportForm(FlaskForm):
     file = FileField("CSV file", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
-                     description="Two columns: name, player id. A header row is optional.")
+                     description="Columns: name, player id, and team for team events. A header row is optional.")
     submit = SubmitField("Import players")
 
 
 class StartRoundForm(FlaskForm):
     submit = SubmitField("Start next round")
+
+
+class PairingsForm(FlaskForm):
+    file = FileField("Pairings CSV", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
+                     description="One row per table: table number, player id, player id.")
+    submit = SubmitField("Import pairings")

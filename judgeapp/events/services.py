@@ -14,7 +14,7 @@ from .. import audit
 from ..auth.services import create_user, normalise_email
 from ..errors import FieldError
 from ..infractions import Catalog, UnknownChoice, round_end
-from ..models import Event, Player, Role, Round, StaffAssignment, User, utcnow
+from ..models import Event, Pairing, Player, Role, Round, StaffAssignment, User, utcnow
 
 MAX_NAME = 200
 MAX_CODE = 64
@@ -158,14 +158,23 @@ def _code_taken(session: Session, event: Event, code: str | None) -> bool:
         select(Player.id).where(Player.event_id == event.id, Player.player_code == code)) is not None
 
 
-def add_player(session: Session, *, actor: User, event: Event, name: str, player_code: str | None) -> Player:
+def _clean_team(team: str | None) -> str | None:
+    team = " ".join((team or "").split()) or None
+    if team is not None and len(team) > MAX_NAME:
+        raise FieldError("team", f"At most {MAX_NAME} characters.")
+    return team
+
+
+def add_player(session: Session, *, actor: User, event: Event, name: str, player_code: str | None,
+               team: str | None = None) -> Player:
     """Register one player at the event."""
     name, code = _clean_player(name, player_code)
+    team = _clean_team(team)
     if _code_taken(session, event, code):
         raise FieldError("player_code", f"Player ID {code} is already registered at this event.")
-    player = Player(event_id=event.id, name=name, player_code=code)
+    player = Player(event_id=event.id, name=name, player_code=code, team=team)
     session.add(player)
-    audit.record(session, actor, "player.add", player, event_id=event.id, name=name, player_code=code)
+    audit.record(session, actor, "player.add", player, event_id=event.id, name=name, player_code=code, team=team)
     return player
 
 
@@ -177,10 +186,11 @@ class ImportReport:
 
 HEADER_NAMES = {"name", "player", "player name"}
 HEADER_CODES = {"player id", "player_id", "id", "playerid", "player code"}
+HEADER_TEAMS = {"team", "team name"}
 
 
 def import_players(session: Session, *, actor: User, event: Event, text: str) -> ImportReport:
-    """Add players from CSV text (name, player id); good rows are kept, bad ones reported with their line."""
+    """Add players from CSV text (name, player id[, team]); good rows are kept, bad ones reported with their line."""
     report = ImportReport()
     seen: set[str] = set()
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
@@ -191,11 +201,12 @@ def import_players(session: Session, *, actor: User, event: Event, text: str) ->
             continue
         if line == 1 and cells[0].lower() in HEADER_NAMES and (len(cells) < 2 or cells[1].lower() in HEADER_CODES):
             continue
-        if len(cells) > 2:
-            report.rejected.append((line, raw, "expected 2 columns: name, player id"))
+        if len(cells) > 3:
+            report.rejected.append((line, raw, "expected at most 3 columns: name, player id, team"))
             continue
         try:
             name, code = _clean_player(cells[0], cells[1] if len(cells) > 1 else None)
+            team = _clean_team(cells[2] if len(cells) > 2 else None)
         except FieldError as err:
             report.rejected.append((line, raw, err.message))
             continue
@@ -204,7 +215,7 @@ def import_players(session: Session, *, actor: User, event: Event, text: str) ->
             continue
         if code is not None:
             seen.add(code)
-        player = Player(event_id=event.id, name=name, player_code=code)
+        player = Player(event_id=event.id, name=name, player_code=code, team=team)
         session.add(player)
         report.added.append(player)
     if report.added:
@@ -231,3 +242,47 @@ def rounds_of(session: Session, event: Event) -> list[Round]:
 
 def round_ends_at(rnd: Round) -> datetime:
     return round_end(rnd.started_at, rnd.length_minutes)
+
+
+@dataclass
+class PairingReport:
+    round: Round
+    added: int = 0
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)
+
+
+def import_pairings(session: Session, *, actor: User, event: Event, round_number: int, text: str) -> PairingReport:
+    """Seat players for a started round from CSV rows `table, player id[, player id …]`; bad rows are reported."""
+    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == round_number))
+    if rnd is None:
+        raise FieldError("round", f"Round {round_number} has not started.")
+    report = PairingReport(rnd)
+    codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
+    seated = set(session.scalars(select(Pairing.player_id).where(Pairing.round_id == rnd.id)))
+    for line, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
+        raw = ",".join(row)
+        cells = [c.strip() for c in row]
+        if not any(cells):
+            continue
+        if line == 1 and not cells[0].isdigit():
+            continue  # a header row
+        if len(cells) < 2 or not cells[0].isdigit() or int(cells[0]) < 1:
+            report.rejected.append((line, raw, "expected: table number, player id, player id"))
+            continue
+        table, wanted = int(cells[0]), [c for c in cells[1:] if c]
+        unknown = [c for c in wanted if c not in codes]
+        if unknown:
+            report.rejected.append((line, raw, f"unknown player ID {', '.join(unknown)}"))
+            continue
+        twice = [c for c in wanted if codes[c].id in seated]
+        if twice:
+            report.rejected.append((line, raw, f"already seated this round: {', '.join(twice)}"))
+            continue
+        for code in wanted:
+            session.add(Pairing(round_id=rnd.id, table_number=table, player_id=codes[code].id))
+            seated.add(codes[code].id)
+            report.added += 1
+    if report.added:
+        audit.record(session, actor, "pairings.import", rnd, event_id=event.id, round=rnd.number,
+                     seated=report.added, rejected=len(report.rejected))
+    return report

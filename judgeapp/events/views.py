@@ -9,7 +9,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
 from ..models import Event, Role, StaffAssignment
 from . import bp, services
-from .forms import EndStaffForm, EventForm, ImportForm, PlayerForm, StaffForm, StartRoundForm
+from .forms import EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
 
 PLAYER_EDITORS = frozenset({ORGANIZER, Role.HEAD_JUDGE.value, Role.SCOREKEEPER.value})
 
@@ -130,7 +130,7 @@ def players(event, roles):
     if form.validate_on_submit():
         try:
             player = services.add_player(db.session, actor=current_user, event=event, name=form.name.data,
-                                         player_code=form.player_code.data)
+                                         player_code=form.player_code.data, team=form.team.data)
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -174,3 +174,28 @@ def start_round(event, roles):
             db.session.commit()
             flash(f"Round {rnd.number} started; it ends at {services.round_ends_at(rnd):%H:%M}.", "success")
     return redirect(url_for("events.show", event_id=event.id))
+
+
+@bp.route("/events/<int:event_id>/pairings", methods=["GET", "POST"])
+@event_access(Role.HEAD_JUDGE, Role.SCOREKEEPER)
+def pairings(event, roles):
+    """The scorekeeper seats the current round's players, so judges can pick players by table."""
+    from ..incidents.services import current_round, pairings_of
+
+    form, report = PairingsForm(), None
+    rnd = current_round(db.session, event)
+    if form.validate_on_submit():
+        if rnd is None:
+            form.file.errors.append("Start round 1 before importing its pairings.")
+        else:
+            try:
+                text = form.file.data.read().decode("utf-8")
+            except UnicodeDecodeError:
+                form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
+            else:
+                report = services.import_pairings(db.session, actor=current_user, event=event, round_number=rnd.number,
+                                                  text=text)
+                db.session.commit()
+    status = 400 if form.errors else 200
+    return render_template("events/pairings.html", event=event, roles=roles, form=form, report=report, round=rnd,
+                           seating=pairings_of(db.session, rnd)), status

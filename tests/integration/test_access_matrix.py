@@ -7,14 +7,14 @@ from judgeapp.models import StaffAssignment
 from tests.conftest import csrf_token, login
 
 ROLES = ["signed_out", "no_role", "other_organizer", "floor_judge", "scorekeeper", "head_judge", "organizer"]
-OK, LOGIN, FORBIDDEN, HIDDEN = "ok", "login", 403, 404
+OK, LOGIN, FORBIDDEN = "ok", "login", 403
 STAFF = {"floor_judge": OK, "scorekeeper": OK, "head_judge": OK, "organizer": OK}
-NOT_STAFF = {"signed_out": LOGIN, "no_role": HIDDEN, "other_organizer": HIDDEN}
+NOT_STAFF = {"signed_out": LOGIN, "no_role": FORBIDDEN, "other_organizer": FORBIDDEN}  # no role at this event
 ANY_SIGNED_IN = {r: OK for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN}
 
 
 def only(*allowed):
-    """Staff in `allowed` pass, other staff get 403, outsiders 404, signed-out users the login page."""
+    """Staff in `allowed` pass, other staff and outsiders get 403, signed-out users the login page."""
     return NOT_STAFF | {r: (OK if r in allowed else FORBIDDEN) for r in STAFF}
 
 
@@ -38,6 +38,28 @@ MATRIX = {
     ("events.players", "POST"): only("organizer", "head_judge", "scorekeeper"),
     ("events.import_players", "POST"): only("organizer", "head_judge", "scorekeeper"),
     ("events.start_round", "POST"): only("head_judge", "scorekeeper"),
+    ("events.pairings", "GET"): only("head_judge", "scorekeeper"),
+    ("events.pairings", "POST"): only("head_judge", "scorekeeper"),
+    ("incidents.start_call", "GET"): only("floor_judge", "head_judge"),
+    ("incidents.new", "GET"): only("floor_judge", "head_judge"),
+    ("incidents.new", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.suggest", "GET"): only("floor_judge", "head_judge"),
+    ("incidents.index", "GET"): NOT_STAFF | STAFF,
+    ("incidents.show", "GET"): NOT_STAFF | STAFF,
+    ("incidents.edit", "GET"): only("floor_judge", "head_judge"),  # the floor judge logged it
+    ("incidents.edit", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.void", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.player", "GET"): NOT_STAFF | STAFF,
+    ("incidents.feed", "GET"): only("head_judge"),
+    ("incidents.new_extension", "GET"): only("floor_judge", "head_judge"),
+    ("incidents.new_extension", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.void_extension", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.clock", "GET"): NOT_STAFF | STAFF,
+    ("incidents.deck_checks", "GET"): NOT_STAFF | STAFF,
+    ("incidents.new_deck_check", "GET"): only("floor_judge", "head_judge"),
+    ("incidents.new_deck_check", "POST"): only("floor_judge", "head_judge"),
+    ("incidents.deck_check", "GET"): NOT_STAFF | STAFF,
+    ("incidents.deck_check", "POST"): only("floor_judge", "head_judge"),
     ("reference.index", "GET"): ANY_SIGNED_IN,
     ("reference.policy", "GET"): ANY_SIGNED_IN,
 }
@@ -55,8 +77,33 @@ def world(app, make_user, make_event, give_role):
         give_role(event_id, users[role][0], role)
     with app.app_context():
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
-    args = {"event_id": event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr"}
+        objects = floor_objects(app, event_id, users["floor_judge"][0], users["head_judge"][0])
+    args = {"event_id": event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr", **objects}
     return users, args
+
+
+def floor_objects(app, event_id, floor_id, head_id):
+    """A round, a player, an incident, a time extension and a deck check, made by the floor judge."""
+    from judgeapp.events.services import add_player, start_round
+    from judgeapp.extensions import CATALOG_KEY
+    from judgeapp.incidents import deckchecks, services, timekeeping
+    from judgeapp.models import Event, User
+
+    event, floor = db.session.get(Event, event_id), db.session.get(User, floor_id)
+    policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
+    start_round(db.session, actor=db.session.get(User, head_id), event=event)
+    player = add_player(db.session, actor=floor, event=event, name="Matrix Player", player_code="M-1")
+    add_player(db.session, actor=floor, event=event, name="Matrix Opponent", player_code="M-2")
+    db.session.flush()
+    roles = frozenset({"floor_judge"})
+    logged = services.log_incident(db.session, policy, actor=floor, roles=roles, event=event, data=services.IncidentInput(
+        key="matrix-incident-key-0001", infraction_code="3.5.2", table_number=1, player_id=player.id, rank_id="warning"))
+    ext, _ = timekeeping.add_extension(db.session, policy, actor=floor, event=event, data=timekeeping.ExtensionInput(
+        key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
+    dc, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
+        key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]))
+    db.session.commit()
+    return {"number": logged.incident.number, "player_id": player.id, "extension_id": ext.id, "deck_check_id": dc.id}
 
 
 def test_every_route_has_an_access_rule(app):

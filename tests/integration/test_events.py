@@ -133,20 +133,23 @@ def test_csv_import_keeps_good_rows_and_reports_bad_ones(app, client, organizer,
                 "佐藤 陽翔,P-3\n"
                 "Duplicate In File,P-1\n"
                 "Clash With Event,X-9\n"
-                "Too,Many,Columns\n"
-                "No Id Player,\n")
+                "Far,Too,Many,Columns\n"
+                "No Id Player,\n"
+                "Team Player,P-4,Blue Lions\n")
     response = post_form(client, f"/events/{event_id}/players/import",
                          {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
                          form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
     html = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert "Import: 3 added, 4 rejected" in html
+    assert "Import: 4 added, 4 rejected" in html
     for line, reason in [(3, "Give the player&#39;s name."), (5, "player ID P-1 is already registered"),
-                         (6, "player ID X-9 is already registered"), (7, "expected 2 columns")]:
+                         (6, "player ID X-9 is already registered"), (7, "expected at most 3 columns: name, player id, team")]:
         assert f"<td>{line}</td>" in html and reason in html
     with app.app_context():
         names = set(db.session.scalars(select(Player.name)))
-    assert names == {"Already Here", "Yui Suzuki", "佐藤 陽翔", "No Id Player"}
+        team = db.session.scalar(select(Player.team).where(Player.player_code == "P-4"))
+    assert names == {"Already Here", "Yui Suzuki", "佐藤 陽翔", "No Id Player", "Team Player"}
+    assert team == "Blue Lions"
 
 
 def test_csv_that_is_not_utf8_is_refused_with_a_clear_message(client, organizer, make_event):

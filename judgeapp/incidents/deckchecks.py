@@ -1,0 +1,131 @@
+"""Deck checks: who was checked where and when, what was found, and the time the match is owed back."""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit
+from ..errors import FieldError
+from ..infractions import ExtensionOwed, ExtensionReason, Policy
+from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
+from .services import (MAX_TEXT, _check_key, by_key, check_table, find_player, pairings_of, started_round,
+                       table_count)
+from .timekeeping import propose, record_extension, settle_minutes
+
+
+@dataclass
+class DeckCheckInput:
+    key: str
+    round_number: int | None = None
+    table_number: int | None = None
+    player_texts: list[str] = field(default_factory=list)
+
+
+def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckCheckInput,
+                     now: datetime | None = None) -> tuple[DeckCheck, bool]:
+    """Start the clock on a deck check at a table; players default to the table's pairing."""
+    key = _check_key(data.key)
+    existing = by_key(session, DeckCheck, key)
+    if existing is not None:
+        return existing, False
+    rnd = started_round(session, event, data.round_number)
+    table = check_table(session, event, data.table_number)
+    texts = [t for t in data.player_texts if t and t.strip()]
+    if texts:
+        players = []
+        for n, text in enumerate(texts):
+            player = find_player(session, event, text, field_name="players")
+            if player not in players:
+                players.append(player)
+    else:
+        players = pairings_of(session, rnd).get(table, [])
+        if not players:
+            raise FieldError("players", "No pairings known for this table: name the player or players checked.")
+    dc = DeckCheck(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, judge_id=actor.id,
+                   started_at=now or utcnow())
+    dc.round = rnd
+    session.add(dc)
+    session.flush()
+    for player in players:
+        session.add(DeckCheckPlayer(deck_check_id=dc.id, player_id=player.id))
+    audit.record(session, actor, "deck_check.start", dc, event_id=event.id, round=rnd.number, table=table,
+                 players=[p.id for p in players])
+    return dc, True
+
+
+@dataclass
+class EndResult:
+    owed: ExtensionOwed
+    extension: TimeExtension | None
+
+
+def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Event, dc: DeckCheck, result: str,
+                   notes: str, minutes: int | None, adjust_reason: str | None, now: datetime | None = None) -> EndResult:
+    """Finish a deck check: the result, notes, and the time the policy owes the match for it."""
+    now = now or utcnow()
+    if dc.ended_at is not None:
+        raise FieldError("result", f"This deck check already ended at {dc.ended_at:%H:%M} UTC.")
+    try:
+        outcome = DeckCheckResult(result)
+    except ValueError:
+        outcome = None
+    if outcome not in (DeckCheckResult.MATCHES, DeckCheckResult.PROBLEMS):
+        raise FieldError("result", "Say whether the deck matches the registration or problems were found.")
+    notes = (notes or "").strip()
+    if len(notes) > MAX_TEXT:
+        raise FieldError("notes", f"At most {MAX_TEXT} characters.")
+    owed = propose(policy, ExtensionReason.DECK_CHECK, paused_from=dc.started_at, paused_to=max(now, dc.started_at))
+    given, adjust = settle_minutes(event, owed, minutes, adjust_reason, field_name="minutes")
+    dc.ended_at, dc.result, dc.notes = now, outcome, notes
+    audit.record(session, actor, "deck_check.end", dc, event_id=event.id, result=outcome.value,
+                 seconds=int((now - dc.started_at).total_seconds()))
+    ext = None
+    if given:
+        ext = record_extension(session, actor=actor, event=event, rnd=dc.round, table=dc.table_number, minutes=given,
+                               reason=ExtensionReason.DECK_CHECK, key=f"{dc.client_key}:ext",
+                               proposed=owed.minutes if owed and owed.rule else None, adjust_reason=adjust,
+                               deck_check=dc, paused_from=dc.started_at, paused_to=now, now=now)
+    return EndResult(owed, ext)
+
+
+def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:
+    dc = session.get(DeckCheck, deck_check_id)
+    return dc if dc is not None and dc.event_id == event.id else None
+
+
+def deck_checks_by_round(session: Session, event: Event) -> list[tuple[Round, list[DeckCheck]]]:
+    checks = session.scalars(select(DeckCheck).where(DeckCheck.event_id == event.id)
+                             .options(selectinload(DeckCheck.players), selectinload(DeckCheck.judge),
+                                      selectinload(DeckCheck.round))
+                             .order_by(DeckCheck.started_at))
+    out: dict[int, tuple[Round, list[DeckCheck]]] = {}
+    for dc in checks:
+        out.setdefault(dc.round_id, (dc.round, []))[1].append(dc)
+    return sorted(out.values(), key=lambda item: -item[0].number)
+
+
+@dataclass
+class TablePick:
+    tables: list[int]
+    skipped_tables: list[int]  # already checked this round
+    skipped_players: int  # tables left out because a player there was checked earlier in the event
+    pairings_known: bool
+
+
+def pick_tables(session: Session, event: Event, *, count: int = 2, rng: random.Random | None = None) -> TablePick:
+    """Random tables for this round's deck checks, away from tables and players already checked."""
+    rng = rng or random.SystemRandom()
+    rnd = started_round(session, event, None, field_name="count")
+    checked_tables = set(session.scalars(select(DeckCheck.table_number).where(DeckCheck.round_id == rnd.id)))
+    checked_players = set(session.scalars(select(DeckCheckPlayer.player_id).join(DeckCheck).where(
+        DeckCheck.event_id == event.id)))
+    seating = pairings_of(session, rnd)
+    tables = sorted(seating) if seating else list(range(1, table_count(session, event) + 1))
+    free = [t for t in tables if t not in checked_tables]
+    fresh = [t for t in free if not any(p.id in checked_players for p in seating.get(t, []))]
+    chosen = rng.sample(fresh, min(count, len(fresh)))
+    return TablePick(sorted(chosen), sorted(checked_tables), len(free) - len(fresh), bool(seating))

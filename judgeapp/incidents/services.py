@@ -1,0 +1,507 @@
+"""Incidents: logging with the penalty engine, corrections, voiding, player history, the head judge's feed."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from math import ceil
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit
+from ..errors import FieldError
+from ..infractions import ExtensionOwed, ExtensionReason, Policy, Prior, PriorStatus, Suggestion, UnknownChoice, suggest
+from ..infractions import extension_owed
+from ..models import (Event, Incident, IncidentStatus, IncidentSubject, Pairing, Player, Round, SubjectKind,
+                      TimeExtension, User, utcnow)
+
+HEAD_JUDGE = "head_judge"
+MAX_TEXT = 4000
+MAX_REASON = 500
+COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
+          IncidentStatus.VOID: PriorStatus.VOIDED, IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED}
+
+
+# ---- look-ups shared by the floor tools ------------------------------------------------------------------------
+
+def current_round(session: Session, event: Event) -> Round | None:
+    return session.scalar(select(Round).where(Round.event_id == event.id).order_by(Round.number.desc()).limit(1))
+
+
+def started_round(session: Session, event: Event, number: int | None, field_name: str = "round") -> Round:
+    """The round `number` of the event (default: the current one); it must have started."""
+    if number is None:
+        rnd = current_round(session, event)
+        if rnd is None:
+            raise FieldError(field_name, "No round has started yet; the head judge or scorekeeper starts round 1.")
+        return rnd
+    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
+    if rnd is None:
+        raise FieldError(field_name, f"Round {number} has not started.")
+    return rnd
+
+
+def table_count(session: Session, event: Event) -> int:
+    """Tables in play: enough for every registered player to sit two to a table, or the pairings' highest table."""
+    players = session.scalar(select(func.count()).select_from(Player).where(Player.event_id == event.id)) or 0
+    paired = session.scalar(select(func.max(Pairing.table_number)).join(Round, Round.id == Pairing.round_id)
+                            .where(Round.event_id == event.id)) or 0
+    return max(ceil(players / 2), paired, 1)
+
+
+def check_table(session: Session, event: Event, table: int | None, *, required: bool = True,
+                field_name: str = "table") -> int | None:
+    if table is None:
+        if required:
+            raise FieldError(field_name, "Give the table number.")
+        return None
+    tables = table_count(session, event)
+    if not 1 <= table <= tables:
+        raise FieldError(field_name, f"There is no table {table}: this event has tables 1 to {tables}.")
+    return table
+
+
+def split_player_text(text: str) -> tuple[str, str | None]:
+    """'Name · CODE' as the pick list shows it, or whatever was typed."""
+    name, sep, code = text.rpartition(" · ")
+    return (name.strip(), code.strip() or None) if sep else (text.strip(), None)
+
+
+def find_player(session: Session, event: Event, text: str, *, field_name: str = "player") -> Player:
+    """The event's player a judge means by a name, a player ID, or 'Name · ID' from the pick list."""
+    name, code = split_player_text(text or "")
+    if not name and not code:
+        raise FieldError(field_name, "Type a few letters of the player's name or their player ID.")
+    base = select(Player).where(Player.event_id == event.id)
+    for probe in filter(None, (code, name)):
+        found = session.scalars(base.where(func.lower(Player.player_code) == probe.lower())).all()
+        if len(found) == 1:
+            return found[0]
+    exact = [p for p in session.scalars(base.where(func.lower(Player.name) == name.lower()))]
+    if len(exact) == 1:
+        return exact[0]
+    like = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    partial = session.scalars(base.where(Player.name.ilike(f"%{like}%", escape="\\")).limit(6)).all()
+    if len(partial) == 1:
+        return partial[0]
+    if not partial and not exact:
+        raise FieldError(field_name, f"No player at this event matches “{text.strip()}”. Pick one from the list, "
+                                     "or tick “Not registered yet” to add them.")
+    raise FieldError(field_name, f"Several players match “{text.strip()}”; pick one from the list.")
+
+
+def player_of_event(session: Session, event: Event, player_id: int, field_name: str = "player") -> Player:
+    player = session.get(Player, player_id)
+    if player is None or player.event_id != event.id:
+        raise FieldError(field_name, "That player is not registered at this event.")
+    return player
+
+
+def team_members(session: Session, event: Event, team: str) -> list[Player]:
+    return list(session.scalars(select(Player).where(Player.event_id == event.id, Player.team == team)
+                                .order_by(Player.name)))
+
+
+def teams_of(session: Session, event: Event) -> list[str]:
+    return list(session.scalars(select(Player.team).where(Player.event_id == event.id, Player.team.is_not(None))
+                                .distinct().order_by(Player.team)))
+
+
+def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
+    """Table number → the players seated there in `rnd` (empty when no pairings were imported)."""
+    if rnd is None:
+        return {}
+    out: dict[int, list[Player]] = {}
+    rows = session.execute(select(Pairing.table_number, Player).join(Player, Player.id == Pairing.player_id)
+                           .where(Pairing.round_id == rnd.id).order_by(Pairing.table_number, Player.name))
+    for table, player in rows:
+        out.setdefault(table, []).append(player)
+    return out
+
+
+# ---- history and the engine -----------------------------------------------------------------------------------
+
+def incidents_of_players(session: Session, event: Event, player_ids: list[int], *, before_number: int | None = None):
+    """Every incident in this event that counts in the history of any of `player_ids`, oldest first."""
+    if not player_ids:
+        return []
+    ids = select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+    query = (select(Incident).where(Incident.event_id == event.id, Incident.id.in_(ids))
+             .options(selectinload(Incident.round)).order_by(Incident.number))
+    if before_number is not None:
+        query = query.where(Incident.number < before_number)
+    return list(session.scalars(query))
+
+
+def as_prior(incident: Incident) -> Prior | None:
+    if incident.rank_id is None:
+        return None  # not penalised: never counts as a repeat
+    return Prior(infraction_code=incident.infraction_code, rank_id=incident.rank_id, ref=incident.number,
+                 round=incident.round.number, day=incident.created_at.date(), status=COUNTS[incident.status],
+                 subsection=incident.subsection)
+
+
+def suggestion_for(policy: Policy, event: Event, infraction_code: str, history: list[Incident],
+                   today=None) -> Suggestion:
+    priors = [p for p in map(as_prior, history) if p is not None]
+    return suggest(policy, event.level, infraction_code, priors, today=today)
+
+
+def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
+    rows = session.execute(select(Incident.infraction_code, func.count()).where(Incident.event_id == event.id)
+                           .group_by(Incident.infraction_code).order_by(func.count().desc(), Incident.infraction_code)
+                           .limit(limit))
+    return [code for code, _ in rows]
+
+
+# ---- logging ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class IncidentInput:
+    key: str
+    infraction_code: str
+    round_number: int | None = None
+    table_number: int | None = None
+    subject_kind: SubjectKind = SubjectKind.PLAYER
+    player_text: str = ""
+    player_id: int | None = None
+    new_player: bool = False
+    new_player_code: str | None = None
+    team: str | None = None
+    spectator_name: str | None = None
+    rank_id: str | None = None
+    deviation_reason: str = ""
+    description: str = ""
+    extension_minutes: int | None = None
+    call_started_at: datetime | None = None
+    deck_check_id: int | None = None
+
+
+@dataclass
+class LogResult:
+    incident: Incident
+    created: bool
+    extension: TimeExtension | None = None
+    owed: ExtensionOwed | None = None  # what the call stopwatch says the match is owed
+    call_seconds: int | None = None
+
+
+@dataclass
+class Subjects:
+    kind: SubjectKind
+    name: str
+    players: list[Player] = field(default_factory=list)
+
+
+def resolve_subjects(session: Session, *, actor: User, event: Event, data: IncidentInput) -> Subjects:
+    if data.subject_kind is SubjectKind.SPECTATOR:
+        name = " ".join((data.spectator_name or "").split())
+        if not name:
+            raise FieldError("spectator", "Give the spectator's name (or a description if they will not say).")
+        if len(name) > 200:
+            raise FieldError("spectator", "At most 200 characters.")
+        return Subjects(SubjectKind.SPECTATOR, name)
+    if data.subject_kind is SubjectKind.TEAM:
+        team = (data.team or "").strip()
+        members = team_members(session, event, team) if team else []
+        if not members:
+            raise FieldError("team", "Choose a team registered at this event.")
+        return Subjects(SubjectKind.TEAM, team, members)
+    if data.new_player:
+        from ..events.services import add_player  # one way to register a player
+
+        name, code = split_player_text(data.player_text)
+        player = add_player(session, actor=actor, event=event, name=name, player_code=data.new_player_code or code)
+        session.flush()
+        return Subjects(SubjectKind.PLAYER, player.name, [player])
+    if data.player_id is not None:
+        player = player_of_event(session, event, data.player_id)
+    else:
+        player = find_player(session, event, data.player_text)
+    return Subjects(SubjectKind.PLAYER, player.name, [player])
+
+
+def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str) -> tuple[str | None, str | None]:
+    """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade."""
+    reason = " ".join((reason or "").split()) or None
+    if reason and len(reason) > MAX_REASON:
+        raise FieldError("deviation_reason", f"At most {MAX_REASON} characters.")
+    if not suggestion.infraction.penalized:
+        if rank_id:
+            raise FieldError("penalty", f"{suggestion.infraction.code} is not penalised; choose “No penalty”.")
+        return None, reason
+    if not rank_id:
+        raise FieldError("penalty", "Choose the penalty.")
+    try:
+        rank = policy.rank(rank_id)
+    except UnknownChoice:
+        raise FieldError("penalty", "Choose a penalty from the list.") from None
+    if suggestion.suggested is not None and suggestion.default is not None and not reason:
+        if rank.order < suggestion.suggested.order:
+            raise FieldError("deviation_reason",
+                             f"{rank.name} is below the suggested {suggestion.suggested.name}: give a short reason.")
+        if rank not in expected_ranks(policy, suggestion):
+            raise FieldError("deviation_reason",
+                             f"{rank.name} is outside the default {suggestion.default.label()}: give a short reason.")
+    return rank.id, reason
+
+
+def expected_ranks(policy: Policy, suggestion: Suggestion) -> list:
+    """The penalties a judge may give without a reason: from the suggestion up to the default's top (or the upgrade)."""
+    if suggestion.suggested is None or suggestion.default is None:
+        return list(policy.ranks)
+    top = max(suggestion.default.max.order, suggestion.suggested.order)
+    return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
+
+
+def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | None:
+    if minutes is None or minutes == 0:
+        return None
+    if minutes < 0:
+        raise FieldError(field_name, "Minutes cannot be negative.")
+    if minutes > event.round_minutes:
+        raise FieldError(field_name, f"{minutes} minutes is longer than a whole round ({event.round_minutes} min).")
+    return minutes
+
+
+def by_key(session: Session, model, key: str):
+    return session.scalar(select(model).where(model.client_key == key))
+
+
+def _check_key(key: str) -> str:
+    key = (key or "").strip()
+    if not 16 <= len(key) <= 64:
+        raise FieldError("key", "This form has no valid one-time key; reload the page.")
+    return key
+
+
+def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+                 data: IncidentInput, now: datetime | None = None) -> LogResult:
+    """Store an incident once per one-time key, with the engine's suggestion and any time given back."""
+    now = now or utcnow()
+    key = _check_key(data.key)
+    existing = by_key(session, Incident, key)
+    if existing is not None:
+        if existing.event_id != event.id:
+            raise FieldError("key", "This form's key belongs to another event; reload the page.")
+        return LogResult(existing, created=False)
+    _lock_event(session, event)
+    rnd = started_round(session, event, data.round_number)
+    subjects = resolve_subjects(session, actor=actor, event=event, data=data)
+    table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
+    try:
+        infraction = policy.infraction((data.infraction_code or "").strip())
+    except UnknownChoice:
+        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+    history = incidents_of_players(session, event, [p.id for p in subjects.players])
+    suggestion = suggestion_for(policy, event, infraction.code, history, today=now.date())
+    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
+    minutes = check_minutes(event, data.extension_minutes, "extension")
+    if minutes and table is None:
+        raise FieldError("table", "Time is given back to a table: give the table number.")
+    description = (data.description or "").strip()
+    if len(description) > MAX_TEXT:
+        raise FieldError("description", f"At most {MAX_TEXT} characters.")
+    deck_check = _deck_check_of(session, event, data.deck_check_id)
+    call_started = data.call_started_at if data.call_started_at and data.call_started_at <= now else None
+    status = IncidentStatus.STANDING
+    if rank_id in policy.head_judge_only and HEAD_JUDGE not in roles:
+        status = IncidentStatus.RECOMMENDED
+    number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
+    incident = Incident(
+        event_id=event.id, number=number, client_key=key, round_id=rnd.id, table_number=table,
+        subject_kind=subjects.kind, subject_name=subjects.name, infraction_code=infraction.code,
+        subsection=infraction.subsection, rank_id=rank_id,
+        suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None, upgraded=suggestion.upgraded,
+        upgrade_refs=[p.ref for p in suggestion.because], deviation_reason=reason, description=description,
+        status=status, deck_check_id=deck_check.id if deck_check else None, call_started_at=call_started,
+        judge_id=actor.id, created_at=now)
+    incident.round = rnd
+    session.add(incident)
+    for player in subjects.players:
+        session.add(IncidentSubject(incident=incident, player_id=player.id))
+    try:
+        session.flush()
+    except IntegrityError:  # another request stored the same key (or took the number) between our check and insert
+        session.rollback()
+        existing = by_key(session, Incident, key)
+        if existing is None:
+            raise
+        return LogResult(existing, created=False)
+    audit.record(session, actor, "incident.log", incident, event_id=event.id, number=number,
+                 infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
+                 upgraded=incident.upgraded, status=status.value, subject=subjects.name,
+                 players=[p.id for p in subjects.players], note=reason)
+    result = LogResult(incident, created=True)
+    if call_started is not None:
+        taken = now - call_started
+        result.call_seconds = int(taken.total_seconds())
+        result.owed = extension_owed(policy, ExtensionReason.RULING, taken)
+    if minutes:
+        from .timekeeping import record_extension
+
+        result.extension = record_extension(
+            session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes,
+            reason=ExtensionReason.RULING, key=f"{key}:ext", incident=incident,
+            proposed=result.owed.minutes if result.owed and result.owed.rule else None,
+            paused_from=call_started, paused_to=now if call_started else None, now=now)
+    return result
+
+
+def _lock_event(session: Session, event: Event) -> None:
+    """Serialise numbering per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers)."""
+    session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
+
+
+def _deck_check_of(session: Session, event: Event, deck_check_id: int | None):
+    from ..models import DeckCheck
+
+    if deck_check_id is None:
+        return None
+    dc = session.get(DeckCheck, deck_check_id)
+    if dc is None or dc.event_id != event.id:
+        raise FieldError("deck_check", "That deck check is not part of this event.")
+    return dc
+
+
+# ---- corrections and voiding ----------------------------------------------------------------------------------------
+
+def incident_by_number(session: Session, event: Event, number: int) -> Incident | None:
+    return session.scalar(select(Incident).where(Incident.event_id == event.id, Incident.number == number)
+                          .options(selectinload(Incident.subjects).selectinload(IncidentSubject.player)))
+
+
+def may_correct(incident: Incident, actor: User, roles: frozenset[str]) -> bool:
+    """A judge corrects their own incidents; the head judge corrects any."""
+    return HEAD_JUDGE in roles or (incident.judge_id == actor.id and "floor_judge" in roles)
+
+
+@dataclass
+class IncidentEdit:
+    round_number: int
+    table_number: int | None
+    infraction_code: str
+    rank_id: str | None
+    deviation_reason: str
+    description: str
+    note: str = ""  # why the correction
+
+
+EDITABLE = ("round", "table_number", "infraction_code", "rank_id", "deviation_reason", "description", "status")
+
+
+def snapshot(incident: Incident) -> dict:
+    return {"round": incident.round.number, "table_number": incident.table_number,
+            "infraction_code": incident.infraction_code, "rank_id": incident.rank_id,
+            "deviation_reason": incident.deviation_reason, "description": incident.description,
+            "status": incident.status.value}
+
+
+def correct_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+                     incident: Incident, data: IncidentEdit) -> dict:
+    """Change an incident's facts; the engine re-checks the penalty against the history before it. Returns the diff."""
+    if not may_correct(incident, actor, roles):
+        raise PermissionError("only the judge who logged it or the head judge may correct an incident")
+    if incident.status is IncidentStatus.VOID:
+        raise FieldError("note", "A void incident cannot be corrected.")
+    before = snapshot(incident)
+    rnd = started_round(session, event, data.round_number)
+    table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
+    try:
+        infraction = policy.infraction((data.infraction_code or "").strip())
+    except UnknownChoice:
+        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+    players = [s.player_id for s in incident.subjects]
+    history = incidents_of_players(session, event, players, before_number=incident.number)
+    suggestion = suggestion_for(policy, event, infraction.code, history, today=incident.created_at.date())
+    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
+    description = (data.description or "").strip()
+    if len(description) > MAX_TEXT:
+        raise FieldError("description", f"At most {MAX_TEXT} characters.")
+    incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
+    incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
+    incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
+    incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
+    if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
+        pending = rank_id in policy.head_judge_only and HEAD_JUDGE not in roles
+        incident.status = IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
+    after = snapshot(incident)
+    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    if changed:
+        incident.updated_at = utcnow()
+        note = " ".join((data.note or "").split())[:MAX_REASON] or None
+        audit.record(session, actor, "incident.correct", incident, event_id=event.id, number=incident.number,
+                     changed=changed, note=note)
+    return changed
+
+
+def void_incident(session: Session, *, actor: User, roles: frozenset[str], event: Event, incident: Incident,
+                  reason: str) -> None:
+    """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
+    if not may_correct(incident, actor, roles):
+        raise PermissionError("only the judge who logged it or the head judge may void an incident")
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise FieldError("reason", "Say why the incident is withdrawn.")
+    if len(reason) > MAX_REASON:
+        raise FieldError("reason", f"At most {MAX_REASON} characters.")
+    if incident.status is IncidentStatus.VOID:
+        raise FieldError("reason", "This incident is already void.")
+    before = incident.status.value
+    incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
+    audit.record(session, actor, "incident.void", incident, event_id=event.id, number=incident.number,
+                 changed={"status": [before, "void"]}, note=reason)
+
+
+# ---- reading ---------------------------------------------------------------------------------------------------------
+
+def incidents_of(session: Session, event: Event, *, limit: int | None = None) -> list[Incident]:
+    query = (select(Incident).where(Incident.event_id == event.id).order_by(Incident.number.desc())
+             .options(selectinload(Incident.round), selectinload(Incident.judge)))
+    if limit:
+        query = query.limit(limit)
+    return list(session.scalars(query))
+
+
+def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int = 100) -> list[Incident]:
+    """What the policy makes the floor report to the head judge, and the penalties waiting for them, newest first."""
+    reported = sorted(policy.report_to_head_judge | policy.head_judge_only)
+    return list(session.scalars(
+        select(Incident).where(Incident.event_id == event.id,
+                               or_(Incident.rank_id.in_(reported), Incident.status == IncidentStatus.RECOMMENDED))
+        .order_by(Incident.number.desc()).limit(limit)
+        .options(selectinload(Incident.round), selectinload(Incident.judge))))
+
+
+def pending_count(session: Session, event: Event) -> int:
+    return session.scalar(select(func.count()).select_from(Incident).where(
+        Incident.event_id == event.id, Incident.status == IncidentStatus.RECOMMENDED)) or 0
+
+
+@dataclass
+class SubsectionHistory:
+    code: str
+    name: str
+    incidents: list[Incident]
+    counting: int  # standing penalties that make the next one a repeat
+    next_upgraded: bool
+
+
+def player_history(session: Session, policy: Policy, event: Event, player: Player) -> list[SubsectionHistory]:
+    """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded."""
+    history = incidents_of_players(session, event, [player.id])
+    groups: dict[str, list[Incident]] = {}
+    for incident in reversed(history):
+        groups.setdefault(incident.subsection, []).append(incident)
+    out = []
+    for code, items in groups.items():
+        counting = sum(1 for i in items if i.rank_id is not None and COUNTS[i.status] is PriorStatus.STANDING)
+        try:
+            name = policy.subsection(code).name
+        except StopIteration:
+            name = ""
+        out.append(SubsectionHistory(code, name, items, counting, counting > 0))
+    out.sort(key=lambda g: -g.incidents[0].number)
+    return out

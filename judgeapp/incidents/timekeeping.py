@@ -1,0 +1,156 @@
+"""Time extensions and the round clock."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit
+from ..errors import FieldError
+from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
+from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
+from .services import MAX_REASON, _check_key, by_key, check_minutes, check_table, started_round
+
+
+def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
+                     reason: ExtensionReason, key: str, proposed: int | None = None, adjust_reason: str | None = None,
+                     incident: Incident | None = None, deck_check: DeckCheck | None = None,
+                     paused_from: datetime | None = None, paused_to: datetime | None = None,
+                     now: datetime | None = None) -> TimeExtension:
+    """Store minutes given back to one table (once per key), with an audit entry."""
+    existing = by_key(session, TimeExtension, key)
+    if existing is not None:
+        return existing
+    ext = TimeExtension(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, minutes=minutes,
+                        proposed_minutes=proposed, adjust_reason=adjust_reason, reason=reason,
+                        paused_from=paused_from, paused_to=paused_to,
+                        incident_id=incident.id if incident else None, deck_check_id=deck_check.id if deck_check else None,
+                        judge_id=actor.id, created_at=now or utcnow())
+    ext.round = rnd
+    session.add(ext)
+    audit.record(session, actor, "extension.add", ext, event_id=event.id, round=rnd.number, table=table,
+                 minutes=minutes, proposed=proposed, reason=reason.value, note=adjust_reason)
+    return ext
+
+
+def propose(policy: Policy, reason: ExtensionReason, *, paused_from: datetime | None = None,
+            paused_to: datetime | None = None, taken_minutes: float | None = None) -> ExtensionOwed | None:
+    """What the policy owes for a pause, from its start and end or the minutes it took; None when not timed."""
+    if paused_from is not None and paused_to is not None:
+        if paused_to < paused_from:
+            raise FieldError("paused_to", "The pause cannot end before it starts.")
+        taken = paused_to - paused_from
+    elif paused_from is not None or paused_to is not None:
+        raise FieldError("paused_to" if paused_from else "paused_from", "Give both the start and the end of the pause.")
+    elif taken_minutes is not None:
+        if taken_minutes < 0:
+            raise FieldError("taken_minutes", "Minutes cannot be negative.")
+        taken = timedelta(minutes=taken_minutes)
+    else:
+        return None
+    if taken > timedelta(hours=4):
+        raise FieldError("taken_minutes" if taken_minutes is not None else "paused_to",
+                         "A pause of more than four hours is not plausible; check the times.")
+    return extension_owed(policy, reason, taken)
+
+
+def settle_minutes(event: Event, owed: ExtensionOwed | None, minutes: int | None, adjust_reason: str | None,
+                   field_name: str = "minutes") -> tuple[int | None, str | None]:
+    """The minutes to give: the policy's figure unless the judge adjusts it, with a reason."""
+    adjust_reason = " ".join((adjust_reason or "").split()) or None
+    if adjust_reason and len(adjust_reason) > MAX_REASON:
+        raise FieldError("adjust_reason", f"At most {MAX_REASON} characters.")
+    if minutes is None and owed is not None:
+        minutes = owed.minutes
+    minutes = check_minutes(event, minutes, field_name)
+    if owed is not None and owed.rule is not None and (minutes or 0) != owed.minutes and not adjust_reason:
+        raise FieldError("adjust_reason", f"The policy owes {owed.minutes} min; say why you give {minutes or 0}.")
+    return minutes, adjust_reason
+
+
+@dataclass
+class ExtensionInput:
+    key: str
+    reason: str
+    round_number: int | None = None
+    table_number: int | None = None
+    paused_from: datetime | None = None
+    paused_to: datetime | None = None
+    taken_minutes: float | None = None
+    minutes: int | None = None
+    adjust_reason: str | None = None
+
+
+def add_extension(session: Session, policy: Policy, *, actor: User, event: Event, data: ExtensionInput,
+                  now: datetime | None = None) -> tuple[TimeExtension, bool]:
+    """A judge gives a table time back; returns the record and whether it is new (a resent form is stored once)."""
+    key = _check_key(data.key)
+    existing = by_key(session, TimeExtension, key)
+    if existing is not None:
+        return existing, False
+    rnd = started_round(session, event, data.round_number)
+    table = check_table(session, event, data.table_number)
+    try:
+        reason = ExtensionReason(data.reason)
+    except ValueError:
+        raise FieldError("reason", "Choose ruling, deck check or other.") from None
+    owed = propose(policy, reason, paused_from=data.paused_from, paused_to=data.paused_to,
+                   taken_minutes=data.taken_minutes)
+    minutes, adjust = settle_minutes(event, owed, data.minutes, data.adjust_reason)
+    if not minutes:
+        raise FieldError("minutes", "Give the minutes to add (or the pause's times, for the policy to work them out).")
+    ext = record_extension(session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes, reason=reason,
+                           key=key, proposed=owed.minutes if owed and owed.rule else None, adjust_reason=adjust,
+                           paused_from=data.paused_from, paused_to=data.paused_to, now=now)
+    return ext, True
+
+
+def void_extension(session: Session, *, actor: User, roles: frozenset[str], event: Event, ext: TimeExtension,
+                   reason: str) -> None:
+    if "head_judge" not in roles and ext.judge_id != actor.id:
+        raise PermissionError("only the judge who gave the time or the head judge may withdraw it")
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise FieldError("reason", "Say why the time is withdrawn.")
+    if ext.voided_at is not None:
+        raise FieldError("reason", "Already withdrawn.")
+    ext.voided_at, ext.void_reason = utcnow(), reason[:MAX_REASON]
+    audit.record(session, actor, "extension.void", ext, event_id=event.id, note=ext.void_reason,
+                 table=ext.table_number, minutes=ext.minutes)
+
+
+@dataclass
+class TableClock:
+    table: int
+    ends_at: datetime
+    minutes: int
+    extensions: list[TimeExtension] = field(default_factory=list)
+
+
+@dataclass
+class RoundClock:
+    round: Round
+    ends_at: datetime
+    tables: list[TableClock]
+
+
+def round_clock(session: Session, rnd: Round) -> RoundClock:
+    """The round's end, and each table with time given back and its own end, latest first."""
+    extensions = session.scalars(select(TimeExtension).where(TimeExtension.round_id == rnd.id,
+                                                             TimeExtension.voided_at.is_(None))
+                                 .options(selectinload(TimeExtension.judge)).order_by(TimeExtension.id))
+    by_table: dict[int, list[TimeExtension]] = {}
+    for ext in extensions:
+        by_table.setdefault(ext.table_number, []).append(ext)
+    tables = [TableClock(t, table_end_time(rnd.started_at, rnd.length_minutes, [e.minutes for e in exts]),
+                         sum(e.minutes for e in exts), exts) for t, exts in by_table.items()]
+    tables.sort(key=lambda c: (-c.ends_at.timestamp(), c.table))
+    return RoundClock(rnd, round_end(rnd.started_at, rnd.length_minutes), tables)
+
+
+def table_ends_at(session: Session, rnd: Round, table: int) -> datetime:
+    minutes = session.scalars(select(TimeExtension.minutes).where(
+        TimeExtension.round_id == rnd.id, TimeExtension.table_number == table, TimeExtension.voided_at.is_(None)))
+    return table_end_time(rnd.started_at, rnd.length_minutes, list(minutes))

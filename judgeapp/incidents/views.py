@@ -1,0 +1,449 @@
+"""Floor tools: incidents, time extensions, deck checks, the round clock and the head judge's feed. Thin views."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from decimal import Decimal
+
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select
+from wtforms.fields.choices import SelectChoice
+
+from ..access import event_access
+from ..errors import FieldError, show_on_form
+from ..extensions import current_catalog, db
+from ..infractions import ExtensionReason, extension_owed
+from ..localtime import local_time_to_utc
+from ..models import AuditEntry, Incident, IncidentStatus, Player, Role, SubjectKind, TimeExtension, User, utcnow
+from ..events.services import rounds_of, players_of
+from . import bp, deckchecks, services, timekeeping
+from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, ExtensionForm, IncidentForm,
+                    PickTablesForm, VoidForm)
+
+JUDGES = (Role.FLOOR_JUDGE, Role.HEAD_JUDGE)
+
+
+def _policy(event):
+    return current_catalog().policy(event.policy_id)
+
+
+def _round_choices(field, event, default_current=True):
+    rounds = rounds_of(db.session, event)
+    field.choices = [SelectChoice(r.number, f"Round {r.number}") for r in reversed(rounds)]
+    if default_current and rounds and not field.raw_data:
+        field.data = rounds[-1].number
+    return rounds
+
+
+def _infraction_choices(field, policy, most_used=()):
+    def choice(inf, group):
+        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group,
+                            render_kw={"data-sub": inf.subsection})
+    choices = [SelectChoice("", "Choose the infraction…")]
+    choices += [choice(policy.infraction(code), "Most used at this event") for code in most_used
+                if code in {i.code for i in policy.infractions}]
+    choices += [choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name}") for inf in policy.infractions]
+    field.choices = choices
+
+
+def _penalty_choices(field, policy):
+    field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
+
+
+def _parse_utc(value: str | None) -> datetime | None:
+    try:
+        return datetime.fromisoformat(value).replace(tzinfo=None) if value else None
+    except ValueError:
+        return None
+
+
+def _int_or_none(value) -> int | None:
+    try:
+        return int(value) if value not in (None, "") else None
+    except (TypeError, ValueError):
+        return None
+
+
+@bp.app_template_global()
+def head_judge_pending(event) -> int:
+    """Penalties waiting for the head judge's decision (the badge in the event menu)."""
+    return services.pending_count(db.session, event)
+
+
+# ---- incidents ---------------------------------------------------------------------------------------------------
+
+@bp.route("/events/<int:event_id>/incidents/call")
+@event_access(*JUDGES)
+def start_call(event, roles):
+    """The call stopwatch: one tap when called to a table opens the incident form with the call's start time."""
+    started = utcnow().replace(microsecond=0).isoformat()
+    return redirect(url_for("incidents.new", event_id=event.id, call_started=started, table=request.args.get("table")))
+
+
+@bp.route("/events/<int:event_id>/incidents/new", methods=["GET", "POST"])
+@event_access(*JUDGES)
+def new(event, roles):
+    policy = _policy(event)
+    form = IncidentForm()
+    rounds = _round_choices(form.round, event)
+    _infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    _penalty_choices(form.penalty, policy)
+    teams = services.teams_of(db.session, event)
+    form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
+    if not form.is_submitted():
+        form.call_started_at.data = request.args.get("call_started") or ""
+        form.deck_check_id.data = request.args.get("deck_check") or ""
+        form.table.data = _int_or_none(request.args.get("table"))
+        if request.args.get("round"):
+            form.round.data = _int_or_none(request.args.get("round"))
+    if form.validate_on_submit():
+        data = services.IncidentInput(
+            key=form.key.data, infraction_code=form.infraction.data, round_number=form.round.data,
+            table_number=form.table.data, subject_kind=SubjectKind(form.subject_kind.data),
+            player_text=form.player.data or "", player_id=_int_or_none(form.player_id.data),
+            new_player=form.new_player.data, new_player_code=form.new_player_code.data, team=form.team.data,
+            spectator_name=form.spectator.data, rank_id=form.penalty.data or None,
+            deviation_reason=form.deviation_reason.data or "", description=form.description.data or "",
+            extension_minutes=form.extension.data, call_started_at=_parse_utc(form.call_started_at.data),
+            deck_check_id=_int_or_none(form.deck_check_id.data))
+        try:
+            result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            return redirect(url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1))
+    current = rounds[-1] if rounds else None
+    seating = {t: [{"id": p.id, "label": _player_label(p)} for p in ps]
+               for t, ps in services.pairings_of(db.session, current).items()}
+    status = 400 if form.errors else 200
+    return render_template("incidents/new.html", event=event, roles=roles, form=form, policy=policy,
+                           players=players_of(db.session, event), label=_player_label, seating=seating,
+                           teams=teams, has_rounds=bool(rounds)), status
+
+
+def _player_label(player: Player) -> str:
+    return f"{player.name} · {player.player_code}" if player.player_code else player.name
+
+
+@bp.route("/events/<int:event_id>/incidents/suggest")
+@event_access(*JUDGES)
+def suggest(event, roles):
+    """The engine's suggestion for a player (or team) and an infraction, for the form to show without a reload."""
+    policy = _policy(event)
+    args = request.args
+    try:
+        kind = SubjectKind(args.get("kind", "player"))
+        if kind is SubjectKind.SPECTATOR:
+            players = []
+        elif kind is SubjectKind.TEAM:
+            players = services.team_members(db.session, event, args.get("team", ""))
+            if not players:
+                raise FieldError("team", "Choose a team registered at this event.")
+        elif _int_or_none(args.get("player_id")) is not None:
+            players = [services.player_of_event(db.session, event, _int_or_none(args.get("player_id")))]
+        else:
+            players = [services.find_player(db.session, event, args.get("player", ""))]
+        try:
+            infraction = policy.infraction(args.get("infraction", ""))
+        except LookupError:
+            raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+    except FieldError as err:
+        return jsonify(ok=False, field=err.field, message=err.message), 422
+    history = services.incidents_of_players(db.session, event, [p.id for p in players])
+    suggestion = services.suggestion_for(policy, event, infraction.code, history, today=utcnow().date())
+    body = suggestion.as_dict()
+    body.update(
+        ok=True,
+        subject=", ".join(p.name for p in players) if kind is not SubjectKind.SPECTATOR else "spectator",
+        default_label=suggestion.default.label() if suggestion.default else None,
+        suggested_name=suggestion.suggested.name if suggestion.suggested else None,
+        because=[{"number": p.ref, "round": p.round, "infraction": p.infraction_code, "rank": p.rank_id,
+                  "url": url_for("incidents.show", event_id=event.id, number=p.ref)} for p in suggestion.because],
+        in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
+        head_judge_only=sorted(policy.head_judge_only),
+        pending_if_chosen="head_judge" not in roles,
+        alternatives=[{"condition": a.condition, "penalty": a.penalty.label()} for a in suggestion.alternatives],
+        penalized=infraction.penalized,
+    )
+    return jsonify(body)
+
+
+@bp.route("/events/<int:event_id>/incidents")
+@event_access()
+def index(event, roles):
+    return render_template("incidents/index.html", event=event, roles=roles, policy=_policy(event),
+                           incidents=services.incidents_of(db.session, event, limit=500))
+
+
+def _incident_or_404(event, number):
+    incident = services.incident_by_number(db.session, event, number)
+    if incident is None:
+        abort(404)
+    return incident
+
+
+def _audit_trail(obj_type, obj_id):
+    rows = db.session.execute(select(AuditEntry, User).outerjoin(User, User.id == AuditEntry.actor_id)
+                              .where(AuditEntry.object_type == obj_type, AuditEntry.object_id == obj_id)
+                              .order_by(AuditEntry.id))
+    return list(rows)
+
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>")
+@event_access()
+def show(event, roles, number):
+    policy = _policy(event)
+    incident = _incident_or_404(event, number)
+    try:
+        infraction = policy.infraction(incident.infraction_code)
+    except LookupError:
+        infraction = None
+    extensions = list(db.session.scalars(select(TimeExtension).where(TimeExtension.incident_id == incident.id)))
+    table_end = None
+    if incident.table_number is not None:
+        table_end = timekeeping.table_ends_at(db.session, incident.round, incident.table_number)
+    owed = None
+    if incident.call_started_at is not None:
+        owed = extension_owed(policy, ExtensionReason.RULING, incident.created_at - incident.call_started_at)
+    given = sum(e.minutes for e in extensions if e.voided_at is None)
+    return render_template(
+        "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
+        extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
+        offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & {"floor_judge", "head_judge"}),
+        trail=_audit_trail("Incident", incident.id), can_correct=services.may_correct(incident, current_user, roles),
+        void_form=VoidForm(), rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty",
+        owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"))
+
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])
+@event_access(*JUDGES)
+def edit(event, roles, number):
+    policy = _policy(event)
+    incident = _incident_or_404(event, number)
+    if not services.may_correct(incident, current_user, roles):
+        abort(403)
+    form = CorrectIncidentForm(data={} if request.method == "POST" else {
+        "round": incident.round.number, "table": incident.table_number, "infraction": incident.infraction_code,
+        "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
+        "description": incident.description})
+    _round_choices(form.round, event, default_current=False)
+    _infraction_choices(form.infraction, policy)
+    _penalty_choices(form.penalty, policy)
+    if form.validate_on_submit():
+        data = services.IncidentEdit(round_number=form.round.data, table_number=form.table.data,
+                                     infraction_code=form.infraction.data, rank_id=form.penalty.data or None,
+                                     deviation_reason=form.deviation_reason.data or "",
+                                     description=form.description.data or "", note=form.note.data or "")
+        try:
+            changed = services.correct_incident(db.session, policy, actor=current_user, roles=roles, event=event,
+                                                incident=incident, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash("Correction saved; the earlier version stays in the history." if changed else "Nothing changed.",
+                  "success")
+            return redirect(url_for("incidents.show", event_id=event.id, number=incident.number))
+    return render_template("incidents/edit.html", event=event, roles=roles, form=form, incident=incident), \
+        400 if form.errors else 200
+
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])
+@event_access(*JUDGES)
+def void(event, roles, number):
+    incident = _incident_or_404(event, number)
+    if not services.may_correct(incident, current_user, roles):
+        abort(403)
+    form = VoidForm()
+    if form.validate_on_submit():
+        try:
+            services.void_incident(db.session, actor=current_user, roles=roles, event=event, incident=incident,
+                                   reason=form.reason.data)
+        except FieldError as err:
+            db.session.rollback()
+            flash(err.message, "error")
+        else:
+            db.session.commit()
+            flash(f"Incident #{incident.number} is void; it no longer counts for upgrades.", "success")
+    else:
+        flash("Say why the incident is withdrawn.", "error")
+    return redirect(url_for("incidents.show", event_id=event.id, number=number))
+
+
+@bp.route("/events/<int:event_id>/players/<int:player_id>")
+@event_access()
+def player(event, roles, player_id):
+    policy = _policy(event)
+    person = db.session.get(Player, player_id)
+    if person is None or person.event_id != event.id:
+        abort(404)
+    groups = services.player_history(db.session, policy, event, person)
+    return render_template("incidents/player.html", event=event, roles=roles, policy=policy, player=person,
+                           groups=groups, rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty")
+
+
+@bp.route("/events/<int:event_id>/feed")
+@event_access(Role.HEAD_JUDGE)
+def feed(event, roles):
+    policy = _policy(event)
+    items = services.head_judge_feed(db.session, policy, event)
+    template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
+    return render_template(template, event=event, roles=roles, items=items,
+                           rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty")
+
+
+# ---- time extensions and the clock --------------------------------------------------------------------------------
+
+@bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
+@event_access(*JUDGES)
+def new_extension(event, roles):
+    policy = _policy(event)
+    form = ExtensionForm()
+    rounds = _round_choices(form.round, event)
+    if not form.is_submitted():
+        form.table.data = _int_or_none(request.args.get("table"))
+    if form.validate_on_submit():
+        rnd = next((r for r in rounds if r.number == form.round.data), None)
+        near = rnd.started_at if rnd else utcnow()
+        data = timekeeping.ExtensionInput(
+            key=form.key.data, reason=form.reason.data, round_number=form.round.data, table_number=form.table.data,
+            paused_from=local_time_to_utc(form.paused_from.data, near) if form.paused_from.data else None,
+            paused_to=local_time_to_utc(form.paused_to.data, near) if form.paused_to.data else None,
+            taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,
+            minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+        try:
+            ext, created = timekeeping.add_extension(db.session, policy, actor=current_user, event=event, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            ends = timekeeping.table_ends_at(db.session, ext.round, ext.table_number)
+            flash(f"Table {ext.table_number}: {ext.minutes} min added; it now ends at "
+                  f"{_clock(ends)}." if created else "This time extension was already saved.", "success")
+            back = request.args.get("next_incident")
+            if back and back.isdigit():
+                return redirect(url_for("incidents.show", event_id=event.id, number=int(back)))
+            return redirect(url_for("incidents.clock", event_id=event.id, round=ext.round.number))
+    return render_template("incidents/extension.html", event=event, roles=roles, form=form,
+                           has_rounds=bool(rounds)), 400 if form.errors else 200
+
+
+def _clock(value):
+    from flask import current_app
+
+    return current_app.jinja_env.filters["clock"](value)
+
+
+@bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
+@event_access(*JUDGES)
+def void_extension(event, roles, extension_id):
+    ext = db.session.get(TimeExtension, extension_id)
+    if ext is None or ext.event_id != event.id:
+        abort(404)
+    form = VoidForm()
+    if not form.validate_on_submit():
+        flash("Say why the time is withdrawn.", "error")
+    else:
+        try:
+            timekeeping.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
+                                       reason=form.reason.data)
+        except PermissionError:
+            abort(403)
+        except FieldError as err:
+            db.session.rollback()
+            flash(err.message, "error")
+        else:
+            db.session.commit()
+            flash(f"Time extension for table {ext.table_number} withdrawn.", "success")
+    return redirect(url_for("incidents.clock", event_id=event.id, round=ext.round.number))
+
+
+@bp.route("/events/<int:event_id>/clock")
+@event_access()
+def clock(event, roles):
+    rounds = rounds_of(db.session, event)
+    number = _int_or_none(request.args.get("round"))
+    rnd = next((r for r in rounds if r.number == number), rounds[-1] if rounds else None)
+    if number is not None and (rnd is None or rnd.number != number):
+        abort(404)
+    view = timekeeping.round_clock(db.session, rnd) if rnd else None
+    return render_template("incidents/clock.html", event=event, roles=roles, rounds=rounds, view=view,
+                           now=utcnow(), void_form=VoidForm())
+
+
+# ---- deck checks ------------------------------------------------------------------------------------------------
+
+@bp.route("/events/<int:event_id>/deck-checks")
+@event_access()
+def deck_checks(event, roles):
+    pick_form = PickTablesForm(request.args)
+    pick = None
+    if "count" in request.args:
+        if not roles & {"floor_judge", "head_judge"}:
+            abort(403)
+    if "count" in request.args and pick_form.validate():
+        try:
+            pick = deckchecks.pick_tables(db.session, event, count=pick_form.count.data or 2)
+        except FieldError as err:
+            pick_form.count.errors.append(err.message)
+    return render_template("incidents/deck_checks.html", event=event, roles=roles, pick_form=pick_form, pick=pick,
+                           by_round=deckchecks.deck_checks_by_round(db.session, event))
+
+
+@bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
+@event_access(*JUDGES)
+def new_deck_check(event, roles):
+    form = DeckCheckForm()
+    rounds = _round_choices(form.round, event)
+    if not form.is_submitted():
+        form.table.data = _int_or_none(request.args.get("table"))
+    if form.validate_on_submit():
+        data = deckchecks.DeckCheckInput(key=form.key.data, round_number=form.round.data, table_number=form.table.data,
+                                         player_texts=[form.player_1.data or "", form.player_2.data or ""])
+        try:
+            dc, _ = deckchecks.start_deck_check(db.session, actor=current_user, event=event, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            return redirect(url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id))
+    return render_template("incidents/deck_check_new.html", event=event, roles=roles, form=form,
+                           players=players_of(db.session, event), label=_player_label,
+                           has_rounds=bool(rounds)), 400 if form.errors else 200
+
+
+@bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
+@event_access()
+def deck_check(event, roles, deck_check_id):
+    policy = _policy(event)
+    dc = deckchecks.deck_check_of(db.session, event, deck_check_id)
+    if dc is None:
+        abort(404)
+    form = EndDeckCheckForm()
+    if form.is_submitted() and not roles & {"floor_judge", "head_judge"}:
+        abort(403)
+    if form.validate_on_submit():
+        try:
+            ended = deckchecks.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,
+                                              result=form.result.data, notes=form.notes.data,
+                                              minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            if ended.extension:
+                ends = timekeeping.table_ends_at(db.session, dc.round, dc.table_number)
+                flash(f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
+                      f"it now ends at {_clock(ends)}.", "success")
+            else:
+                flash("Deck check ended; no time added.", "success")
+            return redirect(url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id))
+    incidents = list(db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number)))
+    extensions = list(db.session.scalars(select(TimeExtension).where(TimeExtension.deck_check_id == dc.id)))
+    running = None
+    if dc.ended_at is None:
+        running = extension_owed(policy, ExtensionReason.DECK_CHECK, max(utcnow() - dc.started_at, timedelta(0)))
+    return render_template("incidents/deck_check.html", event=event, roles=roles, dc=dc, form=form,
+                           incidents=incidents, extensions=extensions, running=running, policy=policy,
+                           now=utcnow()), 400 if form.errors else 200

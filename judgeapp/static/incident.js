@@ -1,0 +1,186 @@
+// Incident form: player pick list, table chips, infraction search, live penalty suggestion, call stopwatch.
+(function () {
+  "use strict";
+  var form = document.getElementById("incident-form");
+  if (!form) return;
+  var $ = function (sel) { return form.querySelector(sel); };
+  var playerInput = $("#player"), playerId = $("#player_id"), table = $("#table");
+  var infraction = $("#infraction"), search = $("#infraction-search"), penalty = $("#penalty");
+  var panel = document.getElementById("suggestion"), reasonField = document.getElementById("reason-field");
+  var pendingNote = document.getElementById("pending-note"), extension = $("#extension");
+  var owedHint = document.getElementById("owed-hint");
+  var seating = JSON.parse(document.getElementById("seating").textContent || "{}");
+  var idsByLabel = {};
+  document.querySelectorAll("#player-list option").forEach(function (o) { idsByLabel[o.value] = o.dataset.id; });
+  var last = null, penaltyTouched = !!penalty.value, requestNo = 0;
+
+  function kind() { var c = form.querySelector("input[name=subject_kind]:checked"); return c ? c.value : "player"; }
+
+  function showKind() {
+    form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+    suggest();
+  }
+
+  function syncPlayerId() { playerId.value = idsByLabel[playerInput.value] || ""; }
+
+  function showTablePlayers() {
+    var box = document.getElementById("table-players");
+    box.textContent = "";
+    var seated = seating[table.value] || [];
+    if (!seated.length) return;
+    var title = document.createElement("span");
+    title.className = "muted";
+    title.textContent = "At table " + table.value + ":";
+    box.appendChild(title);
+    seated.forEach(function (p) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "chip"; b.textContent = p.label;
+      b.addEventListener("click", function () {
+        playerInput.value = p.label; playerId.value = p.id; suggest();
+        box.querySelectorAll(".chip").forEach(function (c) { c.classList.toggle("on", c === b); });
+      });
+      box.appendChild(b);
+    });
+  }
+
+  // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).
+  var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
+    var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
+    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group).toLowerCase() };
+  });
+  function filterInfractions() {
+    var q = search.value.trim().toLowerCase(), keep = infraction.value, words = q.split(/\s+/);
+    infraction.textContent = "";
+    var groups = {}, shown = 0;
+    allOptions.forEach(function (o) {
+      var match = !o.value || !q || o.value.indexOf(q) === 0 ||
+        words.every(function (w) { return o.words.indexOf(w) !== -1; });
+      if (!match && o.value !== keep) return;
+      var opt = new Option(o.text, o.value);
+      if (o.value) shown++;
+      if (o.group) {
+        if (!groups[o.group]) { groups[o.group] = document.createElement("optgroup"); groups[o.group].label = o.group; infraction.appendChild(groups[o.group]); }
+        groups[o.group].appendChild(opt);
+      } else { infraction.appendChild(opt); }
+    });
+    infraction.value = keep;
+    if (!q) return;
+    var first = infraction.options[0];
+    first.textContent = shown ? shown + " match" + (shown === 1 ? "" : "es") + " — choose…" : "No infraction matches “" + search.value + "”";
+    if (shown === 1 && !keep) { infraction.selectedIndex = infraction.options.length - 1; suggest(); }
+  }
+
+  function checkPenalty() {
+    var s = last, chosen = penalty.value;
+    var needReason = false;
+    if (s && s.suggested && chosen) {
+      needReason = s.in_range.indexOf(chosen) === -1;  // below the suggestion or above the default's top
+    }
+    reasonField.hidden = !needReason && !$("#deviation_reason").value;
+    pendingNote.hidden = !(s && s.pending_if_chosen && s.head_judge_only.indexOf(chosen) !== -1);
+  }
+
+  function render(s) {
+    panel.textContent = "";
+    if (!s.ok) { panel.hidden = true; return; }
+    var h = document.createElement("p");
+    h.className = "suggested";
+    h.innerHTML = "";
+    var strong = document.createElement("strong");
+    strong.textContent = s.suggested_name ? "Suggested: " + s.suggested_name : (s.penalized ? "No default penalty" : "Not penalised");
+    h.appendChild(strong);
+    if (s.default_label) h.appendChild(document.createTextNode(" · default at level " + s.level + ": " + s.default_label));
+    panel.appendChild(h);
+    var line = document.createElement("p");
+    line.className = s.upgraded ? "upgrade" : "muted";
+    line.textContent = s.explanation;
+    panel.appendChild(line);
+    if (s.because.length) {
+      var refs = document.createElement("p");
+      refs.appendChild(document.createTextNode("Earlier: "));
+      s.because.forEach(function (b, i) {
+        if (i) refs.appendChild(document.createTextNode(", "));
+        var a = document.createElement("a");
+        a.href = b.url; a.target = "_blank"; a.rel = "noopener";
+        a.textContent = "#" + b.number + " (" + b.infraction + ", round " + b.round + ")";
+        refs.appendChild(a);
+      });
+      panel.appendChild(refs);
+    }
+    s.alternatives.forEach(function (alt) {
+      var p = document.createElement("p");
+      p.className = "alt";
+      p.textContent = "Instead: " + alt.penalty + " " + alt.condition;
+      panel.appendChild(p);
+    });
+    panel.hidden = false;
+  }
+
+  function suggest() {
+    var k = kind(), code = infraction.value;
+    if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
+    var params = new URLSearchParams({ kind: k, infraction: code });
+    if (k === "player") {
+      if (playerId.value) params.set("player_id", playerId.value);
+      else if (playerInput.value.trim().length >= 2 && !$("#new_player").checked) params.set("player", playerInput.value);
+      else if ($("#new_player").checked) params.set("kind", "spectator");  // no history yet
+      else { panel.hidden = true; return; }
+    } else if (k === "team") {
+      var team = $("#team"); if (!team || !team.value) { panel.hidden = true; return; }
+      params.set("team", team.value);
+    }
+    var mine = ++requestNo;
+    fetch(form.dataset.suggestUrl + "?" + params.toString(), { credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (r) { return r.json(); })
+      .then(function (s) {
+        if (mine !== requestNo) return;  // a newer question was asked meanwhile
+        last = s.ok ? s : null;
+        render(s);
+        if (s.ok && !penaltyTouched) penalty.value = s.penalized ? (s.suggested || "") : "";
+        checkPenalty();
+      })
+      .catch(function () { panel.hidden = true; });
+  }
+
+  // Call stopwatch: elapsed time and what the policy would owe if the call ended now.
+  var watch = document.getElementById("stopwatch");
+  if (watch) {
+    var start = Date.parse(watch.dataset.start), over = parseFloat(watch.dataset.over), plus = parseInt(watch.dataset.plus || "0", 10);
+    var tick = function () {
+      var secs = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      watch.querySelector(".elapsed").textContent = Math.floor(secs / 60) + ":" + ("0" + secs % 60).slice(-2);
+      if (!isNaN(over) && secs > over * 60) {
+        var owed = Math.ceil(secs / 60) + plus;
+        watch.querySelector(".owed").textContent = "· over " + over + " min: " + owed + " min owed so far";
+        owedHint.hidden = false;
+        owedHint.textContent = "The call has run " + Math.floor(secs / 60) + " min: the policy owes the match " + owed + " min.";
+        if (!extension.dataset.touched) extension.value = owed;
+      }
+    };
+    tick();
+    setInterval(tick, 1000);
+    extension.addEventListener("input", function () { extension.dataset.touched = "1"; });
+  }
+
+  form.querySelectorAll("input[name=subject_kind]").forEach(function (r) { r.addEventListener("change", showKind); });
+  playerInput.addEventListener("input", function () { syncPlayerId(); if (playerId.value) suggest(); });
+  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); });
+  table.addEventListener("input", showTablePlayers);
+  search.addEventListener("input", filterInfractions);
+  infraction.addEventListener("change", suggest);
+  penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });
+  var team = $("#team"); if (team) team.addEventListener("change", suggest);
+  $("#new_player").addEventListener("change", function (e) {
+    form.querySelector(".new-player").hidden = !e.target.checked; syncPlayerId(); suggest();
+  });
+  form.addEventListener("submit", function () {  // a double tap sends once; the one-time key covers retries
+    var b = form.querySelector("[type=submit]");
+    setTimeout(function () { b.disabled = true; b.value = "Saving…"; }, 0);
+  });
+  window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
+    var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = "Save incident";
+  });
+  syncPlayerId();
+  showTablePlayers();
+  if (infraction.value) suggest();
+})();

@@ -38,13 +38,13 @@ def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckC
     if texts:
         players = []
         for n, text in enumerate(texts):
-            player = find_player(session, event, text, field_name="players")
+            player = find_player(session, event, text, field_name="player_1" if n == 0 else "player_2")
             if player not in players:
                 players.append(player)
     else:
         players = pairings_of(session, rnd).get(table, [])
         if not players:
-            raise FieldError("players", "No pairings known for this table: name the player or players checked.")
+            raise FieldError("player_1", "No pairings known for this table: name the player or players checked.")
     dc = DeckCheck(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, judge_id=actor.id,
                    started_at=now or utcnow())
     dc.round = rnd

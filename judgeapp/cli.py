@@ -68,7 +68,7 @@ def users_create(email, name, password, organizer):
 @with_appcontext
 @click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")
 def demo(password):
-    """Create the "Demo Open" event with demo accounts and 32 players (for trying the app only)."""
+    """Create the "Demo Open" event with demo accounts, 32 players and round 1's pairings (for trying the app only)."""
     from .auth.services import create_user
     from .events import services
     from .models import Event, Role, User
@@ -93,6 +93,8 @@ def demo(password):
     for n, name in enumerate(DEMO_PLAYERS, start=1):
         services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMO-{n:03d}")
     services.start_round(db.session, actor=people["head@demo.test"], event=event)
+    seating = "\n".join(f"{t},DEMO-{2 * t - 1:03d},DEMO-{2 * t:03d}" for t in range(1, len(DEMO_PLAYERS) // 2 + 1))
+    services.import_pairings(db.session, actor=people["head@demo.test"], event=event, round_number=1, text=seating)
     db.session.commit()
     click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
     for email in people:

@@ -1,0 +1,112 @@
+"""A floor judge at the table, in real Chromium at 390x844: incidents, the upgrade, a deck check, the round clock."""
+import re
+
+import pytest
+
+from tests.browser.conftest import PHONE, log_in, shot
+
+pytestmark = pytest.mark.browser
+
+
+def no_horizontal_scroll(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
+
+def open_event(page, base):
+    log_in(page, base)
+    page.get_by_role("link", name="Demo Open").click()
+
+
+def pick_player_at_table(page, table: str, label: str):
+    page.get_by_label("Table").fill(table)
+    page.get_by_role("button", name=label).click()
+
+
+def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_moves_the_clock(live_server, phone):
+    open_event(phone, live_server)
+    taps = 0
+    phone.get_by_role("link", name="New incident").click(); taps += 1
+    phone.get_by_label("Table").click(); taps += 1
+    pick_player_at_table(phone, "1", "Haruto Sato · DEMO-001"); taps += 1
+    phone.get_by_placeholder("Search by code or words").click(); taps += 1
+    phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
+    suggestion = phone.locator("#suggestion")
+    suggestion.get_by_text("Suggested: Warning").wait_for()
+    assert phone.locator("#infraction").input_value() == "3.5.2"
+    assert phone.get_by_label("Penalty", exact=True).input_value() == "warning"  # pre-set to the suggestion
+    assert "Default at Level 2: Warning." in suggestion.inner_text()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "10-incident-form-warning")
+    phone.get_by_role("button", name="Save incident").click(); taps += 1
+    assert taps <= 6
+    confirmation = phone.locator(".confirm")
+    confirmation.get_by_text("Saved: incident #1").wait_for()
+    assert "Haruto Sato receives a Warning for Failure to Discard Cards (3.5.2)" in confirmation.inner_text()
+    shot(phone, "11-incident-saved")
+
+    phone.get_by_role("link", name="Another incident").click()
+    pick_player_at_table(phone, "1", "Haruto Sato · DEMO-001")
+    phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.3.2", delay=10)
+    suggestion.get_by_text("Suggested: Loss of Game").wait_for()
+    assert "Upgraded: 2nd penalty in 3.5 for this player — incident #1, round 1" in suggestion.inner_text()
+    assert suggestion.get_by_role("link", name=re.compile(r"#1 \(3\.5\.2, round 1\)")).is_visible()
+    assert phone.get_by_label("Penalty", exact=True).input_value() == "loss_of_game"
+    phone.get_by_label("Penalty", exact=True).select_option("warning")  # below the upgrade: a reason is asked at once
+    assert phone.get_by_label("Reason for this penalty").is_visible()
+    phone.get_by_label("Penalty", exact=True).select_option("loss_of_game")
+    assert not phone.get_by_label("Reason for this penalty").is_visible()
+    shot(phone, "12-incident-form-upgrade")
+    phone.get_by_role("button", name="Save incident").click()
+    phone.locator(".confirm").get_by_text("Saved: incident #2").wait_for()
+
+    phone.get_by_role("link", name="Back to the event").click()
+    phone.get_by_role("link", name="Start a deck check").click()
+    phone.get_by_label("Table").fill("2")
+    phone.get_by_role("button", name="Start deck check").click()
+    phone.get_by_role("heading", name="Deck check · table 2").wait_for()
+    assert "Sota Takahashi" in phone.locator(".facts").inner_text()  # seated at table 2 by the pairings
+    phone.wait_for_timeout(1200)  # the check takes a moment; the policy gives that time back
+    phone.get_by_text("Deck matches the registration").click()
+    phone.get_by_role("button", name="End deck check").click()
+    flash = phone.locator(".flash-success")
+    flash.wait_for()
+    ends = re.search(r"Table 2: 1 min added; it now ends at (\d\d:\d\d)", flash.inner_text())
+    assert ends, flash.inner_text()
+    shot(phone, "13-deck-check-ended")
+
+    phone.get_by_role("link", name="Clock").click()
+    row = phone.locator("#table-2")
+    assert ends.group(1) in row.inner_text() and "+1 min" in row.inner_text()
+    phone.wait_for_function("document.querySelector('#table-2 .countdown').textContent.includes('left')")
+    assert no_horizontal_scroll(phone)
+    shot(phone, "14-round-clock")
+    phone.reload()
+    assert ends.group(1) in phone.locator("#table-2").inner_text()  # still right after a reload
+
+
+def test_a_floor_judges_disqualification_reaches_the_head_judges_feed_without_a_reload(live_server, browser, phone):
+    from tests.browser.conftest import PHONE as VIEW
+
+    head_context = browser.new_context(viewport=VIEW, device_scale_factor=2, is_mobile=True, has_touch=True)
+    head = head_context.new_page()
+    log_in(head, live_server, "head@demo.test")
+    head.get_by_role("link", name="Demo Open").click()
+    head.get_by_role("link", name="Feed").click()
+    head.get_by_text("Nothing to report yet.").wait_for()
+
+    open_event(phone, live_server)
+    phone.get_by_role("link", name="New incident").click()
+    pick_player_at_table(phone, "2", "Sota Takahashi · DEMO-003")
+    phone.get_by_placeholder("Search by code or words").press_sequentially("3.8.3", delay=10)
+    phone.locator("#suggestion").get_by_text("Suggested: Disqualification").wait_for()
+    assert phone.get_by_text("Only the head judge may give this penalty").is_visible()
+    phone.get_by_label("Description").fill("Threw a chair towards the opponent.")
+    shot(phone, "15-disqualification-recommended")
+    phone.get_by_role("button", name="Save incident").click()
+    assert "recommended" in phone.locator(".confirm").inner_text()
+
+    head.get_by_text("#1 · Disqualification — recommended, your decision").wait_for(timeout=10_000)
+    shot(head, "16-head-judge-feed")
+    head.get_by_role("link", name="Event").click()
+    assert head.locator(".subnav .count").inner_text() == "1"
+    head_context.close()

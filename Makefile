@@ -33,6 +33,7 @@ $(STAMP): pyproject.toml
 
 bench: setup
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/incidents.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache tests/artifacts

@@ -60,14 +60,15 @@ def start_session(session: Session, user: User, *, days: int, user_agent: str | 
 
 def load_session_user(session: Session, token: str) -> User | None:
     """The user of a live session token, or None when it was ended, expired or never existed."""
-    row = session.scalar(
-        select(UserSession).where(UserSession.token_hash == _token_hash(token), UserSession.ended_at.is_(None),
-                                  UserSession.expires_at > utcnow())
+    user = session.scalar(  # one query per request: the session row and its user together
+        select(User).join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token_hash == _token_hash(token), UserSession.ended_at.is_(None),
+               UserSession.expires_at > utcnow())
     )
-    if row is None:
+    if user is None:
         return None
-    row.user.session_token = token
-    return row.user
+    user.session_token = token
+    return user
 
 
 def end_session(session: Session, user: User, token: str, reason: str = "logout") -> None:

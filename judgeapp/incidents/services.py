@@ -44,10 +44,11 @@ def started_round(session: Session, event: Event, number: int | None, field_name
 
 def table_count(session: Session, event: Event) -> int:
     """Tables in play: enough for every registered player to sit two to a table, or the pairings' highest table."""
-    players = session.scalar(select(func.count()).select_from(Player).where(Player.event_id == event.id)) or 0
-    paired = session.scalar(select(func.max(Pairing.table_number)).join(Round, Round.id == Pairing.round_id)
-                            .where(Round.event_id == event.id)) or 0
-    return max(ceil(players / 2), paired, 1)
+    players = select(func.count()).select_from(Player).where(Player.event_id == event.id).scalar_subquery()
+    paired = (select(func.coalesce(func.max(Pairing.table_number), 0)).join(Round, Round.id == Pairing.round_id)
+              .where(Round.event_id == event.id).scalar_subquery())
+    count, highest = session.execute(select(players, paired)).one()
+    return max(ceil(count / 2), highest, 1)
 
 
 def check_table(session: Session, event: Event, table: int | None, *, required: bool = True,
@@ -134,6 +135,23 @@ def incidents_of_players(session: Session, event: Event, player_ids: list[int], 
     return list(session.scalars(query))
 
 
+def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
+                      before_number: int | None = None) -> list[Prior]:
+    """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
+    if not player_ids:
+        return []
+    ids = select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+    query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
+                    Incident.status, Incident.subsection)
+             .join(Round, Round.id == Incident.round_id)
+             .where(Incident.event_id == event.id, Incident.id.in_(ids), Incident.rank_id.is_not(None))
+             .order_by(Incident.number))
+    if before_number is not None:
+        query = query.where(Incident.number < before_number)
+    return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
+                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)]
+
+
 def as_prior(incident: Incident) -> Prior | None:
     if incident.rank_id is None:
         return None  # not penalised: never counts as a repeat
@@ -142,9 +160,7 @@ def as_prior(incident: Incident) -> Prior | None:
                  subsection=incident.subsection)
 
 
-def suggestion_for(policy: Policy, event: Event, infraction_code: str, history: list[Incident],
-                   today=None) -> Suggestion:
-    priors = [p for p in map(as_prior, history) if p is not None]
+def suggestion_for(policy: Policy, event: Event, infraction_code: str, priors: list[Prior], today=None) -> Suggestion:
     return suggest(policy, event.level, infraction_code, priors, today=today)
 
 
@@ -294,8 +310,8 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
         infraction = policy.infraction((data.infraction_code or "").strip())
     except UnknownChoice:
         raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
-    history = incidents_of_players(session, event, [p.id for p in subjects.players])
-    suggestion = suggestion_for(policy, event, infraction.code, history, today=now.date())
+    priors = priors_of_players(session, event, [p.id for p in subjects.players])
+    suggestion = suggestion_for(policy, event, infraction.code, priors, today=now.date())
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
     minutes = check_minutes(event, data.extension_minutes, "extension")
     if minutes and table is None:
@@ -351,7 +367,8 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
 
 def _lock_event(session: Session, event: Event) -> None:
     """Serialise numbering per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers)."""
-    session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
+    if session.get_bind().dialect.name != "sqlite":
+        session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
 
 
 def _deck_check_of(session: Session, event: Event, deck_check_id: int | None):
@@ -413,8 +430,8 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     except UnknownChoice:
         raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
     players = [s.player_id for s in incident.subjects]
-    history = incidents_of_players(session, event, players, before_number=incident.number)
-    suggestion = suggestion_for(policy, event, infraction.code, history, today=incident.created_at.date())
+    priors = priors_of_players(session, event, players, before_number=incident.number)
+    suggestion = suggestion_for(policy, event, infraction.code, priors, today=incident.created_at.date())
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
     description = (data.description or "").strip()
     if len(description) > MAX_TEXT:

@@ -46,6 +46,19 @@ def _infraction_choices(field, policy, most_used=()):
     field.choices = choices
 
 
+_CHOICES: dict[tuple[str, str], list[SelectChoice]] = {}
+
+
+def _infraction_choices_of(policy) -> list[SelectChoice]:
+    """The policy's infractions as choices, built once per policy version."""
+    key = (policy.id, policy.version)
+    if key not in _CHOICES:
+        field = type("F", (), {})()
+        _infraction_choices(field, policy)
+        _CHOICES[key] = field.choices
+    return _CHOICES[key]
+
+
 def _penalty_choices(field, policy):
     field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
 
@@ -85,11 +98,11 @@ def start_call(event, roles):
 def new(event, roles):
     policy = _policy(event)
     form = IncidentForm()
-    rounds = _round_choices(form.round, event)
-    _infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    # What validation needs only; the service checks round and team itself (a clearer message than "Not a valid
+    # choice"), so a successful save does not pay for the look-ups only the rendered form needs.
+    form.round.validate_choice = form.team.validate_choice = False
+    form.infraction.choices = _infraction_choices_of(policy)
     _penalty_choices(form.penalty, policy)
-    teams = services.teams_of(db.session, event)
-    form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
     if not form.is_submitted():
         form.call_started_at.data = request.args.get("call_started") or ""
         form.deck_check_id.data = request.args.get("deck_check") or ""
@@ -113,6 +126,10 @@ def new(event, roles):
         else:
             db.session.commit()
             return redirect(url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1))
+    rounds = _round_choices(form.round, event)
+    _infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    teams = services.teams_of(db.session, event)
+    form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
     seating = {t: [{"id": p.id, "label": _player_label(p)} for p in ps]
                for t, ps in services.pairings_of(db.session, current).items()}
@@ -150,8 +167,8 @@ def suggest(event, roles):
             raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
     except FieldError as err:
         return jsonify(ok=False, field=err.field, message=err.message), 422
-    history = services.incidents_of_players(db.session, event, [p.id for p in players])
-    suggestion = services.suggestion_for(policy, event, infraction.code, history, today=utcnow().date())
+    priors = services.priors_of_players(db.session, event, [p.id for p in players])
+    suggestion = services.suggestion_for(policy, event, infraction.code, priors, today=utcnow().date())
     body = suggestion.as_dict()
     body.update(
         ok=True,

@@ -279,7 +279,7 @@ def test_a_name_that_matches_several_players_asks_to_pick_one(app, floor):
 
 @pytest.mark.parametrize("fields, field, message", [
     ({"table": "99"}, "table", "There is no table 99: this event has tables 1 to 2."),
-    ({"round": "3"}, "round", "Not a valid choice."),
+    ({"round": "3"}, "round", "Round 3 has not started."),
     ({"infraction": "9.9.9"}, "infraction", "Not a valid choice."),
     ({"extension": "-2"}, "extension", "0 to 240 minutes."),
     ({"extension": "90"}, "extension", "90 minutes is longer than a whole round (50 min)."),

@@ -1,0 +1,150 @@
+"""Saving an incident through the whole request path, against a bare route that only inserts one row.
+
+The database is filled with incidents over 50 events. Both routes run in the same app and the same SQLite file
+(WAL, synchronous=FULL), through Flask's WSGI test client, interleaved so that drift hits both alike.
+The full path: session look-up, CSRF, form validation, player and history look-up, the engine, the insert of the
+incident and its subject, the audit entry and the commit. Figures are medians; the goal is a ratio of at most 2×,
+and no growth of the full path between a small and a large database.
+
+Run: make bench (or .venv/bin/python bench/incidents.py [--events 50] [--per-event 2000] [--samples 300])
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from datetime import date, timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sqlalchemy import insert, select  # noqa: E402
+
+from judgeapp import create_app  # noqa: E402
+from judgeapp.auth.services import create_user  # noqa: E402
+from judgeapp.extensions import csrf, db  # noqa: E402
+from judgeapp.models import (AuditEntry, Event, Incident, IncidentStatus, IncidentSubject, Player, Role,  # noqa: E402
+                             Round, StaffAssignment, SubjectKind, utcnow)
+
+PASSWORD = "bench-password-1"
+PLAYERS = 64
+CODES = ["3.5.2", "3.2.1", "3.3.1", "3.9.1", "3.20.1", "3.6.1.1", "3.5.3.2", "3.11"]
+
+
+def make_app(path: Path):
+    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+                      "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": "memory://"})
+
+    @app.post("/bench/bare")
+    @csrf.exempt
+    def bare():  # the baseline: one row, one commit, nothing else
+        db.session.add(AuditEntry(action="bench.bare", object_type="Bench", details={}))
+        db.session.commit()
+        return "", 204
+
+    with app.app_context():
+        db.create_all()
+    return app
+
+
+def fill(app, events: range, per_event: int, judge_id: int, organizer_id: int) -> None:
+    """Events with 64 players, 15 rounds and `per_event` incidents each, inserted in bulk."""
+    rng = random.Random(events.start)
+    with app.app_context():
+        for n in events:
+            event = Event(name=f"Bench event {n}", date=date(2026, 1, 1) + timedelta(days=n), venue="Hall",
+                          policy_id="bushiroad-afr", policy_version="1.11", level=2, rounds=15, round_minutes=50,
+                          organizer_id=organizer_id)
+            db.session.add(event)
+            db.session.flush()
+            db.session.add(StaffAssignment(event_id=event.id, user_id=judge_id, role=Role.FLOOR_JUDGE))
+            rounds = [Round(event_id=event.id, number=r, started_at=utcnow(), length_minutes=50, started_by_id=judge_id)
+                      for r in range(1, 16)]
+            players = [Player(event_id=event.id, name=f"Player {n}-{p}", player_code=f"B{n}-{p:03d}")
+                       for p in range(PLAYERS)]
+            db.session.add_all(rounds + players)
+            db.session.flush()
+            first_id = (db.session.scalar(select(Incident.id).order_by(Incident.id.desc()).limit(1)) or 0) + 1
+            rows, subjects = [], []
+            for k in range(per_event):
+                code = rng.choice(CODES)
+                rows.append(dict(id=first_id + k, event_id=event.id, number=k + 1, client_key=uuid.uuid4().hex,
+                                 round_id=rounds[k * 15 // per_event].id, table_number=rng.randint(1, 32),
+                                 subject_kind=SubjectKind.PLAYER, subject_name="x", infraction_code=code,
+                                 subsection=code.rsplit(".", 1)[0] if code.count(".") > 1 else code,
+                                 rank_id="warning", suggested_rank_id="warning", upgraded=False, upgrade_refs=[],
+                                 description="", status=IncidentStatus.STANDING, judge_id=judge_id, created_at=utcnow()))
+                subjects.append(dict(incident_id=first_id + k, player_id=players[rng.randrange(PLAYERS)].id))
+            db.session.execute(insert(Incident), rows)
+            db.session.execute(insert(IncidentSubject), subjects)
+            db.session.commit()
+
+
+def measure(app, event_id: int, samples: int) -> tuple[list[float], list[float]]:
+    client = app.test_client()
+    page = client.get("/login").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    assert client.post("/login", data={"csrf_token": token, "email": "bench@example.test",
+                                       "password": PASSWORD}).status_code == 302
+    form = client.get(f"/events/{event_id}/incidents/new").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
+    with app.app_context():
+        codes = list(db.session.scalars(select(Player.player_code).where(Player.event_id == event_id)))
+    full, bare = [], []
+    for n in range(samples):
+        data = {"csrf_token": token, "key": uuid.uuid4().hex, "round": "15", "table": "3", "subject_kind": "player",
+                "player": codes[n % len(codes)], "infraction": "3.20.1", "penalty": "loss_of_game",
+                "deviation_reason": "bench", "description": "Benchmark incident"}
+        start = time.perf_counter()
+        response = client.post(f"/events/{event_id}/incidents/new", data=data)
+        full.append(time.perf_counter() - start)
+        assert response.status_code == 302, response.get_data(as_text=True)[:2000]
+        start = time.perf_counter()
+        assert client.post("/bench/bare").status_code == 204
+        bare.append(time.perf_counter() - start)
+    return full, bare
+
+
+def line(label: str, full: list[float], bare: list[float]) -> float:
+    f, b = statistics.median(full), statistics.median(bare)
+    print(f"{label:<34} full path {f * 1e3:7.2f} ms   bare insert {b * 1e3:7.2f} ms   ratio {f / b:5.2f}×"
+          f"   (p90 full {statistics.quantiles(full, n=10)[-1] * 1e3:.2f} ms)")
+    return f
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=50)
+    parser.add_argument("--per-event", type=int, default=2000)
+    parser.add_argument("--samples", type=int, default=300)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        app = make_app(Path(tmp) / "bench.sqlite3")
+        with app.app_context():
+            judge = create_user(db.session, email="bench@example.test", name="Bench Judge", password=PASSWORD)
+            organizer = create_user(db.session, email="org@example.test", name="Org", password=PASSWORD, organizer=True)
+            db.session.commit()
+            judge_id, organizer_id = judge.id, organizer.id
+        small = max(2, args.events // 10)
+        start = time.perf_counter()
+        fill(app, range(1, small + 1), args.per_event, judge_id, organizer_id)
+        print(f"filled {small} events × {args.per_event} incidents in {time.perf_counter() - start:.1f} s")
+        f_small = line(f"{small * args.per_event:>7,} incidents in the database", *measure(app, 1, args.samples))
+        start = time.perf_counter()
+        fill(app, range(small + 1, args.events + 1), args.per_event, judge_id, organizer_id)
+        print(f"filled up to {args.events} events in {time.perf_counter() - start:.1f} s")
+        with app.app_context():
+            total = db.session.query(Incident).count()
+        f_large = line(f"{total:>7,} incidents in the database", *measure(app, 2, args.samples))
+        print(f"full path, large / small database: {f_large / f_small:.2f}× "
+              f"(history look-up is per event and per player, indexed)")
+
+
+if __name__ == "__main__":
+    main()

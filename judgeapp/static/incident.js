@@ -1,8 +1,52 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion, call stopwatch.
 (function () {
   "use strict";
+  var DRAFT = "judgeapp:incident-draft:" + location.pathname;
+  var saved = document.querySelector("[data-clear-draft]");
+  if (saved) { try { localStorage.removeItem(saved.dataset.clearDraft); } catch (e) {} }
   var form = document.getElementById("incident-form");
   if (!form) return;
+  // Never lose what was typed: keep a draft on the phone until the server confirms the save. The draft keeps
+  // the form's one-time key, so sending a restored draft again still stores one incident.
+  var FIELDS = "input:not([type=hidden]):not([type=submit]):not([type=search]), select, textarea, input[name=key], input[name=player_id], input[name=call_started_at], input[name=deck_check_id]";
+  function saveDraft() {
+    var data = {};
+    form.querySelectorAll(FIELDS).forEach(function (el) {
+      if (el.type === "radio") { if (el.checked) data[el.name] = el.value; }
+      else if (el.type === "checkbox") data[el.name] = el.checked;
+      else data[el.name] = el.value;
+    });
+    try { localStorage.setItem(DRAFT, JSON.stringify(data)); } catch (e) {}
+  }
+  function restoreDraft() {
+    if (form.dataset.rerender) return false;  // the server sent back what was posted: it wins
+    var data;
+    try { data = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { data = null; }
+    if (!data) return false;
+    var typed = Object.keys(data).some(function (k) {
+      return ["player", "description", "spectator", "extension", "deviation_reason"].indexOf(k) !== -1 && data[k];
+    });
+    if (!typed) return false;
+    form.querySelectorAll(FIELDS).forEach(function (el) {
+      if (!(el.name in data)) return;
+      if (el.name === "call_started_at" && el.value) return;  // a new call's stopwatch wins
+      if (el.type === "radio") el.checked = data[el.name] === el.value;
+      else if (el.type === "checkbox") el.checked = !!data[el.name];
+      else el.value = data[el.name];
+    });
+    var note = document.createElement("p");
+    note.className = "flash"; note.setAttribute("role", "status");
+    note.textContent = "Restored what you had typed and not yet saved. ";
+    var discard = document.createElement("button");
+    discard.type = "button"; discard.className = "link"; discard.textContent = "Start empty";
+    discard.addEventListener("click", function () { localStorage.removeItem(DRAFT); location.reload(); });
+    note.appendChild(discard);
+    form.parentNode.insertBefore(note, form);
+    return true;
+  }
+  var restored = restoreDraft();
+  form.addEventListener("input", saveDraft);
+  form.addEventListener("change", saveDraft);
   var $ = function (sel) { return form.querySelector(sel); };
   var playerInput = $("#player"), playerId = $("#player_id"), table = $("#table");
   var infraction = $("#infraction"), search = $("#infraction-search"), penalty = $("#penalty");
@@ -91,10 +135,12 @@
     h.appendChild(strong);
     if (s.default_label) h.appendChild(document.createTextNode(" · default at level " + s.level + ": " + s.default_label));
     panel.appendChild(h);
-    var line = document.createElement("p");
-    line.className = s.upgraded ? "upgrade" : "muted";
-    line.textContent = s.explanation;
-    panel.appendChild(line);
+    if (s.upgraded || !s.default_label) {  // the default is already in the heading line
+      var line = document.createElement("p");
+      line.className = s.upgraded ? "upgrade" : "muted";
+      line.textContent = s.explanation;
+      panel.appendChild(line);
+    }
     if (s.because.length) {
       var refs = document.createElement("p");
       refs.appendChild(document.createTextNode("Earlier: "));
@@ -180,6 +226,10 @@
   window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
     var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = "Save incident";
   });
+  if (restored) {
+    form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+    form.querySelector(".new-player").hidden = !$("#new_player").checked;
+  }
   syncPlayerId();
   showTablePlayers();
   if (infraction.value) suggest();

@@ -436,7 +436,7 @@ def test_the_call_stopwatch_opens_the_form_with_the_start_time_and_proposes_the_
     response = log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning",
                    call_started_at=started)
     page = text(judge.get(response.headers["Location"]))
-    assert "The call took 3 min 10 s" in page and "Add the 4 min owed" in page
+    assert re.search(r"The call took 3 min 1\d s", page) and "Add the 4 min owed" in page  # 3:10 plus the request
     owed_form = page[page.index('class="owed-form"'):page.index("Add the 4 min owed")]
     fields = form_fields(owed_form)
     assert fields["csrf_token"] and fields["table"] == "2" and fields["reason"] == "ruling"

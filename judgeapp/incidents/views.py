@@ -21,10 +21,16 @@ from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, Extens
                     PickTablesForm, VoidForm)
 
 JUDGES = (Role.FLOOR_JUDGE, Role.HEAD_JUDGE)
+JUDGE_IDS = frozenset(r.value for r in JUDGES)
 
 
 def _policy(event):
     return current_catalog().policy(event.policy_id)
+
+
+def _rank_namer(policy):
+    """For templates: a stored rank id as the policy names it."""
+    return lambda rank_id: policy.rank(rank_id).name if rank_id else "No penalty"
 
 
 def _round_choices(field, event, default_current=True):
@@ -227,9 +233,9 @@ def show(event, roles, number):
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
         extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
-        offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & {"floor_judge", "head_judge"}),
+        offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
         trail=_audit_trail("Incident", incident.id), can_correct=services.may_correct(incident, current_user, roles),
-        void_form=VoidForm(), rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty",
+        void_form=VoidForm(), rank_name=_rank_namer(policy),
         owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"))
 
 
@@ -297,7 +303,7 @@ def player(event, roles, player_id):
         abort(404)
     groups = services.player_history(db.session, policy, event, person)
     return render_template("incidents/player.html", event=event, roles=roles, policy=policy, player=person,
-                           groups=groups, rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty")
+                           groups=groups, rank_name=_rank_namer(policy))
 
 
 @bp.route("/events/<int:event_id>/feed")
@@ -307,7 +313,7 @@ def feed(event, roles):
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
     return render_template(template, event=event, roles=roles, items=items,
-                           rank_name=lambda rid: policy.rank(rid).name if rid else "No penalty")
+                           rank_name=_rank_namer(policy))
 
 
 # ---- time extensions and the clock --------------------------------------------------------------------------------
@@ -397,7 +403,7 @@ def deck_checks(event, roles):
     pick_form = PickTablesForm(request.args)
     pick = None
     if "count" in request.args:
-        if not roles & {"floor_judge", "head_judge"}:
+        if not roles & JUDGE_IDS:
             abort(403)
     if "count" in request.args and pick_form.validate():
         try:
@@ -438,7 +444,7 @@ def deck_check(event, roles, deck_check_id):
     if dc is None:
         abort(404)
     form = EndDeckCheckForm()
-    if form.is_submitted() and not roles & {"floor_judge", "head_judge"}:
+    if form.is_submitted() and not roles & JUDGE_IDS:
         abort(403)
     if form.validate_on_submit():
         try:

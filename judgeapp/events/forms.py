@@ -2,7 +2,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms.fields.choices import SelectChoice
 from wtforms import DateField, EmailField, IntegerField, SelectField, StringField, SubmitField
-from wtforms.validators import DataRequired, Email, Length, NumberRange, Optional
+from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..models import Role
 

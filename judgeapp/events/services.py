@@ -236,6 +236,35 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
     return rnd
 
 
+def current_round(session: Session, event: Event) -> Round | None:
+    return session.scalar(select(Round).where(Round.event_id == event.id).order_by(Round.number.desc()).limit(1))
+
+
+def started_round(session: Session, event: Event, number: int | None, field_name: str = "round") -> Round:
+    """The round `number` of the event (default: the current one); it must have started."""
+    if number is None:
+        rnd = current_round(session, event)
+        if rnd is None:
+            raise FieldError(field_name, "No round has started yet; the head judge or scorekeeper starts round 1.")
+        return rnd
+    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
+    if rnd is None:
+        raise FieldError(field_name, f"Round {number} has not started.")
+    return rnd
+
+
+def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
+    """Table number → the players seated there in `rnd` (empty when no pairings were imported)."""
+    if rnd is None:
+        return {}
+    out: dict[int, list[Player]] = {}
+    rows = session.execute(select(Pairing.table_number, Player).join(Player, Player.id == Pairing.player_id)
+                           .where(Pairing.round_id == rnd.id).order_by(Pairing.table_number, Player.name))
+    for table, player in rows:
+        out.setdefault(table, []).append(player)
+    return out
+
+
 def rounds_of(session: Session, event: Event) -> list[Round]:
     return list(session.scalars(select(Round).where(Round.event_id == event.id).order_by(Round.number)))
 
@@ -253,9 +282,7 @@ class PairingReport:
 
 def import_pairings(session: Session, *, actor: User, event: Event, round_number: int, text: str) -> PairingReport:
     """Seat players for a started round from CSV rows `table, player id[, player id …]`; bad rows are reported."""
-    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == round_number))
-    if rnd is None:
-        raise FieldError("round", f"Round {round_number} has not started.")
+    rnd = started_round(session, event, round_number)
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
     seated = set(session.scalars(select(Pairing.player_id).where(Pairing.round_id == rnd.id)))

@@ -180,10 +180,8 @@ def start_round(event, roles):
 @event_access(Role.HEAD_JUDGE, Role.SCOREKEEPER)
 def pairings(event, roles):
     """The scorekeeper seats the current round's players, so judges can pick players by table."""
-    from ..incidents.services import current_round, pairings_of
-
     form, report = PairingsForm(), None
-    rnd = current_round(db.session, event)
+    rnd = services.current_round(db.session, event)
     if form.validate_on_submit():
         if rnd is None:
             form.file.errors.append("Start round 1 before importing its pairings.")
@@ -198,4 +196,4 @@ def pairings(event, roles):
                 db.session.commit()
     status = 400 if form.errors else 200
     return render_template("events/pairings.html", event=event, roles=roles, form=form, report=report, round=rnd,
-                           seating=pairings_of(db.session, rnd)), status
+                           seating=services.pairings_of(db.session, rnd)), status

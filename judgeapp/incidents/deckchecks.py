@@ -92,11 +92,6 @@ def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Even
     return EndResult(owed, ext)
 
 
-def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:
-    dc = session.get(DeckCheck, deck_check_id)
-    return dc if dc is not None and dc.event_id == event.id else None
-
-
 def deck_checks_by_round(session: Session, event: Event) -> list[tuple[Round, list[DeckCheck]]]:
     checks = session.scalars(select(DeckCheck).where(DeckCheck.event_id == event.id)
                              .options(selectinload(DeckCheck.players), selectinload(DeckCheck.judge),

@@ -11,10 +11,12 @@ from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
 from ..errors import FieldError
-from ..infractions import ExtensionOwed, ExtensionReason, Policy, Prior, PriorStatus, Suggestion, UnknownChoice, suggest
+from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
+                           UnknownChoice, suggest)
 from ..infractions import extension_owed
-from ..models import (Event, Incident, IncidentStatus, IncidentSubject, Pairing, Player, Round, SubjectKind,
-                      TimeExtension, User, utcnow)
+from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
+from ..models import (DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing, Player, Round,
+                      SubjectKind, TimeExtension, User, utcnow)
 
 HEAD_JUDGE = "head_judge"
 MAX_TEXT = 4000
@@ -24,23 +26,6 @@ COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMEN
 
 
 # ---- look-ups shared by the floor tools ------------------------------------------------------------------------
-
-def current_round(session: Session, event: Event) -> Round | None:
-    return session.scalar(select(Round).where(Round.event_id == event.id).order_by(Round.number.desc()).limit(1))
-
-
-def started_round(session: Session, event: Event, number: int | None, field_name: str = "round") -> Round:
-    """The round `number` of the event (default: the current one); it must have started."""
-    if number is None:
-        rnd = current_round(session, event)
-        if rnd is None:
-            raise FieldError(field_name, "No round has started yet; the head judge or scorekeeper starts round 1.")
-        return rnd
-    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
-    if rnd is None:
-        raise FieldError(field_name, f"Round {number} has not started.")
-    return rnd
-
 
 def table_count(session: Session, event: Event) -> int:
     """Tables in play: enough for every registered player to sit two to a table, or the pairings' highest table."""
@@ -109,30 +94,19 @@ def teams_of(session: Session, event: Event) -> list[str]:
                                 .distinct().order_by(Player.team)))
 
 
-def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
-    """Table number → the players seated there in `rnd` (empty when no pairings were imported)."""
-    if rnd is None:
-        return {}
-    out: dict[int, list[Player]] = {}
-    rows = session.execute(select(Pairing.table_number, Player).join(Player, Player.id == Pairing.player_id)
-                           .where(Pairing.round_id == rnd.id).order_by(Pairing.table_number, Player.name))
-    for table, player in rows:
-        out.setdefault(table, []).append(player)
-    return out
-
-
 # ---- history and the engine -----------------------------------------------------------------------------------
 
-def incidents_of_players(session: Session, event: Event, player_ids: list[int], *, before_number: int | None = None):
+def _incidents_of(player_ids: list[int]):
+    return select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+
+
+def incidents_of_players(session: Session, event: Event, player_ids: list[int]) -> list[Incident]:
     """Every incident in this event that counts in the history of any of `player_ids`, oldest first."""
     if not player_ids:
         return []
-    ids = select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
-    query = (select(Incident).where(Incident.event_id == event.id, Incident.id.in_(ids))
-             .options(selectinload(Incident.round)).order_by(Incident.number))
-    if before_number is not None:
-        query = query.where(Incident.number < before_number)
-    return list(session.scalars(query))
+    return list(session.scalars(select(Incident).where(Incident.event_id == event.id,
+                                                       Incident.id.in_(_incidents_of(player_ids)))
+                                .options(selectinload(Incident.round)).order_by(Incident.number)))
 
 
 def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
@@ -140,28 +114,16 @@ def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
     """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
     if not player_ids:
         return []
-    ids = select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
     query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
                     Incident.status, Incident.subsection)
              .join(Round, Round.id == Incident.round_id)
-             .where(Incident.event_id == event.id, Incident.id.in_(ids), Incident.rank_id.is_not(None))
+             .where(Incident.event_id == event.id, Incident.id.in_(_incidents_of(player_ids)),
+                    Incident.rank_id.is_not(None))
              .order_by(Incident.number))
     if before_number is not None:
         query = query.where(Incident.number < before_number)
     return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
                   subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)]
-
-
-def as_prior(incident: Incident) -> Prior | None:
-    if incident.rank_id is None:
-        return None  # not penalised: never counts as a repeat
-    return Prior(infraction_code=incident.infraction_code, rank_id=incident.rank_id, ref=incident.number,
-                 round=incident.round.number, day=incident.created_at.date(), status=COUNTS[incident.status],
-                 subsection=incident.subsection)
-
-
-def suggestion_for(policy: Policy, event: Event, infraction_code: str, priors: list[Prior], today=None) -> Suggestion:
-    return suggest(policy, event.level, infraction_code, priors, today=today)
 
 
 def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
@@ -200,7 +162,6 @@ class LogResult:
     created: bool
     extension: TimeExtension | None = None
     owed: ExtensionOwed | None = None  # what the call stopwatch says the match is owed
-    call_seconds: int | None = None
 
 
 @dataclass
@@ -271,6 +232,26 @@ def expected_ranks(policy: Policy, suggestion: Suggestion) -> list:
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
 
 
+def infraction_of(policy: Policy, code: str | None) -> Infraction:
+    try:
+        return policy.infraction((code or "").strip())
+    except UnknownChoice:
+        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+
+
+def _description(text: str | None) -> str:
+    description = (text or "").strip()
+    if len(description) > MAX_TEXT:
+        raise FieldError("description", f"At most {MAX_TEXT} characters.")
+    return description
+
+
+def _status_for(policy: Policy, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
+    """A penalty only the head judge may give is a recommendation when anyone else gives it."""
+    pending = rank_id in policy.head_judge_only and HEAD_JUDGE not in roles
+    return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
+
+
 def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | None:
     if minutes is None or minutes == 0:
         return None
@@ -306,24 +287,17 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     rnd = started_round(session, event, data.round_number)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
-    try:
-        infraction = policy.infraction((data.infraction_code or "").strip())
-    except UnknownChoice:
-        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+    infraction = infraction_of(policy, data.infraction_code)
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
-    suggestion = suggestion_for(policy, event, infraction.code, priors, today=now.date())
+    suggestion = suggest(policy, event.level, infraction, priors, today=now.date())
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
     minutes = check_minutes(event, data.extension_minutes, "extension")
     if minutes and table is None:
         raise FieldError("table", "Time is given back to a table: give the table number.")
-    description = (data.description or "").strip()
-    if len(description) > MAX_TEXT:
-        raise FieldError("description", f"At most {MAX_TEXT} characters.")
-    deck_check = _deck_check_of(session, event, data.deck_check_id)
+    description = _description(data.description)
+    deck_check = _linked_deck_check(session, event, data.deck_check_id)
     call_started = data.call_started_at if data.call_started_at and data.call_started_at <= now else None
-    status = IncidentStatus.STANDING
-    if rank_id in policy.head_judge_only and HEAD_JUDGE not in roles:
-        status = IncidentStatus.RECOMMENDED
+    status = _status_for(policy, rank_id, roles)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id, number=number, client_key=key, round_id=rnd.id, table_number=table,
@@ -351,9 +325,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
                  players=[p.id for p in subjects.players], note=reason)
     result = LogResult(incident, created=True)
     if call_started is not None:
-        taken = now - call_started
-        result.call_seconds = int(taken.total_seconds())
-        result.owed = extension_owed(policy, ExtensionReason.RULING, taken)
+        result.owed = extension_owed(policy, ExtensionReason.RULING, now - call_started)
     if minutes:
         from .timekeeping import record_extension
 
@@ -371,13 +343,16 @@ def _lock_event(session: Session, event: Event) -> None:
         session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
 
 
-def _deck_check_of(session: Session, event: Event, deck_check_id: int | None):
-    from ..models import DeckCheck
+def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:
+    dc = session.get(DeckCheck, deck_check_id)
+    return dc if dc is not None and dc.event_id == event.id else None
 
+
+def _linked_deck_check(session: Session, event: Event, deck_check_id: int | None) -> DeckCheck | None:
     if deck_check_id is None:
         return None
-    dc = session.get(DeckCheck, deck_check_id)
-    if dc is None or dc.event_id != event.id:
+    dc = deck_check_of(session, event, deck_check_id)
+    if dc is None:
         raise FieldError("deck_check", "That deck check is not part of this event.")
     return dc
 
@@ -405,9 +380,6 @@ class IncidentEdit:
     note: str = ""  # why the correction
 
 
-EDITABLE = ("round", "table_number", "infraction_code", "rank_id", "deviation_reason", "description", "status")
-
-
 def snapshot(incident: Incident) -> dict:
     return {"round": incident.round.number, "table_number": incident.table_number,
             "infraction_code": incident.infraction_code, "rank_id": incident.rank_id,
@@ -425,25 +397,19 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     before = snapshot(incident)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
-    try:
-        infraction = policy.infraction((data.infraction_code or "").strip())
-    except UnknownChoice:
-        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+    infraction = infraction_of(policy, data.infraction_code)
     players = [s.player_id for s in incident.subjects]
     priors = priors_of_players(session, event, players, before_number=incident.number)
-    suggestion = suggestion_for(policy, event, infraction.code, priors, today=incident.created_at.date())
+    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
-    description = (data.description or "").strip()
-    if len(description) > MAX_TEXT:
-        raise FieldError("description", f"At most {MAX_TEXT} characters.")
+    description = _description(data.description)
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
     incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        pending = rank_id in policy.head_judge_only and HEAD_JUDGE not in roles
-        incident.status = IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
+        incident.status = _status_for(policy, rank_id, roles)
     after = snapshot(incident)
     changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
     if changed:

@@ -13,8 +13,9 @@ from ..access import event_access
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
 from ..infractions import ExtensionReason, extension_owed
+from ..infractions import suggest as suggest_penalty
 from ..localtime import local_time_to_utc
-from ..models import AuditEntry, Incident, IncidentStatus, Player, Role, SubjectKind, TimeExtension, User, utcnow
+from ..models import AuditEntry, Incident, Player, Role, SubjectKind, TimeExtension, User, utcnow
 from ..events.services import rounds_of, players_of
 from . import bp, deckchecks, services, timekeeping
 from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, ExtensionForm, IncidentForm,
@@ -167,14 +168,11 @@ def suggest(event, roles):
             players = [services.player_of_event(db.session, event, _int_or_none(args.get("player_id")))]
         else:
             players = [services.find_player(db.session, event, args.get("player", ""))]
-        try:
-            infraction = policy.infraction(args.get("infraction", ""))
-        except LookupError:
-            raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+        infraction = services.infraction_of(policy, args.get("infraction"))
     except FieldError as err:
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = services.priors_of_players(db.session, event, [p.id for p in players])
-    suggestion = services.suggestion_for(policy, event, infraction.code, priors, today=utcnow().date())
+    suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date())
     body = suggestion.as_dict()
     body.update(
         ok=True,
@@ -404,12 +402,12 @@ def deck_checks(event, roles):
     pick = None
     if "count" in request.args:
         if not roles & JUDGE_IDS:
-            abort(403)
-    if "count" in request.args and pick_form.validate():
-        try:
-            pick = deckchecks.pick_tables(db.session, event, count=pick_form.count.data or 2)
-        except FieldError as err:
-            pick_form.count.errors.append(err.message)
+            abort(403)  # picking is for the judges who will do the checks
+        if pick_form.validate():
+            try:
+                pick = deckchecks.pick_tables(db.session, event, count=pick_form.count.data or 2)
+            except FieldError as err:
+                pick_form.count.errors.append(err.message)
     return render_template("incidents/deck_checks.html", event=event, roles=roles, pick_form=pick_form, pick=pick,
                            by_round=deckchecks.deck_checks_by_round(db.session, event))
 
@@ -440,7 +438,7 @@ def new_deck_check(event, roles):
 @event_access()
 def deck_check(event, roles, deck_check_id):
     policy = _policy(event)
-    dc = deckchecks.deck_check_of(db.session, event, deck_check_id)
+    dc = services.deck_check_of(db.session, event, deck_check_id)
     if dc is None:
         abort(404)
     form = EndDeckCheckForm()

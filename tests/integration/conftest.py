@@ -1,7 +1,36 @@
+"""Fixtures for request tests; every test here also runs on PostgreSQL (marked `db`)."""
 import pytest
+
+from judgeapp.extensions import db
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if "/integration/" in str(item.fspath):
             item.add_marker(pytest.mark.db)
+
+
+@pytest.fixture
+def floor(app, make_user, make_event, give_role):
+    """Level 2 Bushiroad event, round 1 running, a head judge, two floor judges, a scorekeeper and four players."""
+    from judgeapp.events.services import add_player, start_round
+    from judgeapp.models import Event, User
+
+    people = {role: make_user(name=role.replace("_", " ").title()) for role in
+              ("head_judge", "floor_judge", "other_floor", "scorekeeper", "outsider")}
+    organizer = make_user(organizer=True, name="Organizer")
+    event_id = make_event(organizer[0])
+    for role, person in people.items():
+        if role != "outsider":
+            give_role(event_id, person[0], {"other_floor": "floor_judge"}.get(role, role))
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
+        players = {}
+        for name, code, team in [("Aiko Mori", "P-001", "Blue Lions"), ("Ben Ode", "P-002", "Blue Lions"),
+                                 ("Chen Yu", "P-003", None), ("Dana Roy", "P-004", None)]:
+            players[code] = add_player(db.session, actor=event.organizer, event=event, name=name, player_code=code,
+                                       team=team)
+        db.session.commit()
+        ids = {code: p.id for code, p in players.items()}
+    return {"event_id": event_id, "people": people, "players": ids, "organizer": organizer}

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, DeckCheck, Incident, Round, TimeExtension
 from tests.conftest import csrf_token
-from tests.integration.test_incidents import KEY_RE, floor, log, signed_in, text  # noqa: F401  (fixture)
+from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 
 
 def form_key(client, url):

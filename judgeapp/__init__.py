@@ -69,14 +69,18 @@ def register_extensions(app: Flask) -> None:
 
 
 def register_blueprints(app: Flask) -> None:
+    from .appeals import bp as appeals_bp
     from .auth import bp as auth_bp
     from .events import bp as events_bp
     from .incidents import bp as incidents_bp
+    from .investigations import bp as investigations_bp
     from .reference import bp as reference_bp
 
     app.register_blueprint(auth_bp)
     app.register_blueprint(events_bp)
     app.register_blueprint(incidents_bp)
+    app.register_blueprint(appeals_bp)
+    app.register_blueprint(investigations_bp)
     app.register_blueprint(reference_bp)
 
 
@@ -86,6 +90,7 @@ def register_errorhandlers(app: Flask) -> None:
         403: ("Not allowed", "Your role at this event does not allow this. Ask the organizer or the head judge."),
         404: ("Not found", "There is nothing here, or it is not yours to see."),
         405: ("Not allowed", "This address does not accept that kind of request."),
+        410: ("Link no longer works", "This link has been used or has expired."),
         413: ("Too large", "The upload is larger than 2 MB."),
         429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
         500: ("Something went wrong", "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),

@@ -87,6 +87,7 @@ class Event(Base):
     rounds: Mapped[int]
     round_minutes: Mapped[int]
     challenge_limit: Mapped[Optional[int]]
+    statement_days: Mapped[int] = mapped_column(default=7, server_default="7")  # one-time statement links stay open
     organizer_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[created_at]
 
@@ -301,3 +302,149 @@ class TimeExtension(Base):
 
     judge: Mapped[User] = relationship()
     round: Mapped[Round] = relationship()
+
+
+class AppealStatus(str, enum.Enum):
+    OPEN = "open"
+    UPHELD = "upheld"
+    OVERTURNED = "overturned"  # the penalty is taken back
+    CHANGED = "changed"  # another infraction or penalty replaces the ruling
+
+    @property
+    def label(self) -> str:
+        return {"open": "waiting for a decision", "changed": "changed"}.get(self.value, self.value)
+
+
+class Appeal(Base):
+    """A player's appeal of a floor ruling to the head judge (or the head judge's proxy for this appeal)."""
+
+    __tablename__ = "appeals"
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_appeals_event_number"),
+                      Index("ix_appeals_event_status", "event_id", "status"))
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    number: Mapped[int]  # "appeal #n", counted per event
+    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
+    appellant_name: Mapped[name_str]
+    appellant_player_id: Mapped[Optional[int]] = mapped_column(ForeignKey("players.id"), index=True)
+    appellant_is_penalized: Mapped[bool]  # the penalized player (True) or their opponent
+    contest: Mapped[str] = mapped_column(Text)  # what the player disputes, in their words as the judge noted them
+    ruling: Mapped[dict[str, Any]] = mapped_column(JSON)  # the floor ruling as it stood when appealed
+    ruling_judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # who made the ruling appealed
+    filed_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    filed_at: Mapped[created_at]
+    status: Mapped[AppealStatus] = mapped_column(_enum(AppealStatus), default=AppealStatus.OPEN)
+    proxy_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))  # a judge deciding for the head judge
+    decided_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+    decided_as_proxy: Mapped[bool] = mapped_column(default=False)
+    decided_at: Mapped[Optional[datetime]]
+    decision_reason: Mapped[Optional[str]] = mapped_column(Text)
+    new_ruling: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    uses_challenge: Mapped[bool] = mapped_column(default=False)
+    seen_by_judge_at: Mapped[Optional[datetime]]  # when the judge who ruled acknowledged the decision
+
+    incident: Mapped[Incident] = relationship()
+    ruling_judge: Mapped[User] = relationship(foreign_keys=[ruling_judge_id])
+    filed_by: Mapped[User] = relationship(foreign_keys=[filed_by_id])
+    proxy: Mapped[Optional[User]] = relationship(foreign_keys=[proxy_id])
+    decided_by: Mapped[Optional[User]] = relationship(foreign_keys=[decided_by_id])
+
+
+class InvestigationStatus(str, enum.Enum):
+    OPEN = "open"
+    FINALIZED = "finalized"
+    DECLINED = "declined"  # the head judge declined a floor judge's recommendation
+
+    @property
+    def label(self) -> str:
+        return {"declined": "recommendation declined"}.get(self.value, self.value)
+
+
+class Investigation(Base):
+    """The head judge's inquiry into one disqualification: statements, their own write-up, the decision."""
+
+    __tablename__ = "investigations"
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_investigations_event_number"),)
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    number: Mapped[int]  # report number DQ-<event>-<n>
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), unique=True)
+    status: Mapped[InvestigationStatus] = mapped_column(_enum(InvestigationStatus),
+                                                        default=InvestigationStatus.OPEN)
+    opened_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    opened_at: Mapped[created_at]
+    # The head judge's own statement, from the template.
+    hj_infraction: Mapped[str] = mapped_column(Text, default="")
+    hj_facts: Mapped[str] = mapped_column(Text, default="")
+    hj_assumptions: Mapped[str] = mapped_column(Text, default="")
+    hj_reasoning: Mapped[str] = mapped_column(Text, default="")
+    # The decision.
+    decision_infraction_code: Mapped[Optional[str]] = mapped_column(String(32))
+    revoke_prizes: Mapped[bool] = mapped_column(default=False)
+    revoke_standing: Mapped[bool] = mapped_column(default=False)
+    ejected: Mapped[bool] = mapped_column(default=False)
+    summary: Mapped[str] = mapped_column(Text, default="")
+    decided_at: Mapped[Optional[datetime]]
+    finalized_at: Mapped[Optional[datetime]]
+    finalized_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+
+    incident: Mapped[Incident] = relationship()
+    opened_by: Mapped[User] = relationship(foreign_keys=[opened_by_id])
+    finalized_by: Mapped[Optional[User]] = relationship(foreign_keys=[finalized_by_id])
+    statements: Mapped[list["Statement"]] = relationship(back_populates="investigation", order_by="Statement.id")
+    requests: Mapped[list["StatementRequest"]] = relationship(back_populates="investigation",
+                                                             order_by="StatementRequest.id")
+
+
+class StatementRole(str, enum.Enum):
+    PLAYER = "player"  # the player under investigation
+    OPPONENT = "opponent"
+    WITNESS = "witness"
+    JUDGE = "judge"
+    HEAD_JUDGE = "head_judge"  # the head judge's addenda after finalizing
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+class Statement(Base):
+    """One person's account, kept as written: never edited; after finalizing only dated addenda are added."""
+
+    __tablename__ = "statements"
+
+    id: Mapped[intpk]
+    investigation_id: Mapped[int] = mapped_column(ForeignKey("investigations.id"), index=True)
+    author_name: Mapped[name_str]
+    author_role: Mapped[StatementRole] = mapped_column(_enum(StatementRole))
+    text: Mapped[str] = mapped_column(Text)
+    taken_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))  # None: written on a one-time link
+    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    taken_at: Mapped[created_at]
+    addendum: Mapped[bool] = mapped_column(default=False)
+
+    investigation: Mapped[Investigation] = relationship(back_populates="statements")
+    taken_by: Mapped[Optional[User]] = relationship()
+
+
+class StatementRequest(Base):
+    """A one-time link for one person to write one statement without an account. Only the token's hash is kept."""
+
+    __tablename__ = "statement_requests"
+
+    id: Mapped[intpk]
+    investigation_id: Mapped[int] = mapped_column(ForeignKey("investigations.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    author_name: Mapped[name_str]
+    author_role: Mapped[StatementRole] = mapped_column(_enum(StatementRole))
+    created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[created_at]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[Optional[datetime]]
+    statement_id: Mapped[Optional[int]] = mapped_column(ForeignKey("statements.id"))
+    revoked_at: Mapped[Optional[datetime]]
+
+    investigation: Mapped[Investigation] = relationship(back_populates="requests")

@@ -20,6 +20,9 @@ class EventForm(FlaskForm):
                                  render_kw={"inputmode": "numeric"})
     challenge_limit = IntegerField("Appeal challenges per player", validators=[Optional(), NumberRange(0, 20)],
                                    description="Leave empty for no limit.", render_kw={"inputmode": "numeric"})
+    statement_days = IntegerField("Statement deadline (days)", default=7, validators=[Optional(), NumberRange(1, 90)],
+                                  description="How long a one-time link for a disqualification statement stays open.",
+                                  render_kw={"inputmode": "numeric"})
     submit = SubmitField("Save event")
 
 

@@ -30,6 +30,7 @@ class EventData:
     rounds: int
     round_minutes: int
     challenge_limit: int | None = None
+    statement_days: int = 7
 
 
 def _check_policy_level(catalog: Catalog, policy_id: str, level: int):
@@ -49,7 +50,8 @@ def create_event(session: Session, catalog: Catalog, *, organizer: User, data: E
     policy = _check_policy_level(catalog, data.policy_id, data.level)
     event = Event(name=data.name.strip(), date=data.date, venue=data.venue.strip(), policy_id=policy.id,
                   policy_version=policy.version, level=data.level, rounds=data.rounds,
-                  round_minutes=data.round_minutes, challenge_limit=data.challenge_limit, organizer_id=organizer.id)
+                  round_minutes=data.round_minutes, challenge_limit=data.challenge_limit, organizer_id=organizer.id,
+                  statement_days=data.statement_days or 7)
     session.add(event)
     session.flush()
     audit.record(session, organizer, "event.create", event, event_id=event.id, policy=policy.id, level=data.level)
@@ -66,6 +68,7 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
     event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
     event.policy_id, event.policy_version, event.level = policy.id, policy.version, data.level
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
+    event.statement_days = data.statement_days or 7
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
     changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
     if changed:

@@ -323,6 +323,10 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
                  infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
                  upgraded=incident.upgraded, status=status.value, subject=subjects.name,
                  players=[p.id for p in subjects.players], note=reason)
+    if rank_id in policy.head_judge_only:  # given or recommended: the head judge investigates every disqualification
+        from ..investigations.services import open_investigation
+
+        open_investigation(session, actor=actor, event=event, incident=incident)
     result = LogResult(incident, created=True)
     if call_started is not None:
         result.owed = extension_owed(policy, ExtensionReason.RULING, now - call_started)
@@ -412,6 +416,10 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
         incident.status = _status_for(policy, rank_id, roles)
     after = snapshot(incident)
     changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    if rank_id in policy.head_judge_only:
+        from ..investigations.services import open_investigation
+
+        open_investigation(session, actor=actor, event=event, incident=incident)
     if changed:
         incident.updated_at = utcnow()
         note = " ".join((data.note or "").split())[:MAX_REASON] or None

@@ -228,13 +228,20 @@ def show(event, roles, number):
     if incident.call_started_at is not None:
         owed = extension_owed(policy, ExtensionReason.RULING, incident.created_at - incident.call_started_at)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
+    from ..appeals.services import appeals_of_incident, why_not_appealable
+    from ..investigations.services import investigation_of_incident
+    from ..investigations.views import AcceptForm, decline_form
+
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
         extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
         trail=_audit_trail("Incident", incident.id), can_correct=services.may_correct(incident, current_user, roles),
         void_form=VoidForm(), rank_name=_rank_namer(policy),
-        owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"))
+        owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"),
+        appeals=appeals_of_incident(db.session, incident), appeal_blocked=why_not_appealable(db.session, event, incident),
+        investigation=investigation_of_incident(db.session, incident), accept_form=AcceptForm(formdata=None),
+        decline_form=decline_form(policy, formdata=None))
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])

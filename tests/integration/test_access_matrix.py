@@ -60,6 +60,25 @@ MATRIX = {
     ("incidents.new_deck_check", "POST"): only("floor_judge", "head_judge"),
     ("incidents.deck_check", "GET"): NOT_STAFF | STAFF,
     ("incidents.deck_check", "POST"): only("floor_judge", "head_judge"),
+    ("appeals.new", "GET"): only("floor_judge", "head_judge"),
+    ("appeals.new", "POST"): only("floor_judge", "head_judge"),
+    ("appeals.index", "GET"): only("floor_judge", "head_judge", "organizer"),
+    ("appeals.show", "GET"): only("floor_judge", "head_judge", "organizer"),
+    ("appeals.show", "POST"): only("head_judge"),  # or the proxy of that one appeal
+    ("appeals.delegate", "POST"): only("head_judge"),
+    ("appeals.seen", "POST"): only("floor_judge"),  # the judge whose ruling was appealed
+    ("appeals.waiting", "GET"): ANY_SIGNED_IN,
+    ("investigations.accept", "POST"): only("head_judge"),
+    ("investigations.decline", "POST"): only("head_judge"),
+    ("investigations.index", "GET"): only("head_judge", "organizer"),
+    ("investigations.show", "GET"): only("head_judge", "organizer"),
+    ("investigations.report", "GET"): only("head_judge", "organizer"),
+    ("investigations.add_statement", "POST"): only("head_judge"),
+    ("investigations.new_link", "POST"): only("head_judge"),
+    ("investigations.revoke_link", "POST"): only("head_judge"),
+    ("investigations.write_up", "POST"): only("head_judge"),
+    ("investigations.public_statement", "GET"): {r: OK for r in ROLES},  # the one-time link needs no account
+    ("investigations.public_statement", "POST"): {r: OK for r in ROLES},
     ("reference.index", "GET"): ANY_SIGNED_IN,
     ("reference.policy", "GET"): ANY_SIGNED_IN,
 }
@@ -83,10 +102,13 @@ def world(app, make_user, make_event, give_role):
 
 
 def floor_objects(app, event_id, floor_id, head_id):
-    """A round, a player, an incident, a time extension and a deck check, made by the floor judge."""
+    """A round, a player, an incident, a time extension and a deck check, made by the floor judge; an appeal of the
+    incident; a disqualification given by the head judge, with its investigation and a one-time statement link."""
     from judgeapp.events.services import add_player, start_round
     from judgeapp.extensions import CATALOG_KEY
+    from judgeapp.appeals import services as appeals
     from judgeapp.incidents import deckchecks, services, timekeeping
+    from judgeapp.investigations import services as investigations
     from judgeapp.models import Event, User
 
     event, floor = db.session.get(Event, event_id), db.session.get(User, floor_id)
@@ -102,8 +124,21 @@ def floor_objects(app, event_id, floor_id, head_id):
         key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
     dc, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
         key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]))
+    appeal, _ = appeals.file_appeal(db.session, actor=floor, event=event, incident=logged.incident,
+                                    data=appeals.AppealInput("matrix-appeal-key-0001", f"player:{player.id}", "not me"))
+    head = db.session.get(User, head_id)
+    dq = services.log_incident(db.session, policy, actor=head, roles=frozenset({"head_judge"}), event=event,
+                               data=services.IncidentInput(key="matrix-incident-key-0002", infraction_code="4.1",
+                                                           table_number=1, player_id=player.id,
+                                                           rank_id="disqualification"))
+    investigation = investigations.investigation_of_incident(db.session, dq.incident)
+    link, token = investigations.request_statement(db.session, actor=head, roles=frozenset({"head_judge"}), event=event,
+                                                   investigation=investigation, author_name="Witness",
+                                                   author_role="witness")
     db.session.commit()
-    return {"number": logged.incident.number, "player_id": player.id, "extension_id": ext.id, "deck_check_id": dc.id}
+    assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
+    return {"number": logged.incident.number, "player_id": player.id, "extension_id": ext.id, "deck_check_id": dc.id,
+            "request_id": link.id, "token": token}
 
 
 def test_every_route_has_an_access_rule(app):

@@ -1,0 +1,310 @@
+"""Appeals of floor rulings: filing, the head judge's queue, proxies, decisions and the challenge limit."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit
+from ..access import roles_at
+from ..errors import FieldError
+from ..incidents import services as incidents
+from ..infractions import Challenges, Outcome, Policy, suggest
+from ..models import (Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User,
+                      utcnow)
+
+HEAD_JUDGE = "head_judge"
+MAX_CONTEST = 2000
+
+
+# ---- who may appeal ------------------------------------------------------------------------------------------------
+
+@dataclass
+class Appellant:
+    value: str  # form value: "player:<id>" or "spectator"
+    name: str
+    player: Player | None
+    penalized: bool
+    challenges: Challenges | None = None
+
+
+def appellants_of(session: Session, event: Event, incident: Incident) -> list[Appellant]:
+    """Who can appeal this ruling: the penalized player(s) and their opponents at the table (from the pairings)."""
+    out = []
+    subject_ids = {s.player_id for s in incident.subjects}
+    for s in incident.subjects:
+        out.append(Appellant(f"player:{s.player.id}", s.player.name, s.player, True))
+    if not incident.subjects:
+        out.append(Appellant("spectator", incident.subject_name, None, True))
+    if incident.table_number is not None:
+        seated = incidents.pairings_of(session, incident.round).get(incident.table_number, [])
+        out += [Appellant(f"player:{p.id}", p.name, p, False) for p in seated if p.id not in subject_ids]
+    for a in out:
+        if a.player is not None:
+            a.challenges = challenges_of(session, event, a.player)
+    return out
+
+
+def challenges_of(session: Session, event: Event, player: Player) -> Challenges:
+    spent, waiting = session.execute(
+        select(func.count().filter(Appeal.uses_challenge.is_(True)), func.count().filter(Appeal.status == AppealStatus.OPEN))
+        .where(Appeal.event_id == event.id, Appeal.appellant_player_id == player.id)).one()
+    return Challenges(event.challenge_limit, spent or 0, waiting or 0)
+
+
+def why_not_appealable(session: Session, event: Event, incident: Incident) -> str | None:
+    """None when the ruling can be appealed now; otherwise the reason to show instead of the button."""
+    if incident.status is IncidentStatus.VOID:
+        return "This incident is void: there is no ruling to appeal."
+    if incident.status is IncidentStatus.OVERTURNED:
+        return "This ruling was already overturned."
+    if incident.status is IncidentStatus.RECOMMENDED:
+        return "The ruling is not complete: the head judge has not decided the recommended penalty yet."
+    earlier = list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id)))
+    if any(a.status is AppealStatus.OPEN for a in earlier):
+        return "An appeal of this ruling is already waiting for a decision."
+    if any(not a.decided_as_proxy for a in earlier if a.status is not AppealStatus.OPEN):
+        return "The head judge has decided an appeal of this ruling: their decision is final."
+    if HEAD_JUDGE in roles_at(incident.judge, event):
+        return "The head judge made this ruling: it is final."
+    return None
+
+
+# ---- filing ---------------------------------------------------------------------------------------------------------
+
+@dataclass
+class AppealInput:
+    key: str
+    appellant: str
+    contest: str
+
+
+def file_appeal(session: Session, *, actor: User, event: Event, incident: Incident, data: AppealInput,
+                now: datetime | None = None) -> tuple[Appeal, bool]:
+    """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created)."""
+    now = now or utcnow()
+    key = incidents._check_key(data.key)
+    existing = incidents.by_key(session, Appeal, key)
+    if existing is not None:
+        if existing.incident_id != incident.id:
+            raise FieldError("key", "This form's key belongs to another appeal; reload the page.")
+        return existing, False
+    incidents._lock_event(session, event)
+    blocked = why_not_appealable(session, event, incident)
+    if blocked:
+        raise FieldError("appellant", blocked)
+    chosen = next((a for a in appellants_of(session, event, incident) if a.value == data.appellant), None)
+    if chosen is None:
+        raise FieldError("appellant", "Choose who appeals: the penalized player or their opponent.")
+    if chosen.challenges is not None and not chosen.challenges.may_appeal:
+        raise FieldError("appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); "
+                                      "the ruling stands.")
+    contest = " ".join((data.contest or "").split())
+    if not contest:
+        raise FieldError("contest", "Note what the player contests.")
+    if len(contest) > MAX_CONTEST:
+        raise FieldError("contest", f"At most {MAX_CONTEST} characters.")
+    number = (session.scalar(select(func.max(Appeal.number)).where(Appeal.event_id == event.id)) or 0) + 1
+    appeal = Appeal(event_id=event.id, number=number, client_key=key, incident=incident,
+                    appellant_name=chosen.name, appellant_player_id=chosen.player.id if chosen.player else None,
+                    appellant_is_penalized=chosen.penalized, contest=contest, ruling=ruling_of(incident),
+                    ruling_judge_id=incident.judge_id, filed_by_id=actor.id, filed_at=now)
+    session.add(appeal)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        existing = incidents.by_key(session, Appeal, key)
+        if existing is None:
+            raise
+        return existing, False
+    audit.record(session, actor, "appeal.file", appeal, event_id=event.id, number=number, incident=incident.number,
+                 appellant=chosen.name, ruling=appeal.ruling, note=contest)
+    return appeal, True
+
+
+def ruling_of(incident: Incident) -> dict:
+    return {"infraction_code": incident.infraction_code, "rank_id": incident.rank_id,
+            "upgraded": incident.upgraded, "description": incident.description}
+
+
+# ---- the queue ----------------------------------------------------------------------------------------------------
+
+def appeal_by_number(session: Session, event: Event, number: int) -> Appeal | None:
+    return session.scalar(select(Appeal).where(Appeal.event_id == event.id, Appeal.number == number)
+                          .options(selectinload(Appeal.incident).selectinload(Incident.round)))
+
+
+def appeals_of_incident(session: Session, incident: Incident) -> list[Appeal]:
+    return list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id).order_by(Appeal.number)))
+
+
+def appeals_of(session: Session, event: Event, *, open_only: bool = False) -> list[Appeal]:
+    """Open appeals oldest first (the order to hear them), then decided ones newest first."""
+    query = (select(Appeal).where(Appeal.event_id == event.id)
+             .options(selectinload(Appeal.incident).selectinload(Incident.round), selectinload(Appeal.proxy),
+                      selectinload(Appeal.ruling_judge), selectinload(Appeal.decided_by)))
+    if open_only:
+        query = query.where(Appeal.status == AppealStatus.OPEN)
+    rows = list(session.scalars(query))
+    waiting = sorted((a for a in rows if a.status is AppealStatus.OPEN), key=lambda a: a.number)
+    decided = sorted((a for a in rows if a.status is not AppealStatus.OPEN), key=lambda a: -a.number)
+    return waiting + decided
+
+
+def waiting_for(session: Session, user: User) -> int:
+    """Open appeals this person must decide: at events where they are head judge, and those delegated to them."""
+    head_of = select(StaffAssignment.event_id).where(StaffAssignment.user_id == user.id,
+                                                     StaffAssignment.role == Role.HEAD_JUDGE,
+                                                     StaffAssignment.ended_at.is_(None))
+    return session.scalar(select(func.count()).select_from(Appeal).where(
+        Appeal.status == AppealStatus.OPEN,
+        or_(Appeal.event_id.in_(head_of), Appeal.proxy_id == user.id))) or 0
+
+
+def is_head_judge_anywhere(session: Session, user: User) -> bool:
+    return session.scalar(select(StaffAssignment.id).where(
+        StaffAssignment.user_id == user.id, StaffAssignment.role == Role.HEAD_JUDGE,
+        StaffAssignment.ended_at.is_(None)).limit(1)) is not None
+
+
+def may_decide(appeal: Appeal, actor: User, roles: frozenset[str]) -> bool:
+    return HEAD_JUDGE in roles or (appeal.proxy_id is not None and appeal.proxy_id == actor.id and "floor_judge" in roles)
+
+
+# ---- proxies -------------------------------------------------------------------------------------------------------
+
+def proxy_candidates(session: Session, event: Event, appeal: Appeal) -> list[User]:
+    """Floor judges of the event other than the one whose ruling is appealed."""
+    return list(session.scalars(
+        select(User).join(StaffAssignment, StaffAssignment.user_id == User.id)
+        .where(StaffAssignment.event_id == event.id, StaffAssignment.role == Role.FLOOR_JUDGE,
+               StaffAssignment.ended_at.is_(None), User.id != appeal.ruling_judge_id)
+        .order_by(User.name).distinct()))
+
+
+def delegate(session: Session, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal,
+             proxy_id: int | None) -> None:
+    """The head judge hands one appeal to another judge, who rules a second time in their place."""
+    if HEAD_JUDGE not in roles:
+        raise PermissionError("only the head judge delegates an appeal")
+    if appeal.status is not AppealStatus.OPEN:
+        raise FieldError("proxy", "This appeal is already decided.")
+    if any(a.decided_as_proxy for a in session.scalars(select(Appeal).where(Appeal.incident_id == appeal.incident_id))):
+        raise FieldError("proxy", "A proxy has already ruled on this incident; this appeal is for you.")
+    if proxy_id is None:
+        before = appeal.proxy_id
+        appeal.proxy_id = None
+        audit.record(session, actor, "appeal.take_back", appeal, event_id=event.id, number=appeal.number,
+                     changed={"proxy": [before, None]})
+        return
+    if proxy_id not in {u.id for u in proxy_candidates(session, event, appeal)}:
+        raise FieldError("proxy", "Choose a floor judge of this event who did not make the ruling.")
+    before, appeal.proxy_id = appeal.proxy_id, proxy_id
+    audit.record(session, actor, "appeal.delegate", appeal, event_id=event.id, number=appeal.number,
+                 changed={"proxy": [before, proxy_id]})
+
+
+# ---- decisions ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Decision:
+    outcome: str
+    reason: str = ""
+    infraction_code: str | None = None  # for "changed"
+    rank_id: str | None = None
+    count_challenge: bool = True  # the head judge may decide an upheld appeal does not spend a challenge
+
+
+def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal,
+           data: Decision, now: datetime | None = None) -> None:
+    """Uphold, overturn or change the ruling. A changed penalty replaces the old one for upgrades; the old ruling
+    stays in the appeal and in the incident's history."""
+    now = now or utcnow()
+    if not may_decide(appeal, actor, roles):
+        raise PermissionError("only the head judge or their proxy for this appeal decides it")
+    claimed = session.execute(update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)
+                              .values(status=AppealStatus.OPEN))
+    if claimed.rowcount != 1:
+        raise FieldError("outcome", "This appeal is already decided.")
+    try:
+        outcome = Outcome(data.outcome)
+    except ValueError:
+        raise FieldError("outcome", "Choose upheld, overturned or changed.") from None
+    reason = " ".join((data.reason or "").split())
+    if outcome.needs_reason and not reason:
+        raise FieldError("reason", "Give the reason for the decision; the players and the floor judge will read it.")
+    if len(reason) > incidents.MAX_REASON:
+        raise FieldError("reason", f"At most {incidents.MAX_REASON} characters.")
+    incident = appeal.incident
+    before = incidents.snapshot(incident)
+    as_proxy = HEAD_JUDGE not in roles
+    if outcome is Outcome.OVERTURNED:
+        incident.status, incident.status_reason = IncidentStatus.OVERTURNED, reason
+    elif outcome is Outcome.CHANGED:
+        appeal.new_ruling = _change(session, policy, event, incident, data, as_proxy)
+        if incident.status is IncidentStatus.STANDING and incident.rank_id in policy.head_judge_only:
+            from ..investigations.services import open_investigation
+
+            open_investigation(session, actor=actor, event=event, incident=incident)
+    appeal.status = AppealStatus(outcome.value)
+    appeal.decided_by_id, appeal.decided_at, appeal.decided_as_proxy = actor.id, now, as_proxy
+    appeal.decision_reason = reason or None
+    appeal.uses_challenge = (outcome.spends_challenge and data.count_challenge
+                             and appeal.appellant_player_id is not None and event.challenge_limit is not None)
+    after = incidents.snapshot(incident)
+    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    if changed:
+        incident.updated_at = now
+        audit.record(session, actor, "incident.appeal_decision", incident, event_id=event.id, number=incident.number,
+                     appeal=appeal.number, changed=changed, note=reason or None)
+    audit.record(session, actor, "appeal.decide", appeal, event_id=event.id, number=appeal.number,
+                 outcome=outcome.value, as_proxy=as_proxy, uses_challenge=appeal.uses_challenge, note=reason or None)
+
+
+def _change(session: Session, policy: Policy, event: Event, incident: Incident, data: Decision,
+            as_proxy: bool) -> dict:
+    infraction = incidents.infraction_of(policy, data.infraction_code or incident.infraction_code)
+    rank_id = data.rank_id or None
+    if infraction.penalized and rank_id is None:
+        raise FieldError("penalty", "Choose the penalty that replaces the ruling.")
+    if rank_id is not None:
+        try:
+            rank_id = policy.rank(rank_id).id
+        except LookupError:
+            raise FieldError("penalty", "Choose a penalty from the list.") from None
+        if not infraction.penalized:
+            raise FieldError("penalty", f"{infraction.code} is not penalised; choose “No penalty”.")
+    if infraction.code == incident.infraction_code and rank_id == incident.rank_id:
+        raise FieldError("outcome", "That is the ruling as it stands: choose “Upheld”, or change the infraction "
+                                    "or the penalty.")
+    priors = incidents.priors_of_players(session, event, [s.player_id for s in incident.subjects],
+                                         before_number=incident.number)
+    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
+    incident.infraction_code, incident.subsection, incident.rank_id = infraction.code, infraction.subsection, rank_id
+    incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
+    pending = as_proxy and rank_id in policy.head_judge_only  # a proxy recommends a disqualification, never gives it
+    incident.status = IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
+    return {"infraction_code": infraction.code, "rank_id": rank_id}
+
+
+# ---- the ruling judge hears back -------------------------------------------------------------------------------------
+
+def decisions_to_see(session: Session, user: User) -> list[Appeal]:
+    """Decided appeals of this judge's rulings they have not acknowledged yet (shown on every page until they do)."""
+    return list(session.scalars(
+        select(Appeal).where(Appeal.ruling_judge_id == user.id, Appeal.status != AppealStatus.OPEN,
+                             Appeal.seen_by_judge_at.is_(None), Appeal.decided_by_id != user.id)
+        .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by)).order_by(Appeal.decided_at)))
+
+
+def acknowledge(session: Session, *, actor: User, event: Event, appeal: Appeal) -> None:
+    if appeal.ruling_judge_id != actor.id:
+        raise PermissionError("only the judge whose ruling was appealed acknowledges the decision")
+    if appeal.seen_by_judge_at is None and appeal.status is not AppealStatus.OPEN:
+        appeal.seen_by_judge_at = utcnow()
+        audit.record(session, actor, "appeal.seen", appeal, event_id=event.id, number=appeal.number)

@@ -1,0 +1,435 @@
+"""Disqualifications: the head judge's decision on recommendations, investigations, statements and one-time links."""
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit
+from ..errors import FieldError
+from ..incidents import services as incidents
+from ..infractions import Policy, link_expiry
+from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Statement,
+                      StatementRequest, StatementRole, User, utcnow)
+
+HEAD_JUDGE = "head_judge"
+MAX_STATEMENT = 20000
+MAX_WRITE_UP = 10000
+
+
+class LinkGone(Exception):
+    """A one-time statement link that was used, withdrawn or has expired."""
+
+    def __init__(self, why: str):
+        self.why = why
+        super().__init__(why)
+
+
+def _require_head_judge(roles: frozenset[str]) -> None:
+    if HEAD_JUDGE not in roles:
+        raise PermissionError("only the head judge decides disqualifications and runs their investigations")
+
+
+# ---- opening, accepting and declining ---------------------------------------------------------------------------------
+
+def open_investigation(session: Session, *, actor: User, event: Event, incident: Incident) -> Investigation:
+    """The investigation of a disqualification (given or recommended); one per incident."""
+    existing = session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
+    if existing is not None:
+        return existing
+    number = (session.scalar(select(func.max(Investigation.number)).where(Investigation.event_id == event.id)) or 0) + 1
+    investigation = Investigation(event_id=event.id, number=number, incident=incident, opened_by_id=actor.id,
+                                  hj_infraction=incident.infraction_code)
+    session.add(investigation)
+    audit.record(session, actor, "investigation.open", investigation, event_id=event.id, number=number,
+                 incident=incident.number)
+    return investigation
+
+
+def investigation_of_incident(session: Session, incident: Incident) -> Investigation | None:
+    return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
+
+
+def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str], event: Event,
+                          incident: Incident) -> Investigation:
+    """The head judge gives the disqualification a floor judge recommended."""
+    _require_head_judge(roles)
+    if incident.status is not IncidentStatus.RECOMMENDED:
+        raise FieldError("submit", "This incident has no recommendation waiting for you.")
+    incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
+    audit.record(session, actor, "incident.accept", incident, event_id=event.id, number=incident.number,
+                 changed={"status": ["recommended", "standing"]})
+    return open_investigation(session, actor=actor, event=event, incident=incident)
+
+
+def decline_recommendation(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+                           incident: Incident, reason: str, rank_id: str | None) -> None:
+    """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
+    _require_head_judge(roles)
+    if incident.status is not IncidentStatus.RECOMMENDED:
+        raise FieldError("reason", "This incident has no recommendation waiting for you.")
+    reason = " ".join((reason or "").split())
+    if not reason:
+        raise FieldError("reason", "Say why you decline the recommendation.")
+    if len(reason) > incidents.MAX_REASON:
+        raise FieldError("reason", f"At most {incidents.MAX_REASON} characters.")
+    infraction = incidents.infraction_of(policy, incident.infraction_code)
+    if rank_id:
+        try:
+            rank = policy.rank(rank_id)
+        except LookupError:
+            raise FieldError("rank", "Choose a penalty from the list.") from None
+        if rank.id in policy.head_judge_only:
+            raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
+        rank_id = rank.id
+    elif infraction.penalized:
+        raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
+    before = incidents.snapshot(incident)
+    incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
+    incident.deviation_reason = f"Head judge declined the recommended {policy.rank(before['rank_id']).name}: {reason}"
+    after = incidents.snapshot(incident)
+    audit.record(session, actor, "incident.decline", incident, event_id=event.id, number=incident.number,
+                 changed={k: [before[k], after[k]] for k in before if before[k] != after[k]}, note=reason)
+    investigation = investigation_of_incident(session, incident)
+    if investigation is not None and investigation.status is InvestigationStatus.OPEN:
+        investigation.status, investigation.summary = InvestigationStatus.DECLINED, reason
+        audit.record(session, actor, "investigation.decline", investigation, event_id=event.id,
+                     number=investigation.number, note=reason)
+
+
+# ---- reading -------------------------------------------------------------------------------------------------------
+
+def investigation_by_number(session: Session, event: Event, number: int) -> Investigation | None:
+    return session.scalar(
+        select(Investigation).where(Investigation.event_id == event.id, Investigation.number == number)
+        .options(selectinload(Investigation.statements).selectinload(Statement.taken_by),
+                 selectinload(Investigation.requests),
+                 selectinload(Investigation.incident).selectinload(Incident.round)))
+
+
+def investigations_of(session: Session, event: Event) -> list[Investigation]:
+    return list(session.scalars(select(Investigation).where(Investigation.event_id == event.id)
+                                .options(selectinload(Investigation.incident)).order_by(Investigation.number)))
+
+
+@dataclass
+class Missing:
+    request: StatementRequest
+    expired: bool
+
+
+def missing_statements(investigation: Investigation, now: datetime | None = None) -> list[Missing]:
+    """Links handed out whose statement has not come back, with whether the link still works."""
+    now = now or utcnow()
+    return [Missing(r, r.expires_at <= now) for r in investigation.requests
+            if r.used_at is None and r.revoked_at is None]
+
+
+def report_number(event: Event, investigation: Investigation) -> str:
+    return f"DQ-{event.id}-{investigation.number}"
+
+
+# ---- statements ------------------------------------------------------------------------------------------------------
+
+def _role(value: str | StatementRole) -> StatementRole:
+    try:
+        return StatementRole(value)
+    except ValueError:
+        raise FieldError("author_role", "Choose whose statement this is.") from None
+
+
+def _author(name: str) -> str:
+    name = " ".join((name or "").split())
+    if not name:
+        raise FieldError("author_name", "Give the name of the person making the statement.")
+    if len(name) > 200:
+        raise FieldError("author_name", "At most 200 characters.")
+    return name
+
+
+def _text(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise FieldError("text", "The statement is empty.")
+    if len(text) > MAX_STATEMENT:
+        raise FieldError("text", f"At most {MAX_STATEMENT} characters.")
+    return text
+
+
+def add_statement(session: Session, *, actor: User, roles: frozenset[str], event: Event,
+                  investigation: Investigation, key: str, author_name: str, author_role: str, text: str,
+                  now: datetime | None = None) -> tuple[Statement, bool]:
+    """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
+    _require_head_judge(roles)
+    key = incidents._check_key(key)
+    existing = incidents.by_key(session, Statement, key)
+    if existing is not None:
+        return existing, False
+    if investigation.status is InvestigationStatus.DECLINED:
+        raise FieldError("text", "The recommendation was declined; this investigation is closed.")
+    statement = Statement(investigation=investigation, author_name=_author(author_name),
+                          author_role=_role(author_role), text=_text(text), taken_by_id=actor.id,
+                          client_key=key, taken_at=now or utcnow(),
+                          addendum=investigation.status is InvestigationStatus.FINALIZED)
+    session.add(statement)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        existing = incidents.by_key(session, Statement, key)
+        if existing is None:
+            raise
+        return existing, False
+    audit.record(session, actor, "statement.add", statement, event_id=event.id, investigation=investigation.number,
+                 author=statement.author_name, role=statement.author_role.value, addendum=statement.addendum)
+    return statement, True
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def request_statement(session: Session, *, actor: User, roles: frozenset[str], event: Event,
+                      investigation: Investigation, author_name: str, author_role: str,
+                      now: datetime | None = None) -> tuple[StatementRequest, str]:
+    """A one-time link for one person's statement. The token is returned once and only its hash is stored."""
+    _require_head_judge(roles)
+    if investigation.status is InvestigationStatus.DECLINED:
+        raise FieldError("author_name", "The recommendation was declined; this investigation is closed.")
+    now = now or utcnow()
+    token = secrets.token_urlsafe(32)
+    request = StatementRequest(investigation=investigation, token_hash=hash_token(token),
+                               author_name=_author(author_name), author_role=_role(author_role),
+                               created_by_id=actor.id, created_at=now,
+                               expires_at=link_expiry(now, event.statement_days))
+    session.add(request)
+    audit.record(session, actor, "statement.request", request, event_id=event.id,
+                 investigation=investigation.number, author=request.author_name, role=request.author_role.value,
+                 expires=request.expires_at.isoformat())
+    return request, token
+
+
+def request_by_token(session: Session, token: str, now: datetime | None = None) -> StatementRequest:
+    """The statement request a link names; LookupError when there is none, LinkGone when it no longer works."""
+    if not token or len(token) > 100:
+        raise LookupError(token)
+    request = session.scalar(select(StatementRequest).where(StatementRequest.token_hash == hash_token(token))
+                             .options(selectinload(StatementRequest.investigation)))
+    if request is None:
+        raise LookupError(token)
+    now = now or utcnow()
+    if request.used_at is not None:
+        raise LinkGone("This link has already been used: the statement was received. Each link works once.")
+    if request.revoked_at is not None:
+        raise LinkGone("The head judge has withdrawn this link.")
+    if request.investigation.status is InvestigationStatus.DECLINED:
+        raise LinkGone("This investigation is closed.")
+    if request.expires_at <= now:
+        raise LinkGone("This link has expired. Ask the head judge for a new one if you still want to make a statement.")
+    return request
+
+
+def submit_by_link(session: Session, *, token: str, text: str, now: datetime | None = None) -> Statement:
+    """The person writes their statement on the link; the link is spent in the same transaction."""
+    now = now or utcnow()
+    request = request_by_token(session, token, now)
+    text = _text(text)
+    spent = session.execute(update(StatementRequest)
+                            .where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
+                            .values(used_at=now))
+    if spent.rowcount != 1:  # another submission of the same link won the race
+        raise LinkGone("This link has already been used: the statement was received. Each link works once.")
+    investigation = request.investigation
+    statement = Statement(investigation=investigation, author_name=request.author_name,
+                          author_role=request.author_role, text=text, taken_by_id=None,
+                          client_key=f"link:{request.id}", taken_at=now,
+                          addendum=investigation.status is InvestigationStatus.FINALIZED)
+    session.add(statement)
+    session.flush()
+    request.statement_id, request.used_at = statement.id, now
+    audit.record(session, None, "statement.submit_by_link", statement, event_id=investigation.event_id,
+                 investigation=investigation.number, author=statement.author_name, request=request.id,
+                 addendum=statement.addendum)
+    return statement
+
+
+def revoke_request(session: Session, *, actor: User, roles: frozenset[str], event: Event,
+                   request: StatementRequest) -> None:
+    _require_head_judge(roles)
+    if request.used_at is None and request.revoked_at is None:
+        request.revoked_at = utcnow()
+        audit.record(session, actor, "statement.revoke_link", request, event_id=event.id,
+                     investigation=request.investigation.number, author=request.author_name)
+
+
+# ---- the head judge's write-up and decision ----------------------------------------------------------------------------
+
+@dataclass
+class WriteUp:
+    hj_infraction: str
+    hj_facts: str
+    hj_assumptions: str
+    hj_reasoning: str
+    decision_infraction_code: str
+    revoke_prizes: bool
+    revoke_standing: bool
+    ejected: bool
+    summary: str
+
+
+WRITE_UP_FIELDS = ("hj_infraction", "hj_facts", "hj_assumptions", "hj_reasoning", "decision_infraction_code",
+                   "revoke_prizes", "revoke_standing", "ejected", "summary")
+
+
+def _check_open(investigation: Investigation) -> None:
+    if investigation.status is InvestigationStatus.FINALIZED:
+        raise FieldError("hj_facts", "This investigation is finalized and locked; add a dated addendum instead.")
+    if investigation.status is InvestigationStatus.DECLINED:
+        raise FieldError("hj_facts", "The recommendation was declined; this investigation is closed.")
+
+
+def save_write_up(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+                  investigation: Investigation, data: WriteUp) -> dict:
+    """Save the head judge's statement and decision as a draft (every change audited). Returns what changed."""
+    _require_head_judge(roles)
+    _check_open(investigation)
+    values = {}
+    for name in WRITE_UP_FIELDS:
+        value = getattr(data, name)
+        if isinstance(value, str):
+            value = value.strip()
+            if len(value) > MAX_WRITE_UP:
+                raise FieldError(name, f"At most {MAX_WRITE_UP} characters.")
+        values[name] = value
+    if values["decision_infraction_code"]:
+        values["decision_infraction_code"] = incidents.infraction_of(policy, values["decision_infraction_code"]).code
+    else:
+        values["decision_infraction_code"] = None
+    changed = {}
+    for name, value in values.items():
+        before = getattr(investigation, name)
+        if before != value:
+            changed[name] = [before, value]
+            setattr(investigation, name, value)
+    if changed:
+        audit.record(session, actor, "investigation.write_up", investigation, event_id=event.id,
+                     number=investigation.number, changed=changed)
+    return changed
+
+
+def finalize(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+             investigation: Investigation, data: WriteUp, now: datetime | None = None) -> None:
+    """Save the write-up and lock the investigation. A disqualification still recommended is given by this."""
+    now = now or utcnow()
+    save_write_up(session, policy, actor=actor, roles=roles, event=event, investigation=investigation, data=data)
+    for name, message in (("hj_facts", "State the facts you consider established, and why."),
+                          ("hj_reasoning", "Give your reasoning."),
+                          ("decision_infraction_code", "Choose the infraction the disqualification is for."),
+                          ("summary", "Write the summary of your decision.")):
+        if not getattr(investigation, name):
+            raise FieldError(name, message + " It is required to finalize.")
+    incident = investigation.incident
+    if incident.status is IncidentStatus.RECOMMENDED:
+        accept_recommendation(session, actor=actor, roles=roles, event=event, incident=incident)
+    elif incident.status is not IncidentStatus.STANDING:
+        raise FieldError("summary", f"Incident #{incident.number} is {incident.status.label}: there is no "
+                                    "disqualification to finalize.")
+    investigation.status = InvestigationStatus.FINALIZED
+    investigation.decided_at = investigation.decided_at or now
+    investigation.finalized_at, investigation.finalized_by_id = now, actor.id
+    audit.record(session, actor, "investigation.finalize", investigation, event_id=event.id,
+                 number=investigation.number, revoke_prizes=investigation.revoke_prizes,
+                 revoke_standing=investigation.revoke_standing, ejected=investigation.ejected)
+
+
+# ---- timeline ------------------------------------------------------------------------------------------------------
+
+@dataclass
+class Moment:
+    at: datetime
+    what: str
+
+
+def timeline(investigation: Investigation) -> list[Moment]:
+    incident = investigation.incident
+    moments = [Moment(incident.created_at, f"Incident #{incident.number} logged by {incident.judge.name}"),
+               Moment(investigation.opened_at, "Investigation opened")]
+    for r in investigation.requests:
+        moments.append(Moment(r.created_at, f"Statement link given to {r.author_name} ({r.author_role.label})"))
+    for s in investigation.statements:
+        how = f"taken by {s.taken_by.name}" if s.taken_by else "written on a one-time link"
+        kind = "Addendum" if s.addendum else "Statement"
+        moments.append(Moment(s.taken_at, f"{kind} of {s.author_name} ({s.author_role.label}), {how}"))
+    if investigation.finalized_at:
+        moments.append(Moment(investigation.decided_at or investigation.finalized_at, "Decision: disqualification"))
+        moments.append(Moment(investigation.finalized_at, "Investigation finalized"))
+    return sorted(moments, key=lambda m: m.at)
+
+
+# ---- the report -------------------------------------------------------------------------------------------------------
+
+def report_of(session: Session, policy: Policy, event: Event, investigation: Investigation, *, local, tz_name: str,
+              now: datetime | None = None):
+    """The disqualification report as plain data; `local` turns a stored UTC time into venue time."""
+    from ..models import Player, Role, StaffAssignment
+    from ..reports.dq import DQReport, ReportStatement
+
+    now = now or utcnow()
+    stamp = lambda at: local(at).strftime("%Y-%m-%d %H:%M")  # noqa: E731
+    incident = investigation.incident
+    players = [s.player for s in incident.subjects]
+    seated = incidents.pairings_of(session, incident.round).get(incident.table_number, []) if incident.table_number else []
+    opponents = [p for p in seated if p.id not in {q.id for q in players}]
+    head = session.scalar(select(User).join(StaffAssignment, StaffAssignment.user_id == User.id).where(
+        StaffAssignment.event_id == event.id, StaffAssignment.role == Role.HEAD_JUDGE,
+        StaffAssignment.ended_at.is_(None)))
+    code = investigation.decision_infraction_code or incident.infraction_code
+    try:
+        infraction = policy.infraction(code)
+        name = infraction.name
+        sub = policy.subsection(infraction.subsection)
+        section = f"{sub.code} {sub.name}"
+    except (LookupError, StopIteration):
+        name, section = "", ""
+    level = next((lv for lv in policy.levels if lv.number == event.level), None)
+    revoked = [what for flag, what in ((investigation.revoke_prizes, "prizes"),
+                                       (investigation.revoke_standing, "standing")) if flag]
+    statements = [ReportStatement(author=s.author_name, role=s.author_role.label,
+                                  taken=(f"{stamp(s.taken_at)}, taken by {s.taken_by.name}" if s.taken_by
+                                         else f"{stamp(s.taken_at)}, written by the author on a one-time link"),
+                                  text=s.text, addendum=s.addendum) for s in investigation.statements]
+    status = (f"finalized {stamp(investigation.finalized_at)} by {investigation.finalized_by.name}"
+              if investigation.finalized_at else "DRAFT: not finalized")
+    return DQReport(
+        number=report_number(event, investigation), generated=stamp(now), event=event.name,
+        event_date=event.date.isoformat(), venue=event.venue, policy=f"{policy.name} (version {policy.version})",
+        level=f"{event.level} — {level.name}" if level is not None else str(event.level),
+        head_judge=head.name if head else "—", organizer=event.organizer.name,
+        player=", ".join(p.name for p in players) or incident.subject_name,
+        player_id=", ".join(p.player_code or "—" for p in players) or "—",
+        round=str(incident.round.number), table=str(incident.table_number or "—"),
+        opponents=", ".join(f"{p.name} ({p.player_code})" if p.player_code else p.name for p in opponents) or "—",
+        infraction_code=code, infraction_name=name, section=section,
+        penalty=policy.rank(incident.rank_id).name if incident.rank_id else "No penalty",
+        revoked=revoked, ejected=investigation.ejected, status=status,
+        timeline=[(stamp(m.at), m.what) for m in timeline(investigation)], statements=statements,
+        hj_infraction=investigation.hj_infraction, hj_facts=investigation.hj_facts,
+        hj_assumptions=investigation.hj_assumptions, hj_reasoning=investigation.hj_reasoning,
+        summary=investigation.summary, incident_description=incident.description, time_zone=tz_name)
+
+
+def report_filename(event: Event, report) -> str:
+    """dq-report_<event>_<player>_<event date>.pdf, readable and safe in a Content-Disposition header."""
+    import re
+    import unicodedata
+
+    def slug(text: str) -> str:
+        text = unicodedata.normalize("NFKC", text)
+        return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "x"
+
+    return f"dq-report_{slug(event.name)}_{slug(report.player)}_{event.date.isoformat()}.pdf"

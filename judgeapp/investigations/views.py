@@ -1,0 +1,251 @@
+"""Disqualifications: accept or decline a recommendation, investigations, statements, one-time links, the PDF."""
+from __future__ import annotations
+
+from io import BytesIO
+
+import segno
+from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+from wtforms.fields.choices import SelectChoice
+
+from ..access import event_access
+from ..errors import FieldError, show_on_form
+from ..extensions import current_catalog, db, limiter
+from ..incidents import services as incidents
+from ..incidents.views import _infraction_choices_of, _rank_namer
+from ..localtime import to_local
+from ..models import Event, Role, StatementRequest
+from ..reports.dq import dq_report_pdf
+from . import bp, services
+from .forms import (AcceptForm, DeclineForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm,
+                    WriteUpForm)
+
+READERS = (Role.HEAD_JUDGE, "organizer")
+
+
+def _policy(event):
+    return current_catalog().policy(event.policy_id)
+
+
+def _incident_or_404(event, number):
+    incident = incidents.incident_by_number(db.session, event, number)
+    if incident is None:
+        abort(404)
+    return incident
+
+
+def _investigation_or_404(event, number):
+    investigation = services.investigation_by_number(db.session, event, number)
+    if investigation is None:
+        abort(404)
+    return investigation
+
+
+def decline_form(policy, **kwargs) -> DeclineForm:
+    form = DeclineForm(**kwargs)
+    form.rank.choices = [SelectChoice("", "No penalty")] + [
+        SelectChoice(r.id, r.name) for r in policy.ranks if r.id not in policy.head_judge_only]
+    return form
+
+
+# ---- recommendations --------------------------------------------------------------------------------------------------
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def accept(event, roles, number):
+    incident = _incident_or_404(event, number)
+    if not AcceptForm().validate_on_submit():
+        abort(400)
+    try:
+        investigation = services.accept_recommendation(db.session, actor=current_user, roles=roles, event=event,
+                                                       incident=incident)
+    except FieldError as err:
+        db.session.rollback()
+        flash(err.message, "error")
+        return redirect(url_for("incidents.show", event_id=event.id, number=number))
+    db.session.commit()
+    flash(f"Disqualification given (incident #{number}). Gather the statements and write your report.", "success")
+    return redirect(url_for("investigations.show", event_id=event.id, number=investigation.number))
+
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>/decline", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def decline(event, roles, number):
+    policy = _policy(event)
+    incident = _incident_or_404(event, number)
+    form = decline_form(policy)
+    if form.validate_on_submit():
+        try:
+            services.decline_recommendation(db.session, policy, actor=current_user, roles=roles, event=event,
+                                            incident=incident, reason=form.reason.data, rank_id=form.rank.data or None)
+        except FieldError as err:
+            db.session.rollback()
+            flash(err.message, "error")
+        else:
+            db.session.commit()
+            flash(f"Recommendation declined; incident #{number} now stands as "
+                  f"{_rank_namer(policy)(incident.rank_id)}.", "success")
+    else:
+        flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
+    return redirect(url_for("incidents.show", event_id=event.id, number=number))
+
+
+# ---- investigations -------------------------------------------------------------------------------------------------
+
+@bp.route("/events/<int:event_id>/investigations")
+@event_access(*READERS)
+def index(event, roles):
+    policy = _policy(event)
+    return render_template("investigations/index.html", event=event, roles=roles,
+                           investigations=services.investigations_of(db.session, event), rank_name=_rank_namer(policy))
+
+
+def _show(event, roles, investigation, *, status=200, statement_form=None, link_form=None, write_up=None,
+          new_link=None):
+    policy = _policy(event)
+    if write_up is None:
+        write_up = WriteUpForm(obj=investigation, formdata=None)
+        write_up.decision_infraction_code.data = investigation.decision_infraction_code or investigation.incident.infraction_code
+    write_up.decision_infraction_code.choices = _infraction_choices_of(policy)
+    return render_template(
+        "investigations/show.html", event=event, roles=roles, inv=investigation, policy=policy,
+        incident=investigation.incident, rank_name=_rank_namer(policy),
+        statement_form=statement_form or StatementForm(formdata=None),
+        link_form=link_form or LinkForm(formdata=None), write_up=write_up, revoke_form=RevokeForm(formdata=None),
+        missing=services.missing_statements(investigation), timeline=services.timeline(investigation),
+        number=services.report_number(event, investigation), new_link=new_link,
+        is_head=Role.HEAD_JUDGE.value in roles), status
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>")
+@event_access(*READERS)
+def show(event, roles, number):
+    return _show(event, roles, _investigation_or_404(event, number))
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>/statements", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def add_statement(event, roles, number):
+    investigation = _investigation_or_404(event, number)
+    form = StatementForm()
+    if form.validate_on_submit():
+        try:
+            statement, _ = services.add_statement(
+                db.session, actor=current_user, roles=roles, event=event, investigation=investigation,
+                key=form.key.data, author_name=form.author_name.data, author_role=form.author_role.data,
+                text=form.text.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash(f"{'Addendum' if statement.addendum else 'Statement'} of {statement.author_name} saved.", "success")
+            return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#statements")
+    return _show(event, roles, _investigation_or_404(event, number), status=400, statement_form=form)
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>/links", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def new_link(event, roles, number):
+    """A one-time link, shown once (with its QR code) in the answer to this request; only its hash is stored."""
+    investigation = _investigation_or_404(event, number)
+    form = LinkForm()
+    if form.validate_on_submit():
+        try:
+            req, token = services.request_statement(db.session, actor=current_user, roles=roles, event=event,
+                                                    investigation=investigation, author_name=form.author_name.data,
+                                                    author_role=form.author_role.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            url = url_for("investigations.public_statement", token=token, _external=True)
+            qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title="QR code of the link")
+            link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
+            response, _ = _show(event, roles, _investigation_or_404(event, number), new_link=link)
+            return response, 200, {"Cache-Control": "no-store"}
+    return _show(event, roles, _investigation_or_404(event, number), status=400, link_form=form)
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>/links/<int:request_id>/revoke", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def revoke_link(event, roles, number, request_id):
+    investigation = _investigation_or_404(event, number)
+    req = db.session.get(StatementRequest, request_id)
+    if req is None or req.investigation_id != investigation.id:
+        abort(404)
+    if not RevokeForm().validate_on_submit():
+        abort(400)
+    services.revoke_request(db.session, actor=current_user, roles=roles, event=event, request=req)
+    db.session.commit()
+    flash(f"The link for {req.author_name} no longer works.", "success")
+    return redirect(url_for("investigations.show", event_id=event.id, number=number))
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>/write-up", methods=["POST"])
+@event_access(Role.HEAD_JUDGE)
+def write_up(event, roles, number):
+    policy = _policy(event)
+    investigation = _investigation_or_404(event, number)
+    form = WriteUpForm()
+    form.decision_infraction_code.choices = _infraction_choices_of(policy)
+    if form.validate_on_submit():
+        data = services.WriteUp(**{name: getattr(form, name).data if getattr(form, name).data is not None else ""
+                                   for name in services.WRITE_UP_FIELDS})
+        try:
+            if form.finalize.data:
+                services.finalize(db.session, policy, actor=current_user, roles=roles, event=event,
+                                  investigation=investigation, data=data)
+            else:
+                services.save_write_up(db.session, policy, actor=current_user, roles=roles, event=event,
+                                       investigation=investigation, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash("Investigation finalized and locked. Download the report below." if form.finalize.data
+                  else "Draft saved.", "success")
+            return redirect(url_for("investigations.show", event_id=event.id, number=number))
+    return _show(event, roles, _investigation_or_404(event, number), status=400, write_up=form)
+
+
+@bp.route("/events/<int:event_id>/investigations/<int:number>/report.pdf")
+@event_access(*READERS)
+def report(event, roles, number):
+    policy = _policy(event)
+    investigation = _investigation_or_404(event, number)
+    paper = request.args.get("paper", "a4")
+    if paper not in ("a4", "letter"):
+        abort(404)
+    data = services.report_of(db.session, policy, event, investigation, local=to_local,
+                              tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
+    pdf = dq_report_pdf(data, paper)
+    return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
+                     download_name=services.report_filename(event, data), max_age=0)
+
+
+# ---- the one-time link, for people without an account --------------------------------------------------------------
+
+@bp.route("/statement/<token>", methods=["GET", "POST"])
+@limiter.limit("30 per minute")
+def public_statement(token):
+    try:
+        req = services.request_by_token(db.session, token)
+    except LookupError:
+        abort(404)
+    except services.LinkGone as gone:
+        return render_template("errors/error.html", code=410, title="This link no longer works", text=gone.why), 410
+    form = PublicStatementForm()
+    if form.validate_on_submit():
+        try:
+            services.submit_by_link(db.session, token=token, text=form.text.data)
+        except services.LinkGone as gone:
+            db.session.rollback()
+            return render_template("errors/error.html", code=410, title="This link no longer works",
+                                   text=gone.why), 410
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            return render_template("investigations/public_done.html", name=req.author_name)
+    event = db.session.get(Event, req.investigation.event_id)
+    return render_template("investigations/public.html", form=form, req=req, event=event), 400 if form.errors else 200

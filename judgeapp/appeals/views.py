@@ -84,6 +84,9 @@ def show(event, roles, number):
     may_decide = services.may_decide(appeal, current_user, roles)
     if request.method == "POST" and not may_decide:
         abort(403)
+    if request.method == "POST" and appeal.status is not AppealStatus.OPEN:
+        flash(f"Appeal #{appeal.number} is already decided: {appeal.status.label}.", "error")
+        return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
     form = DecisionForm()
     form.infraction.choices = [SelectChoice("", "Keep the infraction")] + _infraction_choices_of(policy)[1:]
     _penalty_choices(form.penalty, policy)

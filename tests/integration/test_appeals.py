@@ -1,0 +1,305 @@
+"""Appeals of floor rulings: the head judge's queue, decisions, proxies, the challenge limit and who may decide."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import func, select
+
+from judgeapp.extensions import db
+from judgeapp.models import Appeal, AppealStatus, AuditEntry, Event, Incident, IncidentStatus
+from tests.conftest import csrf_token
+from tests.integration.test_incidents import KEY_RE, log, signed_in, suggestion, text
+
+
+@pytest.fixture
+def ruled(app, floor):
+    """The floor judge has given Aiko Mori (P-001, table 2 against Chen Yu P-003 in the pairings) a warning."""
+    from judgeapp.events.services import import_pairings
+    from judgeapp.models import Round
+
+    with app.app_context():
+        event = db.session.get(Event, floor["event_id"])
+        import_pairings(db.session, actor=event.organizer, event=event, round_number=1,
+                        text="1,P-002,P-004\n2,P-001,P-003\n")
+        db.session.commit()
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning").status_code == 302
+    return {**floor, "judge": judge, "head": signed_in(app, floor["people"]["head_judge"][1])}
+
+
+def appeal_url(event_id, number=1):
+    return f"/events/{event_id}/incidents/{number}/appeal"
+
+
+def file_appeal(client, event_id, number=1, *, appellant=None, contest="The effect was resolved.", key=None):
+    """Fill the appeal form like a judge; the penalized player (the first choice) appeals unless told otherwise."""
+    page = client.get(appeal_url(event_id, number)).get_data(as_text=True)
+    found_key, first = KEY_RE.search(page), re.search(r'name="appellant" value="([^"]+)"', page)
+    data = {"csrf_token": csrf_token(client, "/account/password"), "contest": contest,
+            "key": key or (found_key.group(1) if found_key else "appeal-key-form-not-shown-01"),
+            "appellant": appellant or (first.group(1) if first else "player:1")}
+    return client.post(appeal_url(event_id, number), data=data)
+
+
+def decide(client, event_id, number=1, **fields):
+    url = f"/events/{event_id}/appeals/{number}"
+    data = {"csrf_token": csrf_token(client, f"/events/{event_id}/appeals"), "count_challenge": "y"}
+    data.update(fields)
+    return client.post(url, data=data)
+
+
+def appeals(app, event_id):
+    with app.app_context():
+        return db.session.scalars(select(Appeal).where(Appeal.event_id == event_id).order_by(Appeal.number)).all()
+
+
+def set_challenge_limit(app, event_id, limit):
+    with app.app_context():
+        db.session.get(Event, event_id).challenge_limit = limit
+        db.session.commit()
+
+
+def player_value(app, floor, code):
+    return f"player:{floor['players'][code]}"
+
+
+# ---- filing ----------------------------------------------------------------------------------------------------------
+
+def test_the_floor_judge_files_an_appeal_with_who_appeals_what_they_contest_and_the_ruling_as_it_stood(app, ruled):
+    page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
+    assert "Player appeals" in page
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert "Aiko Mori" in form and "(penalized" in form and "Chen Yu" in form and "(opponent" in form
+    response = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003"),
+                           contest="Opponent says the warning is too light")
+    assert response.status_code == 302
+    [appeal] = appeals(app, ruled["event_id"])
+    assert appeal.appellant_name == "Chen Yu" and not appeal.appellant_is_penalized
+    assert appeal.contest == "Opponent says the warning is too light"
+    assert appeal.ruling["infraction_code"] == "3.5.2" and appeal.ruling["rank_id"] == "warning"
+    assert appeal.status is AppealStatus.OPEN
+
+
+def test_a_retried_appeal_is_stored_once(app, ruled):
+    key = "appeal-key-retried-000001"
+    assert file_appeal(ruled["judge"], ruled["event_id"], key=key).status_code == 302
+    assert file_appeal(ruled["judge"], ruled["event_id"], key=key).status_code == 302
+    assert len(appeals(app, ruled["event_id"])) == 1
+
+
+def test_a_ruling_cannot_be_appealed_before_the_head_judge_decides_a_recommended_penalty(app, ruled):
+    assert log(ruled["judge"], ruled["event_id"], player="P-003", infraction="4.1",
+               penalty="disqualification").status_code == 302
+    page = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
+    assert "The ruling is not complete" in page
+    assert file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code == 400
+    assert appeals(app, ruled["event_id"]) == []
+
+
+def test_the_queue_lists_open_appeals_oldest_first_with_table_round_infraction_ruling_and_waiting_time(app, ruled):
+    assert log(ruled["judge"], ruled["event_id"], player="P-002", table=1, infraction="3.5.2",
+               penalty="warning").status_code == 302
+    file_appeal(ruled["judge"], ruled["event_id"], 2)
+    file_appeal(ruled["judge"], ruled["event_id"], 1)
+    page = text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals"))
+    first, second = page.index("Appeal #1 · round 1 · table 1"), page.index("Appeal #2 · round 1 · table 2")
+    assert first < second
+    assert "3.5.2 · ruled Warning by Floor Judge" in page and "waiting 0 min" in page
+
+
+def test_a_new_appeal_reaches_the_head_judges_queue_and_badge_without_a_reload(app, ruled):
+    partial = f"/events/{ruled['event_id']}/appeals?partial=1"
+    assert "No appeal is waiting" in text(ruled["head"].get(partial))
+    assert ruled["head"].get("/appeals/waiting?format=json").get_json() == {"count": 0}
+    file_appeal(ruled["judge"], ruled["event_id"])
+    assert "Appeal #1" in text(ruled["head"].get(partial))  # what the queue page fetches every 4 s
+    assert ruled["head"].get("/appeals/waiting?format=json").get_json() == {"count": 1}  # what the badge fetches
+    for page in ("/", f"/events/{ruled['event_id']}/players", "/rules"):
+        assert 'aria-label="1 appeals waiting for you">1</span>' in text(ruled["head"].get(page)), page
+    assert "appeals waiting for you" not in text(ruled["judge"].get("/"))  # a floor judge has no queue
+
+
+# ---- decisions ------------------------------------------------------------------------------------------------------
+
+def test_an_upheld_appeal_spends_one_challenge_and_an_overturned_one_does_not(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 2)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    assert decide(ruled["head"], ruled["event_id"], outcome="upheld").status_code == 302
+    assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
+    file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
+    assert decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Not a 3.1.1").status_code == 302
+    first, second = appeals(app, ruled["event_id"])
+    assert first.status is AppealStatus.UPHELD and first.uses_challenge
+    assert second.status is AppealStatus.OVERTURNED and not second.uses_challenge
+    assert "1 of 2 challenges left" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/appeals/2"))
+
+
+def test_the_head_judge_may_decide_an_upheld_appeal_does_not_count(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 1)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    data = {"csrf_token": csrf_token(ruled["head"], f"/events/{ruled['event_id']}/appeals"), "outcome": "upheld"}
+    assert ruled["head"].post(f"/events/{ruled['event_id']}/appeals/1", data=data).status_code == 302  # box unticked
+    assert not appeals(app, ruled["event_id"])[0].uses_challenge
+
+
+def test_a_player_with_no_challenge_left_cannot_appeal_and_the_screen_says_so(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 1)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    decide(ruled["head"], ruled["event_id"], outcome="upheld")
+    assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
+    assert 'disabled> Aiko Mori <span class="muted">(penalized; 0 of 1 challenges left)</span>' in form
+    response = file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
+    assert response.status_code == 400
+    assert "Aiko Mori has no challenge left (0 of 1 challenges left); the ruling stands." in text(response)
+    assert len(appeals(app, ruled["event_id"])) == 1
+
+
+def test_an_appeal_waiting_for_a_decision_holds_the_last_challenge(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 1)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
+    response = file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
+    assert response.status_code == 400 and "1 appeal waiting for a decision" in text(response)
+
+
+def test_an_overturned_penalty_no_longer_counts_for_upgrades(app, ruled):
+    assert suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.5.1.1").get_json()["upgraded"]
+    file_appeal(ruled["judge"], ruled["event_id"])
+    decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="The player had resolved it correctly")
+    with app.app_context():
+        incident = db.session.scalar(select(Incident).where(Incident.number == 1))
+        assert incident.status is IncidentStatus.OVERTURNED
+        assert incident.status_reason == "The player had resolved it correctly"
+    assert not suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.5.1.1").get_json()["upgraded"]
+
+
+def test_a_changed_penalty_replaces_the_old_one_and_the_old_ruling_stays_in_the_history(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    response = decide(ruled["head"], ruled["event_id"], outcome="changed", infraction="3.2.1",
+                      penalty="loss_of_game", reason="It was a procedure error that changed the game state")
+    assert response.status_code == 302, text(response)
+    with app.app_context():
+        incident = db.session.scalar(select(Incident).where(Incident.number == 1))
+        assert (incident.infraction_code, incident.rank_id, incident.status) == ("3.2.1", "loss_of_game",
+                                                                                 IncidentStatus.STANDING)
+    [appeal] = appeals(app, ruled["event_id"])
+    assert appeal.ruling["rank_id"] == "warning" and appeal.new_ruling == {"infraction_code": "3.2.1",
+                                                                           "rank_id": "loss_of_game"}
+    page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
+    assert "infraction code: <del>3.5.2</del> → <ins>3.2.1</ins>" in page
+    assert "rank id: <del>warning</del> → <ins>loss_of_game</ins>" in page
+    # the history counts the new ruling: a second 3.2 is a repeat, a second 3.5 is not
+    assert suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.2.1").get_json()["upgraded"]
+    assert not suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.5.1.1").get_json()["upgraded"]
+
+
+def test_overturning_or_changing_needs_a_reason_and_keeps_what_was_typed(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    response = decide(ruled["head"], ruled["event_id"], outcome="changed", penalty="loss_of_game", reason="")
+    assert response.status_code == 400 and "Give the reason for the decision" in text(response)
+    assert '<option selected value="loss_of_game">' in response.get_data(as_text=True)
+    assert appeals(app, ruled["event_id"])[0].status is AppealStatus.OPEN
+
+
+def test_an_appeal_is_decided_once(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    decide(ruled["head"], ruled["event_id"], outcome="upheld")
+    again = decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="second thoughts")
+    assert "Appeal #1 is already decided: upheld." in text(ruled["head"].get(again.headers["Location"]))
+    assert appeals(app, ruled["event_id"])[0].status is AppealStatus.UPHELD
+
+
+def test_the_head_judges_decision_is_final(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    decide(ruled["head"], ruled["event_id"], outcome="upheld")
+    assert "their decision is final" in text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 400
+
+
+def test_only_the_head_judge_decides(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    for who in ("floor_judge", "other_floor", "scorekeeper"):
+        client = signed_in(app, ruled["people"][who][1])
+        response = client.post(f"/events/{ruled['event_id']}/appeals/1", data={
+            "csrf_token": csrf_token(client, "/account/password"), "outcome": "overturned", "reason": "no"})
+        assert response.status_code == 403, who
+    organizer = signed_in(app, ruled["organizer"][1])
+    assert organizer.post(f"/events/{ruled['event_id']}/appeals/1", data={
+        "csrf_token": csrf_token(organizer, "/account/password"), "outcome": "upheld"}).status_code == 403
+    assert appeals(app, ruled["event_id"])[0].status is AppealStatus.OPEN
+
+
+# ---- proxies ------------------------------------------------------------------------------------------------------
+
+def delegate(client, event_id, proxy_id, number=1):
+    return client.post(f"/events/{event_id}/appeals/{number}/proxy", data={
+        "csrf_token": csrf_token(client, f"/events/{event_id}/appeals/{number}"), "proxy": str(proxy_id or "")})
+
+
+def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_alone_may_decide_it(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    other_id, other_email = ruled["people"]["other_floor"]
+    assert delegate(ruled["head"], ruled["event_id"], other_id).status_code == 302
+    assert appeals(app, ruled["event_id"])[0].proxy_id == other_id
+    proxy = signed_in(app, other_email)
+    assert "Your decision" in text(proxy.get(f"/events/{ruled['event_id']}/appeals/1"))
+    assert proxy.get("/appeals/waiting?format=json").get_json() == {"count": 1}
+    assert decide(proxy, ruled["event_id"], outcome="overturned", reason="Misread the card").status_code == 302
+    [appeal] = appeals(app, ruled["event_id"])
+    assert appeal.decided_as_proxy and appeal.status is AppealStatus.OVERTURNED
+
+
+def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    response = delegate(ruled["head"], ruled["event_id"], ruled["people"]["floor_judge"][0])
+    assert response.status_code == 302 and appeals(app, ruled["event_id"])[0].proxy_id is None
+    assert "Choose a floor judge of this event who did not make the ruling" in text(
+        ruled["head"].get(response.headers["Location"]))
+
+
+def test_a_proxy_cannot_decide_appeals_not_delegated_to_them(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    proxy = signed_in(app, ruled["people"]["other_floor"][1])
+    assert decide(proxy, ruled["event_id"], outcome="upheld").status_code == 403
+
+
+def test_after_a_proxy_rules_the_player_may_still_appeal_to_the_head_judge(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
+    decide(signed_in(app, ruled["people"]["other_floor"][1]), ruled["event_id"], outcome="upheld")
+    assert "may still appeal to the head judge" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/appeals/1"))
+    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
+    second = delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0], number=2)
+    assert "A proxy has already ruled on this incident" in text(ruled["head"].get(second.headers["Location"]))
+    assert decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code == 302
+    assert [a.status for a in appeals(app, ruled["event_id"])] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
+
+
+# ---- the ruling judge hears back -------------------------------------------------------------------------------------
+
+def test_the_floor_judge_sees_the_decision_on_their_next_page_until_they_acknowledge_it(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="Resolved correctly after all")
+    page = text(ruled["judge"].get("/"))
+    assert "Appeal of your ruling, incident #1: overturned</strong> by Head Judge: “Resolved correctly after all”" in page
+    assert "Appeal of your ruling" not in text(ruled["head"].get("/"))
+    response = ruled["judge"].post(f"/events/{ruled['event_id']}/appeals/1/seen", data={
+        "csrf_token": csrf_token(ruled["judge"], "/"), "next": "/"})
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+    assert "Appeal of your ruling" not in text(ruled["judge"].get("/"))
+    with app.app_context():
+        actions = db.session.scalars(select(AuditEntry.action).where(AuditEntry.object_type == "Appeal")
+                                     .order_by(AuditEntry.id)).all()
+    assert actions == ["appeal.file", "appeal.decide", "appeal.seen"]
+
+
+def test_every_appeal_state_change_writes_one_audit_entry_in_the_same_transaction(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
+    decide(signed_in(app, ruled["people"]["other_floor"][1]), ruled["event_id"], outcome="upheld")
+    with app.app_context():
+        counts = dict(db.session.execute(select(AuditEntry.action, func.count()).where(
+            AuditEntry.object_type == "Appeal").group_by(AuditEntry.action)).all())
+    assert counts == {"appeal.file": 1, "appeal.delegate": 1, "appeal.decide": 1}

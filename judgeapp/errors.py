@@ -12,4 +12,8 @@ class FieldError(ValueError):
 def show_on_form(form, err: FieldError, session) -> None:
     """Undo the request's writes and put the service's message next to the field it blames."""
     session.rollback()
-    getattr(form, err.field, form.submit).errors.append(err.message)
+    field = getattr(form, err.field, None) or getattr(form, "submit", None)
+    if field is None:
+        form.form_errors.append(err.message)
+    else:
+        field.errors.append(err.message)

@@ -14,7 +14,7 @@ from ..extensions import current_catalog, db, limiter
 from ..incidents import services as incidents
 from ..incidents.views import _infraction_choices_of, _rank_namer
 from ..localtime import to_local
-from ..models import Event, Role, StatementRequest
+from ..models import Event, InvestigationStatus, Role, StatementRequest
 from ..reports.dq import dq_report_pdf
 from . import bp, services
 from .forms import (AcceptForm, DeclineForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm,
@@ -186,6 +186,10 @@ def revoke_link(event, roles, number, request_id):
 def write_up(event, roles, number):
     policy = _policy(event)
     investigation = _investigation_or_404(event, number)
+    if investigation.status is not InvestigationStatus.OPEN:
+        flash(f"This investigation is {investigation.status.label} and locked: nothing was changed. "
+              "Add a dated addendum instead.", "error")
+        return _show(event, roles, investigation, status=409)
     form = WriteUpForm()
     form.decision_infraction_code.choices = _infraction_choices_of(policy)
     if form.validate_on_submit():

@@ -55,12 +55,12 @@ class DQReport:
     time_zone: str = "UTC"
     extra: dict = field(default_factory=dict)
 
-def dq_report_html(report: DQReport) -> str:
-    return _env.get_template("dq.html").render(r=report)
-
-def dq_report_pdf(report: DQReport, paper: str = "a4") -> bytes:
-    """Render the report; `paper` is "a4" or "letter". Only the report stylesheet and fonts are ever loaded."""
+def dq_report_html(report: DQReport, paper: str = "a4") -> str:
     size = PAPERS.get(paper)
     if size is None:
         raise ValueError(f"unknown paper size {paper!r}")
-    return html_to_pdf(dq_report_html(report), css=f"@page {{ size: {size}; }}")
+    return _env.get_template("dq.html").render(r=report, page_size=size)
+
+def dq_report_pdf(report: DQReport, paper: str = "a4") -> bytes:
+    """Render the report; `paper` is "a4" or "letter". Only the report stylesheet and fonts are ever loaded."""
+    return html_to_pdf(dq_report_html(report, paper))

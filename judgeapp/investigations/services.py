@@ -408,7 +408,7 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
     return DQReport(
         number=report_number(event, investigation), generated=stamp(now), event=event.name,
         event_date=event.date.isoformat(), venue=event.venue, policy=f"{policy.name} (version {policy.version})",
-        level=f"{event.level} — {level.name}" if level is not None else str(event.level),
+        level=level.name if level is not None else f"Level {event.level}",
         head_judge=head.name if head else "—", organizer=event.organizer.name,
         player=", ".join(p.name for p in players) or incident.subject_name,
         player_id=", ".join(p.player_code or "—" for p in players) or "—",

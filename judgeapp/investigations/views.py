@@ -4,7 +4,7 @@ from __future__ import annotations
 from io import BytesIO
 
 import segno
-from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
 from flask_login import current_user
 from wtforms.fields.choices import SelectChoice
 
@@ -21,6 +21,7 @@ from .forms import (AcceptForm, DeclineForm, LinkForm, PublicStatementForm, Revo
                     WriteUpForm)
 
 READERS = (Role.HEAD_JUDGE, "organizer")
+NEW_LINK = "judgeapp.new_statement_link"
 
 
 def _policy(event):
@@ -111,7 +112,7 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
         "investigations/show.html", event=event, roles=roles, inv=investigation, policy=policy,
         incident=investigation.incident, rank_name=_rank_namer(policy),
         statement_form=statement_form or StatementForm(formdata=None),
-        link_form=link_form or LinkForm(formdata=None), write_up=write_up, revoke_form=RevokeForm(formdata=None),
+        link_form=link_form or LinkForm(formdata=None, prefix="link"), write_up=write_up, revoke_form=RevokeForm(formdata=None),
         missing=services.missing_statements(investigation), timeline=services.timeline(investigation),
         number=services.report_number(event, investigation), new_link=new_link,
         is_head=Role.HEAD_JUDGE.value in roles), status
@@ -120,7 +121,16 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
 @bp.route("/events/<int:event_id>/investigations/<int:number>")
 @event_access(*READERS)
 def show(event, roles, number):
-    return _show(event, roles, _investigation_or_404(event, number))
+    investigation = _investigation_or_404(event, number)
+    fresh = session.pop(NEW_LINK, None)
+    req = next((r for r in investigation.requests if fresh and r.id == fresh["request_id"]), None)
+    if req is None:
+        return _show(event, roles, investigation)
+    url = url_for("investigations.public_statement", token=fresh["token"], _external=True)
+    qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title="QR code of the link")
+    link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
+    response, status = _show(event, roles, investigation, new_link=link)
+    return response, status, {"Cache-Control": "no-store"}
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/statements", methods=["POST"])
@@ -148,7 +158,7 @@ def add_statement(event, roles, number):
 def new_link(event, roles, number):
     """A one-time link, shown once (with its QR code) in the answer to this request; only its hash is stored."""
     investigation = _investigation_or_404(event, number)
-    form = LinkForm()
+    form = LinkForm(prefix="link")  # the statement form on the same page has the same fields
     if form.validate_on_submit():
         try:
             req, token = services.request_statement(db.session, actor=current_user, roles=roles, event=event,
@@ -158,11 +168,9 @@ def new_link(event, roles, number):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            url = url_for("investigations.public_statement", token=token, _external=True)
-            qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title="QR code of the link")
-            link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
-            response, _ = _show(event, roles, _investigation_or_404(event, number), new_link=link)
-            return response, 200, {"Cache-Control": "no-store"}
+            # Shown once, on the page this redirects to (so a reload does not make another link), then forgotten.
+            session[NEW_LINK] = {"request_id": req.id, "token": token}
+            return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#new-link")
     return _show(event, roles, _investigation_or_404(event, number), status=400, link_form=form)
 
 

@@ -63,9 +63,10 @@ def statement(client, dq, *, name="Aiko Mori", role="opponent", body="I saw the 
 
 
 def make_link(client, dq, name="Eve Witness", role="witness"):
-    response = post(client, f"{base(dq)}/investigations/1/links", author_name=name, author_role=role)
-    assert response.status_code == 200, text(response)
-    return re.search(r'href="http://localhost/statement/([^"]+)"', response.get_data(as_text=True)).group(1)
+    response = post(client, f"{base(dq)}/investigations/1/links", **{"link-author_name": name, "link-author_role": role})
+    assert response.status_code == 302, text(response)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    return re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
 
 
 WRITE_UP = dict(hj_infraction="Cheating: arranging the deck while shuffling (4.1).",
@@ -174,6 +175,7 @@ def test_a_one_time_link_takes_one_statement_without_an_account_and_then_stops_w
 
 def test_a_link_cannot_be_guessed_and_only_its_hash_is_stored(app, dq):
     token = make_link(dq["head"], dq)
+    assert "/statement/" not in dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)  # shown once
     assert len(token) >= 40
     visitor = app.test_client()
     assert visitor.get(f"/statement/{token[:-1]}x").status_code == 404

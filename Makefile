@@ -34,6 +34,7 @@ $(STAMP): pyproject.toml
 bench: setup
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/incidents.py
+	$(BIN)/python bench/dq_report.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache tests/artifacts

@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 
 run: setup
 	$(BIN)/flask --app wsgi init-db
-	$(BIN)/flask --app wsgi demo
+	$(BIN)/flask --app wsgi demo --sample-cases
 	$(BIN)/flask --app wsgi run --host 127.0.0.1 --port 5000
 
 test: setup test-sqlite test-postgres

@@ -67,7 +67,9 @@ def users_create(email, name, password, organizer):
 @click.command("demo")
 @with_appcontext
 @click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")
-def demo(password):
+@click.option("--sample-cases", is_flag=True, help="Also log a ruling under appeal and a disqualification under "
+                                                    "investigation, to show the head judge's screens.")
+def demo(password, sample_cases):
     """Create the "Demo Open" event with demo accounts, 32 players and round 1's pairings (for trying the app only)."""
     from .auth.services import create_user
     from .events import services
@@ -95,10 +97,39 @@ def demo(password):
     services.start_round(db.session, actor=people["head@demo.test"], event=event)
     seating = "\n".join(f"{t},DEMO-{2 * t - 1:03d},DEMO-{2 * t:03d}" for t in range(1, len(DEMO_PLAYERS) // 2 + 1))
     services.import_pairings(db.session, actor=people["head@demo.test"], event=event, round_number=1, text=seating)
+    if sample_cases:
+        _sample_cases(event, people)
     db.session.commit()
     click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
     for email in people:
         click.echo(f"  {email:<22} password: {password}")
+
+
+def _sample_cases(event, people) -> None:
+    """A warning at table 3 that the opponent appeals; a recommended disqualification at table 6 with a statement."""
+    from .appeals import services as appeals
+    from .incidents import services as incidents
+    from .investigations import services as investigations
+    from .models import Player
+
+    policy = current_catalog().policy(event.policy_id)
+    code = {p.player_code: p for p in db.session.scalars(select(Player).where(Player.event_id == event.id))}
+    floor1, floor2, head = people["floor1@demo.test"], people["floor2@demo.test"], people["head@demo.test"]
+    judge = frozenset({"floor_judge"})
+    warning = incidents.log_incident(db.session, policy, actor=floor1, roles=judge, event=event, data=incidents.IncidentInput(
+        key="demo-sample-incident-0001", infraction_code="3.5.2", table_number=3, player_id=code["DEMO-005"].id,
+        rank_id="warning", description="Did not discard down at the end of the turn."))
+    appeals.file_appeal(db.session, actor=floor1, event=event, incident=warning.incident, data=appeals.AppealInput(
+        key="demo-sample-appeal-000001", appellant=f"player:{code['DEMO-006'].id}",
+        contest="The opponent says a warning is too light: the extra card was used."))
+    dq = incidents.log_incident(db.session, policy, actor=floor2, roles=judge, event=event, data=incidents.IncidentInput(
+        key="demo-sample-incident-0002", infraction_code="4.1", table_number=6, player_id=code["DEMO-011"].id,
+        rank_id="disqualification", description="Seen arranging the top of the deck while shuffling."))
+    investigation = investigations.investigation_of_incident(db.session, dq.incident)
+    investigations.add_statement(db.session, actor=head, roles=frozenset({"head_judge"}), event=event,
+                                 investigation=investigation, key="demo-sample-statement-01",
+                                 author_name=code["DEMO-012"].name, author_role="opponent",
+                                 text="While shuffling he looked at the bottom card and moved two cards to the top.")
 
 
 catalog = AppGroup("catalog", help="Check an infraction catalog file.")

@@ -89,6 +89,19 @@ def test_demo_creates_the_demo_open_once(app, cli):
     assert emails == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
 
 
+def test_the_demo_of_make_run_has_an_appeal_waiting_and_a_disqualification_under_investigation(app, cli):
+    from judgeapp.models import Appeal, AppealStatus, Incident, IncidentStatus, Investigation, Statement
+
+    assert cli("demo", "--sample-cases").exit_code == 0
+    with app.app_context():
+        [appeal] = db.session.scalars(select(Appeal)).all()
+        assert appeal.status is AppealStatus.OPEN and appeal.appellant_name == "Sakura Ito"
+        [investigation] = db.session.scalars(select(Investigation)).all()
+        assert investigation.incident.status is IncidentStatus.RECOMMENDED
+        assert db.session.scalar(select(func.count()).select_from(Statement)) == 1
+        assert db.session.scalar(select(func.count()).select_from(Incident)) == 2
+
+
 def empty_database(app):
     """No tables at all, as on a fresh machine."""
     with app.app_context():

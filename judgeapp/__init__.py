@@ -4,7 +4,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from flask import Flask, render_template, request
+from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 
 from .config import DEFAULTS, ROOT, from_environment

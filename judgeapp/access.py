@@ -13,6 +13,7 @@ from .models import Event, Role, StaffAssignment, User
 
 ORGANIZER = "organizer"  # the event's own organizer, next to the staff roles
 ANY_STAFF = frozenset({ORGANIZER, *(r.value for r in Role)})
+JUDGES = (Role.FLOOR_JUDGE, Role.HEAD_JUDGE)
 
 
 def roles_at(user: User, event: Event) -> frozenset[str]:

@@ -86,13 +86,13 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
                 now: datetime | None = None) -> tuple[Appeal, bool]:
     """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created)."""
     now = now or utcnow()
-    key = incidents._check_key(data.key)
+    key = incidents.check_key(data.key)
     existing = incidents.by_key(session, Appeal, key)
     if existing is not None:
         if existing.incident_id != incident.id:
             raise FieldError("key", "This form's key belongs to another appeal; reload the page.")
         return existing, False
-    incidents._lock_event(session, event)
+    incidents.lock_event(session, event)
     blocked = why_not_appealable(session, event, incident)
     if blocked:
         raise FieldError("appellant", blocked)

@@ -6,12 +6,12 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..access import event_access
+from ..access import JUDGES, event_access
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
 from ..incidents import services as incidents
-from ..incidents.views import JUDGES, _infraction_choices_of, _penalty_choices, _rank_namer
-from ..models import AppealStatus, Event, Role, StaffAssignment, User
+from ..choices import infraction_choices_of, penalty_choices, rank_namer
+from ..models import AppealStatus, Event, Player, Role, StaffAssignment
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
@@ -62,7 +62,7 @@ def new(event, roles, number):
             return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
     policy = _policy(event)
     return render_template("appeals/new.html", event=event, roles=roles, form=form, incident=incident,
-                           appellants=appellants, blocked=blocked, rank_name=_rank_namer(policy),
+                           appellants=appellants, blocked=blocked, rank_name=rank_namer(policy),
                            policy=policy), 400 if form.errors else 200
 
 
@@ -72,7 +72,7 @@ def index(event, roles):
     policy = _policy(event)
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
     template = "appeals/_queue.html" if request.args.get("partial") else "appeals/index.html"
-    return render_template(template, event=event, roles=roles, appeals=appeals, rank_name=_rank_namer(policy),
+    return render_template(template, event=event, roles=roles, appeals=appeals, rank_name=rank_namer(policy),
                            now=incidents.utcnow())
 
 
@@ -88,8 +88,8 @@ def show(event, roles, number):
         flash(f"Appeal #{appeal.number} is already decided: {appeal.status.label}.", "error")
         return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
     form = DecisionForm()
-    form.infraction.choices = [SelectChoice("", "Keep the infraction")] + _infraction_choices_of(policy)[1:]
-    _penalty_choices(form.penalty, policy)
+    form.infraction.choices = [SelectChoice("", "Keep the infraction")] + infraction_choices_of(policy)[1:]
+    penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
         data = services.Decision(outcome=form.outcome.data, reason=form.reason.data or "",
                                  infraction_code=form.infraction.data or None, rank_id=form.penalty.data or None,
@@ -109,12 +109,10 @@ def show(event, roles, number):
     proxy_form.proxy.data = str(appeal.proxy_id or "")
     challenges = None
     if appeal.appellant_player_id is not None:
-        from ..models import Player
-
         challenges = services.challenges_of(db.session, event, db.session.get(Player, appeal.appellant_player_id))
     return render_template("appeals/show.html", event=event, roles=roles, appeal=appeal, form=form,
                            proxy_form=proxy_form, may_decide=may_decide and appeal.status is AppealStatus.OPEN,
-                           challenges=challenges, rank_name=_rank_namer(policy), policy=policy,
+                           challenges=challenges, rank_name=rank_namer(policy), policy=policy,
                            now=incidents.utcnow()), 400 if form.errors else 200
 
 

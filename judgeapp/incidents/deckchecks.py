@@ -12,7 +12,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
-from .services import (MAX_TEXT, _check_key, by_key, check_table, find_player, pairings_of, started_round,
+from .services import (MAX_TEXT, check_key, by_key, check_table, find_player, pairings_of, started_round,
                        table_count)
 from .timekeeping import propose, record_extension, settle_minutes
 
@@ -28,7 +28,7 @@ class DeckCheckInput:
 def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckCheckInput,
                      now: datetime | None = None) -> tuple[DeckCheck, bool]:
     """Start the clock on a deck check at a table; players default to the table's pairing."""
-    key = _check_key(data.key)
+    key = check_key(data.key)
     existing = by_key(session, DeckCheck, key)
     if existing is not None:
         return existing, False

@@ -266,7 +266,7 @@ def by_key(session: Session, model, key: str):
     return session.scalar(select(model).where(model.client_key == key))
 
 
-def _check_key(key: str) -> str:
+def check_key(key: str) -> str:
     key = (key or "").strip()
     if not 16 <= len(key) <= 64:
         raise FieldError("key", "This form has no valid one-time key; reload the page.")
@@ -277,13 +277,13 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
                  data: IncidentInput, now: datetime | None = None) -> LogResult:
     """Store an incident once per one-time key, with the engine's suggestion and any time given back."""
     now = now or utcnow()
-    key = _check_key(data.key)
+    key = check_key(data.key)
     existing = by_key(session, Incident, key)
     if existing is not None:
         if existing.event_id != event.id:
             raise FieldError("key", "This form's key belongs to another event; reload the page.")
         return LogResult(existing, created=False)
-    _lock_event(session, event)
+    lock_event(session, event)
     rnd = started_round(session, event, data.round_number)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
@@ -341,7 +341,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     return result
 
 
-def _lock_event(session: Session, event: Event) -> None:
+def lock_event(session: Session, event: Event) -> None:
     """Serialise numbering per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers)."""
     if session.get_bind().dialect.name != "sqlite":
         session.execute(select(Event.id).where(Event.id == event.id).with_for_update())

@@ -11,7 +11,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from .services import MAX_REASON, _check_key, by_key, check_minutes, check_table, started_round
+from .services import MAX_REASON, check_key, by_key, check_minutes, check_table, started_round
 
 
 def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
@@ -86,7 +86,7 @@ class ExtensionInput:
 def add_extension(session: Session, policy: Policy, *, actor: User, event: Event, data: ExtensionInput,
                   now: datetime | None = None) -> tuple[TimeExtension, bool]:
     """A judge gives a table time back; returns the record and whether it is new (a resent form is stored once)."""
-    key = _check_key(data.key)
+    key = check_key(data.key)
     existing = by_key(session, TimeExtension, key)
     if existing is not None:
         return existing, False

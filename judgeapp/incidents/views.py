@@ -9,10 +9,14 @@ from flask_login import current_user
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..access import event_access
+from ..access import JUDGES, event_access
+from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
+from ..appeals import services as appeals
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
 from ..infractions import ExtensionReason, extension_owed
+from ..investigations import services as investigations
+from ..investigations.forms import AcceptForm, decline_form
 from ..infractions import suggest as suggest_penalty
 from ..localtime import local_time_to_utc
 from ..models import AuditEntry, Incident, Player, Role, SubjectKind, TimeExtension, User, utcnow
@@ -21,17 +25,11 @@ from . import bp, deckchecks, services, timekeeping
 from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, ExtensionForm, IncidentForm,
                     PickTablesForm, VoidForm)
 
-JUDGES = (Role.FLOOR_JUDGE, Role.HEAD_JUDGE)
 JUDGE_IDS = frozenset(r.value for r in JUDGES)
 
 
 def _policy(event):
     return current_catalog().policy(event.policy_id)
-
-
-def _rank_namer(policy):
-    """For templates: a stored rank id as the policy names it."""
-    return lambda rank_id: policy.rank(rank_id).name if rank_id else "No penalty"
 
 
 def _round_choices(field, event, default_current=True):
@@ -40,34 +38,6 @@ def _round_choices(field, event, default_current=True):
     if default_current and rounds and not field.raw_data:
         field.data = rounds[-1].number
     return rounds
-
-
-def _infraction_choices(field, policy, most_used=()):
-    def choice(inf, group):
-        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group,
-                            render_kw={"data-sub": inf.subsection})
-    choices = [SelectChoice("", "Choose the infraction…")]
-    choices += [choice(policy.infraction(code), "Most used at this event") for code in most_used
-                if code in {i.code for i in policy.infractions}]
-    choices += [choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name}") for inf in policy.infractions]
-    field.choices = choices
-
-
-_CHOICES: dict[tuple[str, str], list[SelectChoice]] = {}
-
-
-def _infraction_choices_of(policy) -> list[SelectChoice]:
-    """The policy's infractions as choices, built once per policy version."""
-    key = (policy.id, policy.version)
-    if key not in _CHOICES:
-        field = type("F", (), {})()
-        _infraction_choices(field, policy)
-        _CHOICES[key] = field.choices
-    return _CHOICES[key]
-
-
-def _penalty_choices(field, policy):
-    field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
 
 
 def _parse_utc(value: str | None) -> datetime | None:
@@ -108,8 +78,8 @@ def new(event, roles):
     # What validation needs only; the service checks round and team itself (a clearer message than "Not a valid
     # choice"), so a successful save does not pay for the look-ups only the rendered form needs.
     form.round.validate_choice = form.team.validate_choice = False
-    form.infraction.choices = _infraction_choices_of(policy)
-    _penalty_choices(form.penalty, policy)
+    form.infraction.choices = infraction_choices_of(policy)
+    penalty_choices(form.penalty, policy)
     if not form.is_submitted():
         form.call_started_at.data = request.args.get("call_started") or ""
         form.deck_check_id.data = request.args.get("deck_check") or ""
@@ -134,7 +104,7 @@ def new(event, roles):
             db.session.commit()
             return redirect(url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1))
     rounds = _round_choices(form.round, event)
-    _infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
@@ -228,20 +198,17 @@ def show(event, roles, number):
     if incident.call_started_at is not None:
         owed = extension_owed(policy, ExtensionReason.RULING, incident.created_at - incident.call_started_at)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
-    from ..appeals.services import appeals_of_incident, why_not_appealable
-    from ..investigations.services import investigation_of_incident
-    from ..investigations.views import AcceptForm, decline_form
-
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
         extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
         trail=_audit_trail("Incident", incident.id), can_correct=services.may_correct(incident, current_user, roles),
-        void_form=VoidForm(), rank_name=_rank_namer(policy),
+        void_form=VoidForm(), rank_name=rank_namer(policy),
         owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"),
-        appeals=appeals_of_incident(db.session, incident), appeal_blocked=why_not_appealable(db.session, event, incident),
-        investigation=investigation_of_incident(db.session, incident), accept_form=AcceptForm(formdata=None),
-        decline_form=decline_form(policy, formdata=None))
+        appeals=appeals.appeals_of_incident(db.session, incident),
+        appeal_blocked=appeals.why_not_appealable(db.session, event, incident),
+        investigation=investigations.investigation_of_incident(db.session, incident),
+        accept_form=AcceptForm(formdata=None), decline_form=decline_form(policy, formdata=None))
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])
@@ -256,8 +223,8 @@ def edit(event, roles, number):
         "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
         "description": incident.description})
     _round_choices(form.round, event, default_current=False)
-    _infraction_choices(form.infraction, policy)
-    _penalty_choices(form.penalty, policy)
+    infraction_choices(form.infraction, policy)
+    penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
         data = services.IncidentEdit(round_number=form.round.data, table_number=form.table.data,
                                      infraction_code=form.infraction.data, rank_id=form.penalty.data or None,
@@ -308,7 +275,7 @@ def player(event, roles, player_id):
         abort(404)
     groups = services.player_history(db.session, policy, event, person)
     return render_template("incidents/player.html", event=event, roles=roles, policy=policy, player=person,
-                           groups=groups, rank_name=_rank_namer(policy))
+                           groups=groups, rank_name=rank_namer(policy))
 
 
 @bp.route("/events/<int:event_id>/feed")
@@ -318,7 +285,7 @@ def feed(event, roles):
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
     return render_template(template, event=event, roles=roles, items=items,
-                           rank_name=_rank_namer(policy))
+                           rank_name=rank_namer(policy))
 
 
 # ---- time extensions and the clock --------------------------------------------------------------------------------

@@ -19,6 +19,14 @@ class DeclineForm(FlaskForm):
     submit = SubmitField("Decline the recommendation")
 
 
+def decline_form(policy, **kwargs) -> DeclineForm:
+    """The penalties a head judge may give instead of a recommended one (never another head-judge-only one)."""
+    form = DeclineForm(**kwargs)
+    form.rank.choices = [SelectChoice("", "No penalty")] + [
+        SelectChoice(r.id, r.name) for r in policy.ranks if r.id not in policy.head_judge_only]
+    return form
+
+
 class StatementForm(FlaskForm):
     key = HiddenField(default=one_time_key)
     author_name = StringField("Name", validators=[DataRequired(message="Give the person's name."), Length(max=200)],

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -14,8 +16,8 @@ from .. import audit
 from ..errors import FieldError
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
-from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Statement,
-                      StatementRequest, StatementRole, User, utcnow)
+from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Role, StaffAssignment,
+                      Statement, StatementRequest, StatementRole, User, utcnow)
 
 HEAD_JUDGE = "head_judge"
 MAX_STATEMENT = 20000
@@ -166,7 +168,7 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
                   now: datetime | None = None) -> tuple[Statement, bool]:
     """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
     _require_head_judge(roles)
-    key = incidents._check_key(key)
+    key = incidents.check_key(key)
     existing = incidents.by_key(session, Statement, key)
     if existing is not None:
         return existing, False
@@ -376,7 +378,6 @@ def timeline(investigation: Investigation) -> list[Moment]:
 def report_of(session: Session, policy: Policy, event: Event, investigation: Investigation, *, local, tz_name: str,
               now: datetime | None = None):
     """The disqualification report as plain data; `local` turns a stored UTC time into venue time."""
-    from ..models import Player, Role, StaffAssignment
     from ..reports.dq import DQReport, ReportStatement
 
     now = now or utcnow()
@@ -425,9 +426,6 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
 
 def report_filename(event: Event, report) -> str:
     """dq-report_<event>_<player>_<event date>.pdf, readable and safe in a Content-Disposition header."""
-    import re
-    import unicodedata
-
     def slug(text: str) -> str:
         text = unicodedata.normalize("NFKC", text)
         return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "x"

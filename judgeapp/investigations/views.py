@@ -6,19 +6,18 @@ from io import BytesIO
 import segno
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
 from flask_login import current_user
-from wtforms.fields.choices import SelectChoice
 
 from ..access import event_access
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, limiter
 from ..incidents import services as incidents
-from ..incidents.views import _infraction_choices_of, _rank_namer
+from ..choices import infraction_choices_of, rank_namer
 from ..localtime import to_local
 from ..models import Event, InvestigationStatus, Role, StatementRequest
 from ..reports.dq import dq_report_pdf
 from . import bp, services
-from .forms import (AcceptForm, DeclineForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm,
-                    WriteUpForm)
+from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
+                    decline_form)
 
 READERS = (Role.HEAD_JUDGE, "organizer")
 NEW_LINK = "judgeapp.new_statement_link"
@@ -40,13 +39,6 @@ def _investigation_or_404(event, number):
     if investigation is None:
         abort(404)
     return investigation
-
-
-def decline_form(policy, **kwargs) -> DeclineForm:
-    form = DeclineForm(**kwargs)
-    form.rank.choices = [SelectChoice("", "No penalty")] + [
-        SelectChoice(r.id, r.name) for r in policy.ranks if r.id not in policy.head_judge_only]
-    return form
 
 
 # ---- recommendations --------------------------------------------------------------------------------------------------
@@ -85,7 +77,7 @@ def decline(event, roles, number):
         else:
             db.session.commit()
             flash(f"Recommendation declined; incident #{number} now stands as "
-                  f"{_rank_namer(policy)(incident.rank_id)}.", "success")
+                  f"{rank_namer(policy)(incident.rank_id)}.", "success")
     else:
         flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
@@ -98,7 +90,7 @@ def decline(event, roles, number):
 def index(event, roles):
     policy = _policy(event)
     return render_template("investigations/index.html", event=event, roles=roles,
-                           investigations=services.investigations_of(db.session, event), rank_name=_rank_namer(policy))
+                           investigations=services.investigations_of(db.session, event), rank_name=rank_namer(policy))
 
 
 def _show(event, roles, investigation, *, status=200, statement_form=None, link_form=None, write_up=None,
@@ -107,10 +99,10 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
     if write_up is None:
         write_up = WriteUpForm(obj=investigation, formdata=None)
         write_up.decision_infraction_code.data = investigation.decision_infraction_code or investigation.incident.infraction_code
-    write_up.decision_infraction_code.choices = _infraction_choices_of(policy)
+    write_up.decision_infraction_code.choices = infraction_choices_of(policy)
     return render_template(
         "investigations/show.html", event=event, roles=roles, inv=investigation, policy=policy,
-        incident=investigation.incident, rank_name=_rank_namer(policy),
+        incident=investigation.incident, rank_name=rank_namer(policy),
         statement_form=statement_form or StatementForm(formdata=None),
         link_form=link_form or LinkForm(formdata=None, prefix="link"), write_up=write_up, revoke_form=RevokeForm(formdata=None),
         missing=services.missing_statements(investigation), timeline=services.timeline(investigation),
@@ -199,7 +191,7 @@ def write_up(event, roles, number):
               "Add a dated addendum instead.", "error")
         return _show(event, roles, investigation, status=409)
     form = WriteUpForm()
-    form.decision_infraction_code.choices = _infraction_choices_of(policy)
+    form.decision_infraction_code.choices = infraction_choices_of(policy)
     if form.validate_on_submit():
         data = services.WriteUp(**{name: getattr(form, name).data if getattr(form, name).data is not None else ""
                                    for name in services.WRITE_UP_FIELDS})

@@ -16,7 +16,6 @@ from tests.integration.test_incidents import KEY_RE, log, signed_in, suggestion,
 def ruled(app, floor):
     """The floor judge has given Aiko Mori (P-001, table 2 against Chen Yu P-003 in the pairings) a warning."""
     from judgeapp.events.services import import_pairings
-    from judgeapp.models import Round
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])

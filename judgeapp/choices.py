@@ -1,0 +1,37 @@
+"""Choices the forms offer from the catalog: infractions, penalties, and rank names for templates."""
+from __future__ import annotations
+
+from wtforms.fields.choices import SelectChoice
+
+
+def rank_namer(policy):
+    """For templates: a stored rank id as the policy names it."""
+    return lambda rank_id: policy.rank(rank_id).name if rank_id else "No penalty"
+
+
+def infraction_choices(field, policy, most_used=()):
+    def choice(inf, group):
+        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group,
+                            render_kw={"data-sub": inf.subsection})
+    choices = [SelectChoice("", "Choose the infraction…")]
+    choices += [choice(policy.infraction(code), "Most used at this event") for code in most_used
+                if code in {i.code for i in policy.infractions}]
+    choices += [choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name}") for inf in policy.infractions]
+    field.choices = choices
+
+
+_CHOICES: dict[tuple[str, str], list[SelectChoice]] = {}
+
+
+def infraction_choices_of(policy) -> list[SelectChoice]:
+    """The policy's infractions as choices, built once per policy version."""
+    key = (policy.id, policy.version)
+    if key not in _CHOICES:
+        field = type("F", (), {})()
+        infraction_choices(field, policy)
+        _CHOICES[key] = field.choices
+    return _CHOICES[key]
+
+
+def penalty_choices(field, policy):
+    field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]

@@ -29,6 +29,11 @@ class Appellant:
     player: Player | None
     penalized: bool
     challenges: Challenges | None = None
+    waiting: bool = False  # this person's appeal of this ruling is already waiting for a decision
+
+    @property
+    def may_appeal(self) -> bool:
+        return not self.waiting and (self.challenges is None or self.challenges.may_appeal)
 
 
 def appellants_of(session: Session, event: Event, incident: Incident) -> list[Appellant]:
@@ -42,7 +47,10 @@ def appellants_of(session: Session, event: Event, incident: Incident) -> list[Ap
     if incident.table_number is not None:
         seated = incidents.pairings_of(session, incident.round).get(incident.table_number, [])
         out += [Appellant(f"player:{p.id}", p.name, p, False) for p in seated if p.id not in subject_ids]
+    waiting = {(a.appellant_player_id, a.appellant_name) for a in session.scalars(
+        select(Appeal).where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN))}
     for a in out:
+        a.waiting = (a.player.id if a.player else None, a.name) in waiting
         if a.player is not None:
             a.challenges = challenges_of(session, event, a.player)
     return out
@@ -64,8 +72,6 @@ def why_not_appealable(session: Session, event: Event, incident: Incident) -> st
     if incident.status is IncidentStatus.RECOMMENDED:
         return "The ruling is not complete: the head judge has not decided the recommended penalty yet."
     earlier = list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id)))
-    if any(a.status is AppealStatus.OPEN for a in earlier):
-        return "An appeal of this ruling is already waiting for a decision."
     if any(not a.decided_as_proxy for a in earlier if a.status is not AppealStatus.OPEN):
         return "The head judge has decided an appeal of this ruling: their decision is final."
     if HEAD_JUDGE in roles_at(incident.judge, event):
@@ -99,6 +105,8 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
     chosen = next((a for a in appellants_of(session, event, incident) if a.value == data.appellant), None)
     if chosen is None:
         raise FieldError("appellant", "Choose who appeals: the penalized player or their opponent.")
+    if chosen.waiting:
+        raise FieldError("appellant", f"{chosen.name}'s appeal of this ruling is already waiting for a decision.")
     if chosen.challenges is not None and not chosen.challenges.may_appeal:
         raise FieldError("appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); "
                                       "the ruling stands.")

@@ -48,8 +48,8 @@ def new(event, roles, number):
     blocked = services.why_not_appealable(db.session, event, incident)
     appellants = services.appellants_of(db.session, event, incident)
     form.appellant.choices = [SelectChoice(a.value, a.name) for a in appellants]
-    if not form.is_submitted() and appellants:
-        form.appellant.data = appellants[0].value
+    if not form.is_submitted():
+        form.appellant.data = next((a.value for a in appellants if a.may_appeal), None)
     if form.validate_on_submit():
         data = services.AppealInput(key=form.key.data, appellant=form.appellant.data, contest=form.contest.data)
         try:

@@ -15,8 +15,8 @@ from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, P
                            UnknownChoice, suggest)
 from ..infractions import extension_owed
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
-from ..models import (DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing, Player, Round,
-                      SubjectKind, TimeExtension, User, utcnow)
+from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
+                      Player, Round, SubjectKind, TimeExtension, User, utcnow)
 
 HEAD_JUDGE = "head_judge"
 MAX_TEXT = 4000
@@ -368,6 +368,17 @@ def incident_by_number(session: Session, event: Event, number: int) -> Incident 
                           .options(selectinload(Incident.subjects).selectinload(IncidentSubject.player)))
 
 
+def _check_not_under_appeal(session: Session, incident: Incident, roles: frozenset[str], field_name: str) -> None:
+    """While the head judge hears an appeal, the ruling stays as it stood; only the head judge may change it."""
+    if HEAD_JUDGE in roles:
+        return
+    waiting = session.scalar(select(Appeal.number).where(Appeal.incident_id == incident.id,
+                                                          Appeal.status == AppealStatus.OPEN).limit(1))
+    if waiting is not None:
+        raise FieldError(field_name, f"Appeal #{waiting} of this ruling is waiting for the head judge; the ruling "
+                                     "stays as it stood until they decide.")
+
+
 def may_correct(incident: Incident, actor: User, roles: frozenset[str]) -> bool:
     """A judge corrects their own incidents; the head judge corrects any."""
     return HEAD_JUDGE in roles or (incident.judge_id == actor.id and "floor_judge" in roles)
@@ -398,6 +409,7 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
         raise PermissionError("only the judge who logged it or the head judge may correct an incident")
     if incident.status is IncidentStatus.VOID:
         raise FieldError("note", "A void incident cannot be corrected.")
+    _check_not_under_appeal(session, incident, roles, "note")
     before = snapshot(incident)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
@@ -440,6 +452,7 @@ def void_incident(session: Session, *, actor: User, roles: frozenset[str], event
         raise FieldError("reason", f"At most {MAX_REASON} characters.")
     if incident.status is IncidentStatus.VOID:
         raise FieldError("reason", "This incident is already void.")
+    _check_not_under_appeal(session, incident, roles, "reason")
     before = incident.status.value
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
     audit.record(session, actor, "incident.void", incident, event_id=event.id, number=incident.number,

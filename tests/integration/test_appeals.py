@@ -302,3 +302,27 @@ def test_every_appeal_state_change_writes_one_audit_entry_in_the_same_transactio
         counts = dict(db.session.execute(select(AuditEntry.action, func.count()).where(
             AuditEntry.object_type == "Appeal").group_by(AuditEntry.action)).all())
     assert counts == {"appeal.file": 1, "appeal.delegate": 1, "appeal.decide": 1}
+
+
+def test_when_both_players_appeal_each_spends_a_challenge_if_the_ruling_is_upheld(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 2)
+    assert file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001")).status_code == 302
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert "2 of 2 challenges left, 1 appeal waiting for a decision; appeal waiting" in form
+    again = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    assert again.status_code == 400 and "Aiko Mori&#39;s appeal of this ruling is already waiting" in text(again)
+    assert file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003")).status_code == 302
+    decide(ruled["head"], ruled["event_id"], 1, outcome="upheld")
+    decide(ruled["head"], ruled["event_id"], 2, outcome="upheld")
+    assert [(a.appellant_name, a.uses_challenge) for a in appeals(app, ruled["event_id"])] == [
+        ("Aiko Mori", True), ("Chen Yu", True)]
+
+
+def test_while_an_appeal_waits_the_floor_judge_cannot_correct_or_void_the_ruling(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    url = f"/events/{ruled['event_id']}/incidents/1"
+    response = ruled["judge"].post(f"{url}/void", data={"csrf_token": csrf_token(ruled["judge"], url),
+                                                        "reason": "changed my mind"})
+    assert "Appeal #1 of this ruling is waiting for the head judge" in text(ruled["judge"].get(response.headers["Location"]))
+    with app.app_context():
+        assert db.session.scalar(select(Incident).where(Incident.number == 1)).status is IncidentStatus.STANDING

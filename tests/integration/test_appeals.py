@@ -148,7 +148,7 @@ def test_a_player_with_no_challenge_left_cannot_appeal_and_the_screen_says_so(ap
     decide(ruled["head"], ruled["event_id"], outcome="upheld")
     assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
-    assert 'disabled> Aiko Mori <span class="muted">(penalized; 0 of 1 challenges left)</span>' in form
+    assert 'disabled> <span>Aiko Mori <span class="muted">(penalized; 0 of 1 challenges left)</span>' in form
     response = file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
     assert response.status_code == 400
     assert "Aiko Mori has no challenge left (0 of 1 challenges left); the ruling stands." in text(response)

@@ -34,3 +34,8 @@ CATALOG_KEY = "judgeapp.catalog"
 def current_catalog():
     """The catalog the running app loaded at start-up."""
     return current_app.extensions[CATALOG_KEY]
+
+
+def event_policy(event):
+    """The policy (penalty guide) an event enforces, from the loaded catalog."""
+    return current_catalog().policy(event.policy_id)

@@ -1,8 +1,10 @@
 """Shared fixtures: a fresh app and database per test, accounts and events made to order."""
 from __future__ import annotations
 
+import http.server
 import os
 import re
+import threading
 from datetime import date
 from pathlib import Path
 
@@ -132,3 +134,24 @@ def login_as(client):
         return client
 
     return do
+
+
+@pytest.fixture
+def listening_server():
+    """A local HTTP server that records every request it receives: (base URL, list of paths requested)."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            hits.append(self.path)
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}", hits
+    server.shutdown()
+    server.server_close()

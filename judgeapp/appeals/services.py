@@ -5,7 +5,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, or_, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
@@ -120,15 +119,9 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
                     appellant_name=chosen.name, appellant_player_id=chosen.player.id if chosen.player else None,
                     appellant_is_penalized=chosen.penalized, contest=contest, ruling=ruling_of(incident),
                     ruling_judge_id=incident.judge_id, filed_by_id=actor.id, filed_at=now)
-    session.add(appeal)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        existing = incidents.by_key(session, Appeal, key)
-        if existing is None:
-            raise
-        return existing, False
+    appeal, created = incidents.insert_once(session, appeal, key)
+    if not created:
+        return appeal, False
     audit.record(session, actor, "appeal.file", appeal, event_id=event.id, number=number, incident=incident.number,
                  appellant=chosen.name, ruling=appeal.ruling, note=contest)
     return appeal, True

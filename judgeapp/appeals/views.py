@@ -8,16 +8,13 @@ from wtforms.fields.choices import SelectChoice
 
 from ..access import JUDGES, event_access
 from ..errors import FieldError, show_on_form
-from ..extensions import current_catalog, db
+from ..extensions import db, event_policy
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, penalty_choices, rank_namer
 from ..models import AppealStatus, Event, Player, Role, StaffAssignment
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
-
-def _policy(event):
-    return current_catalog().policy(event.policy_id)
 
 
 def _appeal_or_404(event, number):
@@ -60,7 +57,7 @@ def new(event, roles, number):
             db.session.commit()
             flash(f"Appeal #{appeal.number} sent to the head judge. The ruling applies until they decide.", "success")
             return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
-    policy = _policy(event)
+    policy = event_policy(event)
     return render_template("appeals/new.html", event=event, roles=roles, form=form, incident=incident,
                            appellants=appellants, blocked=blocked, rank_name=rank_namer(policy),
                            policy=policy), 400 if form.errors else 200
@@ -69,7 +66,7 @@ def new(event, roles, number):
 @bp.route("/events/<int:event_id>/appeals")
 @event_access(Role.HEAD_JUDGE, Role.FLOOR_JUDGE, "organizer")
 def index(event, roles):
-    policy = _policy(event)
+    policy = event_policy(event)
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
     template = "appeals/_queue.html" if request.args.get("partial") else "appeals/index.html"
     return render_template(template, event=event, roles=roles, appeals=appeals, rank_name=rank_namer(policy),
@@ -79,7 +76,7 @@ def index(event, roles):
 @bp.route("/events/<int:event_id>/appeals/<int:number>", methods=["GET", "POST"])
 @event_access(Role.HEAD_JUDGE, Role.FLOOR_JUDGE, "organizer")
 def show(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     appeal = _appeal_or_404(event, number)
     may_decide = services.may_decide(appeal, current_user, roles)
     if request.method == "POST" and not may_decide:

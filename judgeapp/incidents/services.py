@@ -266,6 +266,22 @@ def by_key(session: Session, model, key: str):
     return session.scalar(select(model).where(model.client_key == key))
 
 
+def insert_once(session: Session, record, key: str):
+    """Store a new record carrying the one-time `key`. When another request stored the same key between our check
+    and this insert, the unique constraint stops ours; that request's record is returned instead.
+    Returns (record, created)."""
+    session.add(record)
+    try:
+        session.flush()
+    except IntegrityError:
+        session.rollback()
+        existing = by_key(session, type(record), key)
+        if existing is None:
+            raise
+        return existing, False
+    return record, True
+
+
 def check_key(key: str) -> str:
     key = (key or "").strip()
     if not 16 <= len(key) <= 64:
@@ -311,14 +327,9 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     session.add(incident)
     for player in subjects.players:
         session.add(IncidentSubject(incident=incident, player_id=player.id))
-    try:
-        session.flush()
-    except IntegrityError:  # another request stored the same key (or took the number) between our check and insert
-        session.rollback()
-        existing = by_key(session, Incident, key)
-        if existing is None:
-            raise
-        return LogResult(existing, created=False)
+    incident, created = insert_once(session, incident, key)
+    if not created:
+        return LogResult(incident, created=False)
     audit.record(session, actor, "incident.log", incident, event_id=event.id, number=number,
                  infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
                  upgraded=incident.upgraded, status=status.value, subject=subjects.name,

@@ -13,7 +13,7 @@ from ..access import JUDGES, event_access
 from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..appeals import services as appeals
 from ..errors import FieldError, show_on_form
-from ..extensions import current_catalog, db
+from ..extensions import db, event_policy
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
@@ -27,9 +27,6 @@ from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, Extens
 
 JUDGE_IDS = frozenset(r.value for r in JUDGES)
 
-
-def _policy(event):
-    return current_catalog().policy(event.policy_id)
 
 
 def _round_choices(field, event, default_current=True):
@@ -73,7 +70,7 @@ def start_call(event, roles):
 @bp.route("/events/<int:event_id>/incidents/new", methods=["GET", "POST"])
 @event_access(*JUDGES)
 def new(event, roles):
-    policy = _policy(event)
+    policy = event_policy(event)
     form = IncidentForm()
     # What validation needs only; the service checks round and team itself (a clearer message than "Not a valid
     # choice"), so a successful save does not pay for the look-ups only the rendered form needs.
@@ -124,7 +121,7 @@ def _player_label(player: Player) -> str:
 @event_access(*JUDGES)
 def suggest(event, roles):
     """The engine's suggestion for a player (or team) and an infraction, for the form to show without a reload."""
-    policy = _policy(event)
+    policy = event_policy(event)
     args = request.args
     try:
         kind = SubjectKind(args.get("kind", "player"))
@@ -163,7 +160,7 @@ def suggest(event, roles):
 @bp.route("/events/<int:event_id>/incidents")
 @event_access()
 def index(event, roles):
-    return render_template("incidents/index.html", event=event, roles=roles, policy=_policy(event),
+    return render_template("incidents/index.html", event=event, roles=roles, policy=event_policy(event),
                            incidents=services.incidents_of(db.session, event, limit=500))
 
 
@@ -184,7 +181,7 @@ def _audit_trail(obj_type, obj_id):
 @bp.route("/events/<int:event_id>/incidents/<int:number>")
 @event_access()
 def show(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     incident = _incident_or_404(event, number)
     try:
         infraction = policy.infraction(incident.infraction_code)
@@ -214,7 +211,7 @@ def show(event, roles, number):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])
 @event_access(*JUDGES)
 def edit(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     incident = _incident_or_404(event, number)
     if not services.may_correct(incident, current_user, roles):
         abort(403)
@@ -269,7 +266,7 @@ def void(event, roles, number):
 @bp.route("/events/<int:event_id>/players/<int:player_id>")
 @event_access()
 def player(event, roles, player_id):
-    policy = _policy(event)
+    policy = event_policy(event)
     person = db.session.get(Player, player_id)
     if person is None or person.event_id != event.id:
         abort(404)
@@ -281,7 +278,7 @@ def player(event, roles, player_id):
 @bp.route("/events/<int:event_id>/feed")
 @event_access(Role.HEAD_JUDGE)
 def feed(event, roles):
-    policy = _policy(event)
+    policy = event_policy(event)
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
     return render_template(template, event=event, roles=roles, items=items,
@@ -293,7 +290,7 @@ def feed(event, roles):
 @bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
 @event_access(*JUDGES)
 def new_extension(event, roles):
-    policy = _policy(event)
+    policy = event_policy(event)
     form = ExtensionForm()
     rounds = _round_choices(form.round, event)
     if not form.is_submitted():
@@ -411,7 +408,7 @@ def new_deck_check(event, roles):
 @bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
 @event_access()
 def deck_check(event, roles, deck_check_id):
-    policy = _policy(event)
+    policy = event_policy(event)
     dc = services.deck_check_of(db.session, event, deck_check_id)
     if dc is None:
         abort(404)

@@ -9,7 +9,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import func, select, update
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
@@ -178,15 +177,9 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
                           author_role=_role(author_role), text=_text(text), taken_by_id=actor.id,
                           client_key=key, taken_at=now or utcnow(),
                           addendum=investigation.status is InvestigationStatus.FINALIZED)
-    session.add(statement)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        existing = incidents.by_key(session, Statement, key)
-        if existing is None:
-            raise
-        return existing, False
+    statement, created = incidents.insert_once(session, statement, key)
+    if not created:
+        return statement, False
     audit.record(session, actor, "statement.add", statement, event_id=event.id, investigation=investigation.number,
                  author=statement.author_name, role=statement.author_role.value, addendum=statement.addendum)
     return statement, True

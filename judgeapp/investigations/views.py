@@ -9,7 +9,7 @@ from flask_login import current_user
 
 from ..access import event_access
 from ..errors import FieldError, show_on_form
-from ..extensions import current_catalog, db, limiter
+from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, rank_namer
 from ..localtime import to_local
@@ -22,9 +22,6 @@ from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, State
 READERS = (Role.HEAD_JUDGE, "organizer")
 NEW_LINK = "judgeapp.new_statement_link"
 
-
-def _policy(event):
-    return current_catalog().policy(event.policy_id)
 
 
 def _incident_or_404(event, number):
@@ -64,7 +61,7 @@ def accept(event, roles, number):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/decline", methods=["POST"])
 @event_access(Role.HEAD_JUDGE)
 def decline(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     incident = _incident_or_404(event, number)
     form = decline_form(policy)
     if form.validate_on_submit():
@@ -88,14 +85,14 @@ def decline(event, roles, number):
 @bp.route("/events/<int:event_id>/investigations")
 @event_access(*READERS)
 def index(event, roles):
-    policy = _policy(event)
+    policy = event_policy(event)
     return render_template("investigations/index.html", event=event, roles=roles,
                            investigations=services.investigations_of(db.session, event), rank_name=rank_namer(policy))
 
 
 def _show(event, roles, investigation, *, status=200, statement_form=None, link_form=None, write_up=None,
           new_link=None):
-    policy = _policy(event)
+    policy = event_policy(event)
     if write_up is None:
         write_up = WriteUpForm(obj=investigation, formdata=None)
         write_up.decision_infraction_code.data = investigation.decision_infraction_code or investigation.incident.infraction_code
@@ -184,7 +181,7 @@ def revoke_link(event, roles, number, request_id):
 @bp.route("/events/<int:event_id>/investigations/<int:number>/write-up", methods=["POST"])
 @event_access(Role.HEAD_JUDGE)
 def write_up(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     investigation = _investigation_or_404(event, number)
     if investigation.status is not InvestigationStatus.OPEN:
         flash(f"This investigation is {investigation.status.label} and locked: nothing was changed. "
@@ -215,7 +212,7 @@ def write_up(event, roles, number):
 @bp.route("/events/<int:event_id>/investigations/<int:number>/report.pdf")
 @event_access(*READERS)
 def report(event, roles, number):
-    policy = _policy(event)
+    policy = event_policy(event)
     investigation = _investigation_or_404(event, number)
     paper = request.args.get("paper", "a4")
     if paper not in ("a4", "letter"):

@@ -2,11 +2,9 @@
 and the PDF report read back as text."""
 from __future__ import annotations
 
-import http.server
 import re
 import shutil
 import subprocess
-import threading
 from datetime import timedelta
 
 import pytest
@@ -339,30 +337,14 @@ def test_the_organizer_downloads_the_report_and_a_floor_judge_cannot(app, dq):
     assert dq["judge"].get(f"{base(dq)}/investigations/1/report.pdf").status_code == 403
 
 
-def test_hostile_text_in_statements_is_inert_in_the_page_and_the_pdf_and_fetches_nothing(app, dq, tmp_path):
-    hits = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_port}"
+def test_hostile_text_in_statements_is_inert_in_the_page_and_the_pdf_and_fetches_nothing(app, dq, tmp_path,
+                                                                                        listening_server):
+    url, hits = listening_server
     hostile = (f'<img src="{url}/pixel.png"><link rel=stylesheet href="{url}/x.css">'
                f'<script>alert(1)</script><iframe src="file:///etc/passwd"></iframe> {{{{ 7*7 }}}}')
-    try:
-        finalized_with_statements(app, dq, [("<b>Mallory</b>", "witness", hostile)])
-        page = dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)
-        pdf = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data
-    finally:
-        server.shutdown()
-        server.server_close()
+    finalized_with_statements(app, dq, [("<b>Mallory</b>", "witness", hostile)])
+    page = dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)
+    pdf = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data
     assert "<script>alert(1)</script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
     assert "&lt;b&gt;Mallory&lt;/b&gt;" in page
     body = " ".join(pdf_text(pdf, tmp_path).split())

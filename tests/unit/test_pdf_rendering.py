@@ -1,8 +1,6 @@
 """The PDF renderer: real WeasyPrint output, read back; nothing fetched from outside the app."""
-import http.server
 import shutil
 import subprocess
-import threading
 
 import pytest
 
@@ -24,28 +22,11 @@ def test_player_names_in_japanese_and_other_scripts_come_out_as_text(tmp_path):
     assert "佐藤 陽翔" in text and "Chloé Dubois" in text and "김지호" in text
 
 
-def test_rendering_fetches_nothing_from_the_network_or_other_files(tmp_path):
-    hits = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            hits.append(self.path)
-            self.send_response(200)
-            self.end_headers()
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}"
+def test_rendering_fetches_nothing_from_the_network_or_other_files(tmp_path, listening_server):
+    base, hits = listening_server
     secret = tmp_path / "secret.css"
     secret.write_text("body { color: red }")
     html = (f'<link rel=stylesheet href="{base}/style.css"><img src="{base}/track.png">'
             f'<link rel=stylesheet href="file://{secret}"><p style="background: url({base}/bg.png)">hello</p>')
-    try:
-        pdf = html_to_pdf(html, css=f"@import url({base}/import.css);")
-    finally:
-        server.shutdown()
-        server.server_close()
+    pdf = html_to_pdf(html, css=f"@import url({base}/import.css);")
     assert pdf.startswith(b"%PDF") and hits == []

@@ -13,6 +13,7 @@ from .models import Event, Role, StaffAssignment, User
 
 ORGANIZER = "organizer"  # the event's own organizer, next to the staff roles
 ANY_STAFF = frozenset({ORGANIZER, *(r.value for r in Role)})
+HEAD_JUDGE = Role.HEAD_JUDGE.value
 JUDGES = (Role.FLOOR_JUDGE, Role.HEAD_JUDGE)
 
 

@@ -8,6 +8,11 @@ from sqlalchemy.orm import Session
 from .models import AuditEntry, User
 
 
+def changes(before: dict[str, Any], after: dict[str, Any]) -> dict[str, list[Any]]:
+    """{field: [before, after]} for the fields that differ: what an audit entry's `changed` holds."""
+    return {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+
+
 def record(session: Session, actor: User | None, action: str, obj: Any, *, event_id: int | None = None,
            note: str | None = None, **details: Any) -> AuditEntry:
     """Add an audit entry for `action` on `obj`; flushed so the object has its id."""

@@ -9,6 +9,19 @@ class FieldError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+def one_line(text: str | None, field: str, *, limit: int, missing: str | None = None) -> str | None:
+    """Typed text on one line, white space collapsed. FieldError when it is too long, or empty and `missing`
+    gives the message; None when empty and optional."""
+    value = " ".join((text or "").split())
+    if not value:
+        if missing:
+            raise FieldError(field, missing)
+        return None
+    if len(value) > limit:
+        raise FieldError(field, f"At most {limit} characters.")
+    return value
+
+
 def show_on_form(form, err: FieldError, session) -> None:
     """Undo the request's writes and put the service's message next to the field it blames."""
     session.rollback()

@@ -8,14 +8,13 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..access import roles_at
-from ..errors import FieldError
+from ..access import HEAD_JUDGE, roles_at
+from ..errors import FieldError, one_line
 from ..incidents import services as incidents
-from ..infractions import Challenges, Outcome, Policy, suggest
+from ..infractions import Challenges, Outcome, Policy
 from ..models import (Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User,
                       utcnow)
 
-HEAD_JUDGE = "head_judge"
 MAX_CONTEST = 2000
 
 
@@ -109,11 +108,7 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
     if chosen.challenges is not None and not chosen.challenges.may_appeal:
         raise FieldError("appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); "
                                       "the ruling stands.")
-    contest = " ".join((data.contest or "").split())
-    if not contest:
-        raise FieldError("contest", "Note what the player contests.")
-    if len(contest) > MAX_CONTEST:
-        raise FieldError("contest", f"At most {MAX_CONTEST} characters.")
+    contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing="Note what the player contests.")
     number = (session.scalar(select(func.max(Appeal.number)).where(Appeal.event_id == event.id)) or 0) + 1
     appeal = Appeal(event_id=event.id, number=number, client_key=key, incident=incident,
                     appellant_name=chosen.name, appellant_player_id=chosen.player.id if chosen.player else None,
@@ -227,6 +222,8 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     now = now or utcnow()
     if not may_decide(appeal, actor, roles):
         raise PermissionError("only the head judge or their proxy for this appeal decides it")
+    # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
+    # sent at once the second finds it decided.
     claimed = session.execute(update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)
                               .values(status=AppealStatus.OPEN))
     if claimed.rowcount != 1:
@@ -235,11 +232,9 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
         outcome = Outcome(data.outcome)
     except ValueError:
         raise FieldError("outcome", "Choose upheld, overturned or changed.") from None
-    reason = " ".join((data.reason or "").split())
-    if outcome.needs_reason and not reason:
-        raise FieldError("reason", "Give the reason for the decision; the players and the floor judge will read it.")
-    if len(reason) > incidents.MAX_REASON:
-        raise FieldError("reason", f"At most {incidents.MAX_REASON} characters.")
+    reason = one_line(data.reason, "reason", limit=incidents.MAX_REASON, missing=(
+        "Give the reason for the decision; the players and the floor judge will read it." if outcome.needs_reason
+        else None))
     incident = appeal.incident
     before = incidents.snapshot(incident)
     as_proxy = HEAD_JUDGE not in roles
@@ -247,23 +242,19 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
         incident.status, incident.status_reason = IncidentStatus.OVERTURNED, reason
     elif outcome is Outcome.CHANGED:
         appeal.new_ruling = _change(session, policy, event, incident, data, as_proxy)
-        if incident.status is IncidentStatus.STANDING and incident.rank_id in policy.head_judge_only:
-            from ..investigations.services import open_investigation
-
-            open_investigation(session, actor=actor, event=event, incident=incident)
+        incidents.investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     appeal.status = AppealStatus(outcome.value)
     appeal.decided_by_id, appeal.decided_at, appeal.decided_as_proxy = actor.id, now, as_proxy
-    appeal.decision_reason = reason or None
+    appeal.decision_reason = reason
     appeal.uses_challenge = (outcome.spends_challenge and data.count_challenge
                              and appeal.appellant_player_id is not None and event.challenge_limit is not None)
-    after = incidents.snapshot(incident)
-    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    changed = audit.changes(before, incidents.snapshot(incident))
     if changed:
         incident.updated_at = now
         audit.record(session, actor, "incident.appeal_decision", incident, event_id=event.id, number=incident.number,
-                     appeal=appeal.number, changed=changed, note=reason or None)
+                     appeal=appeal.number, changed=changed, note=reason)
     audit.record(session, actor, "appeal.decide", appeal, event_id=event.id, number=appeal.number,
-                 outcome=outcome.value, as_proxy=as_proxy, uses_challenge=appeal.uses_challenge, note=reason or None)
+                 outcome=outcome.value, as_proxy=as_proxy, uses_challenge=appeal.uses_challenge, note=reason)
 
 
 def _change(session: Session, policy: Policy, event: Event, incident: Incident, data: Decision,
@@ -273,21 +264,14 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
     if infraction.penalized and rank_id is None:
         raise FieldError("penalty", "Choose the penalty that replaces the ruling.")
     if rank_id is not None:
-        try:
-            rank_id = policy.rank(rank_id).id
-        except LookupError:
-            raise FieldError("penalty", "Choose a penalty from the list.") from None
+        rank_id = incidents.rank_of(policy, rank_id, "penalty").id
         if not infraction.penalized:
             raise FieldError("penalty", f"{infraction.code} is not penalised; choose “No penalty”.")
     if infraction.code == incident.infraction_code and rank_id == incident.rank_id:
         raise FieldError("outcome", "That is the ruling as it stands: choose “Upheld”, or change the infraction "
                                     "or the penalty.")
-    priors = incidents.priors_of_players(session, event, [s.player_id for s in incident.subjects],
-                                         before_number=incident.number)
-    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
-    incident.infraction_code, incident.subsection, incident.rank_id = infraction.code, infraction.subsection, rank_id
-    incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
-    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
+    incidents.resuggest(session, policy, event, incident, infraction)
+    incident.rank_id = rank_id
     pending = as_proxy and rank_id in policy.head_judge_only  # a proxy recommends a disqualification, never gives it
     incident.status = IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
     return {"infraction_code": infraction.code, "rank_id": rank_id}

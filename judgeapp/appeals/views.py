@@ -41,12 +41,7 @@ def new(event, roles, number):
     incident = incidents.incident_by_number(db.session, event, number)
     if incident is None:
         abort(404)
-    form = AppealForm()
-    blocked = services.why_not_appealable(db.session, event, incident)
-    appellants = services.appellants_of(db.session, event, incident)
-    form.appellant.choices = [SelectChoice(a.value, a.name) for a in appellants]
-    if not form.is_submitted():
-        form.appellant.data = next((a.value for a in appellants if a.may_appeal), None)
+    form = AppealForm()  # the service checks who may appeal; the look-ups below are for the rendered form only
     if form.validate_on_submit():
         data = services.AppealInput(key=form.key.data, appellant=form.appellant.data, contest=form.contest.data)
         try:
@@ -57,7 +52,11 @@ def new(event, roles, number):
             db.session.commit()
             flash(f"Appeal #{appeal.number} sent to the head judge. The ruling applies until they decide.", "success")
             return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
+    appellants = services.appellants_of(db.session, event, incident)
+    if not form.is_submitted():
+        form.appellant.data = next((a.value for a in appellants if a.may_appeal), None)
     policy = event_policy(event)
+    blocked = services.why_not_appealable(db.session, event, incident)
     return render_template("appeals/new.html", event=event, roles=roles, form=form, incident=incident,
                            appellants=appellants, blocked=blocked, rank_name=rank_namer(policy),
                            policy=policy), 400 if form.errors else 200

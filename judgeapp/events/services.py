@@ -70,7 +70,7 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
     event.statement_days = data.statement_days or 7
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
-    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    changed = audit.changes(before, after)
     if changed:
         audit.record(session, actor, "event.update", event, event_id=event.id, changed=changed)
     return event

@@ -10,7 +10,8 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..errors import FieldError
+from ..access import HEAD_JUDGE
+from ..errors import FieldError, one_line
 from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
                            UnknownChoice, suggest)
 from ..infractions import extension_owed
@@ -18,7 +19,6 @@ from ..events.services import current_round, pairings_of, started_round  # noqa:
 from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
                       Player, Round, SubjectKind, TimeExtension, User, utcnow)
 
-HEAD_JUDGE = "head_judge"
 MAX_TEXT = 4000
 MAX_REASON = 500
 COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
@@ -173,11 +173,8 @@ class Subjects:
 
 def resolve_subjects(session: Session, *, actor: User, event: Event, data: IncidentInput) -> Subjects:
     if data.subject_kind is SubjectKind.SPECTATOR:
-        name = " ".join((data.spectator_name or "").split())
-        if not name:
-            raise FieldError("spectator", "Give the spectator's name (or a description if they will not say).")
-        if len(name) > 200:
-            raise FieldError("spectator", "At most 200 characters.")
+        name = one_line(data.spectator_name, "spectator", limit=200,
+                        missing="Give the spectator's name (or a description if they will not say).")
         return Subjects(SubjectKind.SPECTATOR, name)
     if data.subject_kind is SubjectKind.TEAM:
         team = (data.team or "").strip()
@@ -201,19 +198,14 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
 
 def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str) -> tuple[str | None, str | None]:
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade."""
-    reason = " ".join((reason or "").split()) or None
-    if reason and len(reason) > MAX_REASON:
-        raise FieldError("deviation_reason", f"At most {MAX_REASON} characters.")
+    reason = one_line(reason, "deviation_reason", limit=MAX_REASON)
     if not suggestion.infraction.penalized:
         if rank_id:
             raise FieldError("penalty", f"{suggestion.infraction.code} is not penalised; choose “No penalty”.")
         return None, reason
     if not rank_id:
         raise FieldError("penalty", "Choose the penalty.")
-    try:
-        rank = policy.rank(rank_id)
-    except UnknownChoice:
-        raise FieldError("penalty", "Choose a penalty from the list.") from None
+    rank = rank_of(policy, rank_id, "penalty")
     if suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
             raise FieldError("deviation_reason",
@@ -222,6 +214,33 @@ def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reas
             raise FieldError("deviation_reason",
                              f"{rank.name} is outside the default {suggestion.default.label()}: give a short reason.")
     return rank.id, reason
+
+
+def rank_of(policy: Policy, rank_id: str, field_name: str):
+    """The policy's rank for a rank id a form sent."""
+    try:
+        return policy.rank(rank_id)
+    except UnknownChoice:
+        raise FieldError(field_name, "Choose a penalty from the list.") from None
+
+
+def resuggest(session: Session, policy: Policy, event: Event, incident: Incident, infraction: Infraction) -> Suggestion:
+    """Put `infraction` on the incident with the engine's suggestion against the history before it."""
+    priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
+    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
+    incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
+    incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
+    return suggestion
+
+
+def investigate_if_disqualification(session: Session, policy: Policy, *, actor: User, event: Event,
+                                    incident: Incident) -> None:
+    """Every disqualification, given or recommended, has an investigation (opened once)."""
+    if incident.rank_id in policy.head_judge_only:
+        from ..investigations.services import open_investigation  # investigations builds on incidents
+
+        open_investigation(session, actor=actor, event=event, incident=incident)
 
 
 def expected_ranks(policy: Policy, suggestion: Suggestion) -> list:
@@ -334,10 +353,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
                  infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
                  upgraded=incident.upgraded, status=status.value, subject=subjects.name,
                  players=[p.id for p in subjects.players], note=reason)
-    if rank_id in policy.head_judge_only:  # given or recommended: the head judge investigates every disqualification
-        from ..investigations.services import open_investigation
-
-        open_investigation(session, actor=actor, event=event, incident=incident)
+    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     result = LogResult(incident, created=True)
     if call_started is not None:
         result.owed = extension_owed(policy, ExtensionReason.RULING, now - call_started)
@@ -425,24 +441,15 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
-    players = [s.player_id for s in incident.subjects]
-    priors = priors_of_players(session, event, players, before_number=incident.number)
-    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
+    suggestion = resuggest(session, policy, event, incident, infraction)
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
     description = _description(data.description)
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
-    incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
-    incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
-    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
         incident.status = _status_for(policy, rank_id, roles)
-    after = snapshot(incident)
-    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
-    if rank_id in policy.head_judge_only:
-        from ..investigations.services import open_investigation
-
-        open_investigation(session, actor=actor, event=event, incident=incident)
+    changed = audit.changes(before, snapshot(incident))
+    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     if changed:
         incident.updated_at = utcnow()
         note = " ".join((data.note or "").split())[:MAX_REASON] or None
@@ -456,11 +463,7 @@ def void_incident(session: Session, *, actor: User, roles: frozenset[str], event
     """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
     if not may_correct(incident, actor, roles):
         raise PermissionError("only the judge who logged it or the head judge may void an incident")
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise FieldError("reason", "Say why the incident is withdrawn.")
-    if len(reason) > MAX_REASON:
-        raise FieldError("reason", f"At most {MAX_REASON} characters.")
+    reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the incident is withdrawn.")
     if incident.status is IncidentStatus.VOID:
         raise FieldError("reason", "This incident is already void.")
     _check_not_under_appeal(session, incident, roles, "reason")

@@ -12,13 +12,13 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..errors import FieldError
+from ..access import HEAD_JUDGE
+from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
 from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Role, StaffAssignment,
                       Statement, StatementRequest, StatementRole, User, utcnow)
 
-HEAD_JUDGE = "head_judge"
 MAX_STATEMENT = 20000
 MAX_WRITE_UP = 10000
 
@@ -74,17 +74,10 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
     _require_head_judge(roles)
     if incident.status is not IncidentStatus.RECOMMENDED:
         raise FieldError("reason", "This incident has no recommendation waiting for you.")
-    reason = " ".join((reason or "").split())
-    if not reason:
-        raise FieldError("reason", "Say why you decline the recommendation.")
-    if len(reason) > incidents.MAX_REASON:
-        raise FieldError("reason", f"At most {incidents.MAX_REASON} characters.")
+    reason = one_line(reason, "reason", limit=incidents.MAX_REASON, missing="Say why you decline the recommendation.")
     infraction = incidents.infraction_of(policy, incident.infraction_code)
     if rank_id:
-        try:
-            rank = policy.rank(rank_id)
-        except LookupError:
-            raise FieldError("rank", "Choose a penalty from the list.") from None
+        rank = incidents.rank_of(policy, rank_id, "rank")
         if rank.id in policy.head_judge_only:
             raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
         rank_id = rank.id
@@ -93,9 +86,8 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
     before = incidents.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
     incident.deviation_reason = f"Head judge declined the recommended {policy.rank(before['rank_id']).name}: {reason}"
-    after = incidents.snapshot(incident)
     audit.record(session, actor, "incident.decline", incident, event_id=event.id, number=incident.number,
-                 changed={k: [before[k], after[k]] for k in before if before[k] != after[k]}, note=reason)
+                 changed=audit.changes(before, incidents.snapshot(incident)), note=reason)
     investigation = investigation_of_incident(session, incident)
     if investigation is not None and investigation.status is InvestigationStatus.OPEN:
         investigation.status, investigation.summary = InvestigationStatus.DECLINED, reason
@@ -145,12 +137,7 @@ def _role(value: str | StatementRole) -> StatementRole:
 
 
 def _author(name: str) -> str:
-    name = " ".join((name or "").split())
-    if not name:
-        raise FieldError("author_name", "Give the name of the person making the statement.")
-    if len(name) > 200:
-        raise FieldError("author_name", "At most 200 characters.")
-    return name
+    return one_line(name, "author_name", limit=200, missing="Give the name of the person making the statement.")
 
 
 def _text(text: str) -> str:

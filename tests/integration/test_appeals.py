@@ -326,3 +326,17 @@ def test_while_an_appeal_waits_the_floor_judge_cannot_correct_or_void_the_ruling
     assert "Appeal #1 of this ruling is waiting for the head judge" in text(ruled["judge"].get(response.headers["Location"]))
     with app.app_context():
         assert db.session.scalar(select(Incident).where(Incident.number == 1)).status is IncidentStatus.STANDING
+
+
+def test_a_proxy_who_changes_a_ruling_to_a_disqualification_only_recommends_it_and_it_is_investigated(app, ruled):
+    from judgeapp.models import Investigation
+
+    file_appeal(ruled["judge"], ruled["event_id"])
+    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
+    proxy = signed_in(app, ruled["people"]["other_floor"][1])
+    assert decide(proxy, ruled["event_id"], outcome="changed", infraction="4.1", penalty="disqualification",
+                  reason="Deliberate").status_code == 302
+    with app.app_context():
+        incident = db.session.scalar(select(Incident).where(Incident.number == 1))
+        assert (incident.rank_id, incident.status) == ("disqualification", IncidentStatus.RECOMMENDED)
+        assert db.session.scalar(select(Investigation)).incident_id == incident.id

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 from flask import Flask, render_template
 from flask_wtf.csrf import CSRFError
 
+from .errors import EventClosed
 from .config import DEFAULTS, ROOT, from_environment
 from .extensions import CATALOG_KEY, csrf, db, limiter, login_manager, migrate
 
@@ -74,6 +75,7 @@ def register_blueprints(app: Flask) -> None:
     from .events import bp as events_bp
     from .incidents import bp as incidents_bp
     from .investigations import bp as investigations_bp
+    from .postevent import bp as postevent_bp
     from .reference import bp as reference_bp
 
     app.register_blueprint(auth_bp)
@@ -81,6 +83,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(incidents_bp)
     app.register_blueprint(appeals_bp)
     app.register_blueprint(investigations_bp)
+    app.register_blueprint(postevent_bp)
     app.register_blueprint(reference_bp)
 
 
@@ -90,6 +93,7 @@ def register_errorhandlers(app: Flask) -> None:
         403: ("Not allowed", "Your role at this event does not allow this. Ask the organizer or the head judge."),
         404: ("Not found", "There is nothing here, or it is not yours to see."),
         405: ("Not allowed", "This address does not accept that kind of request."),
+        409: ("Event closed", "This event is closed; nothing was changed."),
         410: ("Link no longer works", "This link has been used or has expired."),
         413: ("Too large", "The upload is larger than 2 MB."),
         429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
@@ -109,6 +113,11 @@ def register_errorhandlers(app: Flask) -> None:
     def _csrf(e):
         return render(400, "This form has expired or was not sent by judgeapp (missing or wrong security token). "
                            "Reload the page and send it again; what you typed was not saved.")
+
+    @app.errorhandler(EventClosed)
+    def _closed(e):
+        db.session.rollback()
+        return render(409, str(e))
 
     @app.errorhandler(500)
     def _server_error(e):

@@ -4,10 +4,12 @@ from __future__ import annotations
 from functools import wraps
 from typing import Callable
 
-from flask import abort
+from flask import abort, request
 from flask_login import current_user, login_required
 from sqlalchemy import select
 
+from .database import SAFE_METHODS
+from .errors import EventClosed
 from .extensions import db
 from .models import Event, Role, StaffAssignment, User
 
@@ -32,9 +34,12 @@ def roles_at(user: User, event: Event) -> frozenset[str]:
     return frozenset(out)
 
 
-def event_access(*allowed: str | Role) -> Callable:
+def event_access(*allowed: str | Role, when_closed: bool = False) -> Callable:
     """Load the event from the URL; 404 when it does not exist, 403 for anyone without an allowed role there
     (people who are not on its staff included: they hold no role at this event).
+
+    Once the organizer has closed the event its records are read-only: a state-changing request gets 409
+    (EventClosed) unless the route is marked `when_closed=True` (reopening, the head judge's addenda).
 
     The view receives `event` and `roles` keyword arguments instead of `event_id`.
     """
@@ -50,6 +55,8 @@ def event_access(*allowed: str | Role) -> Callable:
             roles = roles_at(current_user, event)
             if not roles & allowed_ids:
                 abort(403)
+            if event.closed_at is not None and not when_closed and request.method not in SAFE_METHODS:
+                raise EventClosed(event)
             return view(event=event, roles=roles, **kwargs)
 
         return wrapper

@@ -30,3 +30,12 @@ def show_on_form(form, err: FieldError, session) -> None:
         form.form_errors.append(err.message)
     else:
         field.errors.append(err.message)
+
+
+class EventClosed(Exception):
+    """A change asked of an event the organizer has closed: its records are read-only until it is reopened."""
+
+    def __init__(self, event):
+        self.event_id = event.id
+        super().__init__("This event is closed: its incidents, appeals and investigations are read-only. "
+                         "The organizer can reopen it, with a reason, if something must still change.")

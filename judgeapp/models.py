@@ -90,8 +90,12 @@ class Event(Base):
     statement_days: Mapped[int] = mapped_column(default=7, server_default="7")  # one-time statement links stay open
     organizer_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[created_at]
+    # Closed by the organizer after the last round: records are read-only until reopened (both audited).
+    closed_at: Mapped[Optional[datetime]]
+    closed_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
 
-    organizer: Mapped[User] = relationship()
+    organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
+    closed_by: Mapped[Optional[User]] = relationship(foreign_keys=[closed_by_id])
     staff: Mapped[list["StaffAssignment"]] = relationship(back_populates="event", order_by="StaffAssignment.id")
 
 

@@ -222,6 +222,7 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     now = now or utcnow()
     if not may_decide(appeal, actor, roles):
         raise PermissionError("only the head judge or their proxy for this appeal decides it")
+    incidents.lock_event(session, event)
     # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
     # sent at once the second finds it decided.
     claimed = session.execute(update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)

@@ -136,7 +136,7 @@ def delegate(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>/seen", methods=["POST"])
-@event_access(*JUDGES)
+@event_access(*JUDGES, when_closed=True)  # acknowledging a decision changes no record of the event
 def seen(event, roles, number):
     appeal = _appeal_or_404(event, number)
     if appeal.ruling_judge_id != current_user.id:

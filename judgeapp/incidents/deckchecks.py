@@ -12,7 +12,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
-from .services import (MAX_TEXT, check_key, by_key, check_table, find_player, pairings_of, started_round,
+from .services import (MAX_TEXT, check_key, by_key, check_table, find_player, lock_event, pairings_of, started_round,
                        table_count)
 from .timekeeping import propose, record_extension, settle_minutes
 
@@ -32,6 +32,7 @@ def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckC
     existing = by_key(session, DeckCheck, key)
     if existing is not None:
         return existing, False
+    lock_event(session, event)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number)
     texts = [t for t in data.player_texts if t and t.strip()]

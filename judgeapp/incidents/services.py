@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
 from ..access import HEAD_JUDGE
-from ..errors import FieldError, one_line
+from ..errors import EventClosed, FieldError, one_line
 from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
                            UnknownChoice, suggest)
 from ..infractions import extension_owed
@@ -369,9 +369,13 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
 
 
 def lock_event(session: Session, event: Event) -> None:
-    """Serialise numbering per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers)."""
+    """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers), and
+    refuse them once the event is closed: read under the lock, so a close that commits first always wins."""
+    closed_at = event.closed_at
     if session.get_bind().dialect.name != "sqlite":
-        session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
+        closed_at = session.scalar(select(Event.closed_at).where(Event.id == event.id).with_for_update())
+    if closed_at is not None:
+        raise EventClosed(event)
 
 
 def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:

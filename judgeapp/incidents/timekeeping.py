@@ -11,7 +11,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from .services import MAX_REASON, check_key, by_key, check_minutes, check_table, started_round
+from .services import MAX_REASON, check_key, by_key, check_minutes, check_table, lock_event, started_round
 
 
 def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
@@ -90,6 +90,7 @@ def add_extension(session: Session, policy: Policy, *, actor: User, event: Event
     existing = by_key(session, TimeExtension, key)
     if existing is not None:
         return existing, False
+    lock_event(session, event)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number)
     try:

@@ -132,6 +132,13 @@ class Policy:
     def top_rank(self) -> Rank:
         return self.ranks[-1]
 
+    @property
+    def reported_from(self) -> Rank:
+        """The lowest rank a floor judge reports to the head judge (Bushiroad: loss of game). It and every rank
+        above it are the serious penalties, listed one by one in the post-event report."""
+        orders = [self.rank(r).order for r in self.report_to_head_judge]
+        return self.ranks[min(orders)] if orders else self.top_rank
+
     def rank(self, rank_id: str) -> Rank:
         for r in self.ranks:
             if r.id == rank_id:

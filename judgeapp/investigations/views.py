@@ -123,7 +123,7 @@ def show(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/statements", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_access(Role.HEAD_JUDGE, when_closed=True)  # dated addenda go on after closing
 def add_statement(event, roles, number):
     investigation = _investigation_or_404(event, number)
     form = StatementForm()
@@ -143,7 +143,7 @@ def add_statement(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_access(Role.HEAD_JUDGE, when_closed=True)
 def new_link(event, roles, number):
     """A one-time link, shown once (with its QR code) in the answer to this request; only its hash is stored."""
     investigation = _investigation_or_404(event, number)
@@ -164,7 +164,7 @@ def new_link(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links/<int:request_id>/revoke", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_access(Role.HEAD_JUDGE, when_closed=True)
 def revoke_link(event, roles, number, request_id):
     investigation = _investigation_or_404(event, number)
     req = db.session.get(StatementRequest, request_id)

@@ -5,6 +5,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from weasyprint import CSS, HTML
+from weasyprint.document import Document
 from weasyprint.urls import URLFetcher
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -28,9 +29,21 @@ class LockedFetcher(URLFetcher):
         raise RefusedURL(f"report rendering does not fetch {url!r}")
 
 
-def html_to_pdf(html: str, css: str | None = None) -> bytes:
-    """Render trusted template output to PDF without fetching anything from outside the app."""
+def render(html: str, css: str | None = None) -> Document:
+    """Lay out trusted template output without fetching anything from outside the app."""
     fetcher = LockedFetcher(allowed_protocols=("file", "data"), allow_redirects=False, timeout=1)
     document = HTML(string=html, base_url=ASSETS.as_uri() + "/", url_fetcher=fetcher)
     stylesheets = [CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/")] if css else None
-    return document.write_pdf(stylesheets=stylesheets)
+    return document.render(stylesheets=stylesheets)
+
+
+def html_to_pdf(html: str, css: str | None = None) -> bytes:
+    """Render trusted template output to PDF without fetching anything from outside the app."""
+    return render(html, css).write_pdf()
+
+
+def combine(documents: list[Document]) -> bytes:
+    """Laid-out documents one after the other in a single PDF."""
+    if len(documents) == 1:
+        return documents[0].write_pdf()
+    return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()

@@ -1,0 +1,22 @@
+from flask_wtf import FlaskForm
+from wtforms import StringField, SubmitField, TextAreaField
+from wtforms.validators import DataRequired, Length
+
+
+class CloseForm(FlaskForm):
+    submit = SubmitField("Close the event")
+
+
+class ReopenForm(FlaskForm):
+    reason = TextAreaField("Why reopen it", validators=[DataRequired(message="Say why the event is reopened."),
+                                                        Length(max=500)], render_kw={"rows": 2},
+                           description="Kept in the event's record, with your name and the time.")
+    submit = SubmitField("Reopen the event")
+
+
+class LookupForm(FlaskForm):
+    class Meta:
+        csrf = False  # a GET search: it changes nothing
+
+    code = StringField("Player ID", validators=[DataRequired(message="Type a player ID."), Length(max=64)],
+                       render_kw={"autocomplete": "off", "autocapitalize": "characters"})

@@ -1,0 +1,126 @@
+"""After the event: close and reopen it, the post-event report (page and PDF), CSV exports, player look-up."""
+from __future__ import annotations
+
+import re
+import unicodedata
+from io import BytesIO
+
+from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from flask_login import current_user
+
+from ..access import HEAD_JUDGE, ORGANIZER, event_access, organizer_account_required
+from ..errors import FieldError, show_on_form
+from ..extensions import current_catalog, db, event_policy
+from ..investigations import services as investigations
+from ..localtime import to_local
+from ..reports.dq import dq_report_html
+from ..reports.event import bar_chart_svg, event_report_pdf
+from . import bp, services
+from .forms import CloseForm, LookupForm, ReopenForm
+
+READERS = (ORGANIZER, HEAD_JUDGE)
+EXPORTS = {
+    "incidents": (services.INCIDENT_HEADER, lambda policy, event, rec: services.incident_rows(policy, event, rec, to_local)),
+    "time-extensions": (services.EXTENSION_HEADER, lambda policy, event, rec: services.extension_rows(event, rec, to_local)),
+    "deck-checks": (services.DECK_CHECK_HEADER, lambda policy, event, rec: services.deck_check_rows(event, rec, to_local)),
+}
+
+
+def _tz_name() -> str:
+    return current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC"
+
+
+def _slug(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "event"
+
+
+def _close_page(event, roles, *, form=None, reopen_form=None, found=None, status=200):
+    found = services.blockers(db.session, event, local=to_local) if found is None and event.closed_at is None else found
+    return render_template("postevent/close.html", event=event, roles=roles, form=form or CloseForm(),
+                           reopen_form=reopen_form or ReopenForm(formdata=None), blockers=found or [],
+                           warnings=services.warnings(db.session, event) if event.closed_at is None else [],
+                           history=services.closing_history(db.session, event)), status
+
+
+@bp.route("/events/<int:event_id>/close", methods=["GET", "POST"])
+@event_access(ORGANIZER, when_closed=True)
+def close(event, roles):
+    form = CloseForm()
+    if form.validate_on_submit():
+        try:
+            closed = services.close_event(db.session, actor=current_user, event=event, local=to_local)
+        except services.CannotClose as err:
+            db.session.rollback()
+            return _close_page(event, roles, form=form, found=err.blockers, status=409)
+        db.session.commit()
+        flash("Event closed: its records are now read-only." if closed else "The event was already closed.",
+              "success")
+        return redirect(url_for("postevent.close", event_id=event.id))
+    return _close_page(event, roles, form=form)
+
+
+@bp.route("/events/<int:event_id>/reopen", methods=["POST"])
+@event_access(ORGANIZER, when_closed=True)
+def reopen(event, roles):
+    form = ReopenForm()
+    if form.validate_on_submit():
+        try:
+            services.reopen_event(db.session, actor=current_user, event=event, reason=form.reason.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash("Event reopened; the reason is recorded. Close it again when you are done.", "success")
+            return redirect(url_for("postevent.close", event_id=event.id))
+    return _close_page(event, roles, reopen_form=form, status=400)
+
+
+@bp.route("/events/<int:event_id>/report")
+@event_access(*READERS)
+def report(event, roles):
+    data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
+    return render_template("postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data))
+
+
+@bp.route("/events/<int:event_id>/report.pdf")
+@event_access(*READERS)
+def report_pdf(event, roles):
+    paper = request.args.get("paper", "a4")
+    if paper not in ("a4", "letter"):
+        abort(404)
+    policy = event_policy(event)
+    data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
+    appendices = [dq_report_html(investigations.report_of(db.session, policy, event, inv, local=to_local,
+                                                          tz_name=_tz_name()), paper)
+                  for inv in services.dq_investigations(db.session, event, data)]
+    pdf = event_report_pdf(data, paper, appendices)
+    return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True, max_age=0,
+                     download_name=f"event-report_{_slug(event.name)}_{event.date.isoformat()}.pdf")
+
+
+@bp.route("/events/<int:event_id>/export/<kind>.csv")
+@event_access(*READERS)
+def export(event, roles, kind):
+    if kind not in EXPORTS:
+        abort(404)
+    header, rows = EXPORTS[kind]
+    records = services.records_of(db.session, event)
+    body = services.to_csv(header, rows(event_policy(event), event, records))
+    return send_file(BytesIO(body), mimetype="text/csv; charset=utf-8", as_attachment=True, max_age=0,
+                     download_name=f"{kind}_{_slug(event.name)}_{event.date.isoformat()}.csv")
+
+
+@bp.route("/players/history")
+@organizer_account_required
+def player_history():
+    form = LookupForm(request.args)
+    history = None
+    if "code" in request.args and form.validate():
+        try:
+            history = services.player_history(db.session, current_catalog(), organizer=current_user,
+                                              code=form.code.data)
+        except FieldError as err:
+            form.code.errors.append(err.message)
+    status = 400 if form.errors else 200
+    return render_template("postevent/history.html", form=form, history=history), status

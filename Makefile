@@ -35,6 +35,7 @@ bench: setup
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/incidents.py
 	$(BIN)/python bench/dq_report.py
+	$(BIN)/python bench/event_report.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache tests/artifacts

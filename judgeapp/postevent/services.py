@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Callable, Iterable
 
 from defusedcsv import csv
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
@@ -94,6 +94,10 @@ class CannotClose(Exception):
         super().__init__(f"{len(found)} things are unfinished")
 
 
+def _count(session: Session, model, event: Event) -> int:
+    return session.scalar(select(func.count()).select_from(model).where(model.event_id == event.id))
+
+
 def _lock(session: Session, event: Event) -> None:
     if session.get_bind().dialect.name != "sqlite":
         session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
@@ -114,9 +118,9 @@ def close_event(session: Session, *, actor: User, event: Event, local: Local, no
                     .values(closed_at=now, closed_by_id=actor.id))
     session.refresh(event)
     counts = {
-        "incidents": session.query(Incident).filter(Incident.event_id == event.id).count(),
-        "appeals": session.query(Appeal).filter(Appeal.event_id == event.id).count(),
-        "investigations": session.query(Investigation).filter(Investigation.event_id == event.id).count(),
+        "incidents": _count(session, Incident, event),
+        "appeals": _count(session, Appeal, event),
+        "investigations": _count(session, Investigation, event),
     }
     audit.record(session, actor, "event.close", event, event_id=event.id, **counts)
     return True
@@ -139,7 +143,7 @@ def closing_history(session: Session, event: Event) -> list[tuple[AuditEntry, st
     return list(session.execute(select(AuditEntry, User.name).join(User, User.id == AuditEntry.actor_id)
                                 .where(AuditEntry.event_id == event.id,
                                        AuditEntry.action.in_(("event.close", "event.reopen")))
-                                .order_by(AuditEntry.id)).tuples())
+                                .order_by(AuditEntry.id)))
 
 
 # ---- the records, loaded once -------------------------------------------------------------------------------------------
@@ -308,9 +312,9 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         event=event.name, event_date=event.date.isoformat(), venue=event.venue,
         policy=f"{policy.name} (version {event.policy_version})",
         level=level.name if level else f"Level {event.level}", rounds_planned=event.rounds,
-        rounds_played=session.query(Round).filter(Round.event_id == event.id).count(),
+        rounds_played=_count(session, Round, event),
         round_minutes=event.round_minutes,
-        players=session.query(Player).filter(Player.event_id == event.id).count(),
+        players=_count(session, Player, event),
         organizer=event.organizer.name, staff=staff_by_role(session, event, local),
         status=(f"closed {stamp(event.closed_at)} by {event.closed_by.name}" if event.closed_at
                 else "DRAFT: the event is not closed"),

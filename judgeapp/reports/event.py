@@ -175,13 +175,14 @@ class EventReport:
 SHADES = ["#e6e6e6", "#bdbdbd", "#8c8c8c", "#595959", "#262626", "#000000"]
 
 
-def bar_chart_svg(report: EventReport, *, width: int = 360) -> Markup:
+def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> Markup:
     """Penalties by infraction as horizontal bars stacked by rank, drawn as inline SVG (no image is fetched).
     Every label is escaped; the numbers are the same ones as in the table."""
     rows = [r for r in report.penalties if r.total]
     if not rows:
         return Markup("")
-    label_w, count_w, bar_h, gap, legend_h = 44, 30, 14, 6, 18 * ((len(report.ranks) + 2) // 3)
+    label_w, count_w, bar_h, gap = 4 * font, 3 * font, font + 5, 6
+    legend_h = (font + 8) * ((len(report.ranks) + 2) // 3)
     plot_w = width - label_w - count_w
     top = max(r.total for r in rows)
     height = len(rows) * (bar_h + gap) + legend_h + 4
@@ -190,7 +191,7 @@ def bar_chart_svg(report: EventReport, *, width: int = 360) -> Markup:
              f'width="100%" role="img" aria-label="Penalties by infraction and rank">']
     for n, row in enumerate(rows):
         y = n * (bar_h + gap)
-        parts.append(f'<text x="0" y="{y + bar_h - 3}" font-size="10">{escape(row.code)}</text>')
+        parts.append(f'<text x="0" y="{y + bar_h - 4}" font-size="{font}">{escape(row.code)}</text>')
         x = float(label_w)
         for i, count in enumerate(row.counts):
             if not count:
@@ -200,12 +201,13 @@ def bar_chart_svg(report: EventReport, *, width: int = 360) -> Markup:
                          f'stroke="#000" stroke-width="0.5"><title>{escape(row.code)} {escape(report.ranks[i])}: '
                          f'{count}</title></rect>')
             x += w
-        parts.append(f'<text x="{x + 3:.1f}" y="{y + bar_h - 3}" font-size="10">{row.total}</text>')
+        parts.append(f'<text x="{x + 3:.1f}" y="{y + bar_h - 4}" font-size="{font}">{row.total}</text>')
     y0 = len(rows) * (bar_h + gap) + 4
     for i, rank in enumerate(report.ranks):
-        lx, ly = (i % 3) * (width // 3), y0 + (i // 3) * 18
-        parts.append(f'<rect x="{lx}" y="{ly}" width="10" height="10" fill="{shades[i]}" stroke="#000" '
-                     f'stroke-width="0.5"/><text x="{lx + 14}" y="{ly + 9}" font-size="9.5">{escape(rank)}</text>')
+        lx, ly = (i % 3) * (width // 3), y0 + (i // 3) * (font + 8)
+        parts.append(f'<rect x="{lx}" y="{ly}" width="{font}" height="{font}" fill="{shades[i]}" stroke="#000" '
+                     f'stroke-width="0.5"/><text x="{lx + font + 4}" y="{ly + font - 1}" '
+                     f'font-size="{font - 1}">{escape(rank)}</text>')
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -214,7 +216,7 @@ def event_report_html(report: EventReport, paper: str = "a4") -> str:
     size = PAPERS.get(paper)
     if size is None:
         raise ValueError(f"unknown paper size {paper!r}")
-    return _env.get_template("event.html").render(r=report, page_size=size, chart=bar_chart_svg(report, width=480))
+    return _env.get_template("event.html").render(r=report, page_size=size, chart=bar_chart_svg(report, width=480, font=10))
 
 
 def event_report_pdf(report: EventReport, paper: str = "a4", appendices: list[str] = ()) -> bytes:

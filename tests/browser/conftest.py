@@ -17,6 +17,11 @@ PHONE = {"width": 390, "height": 844}
 DEMO_PASSWORD = "browser-demo-pw"
 
 
+class Server(str):
+    """The server's base URL; `.app` is the app it serves, for a test to arrange data or read the database."""
+    app = None
+
+
 @pytest.fixture
 def live_server(tmp_path):
     config = app_config(tmp_path)
@@ -29,7 +34,9 @@ def live_server(tmp_path):
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
+    url = Server(f"http://127.0.0.1:{server.server_port}")
+    url.app = app
+    yield url
     server.shutdown()
     thread.join(5)
     with app.app_context():

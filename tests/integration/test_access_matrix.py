@@ -79,6 +79,14 @@ MATRIX = {
     ("investigations.write_up", "POST"): only("head_judge"),
     ("investigations.public_statement", "GET"): {r: OK for r in ROLES},  # the one-time link needs no account
     ("investigations.public_statement", "POST"): {r: OK for r in ROLES},
+    ("postevent.close", "GET"): only("organizer"),
+    ("postevent.close", "POST"): only("organizer"),  # refused (409) while the appeal is open, but allowed to ask
+    ("postevent.reopen", "POST"): only("organizer"),
+    ("postevent.report", "GET"): only("head_judge", "organizer"),
+    ("postevent.report_pdf", "GET"): only("head_judge", "organizer"),
+    ("postevent.export", "GET"): only("head_judge", "organizer"),
+    ("postevent.player_history", "GET"): {**{r: FORBIDDEN for r in ROLES}, "signed_out": LOGIN, "organizer": OK,
+                                          "other_organizer": OK},
     ("reference.index", "GET"): ANY_SIGNED_IN,
     ("reference.policy", "GET"): ANY_SIGNED_IN,
 }
@@ -97,7 +105,8 @@ def world(app, make_user, make_event, give_role):
     with app.app_context():
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
         objects = floor_objects(app, event_id, users["floor_judge"][0], users["head_judge"][0])
-    args = {"event_id": event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr", **objects}
+    args = {"event_id": event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr", "kind": "incidents",
+            **objects}
     return users, args
 
 

@@ -1,0 +1,101 @@
+"""The organizer in real Chromium at 390x844: the post-event report, its PDF and CSV downloads, and closing the event
+once the last round is over."""
+import csv
+import io
+import subprocess
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from tests.browser.conftest import ARTIFACTS, log_in, shot
+from tests.browser.test_floor_judge import no_horizontal_scroll
+
+pytestmark = pytest.mark.browser
+
+
+def a_round_of_rulings(app):
+    """What floor judges logged in round 1 of the demo: two warnings (the second an upgrade), a loss of game, time
+    given back, and a deck check with a problem."""
+    from judgeapp.extensions import CATALOG_KEY, db
+    from judgeapp.incidents import deckchecks, services, timekeeping
+    from judgeapp.infractions import suggest
+    from judgeapp.models import Event, Player, User
+
+    with app.app_context():
+        event = db.session.scalar(select(Event))
+        policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
+        judge = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        code = {p.player_code: p for p in db.session.scalars(select(Player))}
+        roles = frozenset({"floor_judge"})
+        for n, (player, table, infraction) in enumerate([("DEMO-003", 2, "3.5.2"), ("DEMO-003", 2, "3.5.2"),
+                                                         ("DEMO-009", 5, "3.2.1")]):
+            priors = services.priors_of_players(db.session, event, [code[player].id])
+            rank = suggest(policy, event.level, policy.infraction(infraction), priors).suggested.id  # as suggested
+            services.log_incident(db.session, policy, actor=judge, roles=roles, event=event,
+                                  data=services.IncidentInput(key=f"browser-organizer-{n:06d}",
+                                                              infraction_code=infraction, table_number=table,
+                                                              player_id=code[player].id, rank_id=rank))
+        timekeeping.add_extension(db.session, policy, actor=judge, event=event, data=timekeeping.ExtensionInput(
+            key="browser-organizer-ext-1", reason="ruling", table_number=2, minutes=4))
+        dc, _ = deckchecks.start_deck_check(db.session, actor=judge, event=event, data=deckchecks.DeckCheckInput(
+            key="browser-organizer-dc-01", table_number=5, player_texts=["DEMO-009"]))
+        deckchecks.end_deck_check(db.session, policy, actor=judge, event=event, dc=dc, result="problems",
+                                  notes="Three copies of a card registered as four.", minutes=None,
+                                  adjust_reason=None)
+        db.session.commit()
+
+
+def end_the_round(app):
+    from judgeapp.extensions import db
+    from judgeapp.models import Round, utcnow
+
+    with app.app_context():
+        db.session.execute(update(Round).values(started_at=utcnow() - timedelta(hours=2)))
+        db.session.commit()
+
+
+def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(live_server, phone, tmp_path):
+    a_round_of_rulings(live_server.app)
+    log_in(phone, live_server, "organizer@demo.test")
+    phone.get_by_role("link", name="Demo Open").click()
+    phone.get_by_role("link", name="Report").click()
+    phone.get_by_text("Draft: the event is not closed yet").wait_for()
+    assert "Loss of Game" in phone.locator("#penalties").inner_text()
+    assert phone.locator("svg.chart rect").count() >= 2  # the bar chart is drawn in the page
+    assert no_horizontal_scroll(phone)
+    shot(phone, "30-post-event-report")
+
+    with phone.expect_download() as download:
+        phone.get_by_role("link", name="PDF (A4)").click()
+    assert download.value.suggested_filename.startswith("event-report_Demo-Open_")
+    pdf = ARTIFACTS / "31-post-event-report.pdf"
+    download.value.save_as(pdf)
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    assert "Post-event report: Demo Open" in text and "Three copies of a card registered as four." in text
+    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", str(pdf),
+                    str(ARTIFACTS / "31-post-event-report-page-1")], check=True)
+
+    with phone.expect_download() as download:
+        phone.get_by_role("link", name="Incidents (CSV)").click()
+    assert download.value.suggested_filename.startswith("incidents_Demo-Open_")
+    path = tmp_path / "incidents.csv"
+    download.value.save_as(path)
+    rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
+    assert [(r["player_id"], r["rank"], r["upgraded"]) for r in rows[:2]] == [("DEMO-003", "Warning", "no"),
+                                                                               ("DEMO-003", "Loss of Game", "yes")]
+
+    phone.get_by_role("link", name="Close the event…").click()
+    phone.get_by_text("Round 1 is still being played").wait_for()
+    assert phone.get_by_role("button", name="Close the event").is_disabled()
+    shot(phone, "32-close-blocked")
+    end_the_round(live_server.app)
+    phone.reload()
+    phone.get_by_text("Ready to close").wait_for()
+    phone.get_by_role("button", name="Close the event").click()
+    phone.get_by_text("Event closed: its records are now read-only.").wait_for()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "33-event-closed")
+    phone.get_by_role("link", name="Event", exact=True).click()
+    assert phone.get_by_role("link", name="New incident").count() == 0  # nothing to log at a closed event
+    assert "records are read-only" in phone.locator(".closed-banner").inner_text()

@@ -34,12 +34,13 @@ def roles_at(user: User, event: Event) -> frozenset[str]:
     return frozenset(out)
 
 
-def event_access(*allowed: str | Role, when_closed: bool = False) -> Callable:
+def event_access(*allowed: str | Role, when_closed: bool = False, new_record_form: bool = False) -> Callable:
     """Load the event from the URL; 404 when it does not exist, 403 for anyone without an allowed role there
     (people who are not on its staff included: they hold no role at this event).
 
     Once the organizer has closed the event its records are read-only: a state-changing request gets 409
-    (EventClosed) unless the route is marked `when_closed=True` (reopening, the head judge's addenda).
+    (EventClosed) unless the route is marked `when_closed=True` (reopening, the head judge's addenda). A form that
+    only makes new records (`new_record_form=True`) says so already when it is opened.
 
     The view receives `event` and `roles` keyword arguments instead of `event_id`.
     """
@@ -55,7 +56,8 @@ def event_access(*allowed: str | Role, when_closed: bool = False) -> Callable:
             roles = roles_at(current_user, event)
             if not roles & allowed_ids:
                 abort(403)
-            if event.closed_at is not None and not when_closed and request.method not in SAFE_METHODS:
+            if event.closed_at is not None and not when_closed and (new_record_form
+                                                                    or request.method not in SAFE_METHODS):
                 raise EventClosed(event)
             return view(event=event, roles=roles, **kwargs)
 

@@ -63,6 +63,8 @@ def challenges_of(session: Session, event: Event, player: Player) -> Challenges:
 
 def why_not_appealable(session: Session, event: Event, incident: Incident) -> str | None:
     """None when the ruling can be appealed now; otherwise the reason to show instead of the button."""
+    if event.closed_at is not None:
+        return "The event is closed: no new appeal can be filed."
     if incident.status is IncidentStatus.VOID:
         return "This incident is void: there is no ruling to appeal."
     if incident.status is IncidentStatus.OVERTURNED:

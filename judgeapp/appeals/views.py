@@ -36,7 +36,7 @@ def _appeal_news():
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
-@event_access(*JUDGES)
+@event_access(*JUDGES, new_record_form=True)
 def new(event, roles, number):
     incident = incidents.incident_by_number(db.session, event, number)
     if incident is None:

@@ -60,7 +60,7 @@ def head_judge_pending(event) -> int:
 # ---- incidents ---------------------------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/incidents/call")
-@event_access(*JUDGES)
+@event_access(*JUDGES, new_record_form=True)
 def start_call(event, roles):
     """The call stopwatch: one tap when called to a table opens the incident form with the call's start time."""
     started = utcnow().replace(microsecond=0).isoformat()
@@ -68,7 +68,7 @@ def start_call(event, roles):
 
 
 @bp.route("/events/<int:event_id>/incidents/new", methods=["GET", "POST"])
-@event_access(*JUDGES)
+@event_access(*JUDGES, new_record_form=True)
 def new(event, roles):
     policy = event_policy(event)
     form = IncidentForm()
@@ -199,7 +199,7 @@ def show(event, roles, number):
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
         extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
-        trail=_audit_trail("Incident", incident.id), can_correct=services.may_correct(incident, current_user, roles),
+        trail=_audit_trail("Incident", incident.id), can_correct=event.closed_at is None and services.may_correct(incident, current_user, roles),
         void_form=VoidForm(), rank_name=rank_namer(policy),
         owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"),
         appeals=appeals.appeals_of_incident(db.session, incident),
@@ -288,7 +288,7 @@ def feed(event, roles):
 # ---- time extensions and the clock --------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
-@event_access(*JUDGES)
+@event_access(*JUDGES, new_record_form=True)
 def new_extension(event, roles):
     policy = event_policy(event)
     form = ExtensionForm()
@@ -384,7 +384,7 @@ def deck_checks(event, roles):
 
 
 @bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
-@event_access(*JUDGES)
+@event_access(*JUDGES, new_record_form=True)
 def new_deck_check(event, roles):
     form = DeckCheckForm()
     rounds = _round_choices(form.round, event)

@@ -116,7 +116,8 @@ def test_after_closing_incidents_appeals_investigations_and_the_clock_refuse_cha
     event, judge, head = base(finished), finished["judge"], finished["head"]
     incidents_before = count(app, Incident)
 
-    response = log(judge, finished["event_id"], player="P-004", table=2, infraction="3.5.2", penalty="warning")
+    response = post(judge, f"{event}/incidents/new", key="sent-after-closing-01", round="1", subject_kind="player",
+                    player="P-004", table="2", infraction="3.5.2", penalty="warning")  # a form opened before closing
     assert response.status_code == 409 and "This event is closed" in text(response)
     assert count(app, Incident) == incidents_before
     attempts = [
@@ -136,6 +137,10 @@ def test_after_closing_incidents_appeals_investigations_and_the_clock_refuse_cha
     assert count(app, Round) == 1
     with app.app_context():
         assert db.session.scalar(select(Incident.rank_id).where(Incident.number == 2)) == "warning"
+    for url in ("incidents/new", "incidents/call", "extensions/new", "deck-checks/new", "incidents/2/appeal"):
+        page = judge.get(f"{event}/{url}")  # a form for new records says so when it is opened
+        assert page.status_code == 409 and "This event is closed" in text(page), url
+    assert "Correct this incident" not in text(judge.get(f"{event}/incidents/2"))
     # Reading goes on as before.
     assert "Aiko Mori" in text(judge.get(f"{event}/incidents/2"))
 

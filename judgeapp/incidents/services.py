@@ -368,14 +368,17 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     return result
 
 
-def lock_event(session: Session, event: Event) -> None:
-    """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers), and
-    refuse them once the event is closed: read under the lock, so a close that commits first always wins."""
-    closed_at = event.closed_at
+def lock_event(session: Session, event: Event, *, open_only: bool = True) -> datetime | None:
+    """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers).
+    Returns when the event was closed, read under the lock, so a close that commits first always wins; with
+    `open_only` a closed event refuses the write (EventClosed)."""
+    query = select(Event.closed_at).where(Event.id == event.id)
     if session.get_bind().dialect.name != "sqlite":
-        closed_at = session.scalar(select(Event.closed_at).where(Event.id == event.id).with_for_update())
-    if closed_at is not None:
+        query = query.with_for_update()
+    closed_at = session.scalar(query)
+    if open_only and closed_at is not None:
         raise EventClosed(event)
+    return closed_at
 
 
 def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:

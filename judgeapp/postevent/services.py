@@ -11,12 +11,13 @@ from datetime import datetime
 from typing import Callable, Iterable
 
 from defusedcsv import csv
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
+from ..incidents.services import lock_event
 from ..incidents.timekeeping import round_clock
 from ..infractions import ExtensionReason, Policy
 from ..investigations.services import report_number
@@ -98,25 +99,17 @@ def _count(session: Session, model, event: Event) -> int:
     return session.scalar(select(func.count()).select_from(model).where(model.event_id == event.id))
 
 
-def _lock(session: Session, event: Event) -> None:
-    if session.get_bind().dialect.name != "sqlite":
-        session.execute(select(Event.id).where(Event.id == event.id).with_for_update())
-        session.refresh(event)
-
-
 def close_event(session: Session, *, actor: User, event: Event, local: Local, now: datetime | None = None) -> bool:
     """Close the event; False when it already was. Refused (CannotClose) while anything is unfinished; checked
     under the event's lock, so a record started at the same moment either lands before or is refused after."""
     now = now or utcnow()
-    _lock(session, event)
-    if event.closed_at is not None:
+    if lock_event(session, event, open_only=False) is not None:
         return False
     found = blockers(session, event, local=local, now=now)
     if found:
         raise CannotClose(found)
-    session.execute(update(Event).where(Event.id == event.id, Event.closed_at.is_(None))
-                    .values(closed_at=now, closed_by_id=actor.id))
     session.refresh(event)
+    event.closed_at, event.closed_by_id = now, actor.id
     counts = {
         "incidents": _count(session, Incident, event),
         "appeals": _count(session, Appeal, event),
@@ -129,10 +122,10 @@ def close_event(session: Session, *, actor: User, event: Event, local: Local, no
 def reopen_event(session: Session, *, actor: User, event: Event, reason: str) -> None:
     """The organizer reopens a closed event, saying why; recorded with the time it had been closed."""
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the event is reopened.")
-    _lock(session, event)
-    if event.closed_at is None:
+    closed_at = lock_event(session, event, open_only=False)
+    if closed_at is None:
         raise FieldError("reason", "The event is not closed.")
-    closed_at = event.closed_at
+    session.refresh(event)
     event.closed_at, event.closed_by_id = None, None
     audit.record(session, actor, "event.reopen", event, event_id=event.id, note=reason,
                  closed_at=closed_at.isoformat())
@@ -277,7 +270,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
             (a.decided_by.name + (" (proxy)" if a.decided_as_proxy else "")) if a.decided_by else "—",
             a.decision_reason or ""))
 
-    checks = [dc for dc in rec.deck_checks]
+    checks = rec.deck_checks
     per_round: dict[int, RoundChecks] = {}
     problems = []
     linked: dict[int, list[int]] = defaultdict(list)

@@ -13,7 +13,6 @@ from sqlalchemy import func, select, update
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.models import (Appeal, AuditEntry, DeckCheck, Event, Incident, Round, Statement, TimeExtension, User,
                              utcnow)
-from tests.conftest import csrf_token
 from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 from tests.integration.test_investigations import WRITE_UP, dq, pdf_text, post, statement  # noqa: F401  (fixture)
 

@@ -2,9 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-import re
 import secrets
-import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -406,8 +404,6 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
 
 def report_filename(event: Event, report) -> str:
     """dq-report_<event>_<player>_<event date>.pdf, readable and safe in a Content-Disposition header."""
-    def slug(text: str) -> str:
-        text = unicodedata.normalize("NFKC", text)
-        return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "x"
+    from ..reports import slug
 
     return f"dq-report_{slug(event.name)}_{slug(report.player)}_{event.date.isoformat()}.pdf"

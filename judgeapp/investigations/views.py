@@ -14,6 +14,7 @@ from ..incidents import services as incidents
 from ..choices import infraction_choices_of, rank_namer
 from ..localtime import to_local
 from ..models import Event, InvestigationStatus, Role, StatementRequest
+from ..reports import PAPERS
 from ..reports.dq import dq_report_pdf
 from . import bp, services
 from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
@@ -215,7 +216,7 @@ def report(event, roles, number):
     policy = event_policy(event)
     investigation = _investigation_or_404(event, number)
     paper = request.args.get("paper", "a4")
-    if paper not in ("a4", "letter"):
+    if paper not in PAPERS:
         abort(404)
     data = services.report_of(db.session, policy, event, investigation, local=to_local,
                               tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")

@@ -1,8 +1,6 @@
 """After the event: close and reopen it, the post-event report (page and PDF), CSV exports, player look-up."""
 from __future__ import annotations
 
-import re
-import unicodedata
 from io import BytesIO
 
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
@@ -13,6 +11,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, event_policy
 from ..investigations import services as investigations
 from ..localtime import to_local
+from ..reports import PAPERS, slug
 from ..reports.dq import dq_report_html
 from ..reports.event import bar_chart_svg, event_report_pdf
 from . import bp, services
@@ -28,11 +27,6 @@ EXPORTS = {
 
 def _tz_name() -> str:
     return current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC"
-
-
-def _slug(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
-    return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "event"
 
 
 def _close_page(event, roles, *, form=None, reopen_form=None, found=None, status=200):
@@ -87,7 +81,7 @@ def report(event, roles):
 @event_access(*READERS)
 def report_pdf(event, roles):
     paper = request.args.get("paper", "a4")
-    if paper not in ("a4", "letter"):
+    if paper not in PAPERS:
         abort(404)
     policy = event_policy(event)
     data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
@@ -96,7 +90,7 @@ def report_pdf(event, roles):
                   for inv in services.dq_investigations(db.session, event, data)]
     pdf = event_report_pdf(data, paper, appendices)
     return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True, max_age=0,
-                     download_name=f"event-report_{_slug(event.name)}_{event.date.isoformat()}.pdf")
+                     download_name=f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf")
 
 
 @bp.route("/events/<int:event_id>/export/<kind>.csv")
@@ -108,7 +102,7 @@ def export(event, roles, kind):
     records = services.records_of(db.session, event)
     body = services.to_csv(header, rows(event_policy(event), event, records))
     return send_file(BytesIO(body), mimetype="text/csv; charset=utf-8", as_attachment=True, max_age=0,
-                     download_name=f"{kind}_{_slug(event.name)}_{event.date.isoformat()}.csv")
+                     download_name=f"{kind}_{slug(event.name)}_{event.date.isoformat()}.csv")
 
 
 @bp.route("/players/history")

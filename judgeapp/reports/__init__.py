@@ -2,15 +2,37 @@
 from __future__ import annotations
 
 import gc
+import re
+import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from jinja2 import Environment, FileSystemLoader, select_autoescape
 from weasyprint import CSS, HTML
 from weasyprint.document import Document
 from weasyprint.urls import URLFetcher
 
 ASSETS = Path(__file__).resolve().parent / "assets"
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+PAPERS = {"a4": "A4", "letter": "letter"}
+# Report templates have their own environment, independent of Flask; user text is always escaped.
+templates = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
+                        trim_blocks=True, lstrip_blocks=True)
+
+
+def page_size(paper: str) -> str:
+    """The CSS page size of a paper name ("a4" or "letter")."""
+    size = PAPERS.get(paper)
+    if size is None:
+        raise ValueError(f"unknown paper size {paper!r}")
+    return size
+
+
+def slug(text: str) -> str:
+    """A readable piece of a download's file name: letters and digits of any script, other runs become "-"."""
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"[^\w]+", "-", text, flags=re.UNICODE).strip("-_")[:60] or "x"
 
 
 class RefusedURL(ValueError):

@@ -2,16 +2,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
-
-from . import html_to_pdf
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                   trim_blocks=True, lstrip_blocks=True)
-PAPERS = {"a4": "A4", "letter": "letter"}
+from . import html_to_pdf, page_size, templates
 
 @dataclass
 class ReportStatement:
@@ -56,10 +48,7 @@ class DQReport:
     extra: dict = field(default_factory=dict)
 
 def dq_report_html(report: DQReport, paper: str = "a4") -> str:
-    size = PAPERS.get(paper)
-    if size is None:
-        raise ValueError(f"unknown paper size {paper!r}")
-    return _env.get_template("dq.html").render(r=report, page_size=size)
+    return templates.get_template("dq.html").render(r=report, page_size=page_size(paper))
 
 def dq_report_pdf(report: DQReport, paper: str = "a4") -> bytes:
     """Render the report; `paper` is "a4" or "letter". Only the report stylesheet and fonts are ever loaded."""

@@ -2,17 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup, escape
 
-from . import combine, render
-
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-_env = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                   trim_blocks=True, lstrip_blocks=True)
-PAPERS = {"a4": "A4", "letter": "letter"}
+from . import combine, page_size, render, templates
 
 
 @dataclass
@@ -213,10 +206,8 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
 
 
 def event_report_html(report: EventReport, paper: str = "a4") -> str:
-    size = PAPERS.get(paper)
-    if size is None:
-        raise ValueError(f"unknown paper size {paper!r}")
-    return _env.get_template("event.html").render(r=report, page_size=size, chart=bar_chart_svg(report, width=480, font=10))
+    return templates.get_template("event.html").render(r=report, page_size=page_size(paper),
+                                                       chart=bar_chart_svg(report, width=480, font=10))
 
 
 def event_report_pdf(report: EventReport, paper: str = "a4", appendices: list[str] = ()) -> bytes:

@@ -5,8 +5,15 @@ from wtforms.fields.choices import SelectChoice
 
 
 def rank_namer(policy):
-    """For templates: a stored rank id as the policy names it."""
-    return lambda rank_id: policy.rank(rank_id).name if rank_id else "No penalty"
+    """For templates and reports: a stored rank id as the policy names it (the id itself if the catalog no longer
+    has that rank)."""
+    names = {r.id: r.name for r in policy.ranks}
+    return lambda rank_id: names.get(rank_id, rank_id) if rank_id else "No penalty"
+
+
+def level_name(policy, number: int) -> str:
+    """An event's level as the policy names it ("Level 2")."""
+    return next((lv.name for lv in policy.levels if lv.number == number), f"Level {number}")
 
 
 def infraction_choices(field, policy, most_used=()):

@@ -19,6 +19,10 @@ class ExtensionReason(str, Enum):
     DECK_CHECK = "deck_check"
     OTHER = "other"
 
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
 
 @dataclass(frozen=True)
 class Rank:

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
 from ..access import HEAD_JUDGE
+from ..choices import level_name
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
@@ -375,7 +376,6 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
         section = f"{sub.code} {sub.name}"
     except (LookupError, StopIteration):
         name, section = "", ""
-    level = next((lv for lv in policy.levels if lv.number == event.level), None)
     revoked = [what for flag, what in ((investigation.revoke_prizes, "prizes"),
                                        (investigation.revoke_standing, "standing")) if flag]
     statements = [ReportStatement(author=s.author_name, role=s.author_role.label,
@@ -387,7 +387,7 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
     return DQReport(
         number=report_number(event, investigation), generated=stamp(now), event=event.name,
         event_date=event.date.isoformat(), venue=event.venue, policy=f"{policy.name} (version {policy.version})",
-        level=level.name if level is not None else f"Level {event.level}",
+        level=level_name(policy, event.level),
         head_judge=head.name if head else "—", organizer=event.organizer.name,
         player=", ".join(p.name for p in players) or incident.subject_name,
         player_id=", ".join(p.player_code or "—" for p in players) or "—",

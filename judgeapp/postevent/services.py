@@ -15,6 +15,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
+from ..choices import level_name, rank_namer
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
 from ..incidents.services import lock_event
@@ -150,6 +151,14 @@ class Records:
     extensions: list[TimeExtension]
     numbers: dict[int, int]  # incident id -> number
 
+    def incidents_by_deck_check(self) -> dict[int, list[int]]:
+        """The numbers of the incidents logged from each deck check."""
+        out: dict[int, list[int]] = defaultdict(list)
+        for i in self.incidents:
+            if i.deck_check_id is not None:
+                out[i.deck_check_id].append(i.number)
+        return out
+
     def appeals_by_incident(self) -> dict[int, list[Appeal]]:
         out: dict[int, list[Appeal]] = defaultdict(list)
         for a in self.appeals:
@@ -185,15 +194,6 @@ def _who(incident: Incident) -> tuple[str, str]:
     return incident.subject_name, "; ".join(p.player_code for p in players if p.player_code)
 
 
-def _rank_name(policy: Policy, rank_id: str | None) -> str:
-    if rank_id is None:
-        return "No penalty"
-    try:
-        return policy.rank(rank_id).name
-    except LookupError:
-        return rank_id
-
-
 def _infraction(policy: Policy, code: str) -> str:
     try:
         return f"{code} {policy.infraction(code).name}"
@@ -208,17 +208,18 @@ def _table(value: int | None) -> str:
 # ---- the report ---------------------------------------------------------------------------------------------------------
 
 def report_of(session: Session, policy: Policy, event: Event, *, local: Local, tz_name: str,
-              now: datetime | None = None, records: Records | None = None) -> EventReport:
+              now: datetime | None = None) -> EventReport:
     now = now or utcnow()
-    rec = records or records_of(session, event)
+    rec = records_of(session, event)
+    rank_name = rank_namer(policy)
     stamp = lambda at: f"{local(at):%Y-%m-%d %H:%M}"  # noqa: E731
     standing = [i for i in rec.incidents if i.status is IncidentStatus.STANDING]
 
-    # Penalties by infraction and rank: the policy's ranks in order, then "no penalty" when any was logged.
+    # Penalties by infraction and rank: the policy's ranks in order, any rank the catalog no longer has, then
+    # "no penalty" when any was logged.
     rank_ids = [r.id for r in policy.ranks]
-    columns = rank_ids + ([None] if any(i.rank_id is None for i in standing) else [])
-    extra_ids = sorted({i.rank_id for i in standing if i.rank_id is not None and i.rank_id not in rank_ids})
-    columns = rank_ids + extra_ids + columns[len(rank_ids):]
+    logged = {i.rank_id for i in standing}
+    columns = rank_ids + sorted(logged - set(rank_ids) - {None}) + ([None] if None in logged else [])
     grid: dict[str, Counter] = defaultdict(Counter)
     for i in standing:
         grid[i.infraction_code][i.rank_id] += 1
@@ -240,7 +241,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         if i.rank_id is not None and rank_order.get(i.rank_id, -1) >= serious_from.order:
             name, code = _who(i)
             serious.append(PenaltyLine(i.number, name, code, i.round.number, _table(i.table_number),
-                                       _infraction(policy, i.infraction_code), _rank_name(policy, i.rank_id),
+                                       _infraction(policy, i.infraction_code), rank_name(i.rank_id),
                                        i.judge.name, i.upgraded))
     serious.sort(key=lambda p: (p.round, p.number))
 
@@ -273,10 +274,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     checks = rec.deck_checks
     per_round: dict[int, RoundChecks] = {}
     problems = []
-    linked: dict[int, list[int]] = defaultdict(list)
-    for i in rec.incidents:
-        if i.deck_check_id is not None:
-            linked[i.deck_check_id].append(i.number)
+    linked = rec.incidents_by_deck_check()
     for dc in checks:
         rc = per_round.setdefault(dc.round.number, RoundChecks(dc.round.number, 0, 0))
         rc.checks += 1
@@ -288,7 +286,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     live = [e for e in rec.extensions if e.voided_at is None]
     by_reason: dict[ExtensionReason, Count] = {}
     for e in live:
-        c = by_reason.setdefault(e.reason, Count(_reason(e.reason), 0, 0))
+        c = by_reason.setdefault(e.reason, Count(e.reason.label, 0, 0))
         c.count, c.minutes = c.count + 1, c.minutes + e.minutes
     longest = max(live, key=lambda e: (e.minutes, -e.id), default=None)
 
@@ -297,14 +295,13 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         if i.upgraded:
             name, code = _who(i)
             upgraded.append(UpgradedLine(name, code, i.number, i.round.number, _infraction(policy, i.infraction_code),
-                                         _rank_name(policy, i.rank_id), list(i.upgrade_refs or [])))
+                                         rank_name(i.rank_id), list(i.upgrade_refs or [])))
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
 
-    level = next((lv for lv in policy.levels if lv.number == event.level), None)
     return EventReport(
         event=event.name, event_date=event.date.isoformat(), venue=event.venue,
         policy=f"{policy.name} (version {event.policy_version})",
-        level=level.name if level else f"Level {event.level}", rounds_planned=event.rounds,
+        level=level_name(policy, event.level), rounds_planned=event.rounds,
         rounds_played=_count(session, Round, event),
         round_minutes=event.round_minutes,
         players=_count(session, Player, event),
@@ -312,7 +309,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         status=(f"closed {stamp(event.closed_at)} by {event.closed_by.name}" if event.closed_at
                 else "DRAFT: the event is not closed"),
         closed=event.closed_at is not None, generated=stamp(now), time_zone=tz_name,
-        ranks=[_rank_name(policy, rid) for rid in columns], penalties=penalties, not_counted=not_counted,
+        ranks=[rank_name(rid) for rid in columns], penalties=penalties, not_counted=not_counted,
         incidents_logged=len(rec.incidents), serious_from=serious_from.name, serious=serious, dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()), appeals=appeal_lines,
         deck_checks=len(checks), deck_checks_with_problems=len(problems),
@@ -320,7 +317,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         deck_checks_by_round=[per_round[n] for n in sorted(per_round)], deck_problems=problems,
         extensions=len(live), extension_minutes=sum(e.minutes for e in live),
         extension_longest=(f"{longest.minutes} min, round {longest.round.number} table {longest.table_number} "
-                           f"({_reason(longest.reason)})" if longest else "—"),
+                           f"({longest.reason.label})" if longest else "—"),
         extensions_by_reason=[by_reason[r] for r in ExtensionReason if r in by_reason],
         extensions_voided=len(rec.extensions) - len(live), upgraded=upgraded)
 
@@ -341,10 +338,6 @@ def staff_by_role(session: Session, event: Event, local: Local) -> list[tuple[st
 
 def _players(players: Iterable[Player]) -> str:
     return ", ".join(f"{p.name} ({p.player_code})" if p.player_code else p.name for p in players)
-
-
-def _reason(reason: ExtensionReason) -> str:
-    return {"ruling": "ruling", "deck_check": "deck check", "other": "other"}[reason.value]
 
 
 def dq_investigations(session: Session, event: Event, report: EventReport) -> list[Investigation]:
@@ -372,31 +365,28 @@ def _yes(flag: bool) -> str:
 
 
 def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> list[list]:
-    appeals = rec.appeals_by_incident()
+    appeals, rank_name = rec.appeals_by_incident(), rank_namer(policy)
     rows = []
     for i in rec.incidents:
         name, code = _who(i)
         outcome = "; ".join(a.status.value for a in appeals.get(i.id, []))
         rows.append([event.name, i.number, i.round.number, i.table_number if i.table_number is not None else "",
                      name, code, i.infraction_code, _infraction(policy, i.infraction_code)[len(i.infraction_code) + 1:],
-                     _rank_name(policy, i.rank_id), _rank_name(policy, i.suggested_rank_id) if i.suggested_rank_id
+                     rank_name(i.rank_id), rank_name(i.suggested_rank_id) if i.suggested_rank_id
                      else "", _yes(i.upgraded), i.judge.name, f"{local(i.created_at):%Y-%m-%d %H:%M}", outcome,
                      i.status.value, _yes(i.status is IncidentStatus.VOID), i.status_reason or ""])
     return rows
 
 
 def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
-    return [[event.name, e.round.number, e.table_number, e.minutes, _reason(e.reason),
+    return [[event.name, e.round.number, e.table_number, e.minutes, e.reason.label,
              e.proposed_minutes if e.proposed_minutes is not None else "", e.adjust_reason or "",
              rec.numbers.get(e.incident_id, ""), e.judge.name, f"{local(e.created_at):%Y-%m-%d %H:%M}",
              _yes(e.voided_at is not None), e.void_reason or ""] for e in rec.extensions]
 
 
 def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
-    linked: dict[int, list[str]] = defaultdict(list)
-    for i in rec.incidents:
-        if i.deck_check_id is not None:
-            linked[i.deck_check_id].append(str(i.number))
+    linked = rec.incidents_by_deck_check()
     rows = []
     for dc in rec.deck_checks:
         minutes = round((dc.ended_at - dc.started_at).total_seconds() / 60) if dc.ended_at else ""
@@ -404,7 +394,7 @@ def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
                      "; ".join(p.player_code or "" for p in dc.players), dc.judge.name,
                      f"{local(dc.started_at):%Y-%m-%d %H:%M}",
                      f"{local(dc.ended_at):%Y-%m-%d %H:%M}" if dc.ended_at else "", minutes, dc.result.value,
-                     dc.notes, "; ".join(linked.get(dc.id, []))])
+                     dc.notes, "; ".join(map(str, linked.get(dc.id, [])))])
     return rows
 
 
@@ -470,7 +460,7 @@ def player_history(session: Session, catalog, *, organizer: User, code: str) -> 
         policy = catalog.policies.get(event.policy_id)
         lines.append(HistoryLine(event, i, i.subject_name,
                                  _infraction(policy, i.infraction_code) if policy else i.infraction_code,
-                                 _rank_name(policy, i.rank_id) if policy else (i.rank_id or "No penalty"),
+                                 rank_namer(policy)(i.rank_id) if policy else (i.rank_id or "No penalty"),
                                  bool(policy) and i.rank_id == policy.top_rank.id))
     lines.sort(key=lambda line: (line.event.date, line.event.id, line.incident.number), reverse=True)
     return PlayerHistory(code, sorted({p.name for p in players}),

@@ -4,7 +4,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 
 from .errors import EventClosed
@@ -15,6 +16,14 @@ CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' 
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
 
 
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is `Secure` whenever the request came over HTTPS (or SESSION_COOKIE_SECURE says so), so a
+    deployment behind TLS cannot forget it; plain-HTTP development keeps working."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
 def create_app(test_config: dict | None = None) -> Flask:
     """Build the app: configuration, catalog, extensions, blueprints, error pages, CLI."""
     app = Flask(__name__, instance_relative_config=True)
@@ -23,6 +32,12 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.config.update(from_environment(app.instance_path))
     else:
         app.config.update(test_config)
+    app.session_interface = SessionInterface()
+    if app.config.get("JUDGEAPP_PROXY_HOPS"):
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["JUDGEAPP_PROXY_HOPS"])  # trust X-Forwarded-For/-Proto from this many proxies
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
     load_catalog(app)
     register_extensions(app)
     register_blueprints(app)

@@ -30,6 +30,7 @@ def from_environment(instance_path: str) -> dict:
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
         "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),
+        "JUDGEAPP_PROXY_HOPS": int(os.environ.get("JUDGEAPP_PROXY_HOPS") or 0),
     }
 
 
@@ -42,7 +43,8 @@ DEFAULTS = {
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
     "JUDGEAPP_SESSION_DAYS": 14,
     "JUDGEAPP_SQLITE_BUSY_MS": 15000,
-    "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",
+    "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused
+    "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",  # a guesser spread over many addresses
     "LOGIN_LIMIT_PER_ADDRESS": "200 per 15 minutes",  # a venue's judges share one public address
     "RATELIMIT_HEADERS_ENABLED": False,
 }

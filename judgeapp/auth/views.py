@@ -17,6 +17,14 @@ def _failed(response) -> bool:
     return response.status_code == 401
 
 
+def _email_and_address_key() -> str:
+    return f"{_email_key()}|{request.remote_addr}"
+
+
+def _account_and_address_limit() -> str:
+    return current_app.config["LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS"]
+
+
 def _account_limit() -> str:
     return current_app.config["LOGIN_LIMIT_PER_ACCOUNT"]
 
@@ -26,6 +34,7 @@ def _address_limit() -> str:
 
 
 @bp.route("/login", methods=["GET", "POST"])
+@limiter.limit(_account_and_address_limit, key_func=_email_and_address_key, methods=["POST"], deduct_when=_failed)
 @limiter.limit(_account_limit, key_func=_email_key, methods=["POST"], deduct_when=_failed)
 @limiter.limit(_address_limit, methods=["POST"], deduct_when=_failed)
 def login():

@@ -47,7 +47,9 @@ def _single_rank_shorthand(value: Any) -> Any:
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    """Unknown keys are refused, and so is a value of the wrong YAML type: `version: 1.10` (a number, read as 1.1)
+    or `code: 3.5` is an error, not silently turned into a string, and `penalized: "no"` is not a boolean."""
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class RawRange(_Strict):
@@ -100,7 +102,7 @@ class RawRepeatRule(_Strict):
 
 
 class RawTimeRule(_Strict):
-    reason: ExtensionReason
+    reason: Annotated[ExtensionReason, Field(strict=False)]  # a YAML string naming one of the enum's values
     over_minutes: float = Field(ge=0)
     plus_minutes: int = Field(default=0, ge=0)
     extra_turns_allowed: bool = False
@@ -112,7 +114,7 @@ class RawPolicy(_Strict):
     name: str
     version: str
     source: str
-    repeat_scope: RepeatScope
+    repeat_scope: Annotated[RepeatScope, Field(strict=False)]
     repeat_rule: RawRepeatRule
     ranks: list[RawRank] = Field(min_length=1)
     levels: list[RawLevel] = Field(min_length=1)

@@ -73,3 +73,20 @@ def test_all_problems_are_reported_at_once(tmp_path):
     with pytest.raises(CatalogError) as info:
         load_catalog(bad)
     assert len(info.value.problems) == 2
+
+
+@pytest.mark.parametrize("change, field, message", [
+    ('version: "2026.1"', "policies.house-rules.version", "Input should be a valid string"),  # 2026.10 would read as 2026.1
+    ('code: "1.1"', "policies.house-rules.infractions[0].code", "Input should be a valid string"),
+    ("notes: Rude to an opponent.", "policies.house-rules.infractions[1].penalized", "Input should be a valid boolean"),
+    ("{number: 2,", "policies.house-rules.levels[1].number", "Input should be a valid integer"),
+])
+def test_a_value_of_the_wrong_type_is_refused_not_silently_converted(tmp_path, change, field, message):
+    bad_value = {'version: "2026.1"': "version: 2026.10", 'code: "1.1"': "code: 1.1",
+                 "notes: Rude to an opponent.": 'notes: Rude to an opponent.\n        penalized: "no"',
+                 "{number: 2,": '{number: "2",'}[change]
+    path = tmp_path / "coerced.yaml"
+    path.write_text((FIX / "valid.yaml").read_text().replace(change, bad_value, 1))
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(f": {field}: {message}" in p for p in info.value.problems), "\n".join(info.value.problems)

@@ -1,4 +1,4 @@
-from flask_wtf import FlaskForm
+from ..forms import Form
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
@@ -7,7 +7,7 @@ from ..incidents.forms import one_time_key
 from ..infractions import Outcome
 
 
-class AppealForm(FlaskForm):
+class AppealForm(Form):
     key = HiddenField(default=one_time_key)
     appellant = RadioField("Who appeals", validators=[DataRequired(message="Choose who appeals.")],
                            validate_choice=False)
@@ -22,7 +22,7 @@ OUTCOMES = [SelectChoice(Outcome.UPHELD.value, "Upheld: the ruling stands"),
             SelectChoice(Outcome.CHANGED.value, "Changed: another infraction or penalty")]
 
 
-class DecisionForm(FlaskForm):
+class DecisionForm(Form):
     outcome = RadioField("Decision", choices=OUTCOMES, validators=[DataRequired(message="Choose the decision.")])
     reason = TextAreaField("Reason", validators=[Optional(), Length(max=500)], render_kw={"rows": 2},
                            description="Needed when you overturn or change the ruling.")
@@ -33,12 +33,12 @@ class DecisionForm(FlaskForm):
     submit = SubmitField("Record the decision")
 
 
-class ProxyForm(FlaskForm):
+class ProxyForm(Form):
     proxy = SelectField("Proxy", validators=[Optional()], validate_choice=False,
                         description="A floor judge rules a second time in your place; the player may still appeal "
                                     "to you afterwards.")
     submit = SubmitField("Delegate")
 
 
-class SeenForm(FlaskForm):
+class SeenForm(Form):
     submit = SubmitField("Got it")

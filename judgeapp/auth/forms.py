@@ -1,16 +1,16 @@
-from flask_wtf import FlaskForm
+from ..forms import Form
 from wtforms import EmailField, PasswordField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
 
-class LoginForm(FlaskForm):
+class LoginForm(Form):
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)], render_kw={"autocomplete": "username"})
     password = PasswordField("Password", validators=[DataRequired(), Length(max=200)],
                              render_kw={"autocomplete": "current-password"})
     submit = SubmitField("Log in")
 
 
-class ChangePasswordForm(FlaskForm):
+class ChangePasswordForm(Form):
     current_password = PasswordField("Current password", validators=[DataRequired()],
                                      render_kw={"autocomplete": "current-password"})
     new_password = PasswordField("New password", validators=[DataRequired(), Length(min=10, max=200)],
@@ -21,5 +21,5 @@ class ChangePasswordForm(FlaskForm):
     submit = SubmitField("Change password")
 
 
-class LogoutForm(FlaskForm):
+class LogoutForm(Form):
     submit = SubmitField("Log out")

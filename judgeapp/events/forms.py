@@ -1,4 +1,4 @@
-from flask_wtf import FlaskForm
+from ..forms import Form
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms.fields.choices import SelectChoice
 from wtforms import DateField, EmailField, IntegerField, SelectField, StringField, SubmitField
@@ -7,7 +7,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from ..models import Role
 
 
-class EventForm(FlaskForm):
+class EventForm(Form):
     name = StringField("Event name", validators=[DataRequired(), Length(max=200)])
     date = DateField("Date", validators=[DataRequired(message="Give the date of the event.")])
     venue = StringField("Venue", validators=[DataRequired(), Length(max=200)])
@@ -26,7 +26,7 @@ class EventForm(FlaskForm):
     submit = SubmitField("Save event")
 
 
-class StaffForm(FlaskForm):
+class StaffForm(Form):
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
     name = StringField("Name", validators=[Optional(), Length(max=200)],
                        description="Needed only when the person has no account yet.")
@@ -34,12 +34,12 @@ class StaffForm(FlaskForm):
     submit = SubmitField("Add to staff")
 
 
-class EndStaffForm(FlaskForm):
+class EndStaffForm(Form):
     reason = StringField("Reason", validators=[DataRequired(), Length(max=300)])
     submit = SubmitField("Remove")
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(Form):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
     player_code = StringField("Player ID", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"})
     team = StringField("Team", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"},
@@ -47,17 +47,17 @@ class PlayerForm(FlaskForm):
     submit = SubmitField("Add player")
 
 
-class ImportForm(FlaskForm):
+class ImportForm(Form):
     file = FileField("CSV file", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
                      description="Columns: name, player id, and team for team events. A header row is optional.")
     submit = SubmitField("Import players")
 
 
-class StartRoundForm(FlaskForm):
+class StartRoundForm(Form):
     submit = SubmitField("Start next round")
 
 
-class PairingsForm(FlaskForm):
+class PairingsForm(Form):
     file = FileField("Pairings CSV", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
                      description="One row per table: table number, player id, player id.")
     submit = SubmitField("Import pairings")

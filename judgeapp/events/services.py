@@ -123,10 +123,18 @@ def add_staff(session: Session, *, actor: User, event: Event, email: str, name: 
     return StaffResult(assignment, password)
 
 
-def end_staff(session: Session, *, actor: User, event: Event, assignment_id: int, reason: str) -> StaffAssignment:
-    """Take a role away from a person; the assignment is kept, ended, with the reason."""
+def current_assignment(session: Session, event: Event, assignment_id: int) -> StaffAssignment | None:
+    """A role someone holds now at this event; None for an ended one or another event's."""
     assignment = session.get(StaffAssignment, assignment_id)
     if assignment is None or assignment.event_id != event.id or assignment.ended_at is not None:
+        return None
+    return assignment
+
+
+def end_staff(session: Session, *, actor: User, event: Event, assignment_id: int, reason: str) -> StaffAssignment:
+    """Take a role away from a person; the assignment is kept, ended, with the reason."""
+    assignment = current_assignment(session, event, assignment_id)
+    if assignment is None:
         raise LookupError("no such current staff assignment at this event")
     if not reason.strip():
         raise FieldError("reason", "Say why this person leaves the role.")

@@ -106,6 +106,8 @@ def staff(event, roles):
 @bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])
 @event_access(ORGANIZER)
 def end_staff(event, roles, assignment_id):
+    if services.current_assignment(db.session, event, assignment_id) is None:
+        abort(404)  # before the form: another event's assignment id is unknown here, whatever was sent
     form = EndStaffForm()
     if not form.validate_on_submit():
         flash("Say why this person leaves the role.", "error")

@@ -1,6 +1,6 @@
 import uuid
 
-from flask_wtf import FlaskForm
+from ..forms import Form
 from wtforms import (BooleanField, DecimalField, HiddenField, IntegerField, RadioField, SelectField, StringField,
                      SubmitField, TextAreaField, TimeField)
 from wtforms.fields.choices import SelectChoice
@@ -15,7 +15,7 @@ def one_time_key() -> str:
     return uuid.uuid4().hex
 
 
-class IncidentForm(FlaskForm):
+class IncidentForm(Form):
     key = HiddenField(default=one_time_key)
     call_started_at = HiddenField()
     deck_check_id = HiddenField()
@@ -43,7 +43,7 @@ class IncidentForm(FlaskForm):
     submit = SubmitField("Save incident")
 
 
-class CorrectIncidentForm(FlaskForm):
+class CorrectIncidentForm(Form):
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
     table = IntegerField("Table", validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
     infraction = SelectField("Infraction", validators=[DataRequired()])
@@ -54,12 +54,12 @@ class CorrectIncidentForm(FlaskForm):
     submit = SubmitField("Save correction")
 
 
-class VoidForm(FlaskForm):
+class VoidForm(Form):
     reason = StringField("Reason", validators=[DataRequired(message="Say why it is withdrawn."), Length(max=500)])
     submit = SubmitField("Void")
 
 
-class ExtensionForm(FlaskForm):
+class ExtensionForm(Form):
     key = HiddenField(default=one_time_key)
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
     table = IntegerField("Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)],
@@ -76,7 +76,7 @@ class ExtensionForm(FlaskForm):
     submit = SubmitField("Add time")
 
 
-class DeckCheckForm(FlaskForm):
+class DeckCheckForm(Form):
     key = HiddenField(default=one_time_key)
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
     table = IntegerField("Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)],
@@ -89,7 +89,7 @@ class DeckCheckForm(FlaskForm):
     submit = SubmitField("Start deck check")
 
 
-class EndDeckCheckForm(FlaskForm):
+class EndDeckCheckForm(Form):
     result = RadioField("Result", choices=[SelectChoice(DeckCheckResult.MATCHES.value, "Deck matches the registration"),
                                            SelectChoice(DeckCheckResult.PROBLEMS.value, "Problems found")],
                         validators=[DataRequired(message="Choose the result.")])
@@ -100,7 +100,7 @@ class EndDeckCheckForm(FlaskForm):
     submit = SubmitField("End deck check")
 
 
-class PickTablesForm(FlaskForm):
+class PickTablesForm(Form):
     class Meta:
         csrf = False  # a GET form that only reads
 

@@ -1,4 +1,4 @@
-from flask_wtf import FlaskForm
+from ..forms import Form
 from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
@@ -9,11 +9,11 @@ from ..models import StatementRole
 ROLES = [SelectChoice(r.value, r.label.capitalize()) for r in StatementRole if r is not StatementRole.HEAD_JUDGE]
 
 
-class AcceptForm(FlaskForm):
+class AcceptForm(Form):
     submit = SubmitField("Accept: disqualify")
 
 
-class DeclineForm(FlaskForm):
+class DeclineForm(Form):
     reason = StringField("Reason", validators=[DataRequired(message="Say why you decline."), Length(max=500)])
     rank = SelectField("Penalty instead", validators=[Optional()], validate_choice=False)
     submit = SubmitField("Decline the recommendation")
@@ -27,7 +27,7 @@ def decline_form(policy, **kwargs) -> DeclineForm:
     return form
 
 
-class StatementForm(FlaskForm):
+class StatementForm(Form):
     key = HiddenField(default=one_time_key)
     author_name = StringField("Name", validators=[DataRequired(message="Give the person's name."), Length(max=200)],
                               render_kw={"autocomplete": "off"})
@@ -37,18 +37,18 @@ class StatementForm(FlaskForm):
     submit = SubmitField("Save the statement")
 
 
-class LinkForm(FlaskForm):
+class LinkForm(Form):
     author_name = StringField("Name", validators=[DataRequired(message="Give the person's name."), Length(max=200)],
                               render_kw={"autocomplete": "off"})
     author_role = SelectField("Role", choices=ROLES, validators=[DataRequired()], validate_choice=False)
     submit = SubmitField("Make a one-time link")
 
 
-class RevokeForm(FlaskForm):
+class RevokeForm(Form):
     submit = SubmitField("Withdraw the link")
 
 
-class WriteUpForm(FlaskForm):
+class WriteUpForm(Form):
     hj_infraction = TextAreaField("The infraction", validators=[Optional(), Length(max=10000)], render_kw={"rows": 2},
                                   description="What the player did, and which infraction of the policy that is.")
     hj_facts = TextAreaField("Facts you consider established, and why", validators=[Optional(), Length(max=10000)],
@@ -66,7 +66,7 @@ class WriteUpForm(FlaskForm):
     finalize = SubmitField("Finalize and lock")
 
 
-class PublicStatementForm(FlaskForm):
+class PublicStatementForm(Form):
     text = TextAreaField("Your statement", validators=[DataRequired(message="Your statement is empty."),
                                                        Length(max=20000)], render_kw={"rows": 10})
     submit = SubmitField("Send my statement")

@@ -1,20 +1,20 @@
-from flask_wtf import FlaskForm
+from ..forms import Form
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
 
-class CloseForm(FlaskForm):
+class CloseForm(Form):
     submit = SubmitField("Close the event")
 
 
-class ReopenForm(FlaskForm):
+class ReopenForm(Form):
     reason = TextAreaField("Why reopen it", validators=[DataRequired(message="Say why the event is reopened."),
                                                         Length(max=500)], render_kw={"rows": 2},
                            description="Kept in the event's record, with your name and the time.")
     submit = SubmitField("Reopen the event")
 
 
-class LookupForm(FlaskForm):
+class LookupForm(Form):
     class Meta:
         csrf = False  # a GET search: it changes nothing
 

@@ -1,0 +1,87 @@
+"""Security tests: request-level, so they run on SQLite and again on PostgreSQL (marked `db`)."""
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from judgeapp.models import StaffAssignment
+
+ROLES = ["signed_out", "no_role", "other_organizer", "other_event_judge", "floor_judge", "scorekeeper", "head_judge",
+         "organizer"]
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "/security/" in str(item.fspath):
+            item.add_marker(pytest.mark.db)
+
+
+@pytest.fixture
+def world(app, make_user, make_event, give_role):
+    users = {}
+    for role in ROLES[1:]:
+        users[role] = make_user(organizer=role in ("organizer", "other_organizer"), name=role)
+    event_id = make_event(users["organizer"][0])
+    other_event_id = make_event(users["other_organizer"][0], name="Other event")
+    give_role(other_event_id, users["other_event_judge"][0], "head_judge")
+    for role in ("floor_judge", "scorekeeper", "head_judge"):
+        give_role(event_id, users[role][0], role)
+    with app.app_context():
+        assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
+        objects = floor_objects(app, event_id, users["floor_judge"][0], users["head_judge"][0])
+    args = {"event_id": event_id, "other_event_id": other_event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr", "kind": "incidents",
+            **objects}
+    return users, args
+
+
+def floor_objects(app, event_id, floor_id, head_id):
+    """A round, a player, an incident, a time extension and a deck check, made by the floor judge; an appeal of the
+    incident; a disqualification given by the head judge, with its investigation and a one-time statement link."""
+    from judgeapp.events.services import add_player, start_round
+    from judgeapp.extensions import CATALOG_KEY
+    from judgeapp.appeals import services as appeals
+    from judgeapp.incidents import deckchecks, services, timekeeping
+    from judgeapp.investigations import services as investigations
+    from judgeapp.models import Event, User
+
+    event, floor = db.session.get(Event, event_id), db.session.get(User, floor_id)
+    policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
+    start_round(db.session, actor=db.session.get(User, head_id), event=event)
+    player = add_player(db.session, actor=floor, event=event, name="Matrix Player", player_code="M-1")
+    add_player(db.session, actor=floor, event=event, name="Matrix Opponent", player_code="M-2")
+    db.session.flush()
+    roles = frozenset({"floor_judge"})
+    logged = services.log_incident(db.session, policy, actor=floor, roles=roles, event=event, data=services.IncidentInput(
+        key="matrix-incident-key-0001", infraction_code="3.5.2", table_number=1, player_id=player.id, rank_id="warning"))
+    ext, _ = timekeeping.add_extension(db.session, policy, actor=floor, event=event, data=timekeeping.ExtensionInput(
+        key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
+    dc, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
+        key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]))
+    appeal, _ = appeals.file_appeal(db.session, actor=floor, event=event, incident=logged.incident,
+                                    data=appeals.AppealInput("matrix-appeal-key-0001", f"player:{player.id}", "not me"))
+    head = db.session.get(User, head_id)
+    dq = services.log_incident(db.session, policy, actor=head, roles=frozenset({"head_judge"}), event=event,
+                               data=services.IncidentInput(key="matrix-incident-key-0002", infraction_code="4.1",
+                                                           table_number=1, player_id=player.id,
+                                                           rank_id="disqualification"))
+    investigation = investigations.investigation_of_incident(db.session, dq.incident)
+    link, token = investigations.request_statement(db.session, actor=head, roles=frozenset({"head_judge"}), event=event,
+                                                   investigation=investigation, author_name="Witness",
+                                                   author_role="witness")
+    db.session.commit()
+    assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
+    return {"number": logged.incident.number, "player_id": player.id, "extension_id": ext.id, "deck_check_id": dc.id,
+            "request_id": link.id, "token": token}
+
+
+def url_of(app, rule, args: dict, **overrides) -> str:
+    """The URL of `rule` filled from the world's arguments."""
+    from flask import url_for
+
+    values = {**args, **overrides}
+    with app.test_request_context():
+        return url_for(rule.endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
+
+
+def post_routes(app):
+    """Every rule that accepts POST (the state-changing routes)."""
+    return sorted((r for r in app.url_map.iter_rules() if "POST" in r.methods), key=lambda r: r.rule)

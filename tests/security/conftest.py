@@ -85,3 +85,68 @@ def url_of(app, rule, args: dict, **overrides) -> str:
 def post_routes(app):
     """Every rule that accepts POST (the state-changing routes)."""
     return sorted((r for r in app.url_map.iter_rules() if "POST" in r.methods), key=lambda r: r.rule)
+
+
+# Records that carry their own audit entry; the others (IncidentSubject, DeckCheckPlayer, Pairing, Round…) are parts
+# of one of these or of the event, written in the same transaction as their parent's entry.
+AUDITED = {"User", "Event", "StaffAssignment", "Player", "Incident", "DeckCheck", "TimeExtension", "Appeal",
+           "Investigation", "Statement", "StatementRequest"}
+BOOKKEEPING = {"AuditEntry"}  # the entries themselves
+
+
+@pytest.fixture
+def audit_watch(app):
+    """Watches every commit of the app's sessions: what changed, and which audit entries the same transaction holds.
+    Yields the list of problems found (empty when each change has exactly one entry, in its own transaction); its
+    `audited` attribute counts the transactions checked that held audit entries."""
+    from sqlalchemy import event as sa_event
+    from sqlalchemy.orm import Session
+
+    from judgeapp.models import AuditEntry, UserSession
+
+    class Problems(list):
+        audited = 0
+
+    pending: dict[int, dict] = {}
+    problems = Problems()
+
+    def tx(session):
+        return pending.setdefault(id(session), {"changed": set(), "entries": []})
+
+    def after_flush(session, _context):
+        state = tx(session)
+        for obj in list(session.new) + list(session.dirty) + list(session.deleted):
+            name = type(obj).__name__
+            if isinstance(obj, AuditEntry):
+                state["entries"].append((obj.action, obj.object_type, obj.object_id))
+            elif isinstance(obj, UserSession) and obj not in session.new:
+                continue  # last-seen and sign-out touches are not records (sign-out is audited as session.end)
+            elif name in AUDITED and session.is_modified(obj) or obj in session.new or obj in session.deleted:
+                state["changed"].add((name, getattr(obj, "id", None)))
+
+    def before_commit(session):
+        session.flush()
+        state = pending.pop(id(session), None)
+        if not state:
+            return
+        entries, changed = state["entries"], state["changed"]
+        covered = {(t, i) for _, t, i in entries}
+        for name, obj_id in sorted(changed, key=str):
+            if name in AUDITED and (name, obj_id) not in covered:
+                problems.append(f"{name} {obj_id} changed without an audit entry in its transaction ({entries})")
+        if changed and not entries:
+            problems.append(f"a transaction changed {sorted(changed, key=str)} with no audit entry")
+        problems.audited += bool(entries)
+        if len(entries) != len(set(entries)):
+            problems.append(f"the same change was audited twice: {entries}")
+
+    def after_rollback(session):
+        pending.pop(id(session), None)
+
+    listeners = [(Session, "after_flush", after_flush), (Session, "before_commit", before_commit),
+                 (Session, "after_soft_rollback", lambda s, _t: after_rollback(s))]
+    for target, name, fn in listeners:
+        sa_event.listen(target, name, fn)
+    yield problems
+    for target, name, fn in listeners:
+        sa_event.remove(target, name, fn)

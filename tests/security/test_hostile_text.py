@@ -42,7 +42,7 @@ def assert_inert(html: str, where: str):
 
 
 def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_pages_pdf_and_csv(
-        app, make_user, tmp_path):
+        app, make_user, tmp_path, audit_watch):
     _, organizer_email = make_user(organizer=True, name=STORED[:150])
     _, head_email = make_user(name="Head")
     _, floor_email = make_user(name="Floor")
@@ -128,3 +128,4 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         if kind == "incidents":
             assert any(c.startswith("'" + FORMULA) for c in cells)
             assert any(STORED[:90] in c for c in cells), "the CSV keeps the text as typed"
+    assert audit_watch == [] and audit_watch.audited >= 15, "\n".join(audit_watch)  # and each of those changes has exactly one audit entry

@@ -1,0 +1,66 @@
+"""No form payload produces a server error: hypothesis sends 500 payloads to every form (JUDGEAPP_FUZZ_EXAMPLES),
+with a valid CSRF token, signed in with every role at the event, so the payloads reach validation and the services."""
+import io
+import os
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judgeapp.forms import Form
+from tests.conftest import csrf_token, login
+from tests.security.conftest import post_routes, url_of
+
+EXAMPLES = int(os.environ.get("JUDGEAPP_FUZZ_EXAMPLES", "500"))
+LAST = {"postevent.close", "postevent.reopen", "auth.change_password", "auth.login"}  # change the session or event
+SKIP = {"auth.logout"}  # ends the session the other payloads need
+PLAUSIBLE = ["", "0", "1", "2", "-1", "3", "15", "241", "9999", "1e9", "99999999999999999999999", "nan", "1.5",
+             "y", "on", "true", "3.5.2", "4.1", "3.2.1", "warning", "caution", "loss_of_game", "disqualification",
+             "player", "team", "spectator", "M-1", "M-2", "player:1", "upheld", "overturned", "changed", "matches",
+             "problems", "ruling", "deck_check", "other", "witness", "head_judge", "floor_judge", "12:00", "25:61",
+             "2026-11-28", "2026-02-30", "x" * 70, "a" * 5000, "<script>alert(1)</script>", "\u202e\x00\x1b",
+             "' OR 1=1 --", "%s%s%n", "\ud7ff\ufffd", "../../etc/passwd"]
+
+
+def field_names() -> list[str]:
+    names, todo = set(), list(Form.__subclasses__())
+    while todo:
+        form = todo.pop()
+        todo.extend(form.__subclasses__())
+        names.update(name for name, value in vars(form).items() if hasattr(value, "field_class"))
+    names.update({"link-author_name", "link-author_role", "statement-text", "close-confirm", "key", "kind"})
+    return sorted(names - {"csrf_token"})
+
+
+def payloads():
+    value = st.one_of(st.sampled_from(PLAUSIBLE), st.text(max_size=300), st.integers().map(str))
+    return st.dictionaries(st.sampled_from(field_names()), value, max_size=14)
+
+
+def test_no_form_payload_produces_a_server_error(app, world, give_role):
+    users, args = world
+    for role in ("head_judge", "floor_judge", "scorekeeper"):
+        give_role(args["event_id"], users["organizer"][0], role)
+    client = app.test_client()
+    assert login(client, users["organizer"][1]).status_code == 302
+    token = csrf_token(client, "/account/password")
+    routes = [r for r in post_routes(app) if r.endpoint not in SKIP]
+    routes.sort(key=lambda r: r.endpoint in LAST)
+    failures = []
+    for rule in routes:
+        url = url_of(app, rule, args)
+
+        @settings(max_examples=EXAMPLES, deadline=None, database=None,
+                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+        @given(payload=payloads(), upload=st.one_of(st.none(), st.binary(max_size=2000)))
+        def send(payload, upload):
+            data = {**payload, "csrf_token": token}
+            if upload is not None:
+                data["file"] = (io.BytesIO(upload), "upload.csv")
+            response = client.post(url, data=data, content_type="multipart/form-data")
+            assert response.status_code < 500, f"{url} {payload!r}: {response.status_code}"
+
+        try:
+            send()
+        except AssertionError as err:
+            failures.append(str(err)[:600])
+    assert not failures, "\n".join(failures)

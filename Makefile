@@ -18,7 +18,7 @@ test-sqlite:
 	$(BIN)/pytest
 
 test-postgres:
-	scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
+	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
 
 setup: system-deps $(STAMP)
 

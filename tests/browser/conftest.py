@@ -24,13 +24,23 @@ class Server(str):
 
 @pytest.fixture
 def live_server(tmp_path):
+    yield from _serve(tmp_path)
+
+
+@pytest.fixture
+def live_server_with_cases(tmp_path):
+    """The demo with its sample cases: an appeal waiting and a disqualification under investigation."""
+    yield from _serve(tmp_path, "--sample-cases")
+
+
+def _serve(tmp_path, *demo_options):
     config = app_config(tmp_path)
     config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # a file the server thread shares
     app = create_app(config)
     with app.app_context():
         db.create_all()
     runner = app.test_cli_runner()
-    assert runner.invoke(args=["demo", "--password", DEMO_PASSWORD]).exit_code == 0
+    assert runner.invoke(args=["demo", "--password", DEMO_PASSWORD, *demo_options]).exit_code == 0
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

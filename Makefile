@@ -32,10 +32,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 bench: setup
-	$(BIN)/python bench/run.py
-	$(BIN)/python bench/incidents.py
-	$(BIN)/python bench/dq_report.py
-	$(BIN)/python bench/event_report.py
+	$(BIN)/python bench/all.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache tests/artifacts

@@ -40,6 +40,9 @@ def report() -> DQReport:
         summary="Disqualified; prizes and standing revoked.", incident_description="Seen looking at the top card.")
 
 
+from bench.results import emit  # noqa: E402
+
+
 def median_seconds(fn) -> float:
     fn()  # warm-up: fonts and stylesheet caches
     times = []
@@ -61,6 +64,10 @@ def main() -> None:
     print(f"{'DQ report, 1 statement':<44} {single * 1000:8.1f} ms   {single / trivial:5.2f}× baseline")
     print(f"{'DQ report, 8 statements (' + str(len(pdf) // 1024) + ' KB PDF)':<44} {full * 1000:8.1f} ms"
           f"   {full / trivial:5.2f}× baseline (goal under 3×)")
+    base = "one-paragraph PDF"
+    emit("dq_report", "DQ report PDF, 1 statement", single * 1000, "ms", baseline=base, baseline_value=trivial * 1000)
+    emit("dq_report", "DQ report PDF, 8 statements", full * 1000, "ms", baseline=base, baseline_value=trivial * 1000,
+         goal="< 3× baseline", met=full / trivial < 3)
 
 
 if __name__ == "__main__":

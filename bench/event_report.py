@@ -100,6 +100,17 @@ def main() -> None:
     print(f"goal at {last['players']} players: page < 1 s -> {last['page']:.3f} s "
           f"({'met' if last['page'] < 1 else 'NOT met'}); PDF < 10 s -> {last['pdf']:.2f} s "
           f"({'met' if last['pdf'] < 10 else 'NOT met'})")
+    from bench.results import emit
+
+    for r in (first, last):
+        n, base = r["players"], r["base"] * 1000
+        emit("event_report", f"report page, {n:,} players", r["page"] * 1000, "ms", baseline="event home page",
+             baseline_value=base, goal="< 1 s" if r is last else "", met=r["page"] < 1 if r is last else None)
+        emit("event_report", f"incident CSV, {n:,} players", r["csv"] * 1000, "ms", baseline="event home page",
+             baseline_value=base)
+        emit("event_report", f"report PDF, {n:,} players ({r['pdf_pages']} pages)", r["pdf"] * 1000, "ms",
+             baseline="event home page", baseline_value=base, goal="< 10 s" if r is last else "",
+             met=r["pdf"] < 10 if r is last else None)
 
 
 if __name__ == "__main__":

@@ -112,7 +112,11 @@ def measure(app, event_id: int, samples: int) -> tuple[list[float], list[float]]
 
 
 def line(label: str, full: list[float], bare: list[float]) -> float:
+    from bench.results import emit
+
     f, b = statistics.median(full), statistics.median(bare)
+    emit("incidents", f"save an incident, {label.strip()}", f * 1000, "ms", baseline="bare one-row insert",
+         baseline_value=b * 1000, goal="< 2× baseline", met=f / b < 2)
     print(f"{label:<34} full path {f * 1e3:7.2f} ms   bare insert {b * 1e3:7.2f} ms   ratio {f / b:5.2f}×"
           f"   (p90 full {statistics.quantiles(full, n=10)[-1] * 1e3:.2f} ms)")
     return f

@@ -32,6 +32,9 @@ def best_of(fn, repeat: int = 5, number: int = 1) -> float:
 
 
 def report(name: str, seconds: float, baseline_name: str, baseline: float) -> None:
+    from bench.results import emit
+
+    emit("engine", name, seconds * 1e6, "µs", baseline=baseline_name, baseline_value=baseline * 1e6)
     print(f"{name:<52} {seconds * 1e6:10.1f} µs   {seconds / baseline:7.2f}× {baseline_name} ({baseline * 1e6:.3f} µs)")
 
 

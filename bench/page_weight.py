@@ -1,0 +1,60 @@
+"""Page weight of the incident form: the HTML of the demo event's form plus every stylesheet and script it loads.
+
+Bytes as judgeapp sends them, and gzip-compressed (level 6, what nginx or another front proxy sends on the venue
+network). Baseline: the login page with its own CSS, the lightest page, in the same run. Goal: under 60 KB compressed.
+
+Run: make bench (or .venv/bin/python bench/page_weight.py)
+"""
+from __future__ import annotations
+
+import gzip
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.results import emit  # noqa: E402
+from judgeapp import create_app  # noqa: E402
+from judgeapp.extensions import db  # noqa: E402
+
+ASSET_RE = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]+href|script[^>]+src)="([^"]+)"')
+
+
+def weigh(client, url: str) -> tuple[int, int, list[str]]:
+    """(raw bytes, gzip bytes, assets) of a page and everything it loads."""
+    html = client.get(url).data
+    assets = ASSET_RE.findall(html.decode())
+    bodies = [html] + [client.get(a).data for a in assets]
+    return sum(map(len, bodies)), sum(len(gzip.compress(b, 6)) for b in bodies), assets
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/w.sqlite3",
+                          "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+                          "RATELIMIT_STORAGE_URI": "memory://"})
+        with app.app_context():
+            db.create_all()
+        assert app.test_cli_runner().invoke(args=["demo", "--password", "bench-pass"]).exit_code == 0
+        client = app.test_client()
+        login_raw, login_gz, _ = weigh(client, "/login")
+        page = client.get("/login").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+        client.post("/login", data={"csrf_token": token, "email": "floor1@demo.test", "password": "bench-pass"})
+        raw, gz, assets = weigh(client, "/events/1/incidents/new")
+        with app.app_context():
+            db.engine.dispose()
+    print(f"incident form + {len(assets)} assets ({', '.join(a.rsplit('/', 1)[-1].split('?')[0] for a in assets)}): "
+          f"{raw / 1024:.1f} KB as sent, {gz / 1024:.1f} KB gzip ({gz / login_gz:.2f}× the login page's "
+          f"{login_gz / 1024:.1f} KB gzip); goal < 60 KB compressed: {'met' if gz < 60 * 1024 else 'NOT met'}")
+    emit("page_weight", "incident form + CSS + JS, gzip", gz / 1024, "KB", baseline="login page + CSS, gzip",
+         baseline_value=login_gz / 1024, goal="< 60 KB", met=gz < 60 * 1024)
+    emit("page_weight", "incident form + CSS + JS, uncompressed", raw / 1024, "KB", baseline="login page + CSS",
+         baseline_value=login_raw / 1024)
+
+
+if __name__ == "__main__":
+    main()

@@ -55,6 +55,7 @@ def catalog(app):
 
 
 CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
+KEY_RE = re.compile(r'id="key" name="key" type="hidden" value="([^"]+)"')  # a form's one-time key
 
 
 def csrf_token(client, url: str) -> str:

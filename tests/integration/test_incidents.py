@@ -9,9 +9,8 @@ from sqlalchemy import func, select
 
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, Incident, IncidentStatus, Player, TimeExtension, utcnow
-from tests.conftest import csrf_token, login
+from tests.conftest import KEY_RE, csrf_token, login
 
-KEY_RE = re.compile(r'id="key" name="key" type="hidden" value="([^"]+)"')
 
 
 def new_url(event_id):

@@ -25,9 +25,9 @@ from pathlib import Path
 
 import requests
 
+from tests.conftest import CSRF_RE, KEY_RE
+
 ROOT = Path(__file__).resolve().parents[2]
-CSRF_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
-KEY_RE = re.compile(r'id="key" name="key" type="hidden" value="([^"]+)"')
 SAVED_RE = re.compile(r"/events/(\d+)/incidents/(\d+)\?saved=1$")
 PASSWORD = "load-test-password"
 CODES = [("3.5.2", "warning"), ("3.2.1", "warning"), ("3.3.1", "caution"), ("3.9.1", "warning")]

@@ -121,7 +121,7 @@ def audit_watch(app):
                 state["entries"].append((obj.action, obj.object_type, obj.object_id))
             elif isinstance(obj, UserSession) and obj not in session.new:
                 continue  # last-seen and sign-out touches are not records (sign-out is audited as session.end)
-            elif name in AUDITED and session.is_modified(obj) or obj in session.new or obj in session.deleted:
+            elif obj in session.new or obj in session.deleted or (name in AUDITED and session.is_modified(obj)):
                 state["changed"].add((name, getattr(obj, "id", None)))
 
     def before_commit(session):

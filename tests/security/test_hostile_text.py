@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import Appeal, DeckCheck, Event, Incident, Player, TimeExtension, User
-from tests.conftest import login
+from tests.conftest import CSRF_RE, KEY_RE, login
 
 MARKUP = '<script>alert("x")</script><img src=x onerror=alert(1)><b onmouseover=alert(2)>bold</b>'
 RTL = "\u202eevil\u202c \u200f"  # right-to-left override and mark: kept, they are printable text
@@ -18,14 +18,12 @@ HOSTILE = f"{MARKUP} \"quoted\" & 'apos' {RTL}{CONTROL}end"
 STORED = HOSTILE.replace(CONTROL, "")
 FORMULA = '=HYPERLINK("http://evil.example/","click")'
 RAW = ["<script>alert", "<img src=x", "<b onmouseover", "onerror=alert(1)>"]
-TOKEN_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
-KEY_RE = re.compile(r'id="key" name="key" type="hidden" value="([^"]+)"')
 
 
 def send(client, url, form_page=None, **fields):
     """Post like a browser: the form page's CSRF token and one-time key, then the fields."""
     page = client.get(form_page or url).get_data(as_text=True)
-    data = {"csrf_token": TOKEN_RE.search(page).group(1), **fields}
+    data = {"csrf_token": CSRF_RE.search(page).group(1), **fields}
     if "key" not in data and KEY_RE.search(page):
         data["key"] = KEY_RE.search(page).group(1)
     response = client.post(url, data=data)

@@ -26,6 +26,8 @@ def app_config(tmp_path: Path, **overrides) -> dict:
         "SQLALCHEMY_DATABASE_URI": TEST_DATABASE_URL or f"sqlite:///{tmp_path / 'test.sqlite3'}",
         "JUDGEAPP_CATALOG": str(CATALOG),
         "RATELIMIT_STORAGE_URI": "memory://",
+        # A cheap hash keeps hundreds of logins fast; the hashing itself is tested with the default (test_auth).
+        "JUDGEAPP_PASSWORD_HASH": "pbkdf2:sha256:1000",
     }
     config.update(overrides)
     return config

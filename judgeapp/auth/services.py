@@ -4,6 +4,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from functools import cache
+
+from flask import current_app, has_app_context
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -14,8 +17,22 @@ from ..errors import FieldError
 from ..models import User, UserSession, utcnow
 
 MIN_PASSWORD = 10
-# Checked against when the email is unknown, so both failures cost the same time.
-_DUMMY_HASH = generate_password_hash("judgeapp-no-such-user")
+
+
+def _method() -> str:
+    """werkzeug's hash method: its default (scrypt) unless JUDGEAPP_PASSWORD_HASH names a cheaper one (tests only)."""
+    method = current_app.config.get("JUDGEAPP_PASSWORD_HASH") if has_app_context() else None
+    return method or "scrypt"
+
+
+def hash_password(password: str) -> str:
+    return generate_password_hash(password, method=_method())
+
+
+@cache
+def _dummy_hash(method: str) -> str:
+    """Checked against when the email is unknown, so both failures cost the same time."""
+    return generate_password_hash("judgeapp-no-such-user", method=method)
 
 
 def normalise_email(email: str) -> str:
@@ -34,7 +51,7 @@ def create_user(session: Session, *, email: str, name: str, password: str, organ
         raise FieldError("email", "An account with this email already exists.")
     if len(password) < MIN_PASSWORD:
         raise FieldError("password", f"Use at least {MIN_PASSWORD} characters.")
-    user = User(email=email, name=name.strip(), password_hash=generate_password_hash(password), is_organizer=organizer)
+    user = User(email=email, name=name.strip(), password_hash=hash_password(password), is_organizer=organizer)
     session.add(user)
     audit.record(session, actor, "user.create", user, email=email, organizer=organizer)
     return user
@@ -43,7 +60,7 @@ def create_user(session: Session, *, email: str, name: str, password: str, organ
 def authenticate(session: Session, email: str, password: str) -> User | None:
     """The user whose email and password match, else None (same cost either way)."""
     user = session.scalar(select(User).where(User.email == normalise_email(email)))
-    ok = check_password_hash(user.password_hash if user else _DUMMY_HASH, password)
+    ok = check_password_hash(user.password_hash if user else _dummy_hash(_method()), password)
     return user if user and ok else None
 
 
@@ -86,7 +103,7 @@ def change_password(session: Session, user: User, *, current: str, new: str, day
         raise FieldError("current_password", "That is not your current password.")
     if len(new) < MIN_PASSWORD:
         raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
-    user.password_hash = generate_password_hash(new)
+    user.password_hash = hash_password(new)
     session.execute(
         update(UserSession).where(UserSession.user_id == user.id, UserSession.ended_at.is_(None))
         .values(ended_at=utcnow(), end_reason="password changed")

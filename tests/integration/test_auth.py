@@ -33,13 +33,15 @@ def test_wrong_password_and_unknown_email_get_the_same_answer(client, make_user)
     assert 'value="%s"' % email in wrong.get_data(as_text=True)  # the email typed is kept
 
 
-def test_passwords_are_stored_hashed(app, make_user):
+def test_passwords_are_stored_hashed_with_scrypt_by_default(app, make_user, client):
     from judgeapp.models import User
 
-    uid, _ = make_user()
+    app.config["JUDGEAPP_PASSWORD_HASH"] = None  # what a deployment has (the other tests use a cheap hash)
+    uid, email = make_user()
     with app.app_context():
         stored = db.session.get(User, uid).password_hash
-    assert PASSWORD not in stored and stored.startswith(("scrypt:", "pbkdf2:"))
+    assert PASSWORD not in stored and stored.startswith("scrypt:")
+    assert login(client, email).status_code == 302
 
 
 def test_session_cookie_copied_before_logout_no_longer_works(app, client, make_user):

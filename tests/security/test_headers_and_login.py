@@ -38,6 +38,8 @@ def test_behind_a_trusted_proxy_the_forwarded_https_marks_the_cookie_secure(tmp_
     page = client.get("/login", headers=headers).get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
     answer = client.post("/login", headers=headers, data={"csrf_token": token, "email": email, "password": PASSWORD})
+    with proxied.app_context():
+        db.engine.dispose()  # its own engine: close its connections (PostgreSQL warns about open ones at exit)
     assert "Secure" in answer.headers["Set-Cookie"]
 
 

@@ -82,6 +82,18 @@ def url_of(app, rule, args: dict, **overrides) -> str:
         return url_for(rule.endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
 
 
+def with_every_role(app, give_role, event_id: int, user: tuple[int, str]):
+    """`user` made floor judge, scorekeeper and head judge at the event (besides any role held), signed in:
+    (client, CSRF token of the session)."""
+    from tests.conftest import csrf_token, login
+
+    for role in ("head_judge", "scorekeeper", "floor_judge"):
+        give_role(event_id, user[0], role)
+    client = app.test_client()
+    assert login(client, user[1]).status_code == 302
+    return client, csrf_token(client, "/account/password")
+
+
 def post_routes(app):
     """Every rule that accepts POST (the state-changing routes)."""
     return sorted((r for r in app.url_map.iter_rules() if "POST" in r.methods), key=lambda r: r.rule)

@@ -2,20 +2,16 @@
 judge: incidents, appeals, investigations and their statement links, time extensions, deck checks, staff, reports."""
 import subprocess
 
-from tests.conftest import csrf_token, login
-from tests.security.conftest import url_of
+from tests.conftest import login
+from tests.security.conftest import url_of, with_every_role
 
 OBJECT_ARGUMENTS = {"number", "extension_id", "deck_check_id", "request_id", "assignment_id", "player_id"}
 
 
 def test_every_route_naming_an_object_answers_404_when_the_object_is_another_events(app, world, give_role):
     users, args = world
-    # The organizer of the other event is also its head judge and scorekeeper: every role there, none here.
-    for role in ("head_judge", "scorekeeper", "floor_judge"):
-        give_role(args["other_event_id"], users["other_organizer"][0], role)
-    client = app.test_client()
-    assert login(client, users["other_organizer"][1]).status_code == 302
-    token = csrf_token(client, "/account/password")
+    # The organizer of the other event is also its head judge, scorekeeper and floor judge: every role there, none here.
+    client, token = with_every_role(app, give_role, args["other_event_id"], users["other_organizer"])
     rules = [r for r in app.url_map.iter_rules() if "event_id" in r.arguments and r.arguments & OBJECT_ARGUMENTS]
     assert len(rules) >= 19
     wrong = []

@@ -7,8 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judgeapp.forms import Form
-from tests.conftest import csrf_token, login
-from tests.security.conftest import post_routes, url_of
+from tests.security.conftest import post_routes, url_of, with_every_role
 
 EXAMPLES = int(os.environ.get("JUDGEAPP_FUZZ_EXAMPLES", "500"))
 LAST = {"postevent.close", "postevent.reopen", "auth.change_password", "auth.login"}  # change the session or event
@@ -38,11 +37,7 @@ def payloads():
 
 def test_no_form_payload_produces_a_server_error(app, world, give_role):
     users, args = world
-    for role in ("head_judge", "floor_judge", "scorekeeper"):
-        give_role(args["event_id"], users["organizer"][0], role)
-    client = app.test_client()
-    assert login(client, users["organizer"][1]).status_code == 302
-    token = csrf_token(client, "/account/password")
+    client, token = with_every_role(app, give_role, args["event_id"], users["organizer"])
     routes = [r for r in post_routes(app) if r.endpoint not in SKIP]
     routes.sort(key=lambda r: r.endpoint in LAST)
     failures = []

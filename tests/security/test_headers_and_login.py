@@ -1,9 +1,8 @@
 """Cookies, Content-Security-Policy on every page, and the login limits with the app's own settings."""
 import re
 
-from flask import url_for
-
 from tests.conftest import PASSWORD, csrf_token, login, post_form
+from tests.security.conftest import url_of
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>", re.I)  # JSON data blocks never run
 INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
@@ -53,8 +52,7 @@ def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framin
     for rule in app.url_map.iter_rules():
         if "GET" not in rule.methods or rule.endpoint == "static":
             continue
-        with app.test_request_context():
-            url = url_for(rule.endpoint, **{k: v for k, v in args.items() if k in rule.arguments})
+        url = url_of(app, rule, args)
         for client in clients.values():
             response = client.get(url)
             csp = response.headers.get("Content-Security-Policy", "")

@@ -12,6 +12,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from sqlalchemy.engine import URL
+
 
 class BackupError(Exception):
     pass
@@ -25,12 +27,12 @@ class BackupResult:
     integrity: str
 
 
-def sqlite_path(url: str) -> Path:
-    """The file behind a `sqlite:///…` SQLAlchemy URL."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == prefix or ":memory:" in url:
-        raise BackupError(f"not a SQLite database file: {url.split('@')[-1]}. For PostgreSQL use pg_dump (README).")
-    return Path(url[len(prefix):].split("?", 1)[0])
+def sqlite_path(url: URL) -> Path:
+    """The file behind a SQLite database URL."""
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
+        raise BackupError(f"not a SQLite database file: {url.render_as_string(hide_password=True)}. "
+                          "For PostgreSQL use pg_dump (README).")
+    return Path(url.database)
 
 
 def backup_sqlite(source: Path, target: Path, *, pages_per_step: int = 256) -> BackupResult:

@@ -44,7 +44,7 @@ def backup(path):
     from .backup import BackupError, backup_sqlite, sqlite_path
 
     try:
-        result = backup_sqlite(sqlite_path(db.engine.url.render_as_string(hide_password=False)), Path(path))
+        result = backup_sqlite(sqlite_path(db.engine.url), Path(path))
     except BackupError as err:
         click.echo(f"Backup failed: {err}", err=True)
         sys.exit(1)

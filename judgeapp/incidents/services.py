@@ -15,6 +15,7 @@ from ..errors import EventClosed, FieldError, one_line
 from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
                            UnknownChoice, suggest)
 from ..infractions import extension_owed
+from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view reads it from here)
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
                       Player, Round, SubjectKind, TimeExtension, User, utcnow)
@@ -241,14 +242,6 @@ def investigate_if_disqualification(session: Session, policy: Policy, *, actor: 
         from ..investigations.services import open_investigation  # investigations builds on incidents
 
         open_investigation(session, actor=actor, event=event, incident=incident)
-
-
-def expected_ranks(policy: Policy, suggestion: Suggestion) -> list:
-    """The penalties a judge may give without a reason: from the suggestion up to the default's top (or the upgrade)."""
-    if suggestion.suggested is None or suggestion.default is None:
-        return list(policy.ranks)
-    top = max(suggestion.default.max.order, suggestion.suggested.order)
-    return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
 
 
 def infraction_of(policy: Policy, code: str | None) -> Infraction:

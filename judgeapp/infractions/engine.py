@@ -125,3 +125,11 @@ def suggest(policy: Policy, level: int, infraction: str | Infraction, prior: Ite
         report_to_head_judge=suggested is not None and suggested.id in policy.report_to_head_judge,
         alternatives=inf.alternatives_at(lv.number),
     )
+
+
+def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
+    """The penalties a judge may give without a reason: from the suggestion up to the default's top (or the upgrade)."""
+    if suggestion.suggested is None or suggestion.default is None:
+        return list(policy.ranks)
+    top = max(suggestion.default.max.order, suggestion.suggested.order)
+    return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]

@@ -1,0 +1,63 @@
+"""The shared penalty-engine cases (engine_cases.json), read the same way for the Python and the browser suites."""
+from __future__ import annotations
+
+import dataclasses
+import json
+from datetime import date
+from pathlib import Path
+
+from judgeapp.infractions import Prior, PriorStatus, RepeatScope, suggest
+from judgeapp.infractions.engine import expected_ranks
+from judgeapp.infractions.export import policy_as_json
+
+CASES_FILE = Path(__file__).with_name("engine_cases.json")
+CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]
+
+
+def policy_of(catalog, case):
+    policy = catalog.policy(case["policy"])
+    if case.get("repeat_scope"):
+        policy = dataclasses.replace(policy, repeat_scope=RepeatScope(case["repeat_scope"]), _by_code={})
+    return policy
+
+
+def policy_json_of(catalog, case) -> dict:
+    return policy_as_json(policy_of(catalog, case))
+
+
+def _day(text):
+    return date.fromisoformat(text) if text else None
+
+
+def python_answer(catalog, case) -> dict:
+    """The Python engine's suggestion for a case, in the fields engine.js answers with."""
+    policy = policy_of(catalog, case)
+    priors = [Prior(p["infraction"], p["rank"], ref=p.get("ref"), round=p.get("round"), day=_day(p.get("day")),
+                    status=PriorStatus(p.get("status", "standing")), subsection=p.get("subsection"))
+              for p in case["priors"]]
+    s = suggest(policy, case["level"], case["infraction"], priors, today=_day(case.get("today")))
+    return {
+        "suggested": s.suggested.id if s.suggested else None,
+        "upgraded": s.upgraded,
+        "because": [p.ref for p in s.because],
+        "default": None if s.default is None else {"min": s.default.min.id, "max": s.default.max.id},
+        "default_label": s.default.label() if s.default else None,
+        "head_judge_only": s.head_judge_only,
+        "in_range": [r.id for r in expected_ranks(policy, s)],
+        "alternatives": [a.penalty.label() for a in s.alternatives],
+        "explanation": s.explanation(),
+    }
+
+
+def js_answer_fields(answer: dict) -> dict:
+    """engine.js's answer in the same fields as python_answer."""
+    return {
+        "suggested": answer["suggested"], "upgraded": answer["upgraded"], "because": [b["ref"] for b in answer["because"]],
+        "default": answer["default"], "default_label": answer["default_label"],
+        "head_judge_only": answer["head_judge_only"], "in_range": answer["in_range"],
+        "alternatives": [a["penalty"] for a in answer["alternatives"]], "explanation": answer["explanation"],
+    }
+
+
+def expected_part(case, answer: dict) -> dict:
+    return {k: answer[k] for k in case["expect"]}

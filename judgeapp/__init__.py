@@ -90,6 +90,7 @@ def register_blueprints(app: Flask) -> None:
     from .events import bp as events_bp
     from .incidents import bp as incidents_bp
     from .investigations import bp as investigations_bp
+    from .offline import bp as offline_bp
     from .postevent import bp as postevent_bp
     from .reference import bp as reference_bp
 
@@ -100,6 +101,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(investigations_bp)
     app.register_blueprint(postevent_bp)
     app.register_blueprint(reference_bp)
+    app.register_blueprint(offline_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -5,7 +5,7 @@ import enum
 from datetime import date, datetime, timezone
 from typing import Annotated, Any, ClassVar, Optional
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstraint, text
+from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base
@@ -223,6 +223,10 @@ class Incident(Base):
     judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[created_at]
     updated_at: Mapped[Optional[datetime]]
+    # logged on a phone without network and sent later from its outbox:
+    logged_offline_at: Mapped[Optional[datetime]]  # when the judge logged it, by the phone's clock (UTC)
+    phone_suggestion: Mapped[Optional[dict]] = mapped_column(JSON)  # what the phone showed: suggested, upgraded, because
+    suggestion_changed: Mapped[bool] = mapped_column(default=False, server_default=false())  # server's answer differed
 
     judge: Mapped[User] = relationship()
     round: Mapped[Round] = relationship()

@@ -15,8 +15,19 @@ def one_time_key() -> str:
     return uuid.uuid4().hex
 
 
-class IncidentForm(Form):
+class OutboxFields(Form):
+    """Set by the phone on a record that waited in its outbox (static/outbox.js)."""
+
+    logged_at = HiddenField()  # when the judge logged it, by the phone's clock (ISO, UTC)
+    outbox_owner = HiddenField()  # the account that wrote it: another account's record is refused
+
+
+class IncidentForm(OutboxFields):
     key = HiddenField(default=one_time_key)
+    # what the phone suggested from its own copy of the history, when it could not ask the server
+    phone_suggested = HiddenField()
+    phone_upgraded = HiddenField()
+    phone_because = HiddenField()
     call_started_at = HiddenField()
     deck_check_id = HiddenField()
     round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])
@@ -59,7 +70,7 @@ class VoidForm(Form):
     submit = SubmitField("Void")
 
 
-class ExtensionForm(Form):
+class ExtensionForm(OutboxFields):
     key = HiddenField(default=one_time_key)
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
     table = IntegerField("Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)],
@@ -76,7 +87,7 @@ class ExtensionForm(Form):
     submit = SubmitField("Add time")
 
 
-class DeckCheckForm(Form):
+class DeckCheckForm(OutboxFields):
     key = HiddenField(default=one_time_key)
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
     table = IntegerField("Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)],

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from math import ceil
 
 from sqlalchemy import func, or_, select
@@ -155,6 +155,38 @@ class IncidentInput:
     extension_minutes: int | None = None
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
+    phone: PhoneView | None = None  # logged offline: what the phone showed
+
+
+@dataclass(frozen=True)
+class PhoneView:
+    """An incident the judge logged on a phone without network, and the suggestion the phone computed then."""
+
+    logged_at: datetime | None = None  # by the phone's clock, already checked by `phone_time`
+    shown: bool = False  # the phone computed a suggestion itself (with no server to ask)
+    suggested: str | None = None
+    upgraded: bool = False
+    because: tuple[int, ...] = ()
+
+    def as_json(self) -> dict:
+        return {"suggested": self.suggested, "upgraded": self.upgraded, "because": list(self.because)}
+
+
+PHONE_CLOCK_WINDOW = timedelta(hours=12)
+
+
+def phone_time(value: str | None, now: datetime) -> datetime | None:
+    """When a record waited in a phone's outbox, the time the judge logged it, by the phone's clock (naive UTC).
+    Never later than now; a clock more than 12 hours behind is not believed (the record keeps the server's time)."""
+    try:
+        at = datetime.fromisoformat((value or "").strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if at.tzinfo is not None:
+        at = at.astimezone(timezone.utc).replace(tzinfo=None)
+    if at > now:
+        return now
+    return at if now - at <= PHONE_CLOCK_WINDOW else None
 
 
 @dataclass
@@ -197,8 +229,10 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
     return Subjects(SubjectKind.PLAYER, player.name, [player])
 
 
-def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str) -> tuple[str | None, str | None]:
-    """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade."""
+def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str, *,
+               reason_needed: bool = True) -> tuple[str | None, str | None]:
+    """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
+    `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
     reason = one_line(reason, "deviation_reason", limit=MAX_REASON)
     if not suggestion.infraction.penalized:
         if rank_id:
@@ -207,7 +241,7 @@ def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reas
     if not rank_id:
         raise FieldError("penalty", "Choose the penalty.")
     rank = rank_of(policy, rank_id, "penalty")
-    if suggestion.suggested is not None and suggestion.default is not None and not reason:
+    if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
             raise FieldError("deviation_reason",
                              f"{rank.name} is below the suggested {suggestion.suggested.name}: give a short reason.")
@@ -317,14 +351,19 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
-    suggestion = suggest(policy, event.level, infraction, priors, today=now.date())
-    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
+    phone = data.phone
+    logged_at = phone.logged_at if phone else None
+    suggestion = suggest(policy, event.level, infraction, priors, today=(logged_at or now).date())
+    changed = bool(phone and phone.shown and (phone.suggested, phone.upgraded) != (
+        suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded))
+    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason, reason_needed=not changed)
     minutes = check_minutes(event, data.extension_minutes, "extension")
     if minutes and table is None:
         raise FieldError("table", "Time is given back to a table: give the table number.")
     description = _description(data.description)
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    call_started = data.call_started_at if data.call_started_at and data.call_started_at <= now else None
+    call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
+    call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
     status = _status_for(policy, rank_id, roles)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
@@ -334,7 +373,8 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
         suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None, upgraded=suggestion.upgraded,
         upgrade_refs=[p.ref for p in suggestion.because], deviation_reason=reason, description=description,
         status=status, deck_check_id=deck_check.id if deck_check else None, call_started_at=call_started,
-        judge_id=actor.id, created_at=now)
+        judge_id=actor.id, created_at=now, logged_offline_at=logged_at,
+        phone_suggestion=phone.as_json() if phone and phone.shown else None, suggestion_changed=changed)
     incident.round = rnd
     session.add(incident)
     for player in subjects.players:
@@ -345,11 +385,14 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     audit.record(session, actor, "incident.log", incident, event_id=event.id, number=number,
                  infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
                  upgraded=incident.upgraded, status=status.value, subject=subjects.name,
-                 players=[p.id for p in subjects.players], note=reason)
+                 players=[p.id for p in subjects.players], note=reason,
+                 **({"logged_offline_at": logged_at.isoformat()} if logged_at else {}),
+                 **({"phone_suggested": phone.suggested, "phone_upgraded": phone.upgraded, "suggestion_changed": changed}
+                    if phone and phone.shown else {}))
     investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     result = LogResult(incident, created=True)
     if call_started is not None:
-        result.owed = extension_owed(policy, ExtensionReason.RULING, now - call_started)
+        result.owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started)
     if minutes:
         from .timekeeping import record_extension
 
@@ -357,7 +400,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
             session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes,
             reason=ExtensionReason.RULING, key=f"{key}:ext", incident=incident,
             proposed=result.owed.minutes if result.owed and result.owed.rule else None,
-            paused_from=call_started, paused_to=now if call_started else None, now=now)
+            paused_from=call_started, paused_to=call_ended if call_started else None, now=now)
     return result
 
 

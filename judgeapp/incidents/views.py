@@ -51,6 +51,29 @@ def _int_or_none(value) -> int | None:
         return None
 
 
+def _outbox_post(form) -> bool:
+    """A record sent from a phone's outbox (static/outbox.js) asks for a JSON answer. It carries its writer's account,
+    and another account's record is refused even with a valid session and token."""
+    if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
+        abort(403)
+    return request.accept_mimetypes.best == "application/json"
+
+
+def _json_errors(form):
+    return jsonify(ok=False, errors=form.errors), 422
+
+
+def _phone_view(form) -> services.PhoneView | None:
+    """What the phone showed when the judge logged without network; None for a record sent at once."""
+    logged_at = services.phone_time(form.logged_at.data, utcnow())
+    shown = form.phone_upgraded.data in ("0", "1")  # the phone computed a suggestion itself
+    if logged_at is None and not shown:
+        return None
+    because = tuple(int(n) for n in (form.phone_because.data or "").split(",")[:50] if n.strip().isdigit())
+    return services.PhoneView(logged_at=logged_at, shown=shown, suggested=(form.phone_suggested.data or None) if shown
+                              else None, upgraded=form.phone_upgraded.data == "1", because=because)
+
+
 @bp.app_template_global()
 def head_judge_pending(event) -> int:
     """Penalties waiting for the head judge's decision (the badge in the event menu)."""
@@ -83,6 +106,7 @@ def new(event, roles):
         form.table.data = _int_or_none(request.args.get("table"))
         if request.args.get("round"):
             form.round.data = _int_or_none(request.args.get("round"))
+    as_json = _outbox_post(form)
     if form.validate_on_submit():
         data = services.IncidentInput(
             key=form.key.data, infraction_code=form.infraction.data, round_number=form.round.data,
@@ -92,14 +116,22 @@ def new(event, roles):
             spectator_name=form.spectator.data, rank_id=form.penalty.data or None,
             deviation_reason=form.deviation_reason.data or "", description=form.description.data or "",
             extension_minutes=form.extension.data, call_started_at=_parse_utc(form.call_started_at.data),
-            deck_check_id=_int_or_none(form.deck_check_id.data))
+            deck_check_id=_int_or_none(form.deck_check_id.data), phone=_phone_view(form))
         try:
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            return redirect(url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1))
+            url = url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1)
+            if as_json:
+                incident = result.incident
+                return jsonify(ok=True, kind="incident", created=result.created, number=incident.number, url=url,
+                               suggested=incident.suggested_rank_id, upgraded=incident.upgraded,
+                               changed=incident.suggestion_changed), 201 if result.created else 200
+            return redirect(url)
+    if as_json and form.is_submitted():
+        return _json_errors(form)
     rounds = _round_choices(form.round, event)
     infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
     teams = services.teams_of(db.session, event)
@@ -193,7 +225,8 @@ def show(event, roles, number):
         table_end = timekeeping.table_ends_at(db.session, incident.round, incident.table_number)
     owed = None
     if incident.call_started_at is not None:
-        owed = extension_owed(policy, ExtensionReason.RULING, incident.created_at - incident.call_started_at)
+        ended = incident.logged_offline_at or incident.created_at
+        owed = extension_owed(policy, ExtensionReason.RULING, max(ended - incident.call_started_at, timedelta(0)))
     given = sum(e.minutes for e in extensions if e.voided_at is None)
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
@@ -295,6 +328,7 @@ def new_extension(event, roles):
     rounds = _round_choices(form.round, event)
     if not form.is_submitted():
         form.table.data = _int_or_none(request.args.get("table"))
+    as_json = _outbox_post(form)
     if form.validate_on_submit():
         rnd = next((r for r in rounds if r.number == form.round.data), None)
         near = rnd.started_at if rnd else utcnow()
@@ -311,12 +345,19 @@ def new_extension(event, roles):
         else:
             db.session.commit()
             ends = timekeeping.table_ends_at(db.session, ext.round, ext.table_number)
+            if as_json:
+                return jsonify(ok=True, kind="extension", created=created, id=ext.id, minutes=ext.minutes,
+                               table=ext.table_number, ends_at=_clock(ends),
+                               url=url_for("incidents.clock", event_id=event.id, round=ext.round.number)), \
+                    201 if created else 200
             flash(f"Table {ext.table_number}: {ext.minutes} min added; it now ends at "
                   f"{_clock(ends)}." if created else "This time extension was already saved.", "success")
             back = request.args.get("next_incident")
             if back and back.isdigit():
                 return redirect(url_for("incidents.show", event_id=event.id, number=int(back)))
             return redirect(url_for("incidents.clock", event_id=event.id, round=ext.round.number))
+    if as_json and form.is_submitted():
+        return _json_errors(form)
     return render_template("incidents/extension.html", event=event, roles=roles, form=form,
                            has_rounds=bool(rounds)), 400 if form.errors else 200
 
@@ -390,16 +431,24 @@ def new_deck_check(event, roles):
     rounds = _round_choices(form.round, event)
     if not form.is_submitted():
         form.table.data = _int_or_none(request.args.get("table"))
+    as_json = _outbox_post(form)
     if form.validate_on_submit():
         data = deckchecks.DeckCheckInput(key=form.key.data, round_number=form.round.data, table_number=form.table.data,
                                          player_texts=[form.player_1.data or "", form.player_2.data or ""])
         try:
-            dc, _ = deckchecks.start_deck_check(db.session, actor=current_user, event=event, data=data)
+            dc, created = deckchecks.start_deck_check(db.session, actor=current_user, event=event, data=data,
+                                                      now=services.phone_time(form.logged_at.data, utcnow()))
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            return redirect(url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id))
+            url = url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id)
+            if as_json:
+                return jsonify(ok=True, kind="deck_check", created=created, id=dc.id, table=dc.table_number,
+                               url=url), 201 if created else 200
+            return redirect(url)
+    if as_json and form.is_submitted():
+        return _json_errors(form)
     return render_template("incidents/deck_check_new.html", event=event, roles=roles, form=form,
                            players=players_of(db.session, event), label=_player_label,
                            has_rounds=bool(rounds)), 400 if form.errors else 200

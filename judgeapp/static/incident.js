@@ -127,6 +127,14 @@
   function render(s) {
     panel.textContent = "";
     if (!s.ok) { panel.hidden = true; return; }
+    if (s.local) {
+      var where = document.createElement("p");
+      where.className = "note local";
+      where.textContent = "No network: worked out on this phone from the history as of " +
+        new Date(s.copy_time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) +
+        ". The server checks it again when the incident is sent.";
+      panel.appendChild(where);
+    }
     var h = document.createElement("p");
     h.className = "suggested";
     h.innerHTML = "";
@@ -146,6 +154,10 @@
       refs.appendChild(document.createTextNode("Earlier: "));
       s.because.forEach(function (b, i) {
         if (i) refs.appendChild(document.createTextNode(", "));
+        if (b.number === null) {  // logged on this phone and not sent yet
+          refs.appendChild(document.createTextNode(b.infraction + ", round " + b.round + " (on this phone, not sent yet)"));
+          return;
+        }
         var a = document.createElement("a");
         a.href = b.url; a.target = "_blank"; a.rel = "noopener";
         a.textContent = "#" + b.number + " (" + b.infraction + ", round " + b.round + ")";
@@ -176,17 +188,141 @@
       params.set("team", team.value);
     }
     var mine = ++requestNo;
-    fetch(form.dataset.suggestUrl + "?" + params.toString(), { credentials: "same-origin", headers: { Accept: "application/json" } })
-      .then(function (r) { return r.json(); })
-      .then(function (s) {
-        if (mine !== requestNo) return;  // a newer question was asked meanwhile
-        last = s.ok ? s : null;
-        render(s);
-        if (s.ok && !penaltyTouched) penalty.value = s.penalized ? (s.suggested || "") : "";
-        checkPenalty();
+    var show = function (s) {
+      if (mine !== requestNo) return;  // a newer question was asked meanwhile
+      last = s && s.ok ? s : null;
+      if (!s) { panel.hidden = true; phoneShown(null); return; }
+      render(s);
+      phoneShown(s.local && s.ok ? s : null);
+      if (s.ok && !penaltyTouched) penalty.value = s.penalized ? (s.suggested || "") : "";
+      checkPenalty();
+    };
+    var abort = new AbortController(), timer = setTimeout(function () { abort.abort(); }, 4000);
+    fetch(form.dataset.suggestUrl + "?" + params.toString(), { credentials: "same-origin", signal: abort.signal,
+                                                                headers: { Accept: "application/json" } })
+      .then(function (r) {
+        clearTimeout(timer);
+        if ((r.headers.get("Content-Type") || "").indexOf("json") === -1) throw new Error("not an answer");
+        return r.json();
       })
-      .catch(function () { panel.hidden = true; });
+      .then(show, function () { clearTimeout(timer); return localSuggestion(k, code).then(show); })
+      .catch(function () { show(null); });
   }
+
+  // ---- offline: the engine on the phone, over the copy of the event and the records waiting in the outbox ----
+  var user = document.body.dataset.user;
+  function today() { return new Date().toISOString().slice(0, 10); }
+  function fieldMap(fields) { var m = {}; fields.forEach(function (f) { m[f[0]] = f[1]; }); return m; }
+  function subjectIds(ev, k) {
+    if (k === "spectator" || $("#new_player").checked) return [];
+    if (k === "team") {
+      var team = $("#team") && $("#team").value;
+      return ev.players.filter(function (p) { return team && p.team === team; }).map(function (p) { return p.id; });
+    }
+    if (playerId.value) return [parseInt(playerId.value, 10)];
+    var typed = playerInput.value.trim().toLowerCase();
+    var found = ev.players.filter(function (p) {
+      var label = (p.code ? p.name + " · " + p.code : p.name).toLowerCase();
+      return label === typed || p.name.toLowerCase() === typed || (p.code && p.code.toLowerCase() === typed);
+    });
+    return found.length === 1 ? [found[0].id] : null;
+  }
+  function localSuggestion(k, code) {
+    if (!window.JudgeOutbox || !window.JudgeEngine || !user) return Promise.resolve(null);
+    return Promise.all([JudgeOutbox.copy(user), JudgeOutbox.list(user)]).then(function (got) {
+      var copy = got[0], waiting = got[1];
+      var ev = copy && copy.events.filter(function (e) { return String(e.id) === form.dataset.event; })[0];
+      if (!ev) return null;
+      var ids = subjectIds(ev, k);
+      if (ids === null) return null;
+      var has = function (id) { return ids.indexOf(id) !== -1; };
+      var priors = ev.priors.filter(function (p) { return p.players.some(has); });
+      waiting.forEach(function (r) {  // this phone's own incidents, not sent yet, are history too
+        if (r.kind !== "incident" || r.state !== "waiting" || String(r.event_id) !== form.dataset.event) return;
+        var f = fieldMap(r.fields);
+        if (f.penalty && f.subject_kind === "player" && has(parseInt(f.player_id, 10))) {
+          priors.push({ infraction: f.infraction, rank: f.penalty, ref: null, round: parseInt(f.round, 10) || null,
+                        day: new Date(r.created).toISOString().slice(0, 10), status: "standing" });
+        }
+      });
+      var policy = copy.policies[ev.policy];
+      var s = JudgeEngine.suggest(policy, ev.level, code, priors, today());
+      s.local = true; s.copy_time = copy.saved_at;
+      s.head_judge_only = policy.head_judge_only;
+      s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
+      s.because.forEach(function (b) { b.url = "/events/" + ev.id + "/incidents/" + b.number; });
+      return s;
+    }).catch(function () { return null; });
+  }
+  // What the phone showed goes with the record, so the server can flag an upgrade that changed meanwhile.
+  function phoneShown(s) {
+    $("#phone_suggested").value = s ? (s.suggested || "") : "";
+    $("#phone_upgraded").value = s ? (s.upgraded ? "1" : "0") : "";
+    $("#phone_because").value = s ? s.because.map(function (b) { return b.number; }).filter(function (n) { return n !== null; }).join(",") : "";
+  }
+
+  // Offline the server cannot check the form: the essentials are checked here before the record is kept.
+  form.outboxCheck = function () {
+    var problems = [];
+    form.querySelectorAll(".offline-error").forEach(function (e) { e.remove(); });
+    var need = function (field, ok, text) {
+      if (ok) return;
+      var p = document.createElement("p");
+      p.className = "error offline-error"; p.setAttribute("role", "alert"); p.textContent = text;
+      field.closest(".field, fieldset, div").appendChild(p);
+      problems.push(field);
+    };
+    var k = kind();
+    need(infraction, !!infraction.value, "Choose the infraction.");
+    if (k === "player") need(playerInput, !!playerInput.value.trim(), "Type a few letters of the player's name or their player ID.");
+    if (k !== "spectator") need(table, !!table.value, "Give the table number.");
+    if (last && last.penalized) need(penalty, !!penalty.value, "Choose the penalty.");
+    if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1) {
+      need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), "This penalty departs from the suggestion: give a short reason.");
+      reasonField.hidden = false;
+    }
+    if (problems.length) problems[0].focus();
+    return !problems.length;
+  };
+  form.outboxSummary = function () {
+    var who = kind() === "player" ? playerInput.value : kind() === "team" ? ($("#team") || {}).value : $("#spectator").value;
+    var chosen = penalty.options[penalty.selectedIndex];
+    return ["Incident", table.value && "table " + table.value, who, infraction.value,
+            chosen && chosen.value ? chosen.textContent : ""].filter(Boolean).join(" · ");
+  };
+  form.addEventListener("outbox:queued", function () {
+    try { localStorage.removeItem(DRAFT); } catch (e) {}
+    last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);
+    reasonField.hidden = true; pendingNote.hidden = true;
+    setTimeout(function () {  // after the form's reset: the round stays, the rest is empty
+      form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+      form.querySelector(".new-player").hidden = true;
+      filterInfractions(); showTablePlayers();
+      var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = "Save incident";
+    }, 0);
+  });
+
+  // "Open it" from the outbox: a record the server refused comes back into the form with the server's messages.
+  var opened = /^#outbox=([0-9a-f]{16,64})$/.exec(location.hash);
+  if (opened && window.JudgeOutbox) JudgeOutbox.get(opened[1]).then(function (record) {
+    if (!record || record.owner !== user) return;
+    var f = fieldMap(record.fields);
+    form.querySelectorAll(FIELDS).forEach(function (el) {
+      if (!(el.name in f) && el.type !== "checkbox") return;
+      if (el.type === "radio") el.checked = f[el.name] === el.value;
+      else if (el.type === "checkbox") el.checked = f[el.name] === "y";
+      else el.value = f[el.name];
+    });
+    form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+    Object.keys(record.errors || {}).forEach(function (name) {
+      var field = form.elements[name] || form.querySelector("[type=submit]");
+      var p = document.createElement("p");
+      p.className = "error"; p.setAttribute("role", "alert"); p.textContent = [].concat(record.errors[name]).join(" ");
+      (field.closest ? field.closest(".field") || field.parentNode : field.parentNode).appendChild(p);
+    });
+    record.state = "editing";  // out of the send queue while the judge corrects it; saving sends it again
+    return JudgeOutbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
+  });
 
   // Call stopwatch: elapsed time and what the policy would owe if the call ended now.
   var watch = document.getElementById("stopwatch");

@@ -1,0 +1,95 @@
+"""The installable app's files and the phone's offline copy. Thin views over offline.services."""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from flask import Response, current_app, jsonify, render_template, url_for
+from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
+
+from ..extensions import current_catalog, db, event_policy
+from ..infractions.export import policy_as_json
+from ..models import utcnow
+from . import bp, services
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+# the app shell: served from the phone's cache when there is no network
+SHELL_FILES = ["app.css", "outbox.js", "engine.js", "incident.js", "badge.js", "clock.js", "feed.js", "reference.js",
+               "icons/icon-192.png", "icons/icon-512.png", "icons/maskable-512.png"]
+
+
+def _no_store(response: Response) -> Response:
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def shell_version() -> str:
+    """Changes whenever a shell file or the catalog changes, so phones replace their cached copy."""
+    cached = current_app.extensions.get("judgeapp.shell_version")
+    if cached is None:
+        digest = hashlib.sha256()
+        for name in SHELL_FILES + ["sw.js"]:
+            digest.update((STATIC / name).read_bytes())
+        digest.update(Path(current_catalog().path).read_bytes())
+        cached = current_app.extensions["judgeapp.shell_version"] = digest.hexdigest()[:16]
+    return cached
+
+
+@bp.route("/sw.js")
+def service_worker():
+    """The service worker, at the root so it can serve every page of the app."""
+    shell = [url_for("offline.page"), url_for("offline.manifest")] + [url_for("static", filename=f) for f in SHELL_FILES]
+    text = (STATIC / "sw.js").read_text(encoding="utf-8")
+    text = text.replace("__VERSION__", shell_version()).replace("__SHELL__", json.dumps(shell))
+    response = Response(text, mimetype="text/javascript")
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.route("/manifest.webmanifest")
+def manifest():
+    icons = [{"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+             {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+             {"src": url_for("static", filename="icons/maskable-512.png"), "sizes": "512x512", "type": "image/png",
+              "purpose": "maskable"}]
+    body = {"name": "judgeapp", "short_name": "judgeapp", "description": "Log rulings, penalties and time at the table.",
+            "start_url": url_for("events.index"), "scope": "/", "display": "standalone",
+            "background_color": "#f6f7f9", "theme_color": "#102a43", "icons": icons}
+    return Response(json.dumps(body), mimetype="application/manifest+json")
+
+
+@bp.route("/offline")
+def page():
+    """The page the phone shows for an address it has no copy of; it lists what works offline (from the phone)."""
+    return render_template("offline/page.html")
+
+
+@bp.route("/offline/token")
+def token():
+    """A fresh CSRF token and the signed-in account, fetched by the outbox before it sends."""
+    if not current_user.is_authenticated:
+        return _no_store(jsonify(ok=False, signed_in=False)), 401
+    return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=generate_csrf()))
+
+
+@bp.route("/offline/copy.json")
+def copy():
+    """What logging needs offline for every event the judge is staffed on now."""
+    if not current_user.is_authenticated:
+        return _no_store(jsonify(ok=False, signed_in=False)), 401
+    now = utcnow()
+    events, policies = [], {}
+    for event, roles in services.staffed_events(db.session, current_user, now.date()):
+        policy = event_policy(event)
+        policies.setdefault(event.policy_id, policy_as_json(policy))
+        data = services.event_copy(db.session, event, roles)
+        data["pages"] = [url_for("events.show", event_id=event.id), url_for("incidents.new", event_id=event.id),
+                         url_for("incidents.new_extension", event_id=event.id),
+                         url_for("incidents.new_deck_check", event_id=event.id),
+                         url_for("reference.policy", policy_id=event.policy_id)]
+        events.append(data)
+    return _no_store(jsonify(ok=True, user_id=current_user.id, user_name=current_user.name,
+                             fetched_at=now.isoformat() + "Z", shell=shell_version(), events=events,
+                             policies=policies, home=url_for("events.index")))

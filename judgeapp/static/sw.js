@@ -1,0 +1,59 @@
+// judgeapp's service worker: the app shell from cache, pages network-first with the last copy kept for offline use.
+// Records logged offline are kept by the pages themselves (static/outbox.js, IndexedDB), not here.
+"use strict";
+var VERSION = "__VERSION__";
+var SHELL = __SHELL__;
+var SHELL_CACHE = "judgeapp-shell-" + VERSION;
+var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: it holds one account's pages
+var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
+// pages a judge needs at the table; kept only when fetched without a query string
+var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
+                     /^\/events\/\d+\/deck-checks\/new$/, /^\/reference\/[^/]+$/, /^\/offline$/];
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL); })
+    .then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("judgeapp-shell-") === 0 && n !== SHELL_CACHE; })
+      .map(function (n) { return caches.delete(n); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+function keepable(url, response) {
+  return !url.search && response.ok && !response.redirected && response.type === "basic" &&
+    OFFLINE_PAGES.some(function (re) { return re.test(url.pathname); });
+}
+
+function page(request, url) {
+  var network = fetch(request).then(function (response) {
+    if (keepable(url, response)) {
+      var copy = response.clone();
+      caches.open(PAGES).then(function (cache) { return cache.put(url.pathname, copy); });
+    }
+    return response;
+  });
+  var fallback = function () {
+    return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })
+      .then(function (hit) { return hit || caches.match("/offline"); });
+  };
+  var slow = new Promise(function (resolve) {
+    setTimeout(function () { fallback().then(function (hit) { if (hit) resolve(hit); }); }, NETWORK_WAIT_MS);
+  });
+  return Promise.race([network.catch(fallback), slow]);
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.mode === "navigate") {
+    event.respondWith(page(request, url));
+  } else if (SHELL.indexOf(url.pathname) !== -1) {
+    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname); })
+      .then(function (hit) { return hit || fetch(request); }));
+  }
+});

@@ -114,6 +114,13 @@
     return Object.keys(errors || {}).map(function (k) { return [].concat(errors[k]).join(" "); }).join(" ");
   }
 
+  // Records that could not go at once have waited: each is sent with the time it was logged on the phone.
+  function markWaited(records) {
+    var held = records.filter(function (r) { return r.state === "waiting" && !r.waited; });
+    if (!held.length) return Promise.resolve();
+    return tx("outbox", "readwrite", function (s) { held.forEach(function (r) { r.waited = true; s.put(r); }); });
+  }
+
   // Send the signed-in judge's waiting records in the order they were logged. One sender at a time across tabs.
   // Resolves with {sent, waiting, signedOut, results: {key: outcome}}.
   function syncNow() {
@@ -146,16 +153,20 @@
               outcome.results[record.key] = { rejected: true, answer: answer, message: record.message };
               return Outbox.put(record).then(function () { return next(i + 1); });
             }, function () {  // no network (or no answer in time): it waits, and so do the ones after it
-              outcome.results[record.key] = { network: true };
               outcome.offline = true;
-              if (record.waited) return outcome;
-              record.waited = true;
-              return Outbox.put(record).then(function () { return outcome; });
+              waiting.slice(i).forEach(function (r) { outcome.results[r.key] = { network: true }; });
+              return markWaited(waiting.slice(i)).then(function () { return outcome; });
             });
           };
           return next(0);
         });
-      }, function () { outcome.offline = true; return outcome; });
+      }, function () {  // not even a token: no network
+        outcome.offline = true;
+        return Outbox.all().then(function (records) {
+          records.forEach(function (r) { outcome.results[r.key] = { network: true }; });
+          return markWaited(records);
+        }).then(function () { return outcome; });
+      });
     };
     if (navigator.locks) return navigator.locks.request("judgeapp-outbox-send", run);
     return run();
@@ -244,9 +255,8 @@
         banner.appendChild(p);
       });
       if (others) {
-        banner.appendChild(el("p", "muted", plural(others, "record", "records") + " written by another account " +
-          (others === 1 ? "waits" : "wait") + " on this phone; " + (others === 1 ? "it is" : "they are") +
-          " sent when that judge signs in."));
+        banner.appendChild(el("p", "muted", plural(others, "record", "records") + " " + (others === 1 ? "waits" : "wait") +
+          " on this phone for the judge who wrote " + (others === 1 ? "it" : "them") + "; sent when that judge signs in."));
       }
       banner.hidden = !banner.firstChild;
       body.dataset.outboxWaiting = String(waiting.length);
@@ -316,6 +326,8 @@
       if (form.dataset.sending === "1") return;
       if (!navigator.onLine && form.outboxCheck && !form.outboxCheck()) return;
       form.dataset.sending = "1";
+      var said = document.getElementById("outbox-said");
+      if (said) said.remove();
       var key = keyInput.value;
       var record = { key: key, owner: user, kind: form.dataset.outbox, event_id: form.dataset.event,
                      url: form.getAttribute("action") || location.pathname, page: location.pathname,

@@ -1,0 +1,303 @@
+"""Offline capture in real Chromium at 390x844, with the network switched off from the test (Playwright's offline
+mode): records wait in the phone's outbox and reach the server exactly once; a changed upgrade is flagged; the
+outbox survives a browser restart; it belongs to the judge who wrote it. The shared engine cases run in the browser."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from judgeapp.incidents import services as incidents
+from judgeapp.infractions import load_catalog
+from judgeapp.infractions.export import policy_as_json
+from judgeapp.models import DeckCheck, Incident, Player, TimeExtension, User
+from tests.browser.conftest import CHROMIUM, DEMO_PASSWORD, PHONE, log_in, shot
+from tests.conftest import CATALOG
+from tests.shared.engine_cases import CASES, expected_part, js_answer_fields, policy_json_of, python_answer
+
+pytestmark = pytest.mark.browser
+
+ENGINE_JS = Path(__file__).resolve().parents[2] / "judgeapp" / "static" / "engine.js"
+PHONE_CONTEXT = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------------------
+
+def ready_for_offline(page, base):
+    """Online, the phone installs the service worker, keeps its copy of the judge's events and their form pages."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=15000)
+    page.wait_for_function("""async () => {
+        const copy = await JudgeOutbox.copy(document.body.dataset.user);
+        const cache = await caches.open('judgeapp-pages');
+        return !!copy && !!(await cache.match('/events/1/incidents/new')) && !!(await cache.match('/events/1/extensions/new'));
+    }""", timeout=15000)
+
+
+def waiting(page) -> int:
+    return page.evaluate("JudgeOutbox.list(document.body.dataset.user).then(r => r.filter(x => x.state === 'waiting').length)")
+
+
+def incidents_in_db(server) -> list[Incident]:
+    with server.app.app_context():
+        rows = list(db.session.scalars(select(Incident).order_by(Incident.number)))
+        db.session.expunge_all()
+        return rows
+
+
+def log_offline_incident(page, table: str, player: str, search: str, expect: str):
+    page.get_by_label("Table").fill(table)
+    page.get_by_role("button", name=player).click()
+    page.get_by_placeholder("Search by code or words").fill(search)
+    suggestion = page.locator("#suggestion")
+    suggestion.get_by_text(expect).wait_for()
+    assert "No network: worked out on this phone" in suggestion.inner_text()
+    page.get_by_role("button", name="Save incident").click()
+    page.locator("#outbox-said").get_by_text("Saved on this phone").wait_for()
+
+
+def open_form_offline(page, base, context, path="/events/1/incidents/new"):
+    context.set_offline(True)
+    page.goto(f"{base}{path}")  # served by the service worker from the phone's copy
+
+
+# ---- the shared engine cases ----------------------------------------------------------------------------------------
+
+@pytest.fixture
+def engine_page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_content("<!doctype html><title>engine</title>")
+    page.add_script_tag(path=str(ENGINE_JS))
+    yield page
+    context.close()
+
+
+def test_browser_engine_gives_the_shared_expected_suggestions(engine_page):
+    catalog = load_catalog(CATALOG)
+    inputs = [{"policy": policy_json_of(catalog, c), "level": c["level"], "code": c["infraction"],
+               "priors": c["priors"], "today": c.get("today")} for c in CASES]
+    answers = engine_page.evaluate(
+        "cases => cases.map(c => JudgeEngine.suggest(c.policy, c.level, c.code, c.priors, c.today))", inputs)
+    for case, answer in zip(CASES, answers):
+        assert expected_part(case, js_answer_fields(answer)) == case["expect"], case["name"]
+        assert js_answer_fields(answer) == python_answer(catalog, case), case["name"]
+
+
+def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history_shape(engine_page):
+    catalog = load_catalog(CATALOG)
+    sweep = []
+    for policy in catalog.policies.values():
+        exported = policy_as_json(policy)
+        for level in policy.levels:
+            for inf in policy.infractions:
+                other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
+                for priors in ([], [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1}],
+                               [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1, "status": "voided"}],
+                               [{"infraction": other.code, "rank": policy.ranks[0].id, "ref": 2, "round": 1},
+                                {"infraction": inf.code, "rank": policy.ranks[-1].id, "ref": 3, "round": 2}]):
+                    sweep.append({"policy": policy.id, "level": level.number, "infraction": inf.code, "priors": priors})
+    payload = {"policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}, "cases": sweep}
+    answers = engine_page.evaluate("""p => p.cases.map(c =>
+        JudgeEngine.suggest(p.policies[c.policy], c.level, c.infraction, c.priors, null))""", payload)
+    assert len(answers) == len(sweep) > 500
+    for case, answer in zip(sweep, answers):
+        assert js_answer_fields(answer) == python_answer(catalog, case), case
+    del exported
+
+
+# ---- offline logging -----------------------------------------------------------------------------------------------
+
+def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once_when_the_network_returns(live_server, phone):
+    context = phone.context
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+
+    open_form_offline(phone, live_server, context)
+    assert phone.get_by_role("heading", name="New incident").is_visible()
+    log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+    log_offline_incident(phone, "2", "Sota Takahashi · DEMO-003", "3.4", "Suggested: Warning")
+    # the phone's own waiting incident is history: the same player again in 3.5 is upgraded on the phone
+    phone.get_by_label("Table").fill("1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.get_by_placeholder("Search by code or words").fill("3.5.3.2")
+    phone.locator("#suggestion").get_by_text("Suggested: Loss of Game").wait_for()
+    assert "Upgraded: 2nd penalty in 3.5" in phone.locator("#suggestion").inner_text()
+    assert "(on this phone, not sent yet)" in phone.locator("#suggestion").inner_text()
+    shot(phone, "50-offline-upgrade-on-the-phone")
+    phone.get_by_role("button", name="Save incident").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone").wait_for()
+    assert "3 records waiting to be sent" in phone.locator("#outbox").inner_text()
+    assert "no network" in phone.locator("#outbox").inner_text()
+    shot(phone, "51-offline-three-waiting")
+
+    phone.reload()  # still offline: the page comes from the phone, the outbox from IndexedDB
+    phone.locator("#outbox").get_by_text("3 records waiting to be sent").wait_for()
+    assert incidents_in_db(live_server) == []
+
+    context.set_offline(False)  # the network returns: the outbox sends in the background, in order
+    phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    stored = incidents_in_db(live_server)
+    assert [(i.number, i.subject_name, i.infraction_code, i.rank_id) for i in stored] == [
+        (1, "Haruto Sato", "3.5.2", "warning"), (2, "Sota Takahashi", "3.4", "warning"),
+        (3, "Haruto Sato", "3.5.3.2", "loss_of_game")]
+    assert len({i.client_key for i in stored}) == 3
+    assert all(i.logged_offline_at is not None and not i.suggestion_changed for i in stored)
+    assert stored[2].upgraded and stored[2].upgrade_refs == [1] and stored[2].phone_suggestion["upgraded"] is True
+
+    phone.reload()  # sending again (the next page load syncs too) stores nothing twice
+    phone.evaluate("JudgeOutbox.syncFromPage(true)")
+    assert len(incidents_in_db(live_server)) == 3
+    phone.goto(f"{live_server}/events/1/incidents/3")
+    assert "Logged on a phone without network" in phone.locator("#offline-flag").inner_text()
+    assert "The phone's suggestion matched the server's." in phone.locator("#offline-flag").inner_text()
+
+
+def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_judge_and_the_head_judge(live_server, phone):
+    context = phone.context
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+    open_form_offline(phone, live_server, context)
+    log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+
+    with live_server.app.app_context():  # meanwhile another judge, online, gives the same player a warning in 3.5
+        event_policy = load_catalog(CATALOG).policy("bushiroad-afr")
+        floor2 = db.session.scalar(select(User).where(User.email == "floor2@demo.test"))
+        player = db.session.scalar(select(Player).where(Player.player_code == "DEMO-001"))
+        from judgeapp.models import Event
+        event = db.session.get(Event, 1)
+        incidents.log_incident(db.session, event_policy, actor=floor2, roles=frozenset({"floor_judge"}), event=event,
+                               data=incidents.IncidentInput(key="other-judge-meanwhile-0001", infraction_code="3.5.1.1",
+                                                            table_number=1, player_id=player.id, rank_id="warning"))
+        db.session.commit()
+
+    context.set_offline(False)
+    phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    stored = incidents_in_db(live_server)
+    mine = stored[-1]
+    assert (mine.number, mine.rank_id, mine.suggested_rank_id, mine.upgraded, mine.suggestion_changed) == (
+        2, "warning", "loss_of_game", True, True)  # kept as the judge gave it, and flagged
+    assert mine.phone_suggestion == {"suggested": "warning", "upgraded": False, "because": []}
+
+    banner = phone.locator("#outbox")
+    banner.get_by_text("Check incident #2").wait_for()
+    banner.get_by_role("link", name="Open incident #2").click()
+    flag = phone.locator("#offline-flag")
+    assert "Check this penalty: the suggestion changed" in flag.inner_text()
+    assert "The phone suggested Warning" in flag.inner_text() and "the suggestion is Loss of Game" in flag.inner_text()
+    shot(phone, "52-offline-upgrade-changed-flagged")
+
+    phone.get_by_role("button", name="Log out").click()
+    log_in(phone, live_server, "head@demo.test")
+    phone.goto(f"{live_server}/events/1/feed")
+    assert "Logged offline: the suggestion changed to Loss of Game — check it" in phone.locator("main").inner_text()
+    phone.goto(f"{live_server}/events/1/incidents/2")
+    assert "Check this penalty: the suggestion changed" in phone.locator("#offline-flag").inner_text()
+
+
+def test_a_time_extension_and_a_deck_check_logged_offline_are_sent_once(live_server, phone):
+    context = phone.context
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+    open_form_offline(phone, live_server, context, "/events/1/extensions/new")
+    phone.get_by_label("Table").fill("4")
+    phone.get_by_label("Minutes to add").fill("3")
+    phone.get_by_role("button", name="Add time").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone: Time extension · round 1 · table 4").wait_for()
+    phone.goto(f"{live_server}/events/1/deck-checks/new")
+    phone.get_by_label("Table", exact=True).fill("2")
+    phone.get_by_role("button", name="Start deck check").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone: Deck check · round 1 · table 2").wait_for()
+    assert "2 records waiting to be sent" in phone.locator("#outbox").inner_text()
+    context.set_offline(False)
+    phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    with live_server.app.app_context():
+        extensions = list(db.session.scalars(select(TimeExtension)))
+        checks = list(db.session.scalars(select(DeckCheck)))
+        assert [(e.table_number, e.minutes) for e in extensions] == [(4, 3)]
+        assert [c.table_number for c in checks] == [2]
+
+
+def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_again(live_server, browser, tmp_path):
+    sync_api = pytest.importorskip("playwright.sync_api")
+    profile = tmp_path / "phone-profile"
+    args = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
+    with sync_api.sync_playwright() as pw:
+        context = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args, **PHONE_CONTEXT)
+        page = context.pages[0] if context.pages else context.new_page()
+        log_in(page, live_server)
+        page.goto(f"{live_server}/events/1/incidents/new")
+        ready_for_offline(page, live_server)
+        open_form_offline(page, live_server, context)
+        log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+        context.close()  # the browser closes with one record waiting
+
+        context = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args, **PHONE_CONTEXT)
+        page = context.pages[0] if context.pages else context.new_page()
+        context.set_offline(True)
+        page.goto(f"{live_server}/events/1/incidents/new")
+        page.locator("#outbox").get_by_text("1 record waiting to be sent").wait_for()
+        assert incidents_in_db(live_server) == []
+        context.set_offline(False)
+        page.goto(f"{live_server}/events/1/incidents/new")  # the next page load sends (signing in again if needed)
+        if page.url.startswith(f"{live_server}/login"):
+            page.get_by_label("Email").fill("floor1@demo.test")
+            page.get_by_label("Password").fill(DEMO_PASSWORD)
+            page.get_by_role("button", name="Log in").click()
+        page.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+        context.close()
+    stored = incidents_in_db(live_server)
+    assert [(i.number, i.subject_name, i.rank_id) for i in stored] == [(1, "Haruto Sato", "warning")]
+
+
+def test_signing_out_with_records_waiting_asks_first_and_another_account_can_neither_send_nor_read_them(live_server, browser):
+    context = browser.new_context(**PHONE_CONTEXT)
+    page = context.new_page()
+    log_in(page, live_server)
+    page.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(page, live_server)
+    open_form_offline(page, live_server, context)
+    log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+    context.set_offline(False)
+    # the venue network is up again but the server cannot be reached for this one form
+    context.route("**/events/1/incidents/new", lambda route: route.abort("internetdisconnected")
+                  if route.request.method == "POST" else route.continue_())
+    page.goto(f"{live_server}/events/1")
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_function("() => !!document.querySelector('form[data-logout]')")
+    page.wait_for_timeout(500)
+    assert asked and "1 record could not be sent yet" in asked[0] and "sent when you sign in again" in asked[0]
+    assert page.url == f"{live_server}/events/1"  # dismissed: still signed in, nothing discarded
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(f"{live_server}/login")
+    assert "1 record waits on this phone for the judge who wrote it" in page.locator("#outbox").inner_text()
+    assert "Haruto" not in page.locator("#outbox").inner_text()
+
+    context.unroute("**/events/1/incidents/new")
+    log_in(page, live_server, "floor2@demo.test")
+    page.goto(f"{live_server}/events/1")
+    page.evaluate("JudgeOutbox.syncFromPage(true)")
+    text = page.locator("#outbox").inner_text()
+    assert "1 record waits on this phone for the judge who wrote it" in text and "Haruto" not in text
+    assert page.evaluate("JudgeOutbox.list(document.body.dataset.user).then(r => r.length)") == 0
+    assert incidents_in_db(live_server) == []  # floor2's session sent nothing of floor1's
+    shot(page, "53-outbox-of-another-account")
+
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url(f"{live_server}/login")
+    log_in(page, live_server)
+    page.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    stored = incidents_in_db(live_server)
+    with live_server.app.app_context():
+        floor1 = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+    assert [(i.number, i.judge_id) for i in stored] == [(1, floor1.id)]
+    context.close()

@@ -527,11 +527,13 @@ def incidents_of(session: Session, event: Event, *, limit: int | None = None) ->
 
 
 def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int = 100) -> list[Incident]:
-    """What the policy makes the floor report to the head judge, and the penalties waiting for them, newest first."""
+    """What the policy makes the floor report to the head judge, the penalties waiting for them, and incidents sent
+    from a phone's outbox whose suggestion changed on the way (to be checked), newest first."""
     reported = sorted(policy.report_to_head_judge | policy.head_judge_only)
     return list(session.scalars(
         select(Incident).where(Incident.event_id == event.id,
-                               or_(Incident.rank_id.in_(reported), Incident.status == IncidentStatus.RECOMMENDED))
+                               or_(Incident.rank_id.in_(reported), Incident.status == IncidentStatus.RECOMMENDED,
+                                   Incident.suggestion_changed.is_(True)))
         .order_by(Incident.number.desc()).limit(limit)
         .options(selectinload(Incident.round), selectinload(Incident.judge))))
 

@@ -181,12 +181,19 @@
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.register("/sw.js").catch(function () {});
   }
-  function clearPages() { return self.caches ? caches["delete"](PAGES).catch(function () {}) : Promise.resolve(); }
+  // Emptied entry by entry: deleting the cache itself would orphan a handle another script holds open.
+  function clearPages() {
+    if (!self.caches) return Promise.resolve();
+    return caches.open(PAGES).then(function (cache) {
+      return cache.keys().then(function (keys) { return Promise.all(keys.map(function (k) { return cache["delete"](k); })); });
+    }).catch(function () {});
+  }
 
-  var lastUser = null;
+  var lastUser = null, pagesCleared = Promise.resolve();
   try { lastUser = localStorage.getItem("judgeapp:user"); } catch (e) {}
-  if (user && lastUser !== user) clearPages();  // another account signed in: the previous one's pages go
-  if (!user && body.dataset.signedOut) clearPages();
+  if ((user && lastUser !== user) || (!user && body.dataset.signedOut)) {
+    pagesCleared = clearPages();  // signed out, or another account signed in: the previous one's pages go
+  }
   try { if (user) localStorage.setItem("judgeapp:user", user); } catch (e) {}
   var owner = user || (body.dataset.offlinePage ? lastUser || "" : "");
 
@@ -290,23 +297,27 @@
           if (!copy || String(copy.user_id) !== user) return;
           copy.saved_at = Date.now();
           var stamps = copy.events.map(function (e) { return e.stamp; }).join("|") + copy.shell;
-          var warm = !old || old.stamps !== stamps || Date.now() - (old.warmed_at || 0) > 10 * 60000;
+          var all = !old || old.stamps !== stamps || Date.now() - (old.warmed_at || 0) > 10 * 60000;
           copy.stamps = stamps;
-          copy.warmed_at = warm ? Date.now() : old.warmed_at;
-          return Outbox.saveCopy(copy).then(function () { if (warm) return warmPages(copy); });
+          copy.warmed_at = all ? Date.now() : old.warmed_at;
+          return Outbox.saveCopy(copy).then(function () { return keepPages(copy, all); });
         });
     }).catch(function () {});
   }
-  function warmPages(copy) {
-    if (!self.caches) return;
+  // The service worker fetches the form pages of the judge's events into the phone's page cache: all of them when
+  // the events changed, otherwise the ones missing. (It finishes even if the judge opens another page meanwhile.)
+  function keepPages(copy, all) {
+    if (!self.caches || !navigator.serviceWorker) return Promise.resolve();
     var urls = [copy.home];
     copy.events.forEach(function (e) { urls = urls.concat(e.pages); });
-    return caches.open(PAGES).then(function (cache) {
-      return Promise.all(urls.map(function (url) {
-        return fetch(url, { credentials: "same-origin" }).then(function (r) {
-          if (r.ok && !r.redirected) return cache.put(url, r);
-        }).catch(function () {});
-      }));
+    return pagesCleared.then(function () { return caches.open(PAGES); }).then(function (cache) {
+      return Promise.all(urls.map(function (url) { return cache.match(url).then(function (hit) { return hit ? null : url; }); }));
+    }).then(function (missing) {
+      var wanted = all ? urls : missing.filter(Boolean);
+      if (!wanted.length) return;
+      return navigator.serviceWorker.ready.then(function (reg) {
+        reg.active.postMessage({ type: "keep-pages", urls: wanted });
+      });
     });
   }
   Outbox.refreshCopy = refreshCopy;
@@ -413,7 +424,9 @@
   }).catch(function () {});
 
   if (user) {
-    sync().then(function () { return refreshCopy(false); });
+    sync().then(function () { return refreshCopy(false); }).then(function () {
+      return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, false); });
+    }).catch(function () {});
     window.addEventListener("online", function () { sync(); refreshCopy(false); render(); });
     window.addEventListener("offline", render);
     document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") sync(); });

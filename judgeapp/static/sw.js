@@ -57,3 +57,16 @@ self.addEventListener("fetch", function (event) {
       .then(function (hit) { return hit || fetch(request); }));
   }
 });
+
+// The page asks for the pages of the judge's events to be kept (static/outbox.js); done here, it finishes even
+// when the judge moves on to another page.
+self.addEventListener("message", function (event) {
+  if (!event.data || event.data.type !== "keep-pages") return;
+  event.waitUntil(caches.open(PAGES).then(function (cache) {
+    return Promise.all(event.data.urls.map(function (path) {
+      return fetch(path, { credentials: "same-origin" }).then(function (response) {
+        if (keepable(new URL(path, self.location.origin), response)) return cache.put(path, response);
+      }).catch(function () {});
+    }));
+  }));
+});

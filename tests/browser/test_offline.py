@@ -4,6 +4,7 @@ outbox survives a browser restart; it belongs to the judge who wrote it. The sha
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -30,11 +31,21 @@ def ready_for_offline(page, base):
     """Online, the phone installs the service worker, keeps its copy of the judge's events and their form pages."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=15000)
-    page.wait_for_function("""async () => {
+    eventually(page, """async () => {
         const copy = await JudgeOutbox.copy(document.body.dataset.user);
         const cache = await caches.open('judgeapp-pages');
-        return !!copy && !!(await cache.match('/events/1/incidents/new')) && !!(await cache.match('/events/1/extensions/new'));
-    }""", timeout=15000)
+        if (!copy) return false;
+        for (const url of copy.events[0].pages) if (!(await cache.match(url))) return false;
+        return true;
+    }""")
+
+
+def eventually(page, script: str, seconds: float = 15):
+    """Poll an async page function until it answers true (wait_for_function does not await a promise)."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"not true after {seconds} s: {script}"
+        page.wait_for_timeout(100)
 
 
 def waiting(page) -> int:
@@ -193,6 +204,7 @@ def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_
     shot(phone, "52-offline-upgrade-changed-flagged")
 
     phone.get_by_role("button", name="Log out").click()
+    phone.wait_for_url(f"{live_server}/login")
     log_in(phone, live_server, "head@demo.test")
     phone.goto(f"{live_server}/events/1/feed")
     assert "Logged offline: the suggestion changed to Loss of Game — check it" in phone.locator("main").inner_text()
@@ -211,7 +223,7 @@ def test_a_time_extension_and_a_deck_check_logged_offline_are_sent_once(live_ser
     phone.get_by_role("button", name="Add time").click()
     phone.locator("#outbox-said").get_by_text("Saved on this phone: Time extension · round 1 · table 4").wait_for()
     phone.goto(f"{live_server}/events/1/deck-checks/new")
-    phone.get_by_label("Table", exact=True).fill("2")
+    phone.get_by_label("Table").fill("2")
     phone.get_by_role("button", name="Start deck check").click()
     phone.locator("#outbox-said").get_by_text("Saved on this phone: Deck check · round 1 · table 2").wait_for()
     assert "2 records waiting to be sent" in phone.locator("#outbox").inner_text()
@@ -225,32 +237,38 @@ def test_a_time_extension_and_a_deck_check_logged_offline_are_sent_once(live_ser
 
 
 def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_again(live_server, browser, tmp_path):
-    sync_api = pytest.importorskip("playwright.sync_api")
-    profile = tmp_path / "phone-profile"
+    profile = tmp_path / "phone-profile"  # the same profile, as a phone's browser keeps it between launches
+    chromium = browser.browser_type
     args = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking"]
-    with sync_api.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args, **PHONE_CONTEXT)
-        page = context.pages[0] if context.pages else context.new_page()
-        log_in(page, live_server)
-        page.goto(f"{live_server}/events/1/incidents/new")
-        ready_for_offline(page, live_server)
-        open_form_offline(page, live_server, context)
-        log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
-        context.close()  # the browser closes with one record waiting
 
-        context = pw.chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args, **PHONE_CONTEXT)
-        page = context.pages[0] if context.pages else context.new_page()
+    def launch():
+        context = chromium.launch_persistent_context(str(profile), executable_path=CHROMIUM, args=args, **PHONE_CONTEXT)
+        return context, context.pages[0] if context.pages else context.new_page()
+
+    context, page = launch()
+    log_in(page, live_server)
+    page.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(page, live_server)
+    open_form_offline(page, live_server, context)
+    log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+    context.close()  # the browser closes with one record waiting
+
+    context, page = launch()
+    try:
         context.set_offline(True)
         page.goto(f"{live_server}/events/1/incidents/new")
-        page.locator("#outbox").get_by_text("1 record waiting to be sent").wait_for()
+        page.locator("#outbox").get_by_text("waiting to be sent").or_(page.locator("#outbox").get_by_text("waits on this phone")).wait_for()
         assert incidents_in_db(live_server) == []
+        shot(page, "54-outbox-after-browser-restart")
         context.set_offline(False)
         page.goto(f"{live_server}/events/1/incidents/new")  # the next page load sends (signing in again if needed)
         if page.url.startswith(f"{live_server}/login"):
             page.get_by_label("Email").fill("floor1@demo.test")
             page.get_by_label("Password").fill(DEMO_PASSWORD)
             page.get_by_role("button", name="Log in").click()
+            page.wait_for_url(lambda url: "/login" not in url)
         page.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    finally:
         context.close()
     stored = incidents_in_db(live_server)
     assert [(i.number, i.subject_name, i.rank_id) for i in stored] == [(1, "Haruto Sato", "warning")]

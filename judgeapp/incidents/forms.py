@@ -18,16 +18,16 @@ def one_time_key() -> str:
 class OutboxFields(Form):
     """Set by the phone on a record that waited in its outbox (static/outbox.js)."""
 
-    logged_at = HiddenField()  # when the judge logged it, by the phone's clock (ISO, UTC)
-    outbox_owner = HiddenField()  # the account that wrote it: another account's record is refused
+    logged_at = HiddenField(validators=[Optional(), Length(max=64)])  # when logged, by the phone's clock (ISO, UTC)
+    outbox_owner = HiddenField(validators=[Optional(), Length(max=20)])  # its writer: another account's is refused
 
 
 class IncidentForm(OutboxFields):
     key = HiddenField(default=one_time_key)
     # what the phone suggested from its own copy of the history, when it could not ask the server
-    phone_suggested = HiddenField()
-    phone_upgraded = HiddenField()
-    phone_because = HiddenField()
+    phone_suggested = HiddenField(validators=[Optional(), Length(max=64)])
+    phone_upgraded = HiddenField(validators=[Optional(), Length(max=1)])
+    phone_because = HiddenField(validators=[Optional(), Length(max=500)])
     call_started_at = HiddenField()
     deck_check_id = HiddenField()
     round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])

@@ -179,11 +179,11 @@ def phone_time(value: str | None, now: datetime) -> datetime | None:
     """When a record waited in a phone's outbox, the time the judge logged it, by the phone's clock (naive UTC).
     Never later than now; a clock more than 12 hours behind is not believed (the record keeps the server's time)."""
     try:
-        at = datetime.fromisoformat((value or "").strip().replace("Z", "+00:00"))
-    except ValueError:
+        at = datetime.fromisoformat((value or "").strip()[:40].replace("Z", "+00:00"))
+        if at.tzinfo is not None:
+            at = at.astimezone(timezone.utc).replace(tzinfo=None)
+    except (ValueError, OverflowError):
         return None
-    if at.tzinfo is not None:
-        at = at.astimezone(timezone.utc).replace(tzinfo=None)
     if at > now:
         return now
     return at if now - at <= PHONE_CLOCK_WINDOW else None

@@ -1,6 +1,7 @@
 """Floor tools: incidents, time extensions, deck checks, the round clock and the head judge's feed. Thin views."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
 from decimal import Decimal
 
@@ -69,7 +70,7 @@ def _phone_view(form) -> services.PhoneView | None:
     shown = form.phone_upgraded.data in ("0", "1")  # the phone computed a suggestion itself
     if logged_at is None and not shown:
         return None
-    because = tuple(int(n) for n in (form.phone_because.data or "").split(",")[:50] if n.strip().isdigit())
+    because = tuple(int(n) for n in (form.phone_because.data or "").split(",")[:50] if re.fullmatch(r"\s*\d{1,9}\s*", n))
     return services.PhoneView(logged_at=logged_at, shown=shown, suggested=(form.phone_suggested.data or None) if shown
                               else None, upgraded=form.phone_upgraded.data == "1", because=because)
 

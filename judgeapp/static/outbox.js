@@ -65,7 +65,7 @@
 
   function keepSent(record, answer) {
     var row = { key: record.key, owner: record.owner, kind: record.kind, summary: record.summary, sent_at: Date.now(),
-                created: Date.now(), url: (answer.url || "").split("?")[0],  // the record's page, not the "saved" note number: answer.number || null, changed: !!answer.changed,
+                created: Date.now(), url: (answer.url || "").split("?")[0], number: answer.number || null, changed: !!answer.changed,
                 suggested: answer.suggested || null, waited: !!record.waited };
     return tx("sent", "readwrite", function (s) { return s.put(row); }).then(function () {
       return Outbox.sent(record.owner);

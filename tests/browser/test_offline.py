@@ -3,7 +3,6 @@ mode): records wait in the phone's outbox and reach the server exactly once; a c
 outbox survives a browser restart; it belongs to the judge who wrote it. The shared engine cases run in the browser."""
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
@@ -70,8 +69,12 @@ def log_offline_incident(page, table: str, player: str, search: str, expect: str
     page.locator("#outbox-said").get_by_text("Saved on this phone").wait_for()
 
 
-def open_form_offline(page, base, context, path="/events/1/incidents/new"):
-    context.set_offline(True)
+def offline_at_form(page, base, path="/events/1/incidents/new", email="floor1@demo.test"):
+    """Signed in with network and ready for offline use, then the network goes and `path` is opened."""
+    log_in(page, base, email)
+    page.goto(f"{base}/events/1/incidents/new")
+    ready_for_offline(page, base)
+    page.context.set_offline(True)
     page.goto(f"{base}{path}")  # served by the service worker from the phone's copy
 
 
@@ -102,7 +105,6 @@ def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history
     catalog = load_catalog(CATALOG)
     sweep = []
     for policy in catalog.policies.values():
-        exported = policy_as_json(policy)
         for level in policy.levels:
             for inf in policy.infractions:
                 other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
@@ -117,18 +119,13 @@ def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history
     assert len(answers) == len(sweep) > 500
     for case, answer in zip(sweep, answers):
         assert js_answer_fields(answer) == python_answer(catalog, case), case
-    del exported
 
 
 # ---- offline logging -----------------------------------------------------------------------------------------------
 
 def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once_when_the_network_returns(live_server, phone):
     context = phone.context
-    log_in(phone, live_server)
-    phone.goto(f"{live_server}/events/1/incidents/new")
-    ready_for_offline(phone, live_server)
-
-    open_form_offline(phone, live_server, context)
+    offline_at_form(phone, live_server)
     assert phone.get_by_role("heading", name="New incident").is_visible()
     log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
     log_offline_incident(phone, "2", "Sota Takahashi · DEMO-003", "3.4", "Suggested: Warning")
@@ -170,10 +167,7 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
 
 def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_judge_and_the_head_judge(live_server, phone):
     context = phone.context
-    log_in(phone, live_server)
-    phone.goto(f"{live_server}/events/1/incidents/new")
-    ready_for_offline(phone, live_server)
-    open_form_offline(phone, live_server, context)
+    offline_at_form(phone, live_server)
     log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
 
     with live_server.app.app_context():  # meanwhile another judge, online, gives the same player a warning in 3.5
@@ -214,10 +208,7 @@ def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_
 
 def test_a_time_extension_and_a_deck_check_logged_offline_are_sent_once(live_server, phone):
     context = phone.context
-    log_in(phone, live_server)
-    phone.goto(f"{live_server}/events/1/incidents/new")
-    ready_for_offline(phone, live_server)
-    open_form_offline(phone, live_server, context, "/events/1/extensions/new")
+    offline_at_form(phone, live_server, "/events/1/extensions/new")
     phone.get_by_label("Table").fill("4")
     phone.get_by_label("Minutes to add").fill("3")
     phone.get_by_role("button", name="Add time").click()
@@ -246,10 +237,7 @@ def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_agai
         return context, context.pages[0] if context.pages else context.new_page()
 
     context, page = launch()
-    log_in(page, live_server)
-    page.goto(f"{live_server}/events/1/incidents/new")
-    ready_for_offline(page, live_server)
-    open_form_offline(page, live_server, context)
+    offline_at_form(page, live_server)
     log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
     context.close()  # the browser closes with one record waiting
 
@@ -277,10 +265,7 @@ def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_agai
 def test_signing_out_with_records_waiting_asks_first_and_another_account_can_neither_send_nor_read_them(live_server, browser):
     context = browser.new_context(**PHONE_CONTEXT)
     page = context.new_page()
-    log_in(page, live_server)
-    page.goto(f"{live_server}/events/1/incidents/new")
-    ready_for_offline(page, live_server)
-    open_form_offline(page, live_server, context)
+    offline_at_form(page, live_server)
     log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
     context.set_offline(False)
     # the venue network is up again but the server cannot be reached for this one form

@@ -200,11 +200,16 @@ HEADER_CODES = {"player id", "player_id", "id", "playerid", "player code"}
 HEADER_TEAMS = {"team", "team name"}
 
 
+def csv_rows(text: str):
+    """The rows of an uploaded CSV, whatever its line endings (old Mac files end lines with a lone CR)."""
+    return csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=None))
+
+
 def import_players(session: Session, *, actor: User, event: Event, text: str) -> ImportReport:
     """Add players from CSV text (name, player id[, team]); good rows are kept, bad ones reported with their line."""
     report = ImportReport()
     seen: set[str] = set()
-    rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
+    rows = list(csv_rows(text))
     for line, row in enumerate(rows, start=1):
         raw = ",".join(row)
         cells = [c.strip() for c in row]
@@ -297,7 +302,7 @@ def import_pairings(session: Session, *, actor: User, event: Event, round_number
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
     seated = set(session.scalars(select(Pairing.player_id).where(Pairing.round_id == rnd.id)))
-    for line, row in enumerate(csv.reader(io.StringIO(text.lstrip("\ufeff"))), start=1):
+    for line, row in enumerate(csv_rows(text), start=1):
         raw = ",".join(row)
         cells = [c.strip() for c in row]
         if not any(cells):

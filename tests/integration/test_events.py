@@ -191,3 +191,16 @@ def test_user_text_is_escaped_in_pages(client, organizer, make_event):
     event_id = make_event(organizer, name="<script>alert(1)</script>")
     html = client.get(f"/events/{event_id}").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_a_csv_with_old_mac_line_endings_imports_and_a_stray_carriage_return_is_no_server_error(app, client, organizer,
+                                                                                                 make_event):
+    event_id = make_event(organizer)
+    csv_text = "name,player id\rYui Suzuki,P-1\rHaruto Sato,P-2\r"  # lines ended by a lone CR
+    response = post_form(client, f"/events/{event_id}/players/import",
+                         {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
+                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    assert response.status_code == 200 and "Import: 2 added, 0 rejected" in response.get_data(as_text=True)
+    odd = post_form(client, f"/events/{event_id}/players/import", {"file": (io.BytesIO(b"\r\x00"), "odd.csv")},
+                    form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    assert odd.status_code < 500  # found by the form fuzzer: a CR inside a field broke the csv reader

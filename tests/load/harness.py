@@ -150,7 +150,8 @@ class Judge:
         for attempt in range(30):
             try:
                 return self.http.request(method, url, timeout=60, allow_redirects=False, **kwargs)
-            except (requests.ConnectionError, requests.Timeout):
+            except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError):
+                # a worker killed before or while answering (a page cut off mid-body included)
                 with self.tally.lock:
                     self.tally.dropped += 1
                 time.sleep(0.05 * (attempt + 1))

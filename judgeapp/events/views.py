@@ -7,6 +7,7 @@ from wtforms.fields.choices import SelectChoice
 from ..access import ORGANIZER, event_access, organizer_account_required
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
+from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
 from . import bp, services
 from .forms import EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
@@ -151,7 +152,7 @@ def import_players(event, roles):
     if import_form.validate_on_submit():
         raw = import_form.file.data.read()
         try:
-            text = raw.decode("utf-8")
+            text = strip_control_characters(raw.decode("utf-8"))  # as typed text is: no NUL for PostgreSQL
         except UnicodeDecodeError:
             import_form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
         else:
@@ -189,7 +190,7 @@ def pairings(event, roles):
             form.file.errors.append("Start round 1 before importing its pairings.")
         else:
             try:
-                text = form.file.data.read().decode("utf-8")
+                text = strip_control_characters(form.file.data.read().decode("utf-8"))
             except UnicodeDecodeError:
                 form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
             else:

@@ -11,7 +11,9 @@ var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$
                      /^\/events\/\d+\/deck-checks\/new$/, /^\/reference\/[^/]+$/, /^\/offline$/];
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) { return cache.addAll(SHELL); })
+  event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {  // one file failing must not stop the install
+    return Promise.all(SHELL.map(function (url) { return cache.add(url).catch(function () {}); }));
+  })
     .then(function () { return self.skipWaiting(); }));
 });
 

@@ -29,7 +29,9 @@ PHONE_CONTEXT = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_
 def ready_for_offline(page, base):
     """Online, the phone installs the service worker, keeps its copy of the judge's events and their form pages."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=15000)
+    if not page.evaluate("!!navigator.serviceWorker.controller"):
+        page.reload()  # a page loaded while the worker installed is controlled once it loads again
+    page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30000)
     eventually(page, """async () => {
         const copy = await JudgeOutbox.copy(document.body.dataset.user);
         const cache = await caches.open('judgeapp-pages');

@@ -224,14 +224,14 @@ def show(event, roles, number):
     table_end = None
     if incident.table_number is not None:
         table_end = timekeeping.table_ends_at(db.session, incident.round, incident.table_number)
-    owed = None
-    if incident.call_started_at is not None:
-        ended = incident.logged_offline_at or incident.created_at
-        owed = extension_owed(policy, ExtensionReason.RULING, max(ended - incident.call_started_at, timedelta(0)))
+    owed = call_taken = None
+    if incident.call_started_at is not None:  # a call logged offline ended when the judge logged it
+        call_taken = max((incident.logged_offline_at or incident.created_at) - incident.call_started_at, timedelta(0))
+        owed = extension_owed(policy, ExtensionReason.RULING, call_taken)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
-        extensions=extensions, table_end=table_end, owed=owed, given=given, saved=bool(request.args.get("saved")),
+        extensions=extensions, table_end=table_end, owed=owed, call_taken=call_taken, given=given, saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
         trail=_audit_trail("Incident", incident.id), can_correct=event.closed_at is None and services.may_correct(incident, current_user, roles),
         void_form=VoidForm(), rank_name=rank_namer(policy),

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ..access import JUDGES
-from ..events.services import current_round, pairings_of, players_of, rounds_of
+from ..events.services import pairings_of, players_of, rounds_of
 from ..models import Event, Incident, IncidentStatus, IncidentSubject, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
@@ -50,7 +50,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
 def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     """One event as the phone keeps it. `stamp` changes whenever anything here changes."""
     rounds = rounds_of(session, event)
-    current = current_round(session, event)
+    current = rounds[-1] if rounds else None  # the highest-numbered round, as current_round() reads it
     players = players_of(session, event)
     seating = {str(t): [p.id for p in ps] for t, ps in pairings_of(session, current).items()}
     priors = standing_priors(session, event)

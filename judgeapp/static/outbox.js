@@ -272,7 +272,7 @@
   Outbox.onChange(render);
   render();
 
-  var syncing = null, timer = null;
+  var syncing = null;
   function sync(force) {
     if (!user) return Promise.resolve(null);
     if (syncing) return force ? syncing.then(function () { return sync(force); }) : syncing;
@@ -430,6 +430,6 @@
     window.addEventListener("online", function () { sync(); refreshCopy(false); render(); });
     window.addEventListener("offline", render);
     document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") sync(); });
-    timer = setInterval(function () { if (body.dataset.outboxWaiting !== "0") sync(); }, 20000);
+    setInterval(function () { if (body.dataset.outboxWaiting !== "0") sync(); }, 20000);
   }
 })();

@@ -244,16 +244,25 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
 def run_judges(base: str, staffing: Staffing, tally: Tally, *, incidents: int | None = None,
                seconds: float | None = None, resend: float = 0.1, seed: int = 7) -> None:
     until = time.monotonic() + seconds if seconds is not None else None
-    errors: list[BaseException] = []
 
     def work(n: int, email: str) -> None:
+        Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(seed * 1000 + n)).run(
+            incidents=incidents, until=until, resend=resend)
+
+    in_threads(work, list(enumerate(staffing.emails)))
+
+
+def in_threads(work, argsets: list[tuple]) -> None:
+    """Run `work(*args)` for every argument set at once, one thread each; the first error is raised afterwards."""
+    errors: list[BaseException] = []
+
+    def guarded(*args):
         try:
-            Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(seed * 1000 + n)).run(
-                incidents=incidents, until=until, resend=resend)
+            work(*args)
         except BaseException as err:  # noqa: BLE001 - reported after the run
             errors.append(err)
 
-    threads = [threading.Thread(target=work, args=(n, e)) for n, e in enumerate(staffing.emails)]
+    threads = [threading.Thread(target=guarded, args=args) for args in argsets]
     for t in threads:
         t.start()
     for t in threads:
@@ -291,30 +300,20 @@ def same_keys_at_once(base: str, staffing: Staffing, *, clients: int, keys: int)
     judges = [Judge(base, staffing.event_id, staffing.emails[n % len(staffing.emails)], staffing.players, tally,
                     random.Random(n)) for n in range(clients)]
     barrier = threading.Barrier(clients)
-    errors: list[BaseException] = []
 
     def work(n: int) -> None:
-        try:
-            judge = judges[n]
-            judge.log_in()
-            token, _ = judge.open_form()
-            barrier.wait()
-            order = list(range(keys))
-            random.Random(n).shuffle(order)
-            for k in order:
-                number = judge.post(token, shared[k], k)  # the same content for the same key, as a resend has
-                with tally.lock:
-                    seen[shared[k]].add(number)
-        except BaseException as err:  # noqa: BLE001
-            errors.append(err)
+        judge = judges[n]
+        judge.log_in()
+        token, _ = judge.open_form()
+        barrier.wait()
+        order = list(range(keys))
+        random.Random(n).shuffle(order)
+        for k in order:
+            number = judge.post(token, shared[k], k)  # the same content for the same key, as a resend has
+            with tally.lock:
+                seen[shared[k]].add(number)
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(clients)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    if errors:
-        raise errors[0]
+    in_threads(work, [(n,) for n in range(clients)])
     assert not tally.unexpected, tally.unexpected[:5]
     return seen
 

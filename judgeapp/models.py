@@ -144,6 +144,9 @@ class Round(Base):
     started_at: Mapped[datetime]
     length_minutes: Mapped[int]
     started_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    # Ended by the head judge or scorekeeper (early, once every match is reported); None: ends on the clock.
+    ended_at: Mapped[Optional[datetime]]
+    ended_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
 
 
 class AuditEntry(Base):
@@ -251,11 +254,12 @@ class DeckCheckResult(str, enum.Enum):
     IN_PROGRESS = "in_progress"
     MATCHES = "matches"
     PROBLEMS = "problems"
+    UNFINISHED = "unfinished"  # still open when its round ended: ended with the round, no result
 
     @property
     def label(self) -> str:
         return {"in_progress": "in progress", "matches": "deck matches the registration",
-                "problems": "problems found"}[self.value]
+                "problems": "problems found", "unfinished": "ended with the round, no result"}[self.value]
 
 
 class DeckCheck(Base):
@@ -364,10 +368,12 @@ class InvestigationStatus(str, enum.Enum):
     OPEN = "open"
     FINALIZED = "finalized"
     DECLINED = "declined"  # the head judge declined a floor judge's recommendation
+    WITHDRAWN = "withdrawn"  # the disqualification was corrected down: statements kept, shown as withdrawn
 
     @property
     def label(self) -> str:
-        return {"declined": "recommendation declined"}.get(self.value, self.value)
+        return {"declined": "recommendation declined",
+                "withdrawn": "withdrawn (no longer a disqualification)"}.get(self.value, self.value)
 
 
 class Investigation(Base):
@@ -398,6 +404,8 @@ class Investigation(Base):
     decided_at: Mapped[Optional[datetime]]
     finalized_at: Mapped[Optional[datetime]]
     finalized_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+    withdrawn_at: Mapped[Optional[datetime]]
+    withdrawn_reason: Mapped[Optional[str]] = mapped_column(Text)
 
     incident: Mapped[Incident] = relationship()
     opened_by: Mapped[User] = relationship(foreign_keys=[opened_by_id])

@@ -87,6 +87,8 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from .appeals import bp as appeals_bp
     from .auth import bp as auth_bp
+    from .clock import bp as clock_bp
+    from .deckchecks import bp as deckchecks_bp
     from .events import bp as events_bp
     from .incidents import bp as incidents_bp
     from .investigations import bp as investigations_bp
@@ -97,6 +99,8 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(auth_bp)
     app.register_blueprint(events_bp)
     app.register_blueprint(incidents_bp)
+    app.register_blueprint(clock_bp)
+    app.register_blueprint(deckchecks_bp)
     app.register_blueprint(appeals_bp)
     app.register_blueprint(investigations_bp)
     app.register_blueprint(postevent_bp)

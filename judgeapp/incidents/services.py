@@ -394,7 +394,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     if call_started is not None:
         result.owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started)
     if minutes:
-        from .timekeeping import record_extension
+        from ..clock.services import record_extension
 
         result.extension = record_extension(
             session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes,

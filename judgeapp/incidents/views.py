@@ -1,9 +1,9 @@
-"""Floor tools: incidents, time extensions, deck checks, the round clock and the head judge's feed. Thin views."""
+"""Incidents: logging with the engine, the call stopwatch, corrections, a player's history and the head judge's
+feed. Thin views. (The round clock and time extensions are in judgeapp/clock, deck checks in judgeapp/deckchecks.)"""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
-from decimal import Decimal
+from datetime import timedelta
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
@@ -13,55 +13,19 @@ from wtforms.fields.choices import SelectChoice
 from ..access import JUDGES, event_access
 from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..appeals import services as appeals
+from ..clock import services as timekeeping
+from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
+from ..floor import JUDGE_IDS, int_or_none, json_errors, outbox_post, parse_utc, player_label, round_choices
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..infractions import suggest as suggest_penalty
-from ..localtime import local_time_to_utc
-from ..models import AuditEntry, Incident, Player, Role, SubjectKind, TimeExtension, User, utcnow
-from ..events.services import rounds_of, players_of
-from . import bp, deckchecks, services, timekeeping
-from .forms import (CorrectIncidentForm, DeckCheckForm, EndDeckCheckForm, ExtensionForm, IncidentForm,
-                    PickTablesForm, VoidForm)
-
-JUDGE_IDS = frozenset(r.value for r in JUDGES)
-
-
-
-def _round_choices(field, event, default_current=True):
-    rounds = rounds_of(db.session, event)
-    field.choices = [SelectChoice(r.number, f"Round {r.number}") for r in reversed(rounds)]
-    if default_current and rounds and not field.raw_data:
-        field.data = rounds[-1].number
-    return rounds
-
-
-def _parse_utc(value: str | None) -> datetime | None:
-    try:
-        return datetime.fromisoformat(value).replace(tzinfo=None) if value else None
-    except ValueError:
-        return None
-
-
-def _int_or_none(value) -> int | None:
-    try:
-        return int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-
-
-def _outbox_post(form) -> bool:
-    """A record sent from a phone's outbox (static/outbox.js) asks for a JSON answer. It carries its writer's account,
-    and another account's record is refused even with a valid session and token."""
-    if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
-        abort(403)
-    return request.accept_mimetypes.best == "application/json"
-
-
-def _json_errors(form):
-    return jsonify(ok=False, errors=form.errors), 422
+from ..models import AuditEntry, Player, Role, SubjectKind, TimeExtension, User, utcnow
+from ..events.services import players_of
+from . import bp, services
+from .forms import CorrectIncidentForm, IncidentForm, VoidForm
 
 
 def _phone_view(form) -> services.PhoneView | None:
@@ -104,20 +68,20 @@ def new(event, roles):
     if not form.is_submitted():
         form.call_started_at.data = request.args.get("call_started") or ""
         form.deck_check_id.data = request.args.get("deck_check") or ""
-        form.table.data = _int_or_none(request.args.get("table"))
+        form.table.data = int_or_none(request.args.get("table"))
         if request.args.get("round"):
-            form.round.data = _int_or_none(request.args.get("round"))
-    as_json = _outbox_post(form)
+            form.round.data = int_or_none(request.args.get("round"))
+    as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.IncidentInput(
             key=form.key.data, infraction_code=form.infraction.data, round_number=form.round.data,
             table_number=form.table.data, subject_kind=SubjectKind(form.subject_kind.data),
-            player_text=form.player.data or "", player_id=_int_or_none(form.player_id.data),
+            player_text=form.player.data or "", player_id=int_or_none(form.player_id.data),
             new_player=form.new_player.data, new_player_code=form.new_player_code.data, team=form.team.data,
             spectator_name=form.spectator.data, rank_id=form.penalty.data or None,
             deviation_reason=form.deviation_reason.data or "", description=form.description.data or "",
-            extension_minutes=form.extension.data, call_started_at=_parse_utc(form.call_started_at.data),
-            deck_check_id=_int_or_none(form.deck_check_id.data), phone=_phone_view(form))
+            extension_minutes=form.extension.data, call_started_at=parse_utc(form.call_started_at.data),
+            deck_check_id=int_or_none(form.deck_check_id.data), phone=_phone_view(form))
         try:
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
         except FieldError as err:
@@ -132,22 +96,18 @@ def new(event, roles):
                                changed=incident.suggestion_changed), 201 if result.created else 200
             return redirect(url)
     if as_json and form.is_submitted():
-        return _json_errors(form)
-    rounds = _round_choices(form.round, event)
+        return json_errors(form)
+    rounds = round_choices(form.round, event)
     infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
-    seating = {t: [{"id": p.id, "label": _player_label(p)} for p in ps]
+    seating = {t: [{"id": p.id, "label": player_label(p)} for p in ps]
                for t, ps in services.pairings_of(db.session, current).items()}
     status = 400 if form.errors else 200
     return render_template("incidents/new.html", event=event, roles=roles, form=form, policy=policy,
-                           players=players_of(db.session, event), label=_player_label, seating=seating,
+                           players=players_of(db.session, event), label=player_label, seating=seating,
                            teams=teams, has_rounds=bool(rounds)), status
-
-
-def _player_label(player: Player) -> str:
-    return f"{player.name} · {player.player_code}" if player.player_code else player.name
 
 
 @bp.route("/events/<int:event_id>/incidents/suggest")
@@ -164,8 +124,8 @@ def suggest(event, roles):
             players = services.team_members(db.session, event, args.get("team", ""))
             if not players:
                 raise FieldError("team", "Choose a team registered at this event.")
-        elif _int_or_none(args.get("player_id")) is not None:
-            players = [services.player_of_event(db.session, event, _int_or_none(args.get("player_id")))]
+        elif int_or_none(args.get("player_id")) is not None:
+            players = [services.player_of_event(db.session, event, int_or_none(args.get("player_id")))]
         else:
             players = [services.find_player(db.session, event, args.get("player", ""))]
         infraction = services.infraction_of(policy, args.get("infraction"))
@@ -253,7 +213,7 @@ def edit(event, roles, number):
         "round": incident.round.number, "table": incident.table_number, "infraction": incident.infraction_code,
         "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
         "description": incident.description})
-    _round_choices(form.round, event, default_current=False)
+    round_choices(form.round, event, default_current=False)
     infraction_choices(form.infraction, policy)
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
@@ -317,175 +277,3 @@ def feed(event, roles):
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
     return render_template(template, event=event, roles=roles, items=items,
                            rank_name=rank_namer(policy))
-
-
-# ---- time extensions and the clock --------------------------------------------------------------------------------
-
-@bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
-def new_extension(event, roles):
-    policy = event_policy(event)
-    form = ExtensionForm()
-    rounds = _round_choices(form.round, event)
-    if not form.is_submitted():
-        form.table.data = _int_or_none(request.args.get("table"))
-    as_json = _outbox_post(form)
-    if form.validate_on_submit():
-        rnd = next((r for r in rounds if r.number == form.round.data), None)
-        near = rnd.started_at if rnd else utcnow()
-        data = timekeeping.ExtensionInput(
-            key=form.key.data, reason=form.reason.data, round_number=form.round.data, table_number=form.table.data,
-            paused_from=local_time_to_utc(form.paused_from.data, near) if form.paused_from.data else None,
-            paused_to=local_time_to_utc(form.paused_to.data, near) if form.paused_to.data else None,
-            taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,
-            minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
-        try:
-            ext, created = timekeeping.add_extension(db.session, policy, actor=current_user, event=event, data=data)
-        except FieldError as err:
-            show_on_form(form, err, db.session)
-        else:
-            db.session.commit()
-            ends = timekeeping.table_ends_at(db.session, ext.round, ext.table_number)
-            if as_json:
-                return jsonify(ok=True, kind="extension", created=created, id=ext.id, minutes=ext.minutes,
-                               table=ext.table_number, ends_at=_clock(ends),
-                               url=url_for("incidents.clock", event_id=event.id, round=ext.round.number)), \
-                    201 if created else 200
-            flash(f"Table {ext.table_number}: {ext.minutes} min added; it now ends at "
-                  f"{_clock(ends)}." if created else "This time extension was already saved.", "success")
-            back = request.args.get("next_incident")
-            if back and back.isdigit():
-                return redirect(url_for("incidents.show", event_id=event.id, number=int(back)))
-            return redirect(url_for("incidents.clock", event_id=event.id, round=ext.round.number))
-    if as_json and form.is_submitted():
-        return _json_errors(form)
-    return render_template("incidents/extension.html", event=event, roles=roles, form=form,
-                           has_rounds=bool(rounds)), 400 if form.errors else 200
-
-
-def _clock(value):
-    from flask import current_app
-
-    return current_app.jinja_env.filters["clock"](value)
-
-
-@bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
-@event_access(*JUDGES)
-def void_extension(event, roles, extension_id):
-    ext = db.session.get(TimeExtension, extension_id)
-    if ext is None or ext.event_id != event.id:
-        abort(404)
-    form = VoidForm()
-    if not form.validate_on_submit():
-        flash("Say why the time is withdrawn.", "error")
-    else:
-        try:
-            timekeeping.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
-                                       reason=form.reason.data)
-        except PermissionError:
-            abort(403)
-        except FieldError as err:
-            db.session.rollback()
-            flash(err.message, "error")
-        else:
-            db.session.commit()
-            flash(f"Time extension for table {ext.table_number} withdrawn.", "success")
-    return redirect(url_for("incidents.clock", event_id=event.id, round=ext.round.number))
-
-
-@bp.route("/events/<int:event_id>/clock")
-@event_access()
-def clock(event, roles):
-    rounds = rounds_of(db.session, event)
-    number = _int_or_none(request.args.get("round"))
-    rnd = next((r for r in rounds if r.number == number), rounds[-1] if rounds else None)
-    if number is not None and (rnd is None or rnd.number != number):
-        abort(404)
-    view = timekeeping.round_clock(db.session, rnd) if rnd else None
-    return render_template("incidents/clock.html", event=event, roles=roles, rounds=rounds, view=view,
-                           now=utcnow(), void_form=VoidForm())
-
-
-# ---- deck checks ------------------------------------------------------------------------------------------------
-
-@bp.route("/events/<int:event_id>/deck-checks")
-@event_access()
-def deck_checks(event, roles):
-    pick_form = PickTablesForm(request.args)
-    pick = None
-    if "count" in request.args:
-        if not roles & JUDGE_IDS:
-            abort(403)  # picking is for the judges who will do the checks
-        if pick_form.validate():
-            try:
-                pick = deckchecks.pick_tables(db.session, event, count=pick_form.count.data or 2)
-            except FieldError as err:
-                pick_form.count.errors.append(err.message)
-    return render_template("incidents/deck_checks.html", event=event, roles=roles, pick_form=pick_form, pick=pick,
-                           by_round=deckchecks.deck_checks_by_round(db.session, event))
-
-
-@bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
-def new_deck_check(event, roles):
-    form = DeckCheckForm()
-    rounds = _round_choices(form.round, event)
-    if not form.is_submitted():
-        form.table.data = _int_or_none(request.args.get("table"))
-    as_json = _outbox_post(form)
-    if form.validate_on_submit():
-        data = deckchecks.DeckCheckInput(key=form.key.data, round_number=form.round.data, table_number=form.table.data,
-                                         player_texts=[form.player_1.data or "", form.player_2.data or ""])
-        try:
-            dc, created = deckchecks.start_deck_check(db.session, actor=current_user, event=event, data=data,
-                                                      now=services.phone_time(form.logged_at.data, utcnow()))
-        except FieldError as err:
-            show_on_form(form, err, db.session)
-        else:
-            db.session.commit()
-            url = url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id)
-            if as_json:
-                return jsonify(ok=True, kind="deck_check", created=created, id=dc.id, table=dc.table_number,
-                               url=url), 201 if created else 200
-            return redirect(url)
-    if as_json and form.is_submitted():
-        return _json_errors(form)
-    return render_template("incidents/deck_check_new.html", event=event, roles=roles, form=form,
-                           players=players_of(db.session, event), label=_player_label,
-                           has_rounds=bool(rounds)), 400 if form.errors else 200
-
-
-@bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
-@event_access()
-def deck_check(event, roles, deck_check_id):
-    policy = event_policy(event)
-    dc = services.deck_check_of(db.session, event, deck_check_id)
-    if dc is None:
-        abort(404)
-    form = EndDeckCheckForm()
-    if form.is_submitted() and not roles & JUDGE_IDS:
-        abort(403)
-    if form.validate_on_submit():
-        try:
-            ended = deckchecks.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,
-                                              result=form.result.data, notes=form.notes.data,
-                                              minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
-        except FieldError as err:
-            show_on_form(form, err, db.session)
-        else:
-            db.session.commit()
-            if ended.extension:
-                ends = timekeeping.table_ends_at(db.session, dc.round, dc.table_number)
-                flash(f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
-                      f"it now ends at {_clock(ends)}.", "success")
-            else:
-                flash("Deck check ended; no time added.", "success")
-            return redirect(url_for("incidents.deck_check", event_id=event.id, deck_check_id=dc.id))
-    incidents = list(db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number)))
-    extensions = list(db.session.scalars(select(TimeExtension).where(TimeExtension.deck_check_id == dc.id)))
-    running = None
-    if dc.ended_at is None:
-        running = extension_owed(policy, ExtensionReason.DECK_CHECK, max(utcnow() - dc.started_at, timedelta(0)))
-    return render_template("incidents/deck_check.html", event=event, roles=roles, dc=dc, form=form,
-                           incidents=incidents, extensions=extensions, running=running, policy=policy,
-                           now=utcnow()), 400 if form.errors else 200

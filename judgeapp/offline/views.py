@@ -86,8 +86,8 @@ def copy():
         policies.setdefault(event.policy_id, policy_as_json(policy))
         data = services.event_copy(db.session, event, roles)
         data["pages"] = [url_for("events.show", event_id=event.id), url_for("incidents.new", event_id=event.id),
-                         url_for("incidents.new_extension", event_id=event.id),
-                         url_for("incidents.new_deck_check", event_id=event.id),
+                         url_for("clock.new_extension", event_id=event.id),
+                         url_for("deckchecks.new", event_id=event.id),
                          url_for("reference.policy", policy_id=event.policy_id)]
         events.append(data)
     return _no_store(jsonify(ok=True, user_id=current_user.id, user_name=current_user.name,

@@ -19,7 +19,7 @@ from ..choices import level_name, rank_namer
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
 from ..incidents.services import lock_event
-from ..incidents.timekeeping import round_clock
+from ..clock.services import round_clock
 from ..infractions import ExtensionReason, Policy
 from ..investigations.services import report_number
 from ..models import (Appeal, AppealStatus, AuditEntry, DeckCheck, DeckCheckResult, Event, Incident,
@@ -70,14 +70,14 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                                                       DeckCheck.result == DeckCheckResult.IN_PROGRESS)
                               .options(joinedload(DeckCheck.round)).order_by(DeckCheck.id)):
         out.append(Blocker(f"The deck check at table {dc.table_number} (round {dc.round.number}) was never ended.",
-                           "incidents.deck_check", {"deck_check_id": dc.id}))
+                           "deckchecks.show", {"deck_check_id": dc.id}))
     played = rounds_of(session, event)
     if played:
         clock = round_clock(session, played[-1])
         ends = max([clock.ends_at, *(t.ends_at for t in clock.tables)])
         if ends > now:
             out.append(Blocker(f"Round {played[-1].number} is still being played: the last table ends at "
-                               f"{local(ends):%H:%M}.", "incidents.clock", {}))
+                               f"{local(ends):%H:%M}.", "clock.clock", {}))
     return out
 
 

@@ -245,7 +245,7 @@ def test_the_incident_csv_has_one_row_per_incident_with_what_the_publisher_asks(
 
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floor, organizer):
     from judgeapp.events.services import add_player
-    from judgeapp.incidents import deckchecks
+    from judgeapp.deckchecks import services as deckchecks
 
     hostile = ["=HYPERLINK(\"http://evil.test\",\"click\")", "+1+1", "-2+3", "@SUM(A1:A2)", " =1+1",
                "<script>alert(1)</script>", "佐藤 陽翔"]

@@ -216,7 +216,7 @@ def test_a_deck_check_without_pairings_must_name_the_players(app, floor):
 
 def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier(app, floor, make_user):
     from judgeapp.events.services import add_player, import_pairings as seat, start_round
-    from judgeapp.incidents import deckchecks
+    from judgeapp.deckchecks import services as deckchecks
     from judgeapp.models import Event, User
 
     with app.app_context():

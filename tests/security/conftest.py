@@ -39,7 +39,9 @@ def floor_objects(app, event_id, floor_id, head_id):
     from judgeapp.events.services import add_player, start_round
     from judgeapp.extensions import CATALOG_KEY
     from judgeapp.appeals import services as appeals
-    from judgeapp.incidents import deckchecks, services, timekeeping
+    from judgeapp.clock import services as timekeeping
+    from judgeapp.deckchecks import services as deckchecks
+    from judgeapp.incidents import services
     from judgeapp.investigations import services as investigations
     from judgeapp.models import Event, User
 

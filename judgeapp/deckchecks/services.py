@@ -12,9 +12,9 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
-from .services import (MAX_TEXT, check_key, by_key, check_table, find_player, lock_event, pairings_of, started_round,
-                       table_count)
-from .timekeeping import propose, record_extension, settle_minutes
+from ..clock.services import propose, record_extension, settle_minutes
+from ..incidents.services import (MAX_TEXT, check_key, by_key, check_table, find_player, lock_event, pairings_of,
+                                  started_round, table_count)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from .services import MAX_REASON, check_key, by_key, check_minutes, check_table, lock_event, started_round
+from ..incidents.services import MAX_REASON, check_key, by_key, check_minutes, check_table, lock_event, started_round
 
 
 def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,

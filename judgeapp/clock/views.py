@@ -1,0 +1,97 @@
+"""The round clock and time extensions: minutes given back to a table. Thin views."""
+from __future__ import annotations
+
+from decimal import Decimal
+
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user
+
+from ..access import JUDGES, event_access
+from ..errors import FieldError, show_on_form
+from ..events.services import rounds_of
+from ..extensions import db, event_policy
+from ..floor import clock_text, int_or_none, json_errors, outbox_post, round_choices
+from ..incidents.forms import VoidForm
+from ..localtime import local_time_to_utc
+from ..models import TimeExtension, utcnow
+from . import bp, services
+from .forms import ExtensionForm
+
+
+@bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
+@event_access(*JUDGES, new_record_form=True)
+def new_extension(event, roles):
+    policy = event_policy(event)
+    form = ExtensionForm()
+    rounds = round_choices(form.round, event)
+    if not form.is_submitted():
+        form.table.data = int_or_none(request.args.get("table"))
+    as_json = outbox_post(form)
+    if form.validate_on_submit():
+        rnd = next((r for r in rounds if r.number == form.round.data), None)
+        near = rnd.started_at if rnd else utcnow()
+        data = services.ExtensionInput(
+            key=form.key.data, reason=form.reason.data, round_number=form.round.data, table_number=form.table.data,
+            paused_from=local_time_to_utc(form.paused_from.data, near) if form.paused_from.data else None,
+            paused_to=local_time_to_utc(form.paused_to.data, near) if form.paused_to.data else None,
+            taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,
+            minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+        try:
+            ext, created = services.add_extension(db.session, policy, actor=current_user, event=event, data=data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            ends = services.table_ends_at(db.session, ext.round, ext.table_number)
+            if as_json:
+                return jsonify(ok=True, kind="extension", created=created, id=ext.id, minutes=ext.minutes,
+                               table=ext.table_number, ends_at=clock_text(ends),
+                               url=url_for("clock.clock", event_id=event.id, round=ext.round.number)), \
+                    201 if created else 200
+            flash(f"Table {ext.table_number}: {ext.minutes} min added; it now ends at "
+                  f"{clock_text(ends)}." if created else "This time extension was already saved.", "success")
+            back = request.args.get("next_incident")
+            if back and back.isdigit():
+                return redirect(url_for("incidents.show", event_id=event.id, number=int(back)))
+            return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
+    if as_json and form.is_submitted():
+        return json_errors(form)
+    return render_template("clock/extension.html", event=event, roles=roles, form=form,
+                           has_rounds=bool(rounds)), 400 if form.errors else 200
+
+
+@bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
+@event_access(*JUDGES)
+def void_extension(event, roles, extension_id):
+    ext = db.session.get(TimeExtension, extension_id)
+    if ext is None or ext.event_id != event.id:
+        abort(404)
+    form = VoidForm()
+    if not form.validate_on_submit():
+        flash("Say why the time is withdrawn.", "error")
+    else:
+        try:
+            services.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
+                                       reason=form.reason.data)
+        except PermissionError:
+            abort(403)
+        except FieldError as err:
+            db.session.rollback()
+            flash(err.message, "error")
+        else:
+            db.session.commit()
+            flash(f"Time extension for table {ext.table_number} withdrawn.", "success")
+    return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
+
+
+@bp.route("/events/<int:event_id>/clock")
+@event_access()
+def clock(event, roles):
+    rounds = rounds_of(db.session, event)
+    number = int_or_none(request.args.get("round"))
+    rnd = next((r for r in rounds if r.number == number), rounds[-1] if rounds else None)
+    if number is not None and (rnd is None or rnd.number != number):
+        abort(404)
+    view = services.round_clock(db.session, rnd) if rnd else None
+    return render_template("clock/clock.html", event=event, roles=roles, rounds=rounds, view=view,
+                           now=utcnow(), void_form=VoidForm())

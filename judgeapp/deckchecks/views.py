@@ -1,0 +1,103 @@
+"""Deck checks: pick tables, start a check, end it with the time owed back. Thin views."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user
+from sqlalchemy import select
+
+from ..access import JUDGES, event_access
+from ..clock import services as clock
+from ..errors import FieldError, show_on_form
+from ..events.services import players_of
+from ..extensions import db, event_policy
+from ..floor import JUDGE_IDS, clock_text, int_or_none, json_errors, outbox_post, player_label, round_choices
+from ..incidents import services as incident_services
+from ..infractions import ExtensionReason, extension_owed
+from ..models import Incident, TimeExtension, utcnow
+from . import bp, services
+from .forms import DeckCheckForm, EndDeckCheckForm, PickTablesForm
+
+
+@bp.route("/events/<int:event_id>/deck-checks")
+@event_access()
+def index(event, roles):
+    pick_form = PickTablesForm(request.args)
+    pick = None
+    if "count" in request.args:
+        if not roles & JUDGE_IDS:
+            abort(403)  # picking is for the judges who will do the checks
+        if pick_form.validate():
+            try:
+                pick = services.pick_tables(db.session, event, count=pick_form.count.data or 2)
+            except FieldError as err:
+                pick_form.count.errors.append(err.message)
+    return render_template("deckchecks/index.html", event=event, roles=roles, pick_form=pick_form, pick=pick,
+                           by_round=services.deck_checks_by_round(db.session, event))
+
+
+@bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
+@event_access(*JUDGES, new_record_form=True)
+def new(event, roles):
+    form = DeckCheckForm()
+    rounds = round_choices(form.round, event)
+    if not form.is_submitted():
+        form.table.data = int_or_none(request.args.get("table"))
+    as_json = outbox_post(form)
+    if form.validate_on_submit():
+        data = services.DeckCheckInput(key=form.key.data, round_number=form.round.data, table_number=form.table.data,
+                                         player_texts=[form.player_1.data or "", form.player_2.data or ""])
+        try:
+            dc, created = services.start_deck_check(db.session, actor=current_user, event=event, data=data,
+                                                      now=incident_services.phone_time(form.logged_at.data, utcnow()))
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            url = url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id)
+            if as_json:
+                return jsonify(ok=True, kind="deck_check", created=created, id=dc.id, table=dc.table_number,
+                               url=url), 201 if created else 200
+            return redirect(url)
+    if as_json and form.is_submitted():
+        return json_errors(form)
+    return render_template("deckchecks/new.html", event=event, roles=roles, form=form,
+                           players=players_of(db.session, event), label=player_label,
+                           has_rounds=bool(rounds)), 400 if form.errors else 200
+
+
+@bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
+@event_access()
+def show(event, roles, deck_check_id):
+    policy = event_policy(event)
+    dc = incident_services.deck_check_of(db.session, event, deck_check_id)
+    if dc is None:
+        abort(404)
+    form = EndDeckCheckForm()
+    if form.is_submitted() and not roles & JUDGE_IDS:
+        abort(403)
+    if form.validate_on_submit():
+        try:
+            ended = services.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,
+                                              result=form.result.data, notes=form.notes.data,
+                                              minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            if ended.extension:
+                ends = clock.table_ends_at(db.session, dc.round, dc.table_number)
+                flash(f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
+                      f"it now ends at {clock_text(ends)}.", "success")
+            else:
+                flash("Deck check ended; no time added.", "success")
+            return redirect(url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id))
+    incidents = list(db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number)))
+    extensions = list(db.session.scalars(select(TimeExtension).where(TimeExtension.deck_check_id == dc.id)))
+    running = None
+    if dc.ended_at is None:
+        running = extension_owed(policy, ExtensionReason.DECK_CHECK, max(utcnow() - dc.started_at, timedelta(0)))
+    return render_template("deckchecks/show.html", event=event, roles=roles, dc=dc, form=form,
+                           incidents=incidents, extensions=extensions, running=running, policy=policy,
+                           now=utcnow()), 400 if form.errors else 200

@@ -153,14 +153,19 @@ def appeals_of(session: Session, event: Event, *, open_only: bool = False) -> li
     return waiting + decided
 
 
+def _events_where(user: User, *roles: Role):
+    """The ids of the events where `user` holds one of `roles` now (an ended assignment no longer counts)."""
+    return select(StaffAssignment.event_id).where(StaffAssignment.user_id == user.id, StaffAssignment.role.in_(roles),
+                                                  StaffAssignment.ended_at.is_(None))
+
+
 def waiting_for(session: Session, user: User) -> int:
-    """Open appeals this person must decide: at events where they are head judge, and those delegated to them."""
-    head_of = select(StaffAssignment.event_id).where(StaffAssignment.user_id == user.id,
-                                                     StaffAssignment.role == Role.HEAD_JUDGE,
-                                                     StaffAssignment.ended_at.is_(None))
+    """Open appeals this person must decide: at events where they are head judge, and those delegated to them while
+    they are still a floor judge there (a removed proxy no longer decides, so it no longer waits for them)."""
+    delegated = (Appeal.proxy_id == user.id) & Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE))
     return session.scalar(select(func.count()).select_from(Appeal).where(
         Appeal.status == AppealStatus.OPEN,
-        or_(Appeal.event_id.in_(head_of), Appeal.proxy_id == user.id))) or 0
+        or_(Appeal.event_id.in_(_events_where(user, Role.HEAD_JUDGE)), delegated))) or 0
 
 
 def is_head_judge_anywhere(session: Session, user: User) -> bool:
@@ -283,10 +288,12 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
 # ---- the ruling judge hears back -------------------------------------------------------------------------------------
 
 def decisions_to_see(session: Session, user: User) -> list[Appeal]:
-    """Decided appeals of this judge's rulings they have not acknowledged yet (shown on every page until they do)."""
+    """Decided appeals of this judge's rulings they have not acknowledged yet (shown on every page until they do), at
+    events where they judge now: a judge removed from an event no longer hears of it (nor could say "Got it")."""
     return list(session.scalars(
         select(Appeal).where(Appeal.ruling_judge_id == user.id, Appeal.status != AppealStatus.OPEN,
-                             Appeal.seen_by_judge_at.is_(None), Appeal.decided_by_id != user.id)
+                             Appeal.seen_by_judge_at.is_(None), Appeal.decided_by_id != user.id,
+                             Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE, Role.HEAD_JUDGE)))
         .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by)).order_by(Appeal.decided_at)))
 
 

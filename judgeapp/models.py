@@ -201,12 +201,13 @@ class Incident(Base):
     """One infraction logged by a judge. Corrected or voided, never deleted."""
 
     __tablename__ = "incidents"
-    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_incidents_event_number"),)
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_incidents_event_number"),
+                      UniqueConstraint("event_id", "client_key", name="uq_incidents_event_client_key"))
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     number: Mapped[int]  # shown as "incident #n", counted per event
-    client_key: Mapped[str] = mapped_column(String(64), unique=True)  # the form's one-time key
+    client_key: Mapped[str] = mapped_column(String(64))  # the form's one-time key, unique in its event (records.py)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     table_number: Mapped[Optional[int]]
     subject_kind: Mapped[SubjectKind] = mapped_column(_enum(SubjectKind))
@@ -264,10 +265,11 @@ class DeckCheckResult(str, enum.Enum):
 
 class DeckCheck(Base):
     __tablename__ = "deck_checks"
+    __table_args__ = (UniqueConstraint("event_id", "client_key", name="uq_deck_checks_event_client_key"),)
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
-    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    client_key: Mapped[str] = mapped_column(String(64))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     table_number: Mapped[int]
     judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
@@ -292,11 +294,12 @@ class TimeExtension(Base):
     """Minutes given back to the match at one table in one round."""
 
     __tablename__ = "time_extensions"
-    __table_args__ = (Index("ix_time_extensions_round_table", "round_id", "table_number"),)
+    __table_args__ = (Index("ix_time_extensions_round_table", "round_id", "table_number"),
+                      UniqueConstraint("event_id", "client_key", name="uq_time_extensions_event_client_key"))
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
-    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    client_key: Mapped[str] = mapped_column(String(64))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     table_number: Mapped[int]
     minutes: Mapped[int]
@@ -332,12 +335,13 @@ class Appeal(Base):
 
     __tablename__ = "appeals"
     __table_args__ = (UniqueConstraint("event_id", "number", name="uq_appeals_event_number"),
-                      Index("ix_appeals_event_status", "event_id", "status"))
+                      Index("ix_appeals_event_status", "event_id", "status"),
+                      UniqueConstraint("event_id", "client_key", name="uq_appeals_event_client_key"))
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     number: Mapped[int]  # "appeal #n", counted per event
-    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    client_key: Mapped[str] = mapped_column(String(64))
     incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
     appellant_name: Mapped[name_str]
     appellant_player_id: Mapped[Optional[int]] = mapped_column(ForeignKey("players.id"), index=True)
@@ -431,6 +435,9 @@ class Statement(Base):
     """One person's account, kept as written: never edited; after finalizing only dated addenda are added."""
 
     __tablename__ = "statements"
+    # A statement's key is scoped by its investigation, which belongs to one event (records.py).
+    __table_args__ = (UniqueConstraint("investigation_id", "client_key",
+                                       name="uq_statements_investigation_client_key"),)
 
     id: Mapped[intpk]
     investigation_id: Mapped[int] = mapped_column(ForeignKey("investigations.id"), index=True)
@@ -438,7 +445,7 @@ class Statement(Base):
     author_role: Mapped[StatementRole] = mapped_column(_enum(StatementRole))
     text: Mapped[str] = mapped_column(Text)
     taken_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))  # None: written on a one-time link
-    client_key: Mapped[str] = mapped_column(String(64), unique=True)
+    client_key: Mapped[str] = mapped_column(String(64))
     taken_at: Mapped[created_at]
     addendum: Mapped[bool] = mapped_column(default=False)
 

@@ -14,8 +14,7 @@ from ..incidents import services as incidents
 from ..infractions import Challenges, Outcome, Policy
 from ..models import (Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User,
                       utcnow)
-
-MAX_CONTEST = 2000
+from ..records import MAX_CONTEST, MAX_REASON, by_key, check_key, insert_once, lock_event
 
 
 # ---- who may appeal ------------------------------------------------------------------------------------------------
@@ -92,13 +91,13 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
                 now: datetime | None = None) -> tuple[Appeal, bool]:
     """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created)."""
     now = now or utcnow()
-    key = incidents.check_key(data.key)
-    existing = incidents.by_key(session, Appeal, key)
+    key = check_key(data.key)
+    existing = by_key(session, Appeal, key, scope=event.id)
     if existing is not None:
         if existing.incident_id != incident.id:
             raise FieldError("key", "This form's key belongs to another appeal; reload the page.")
         return existing, False
-    incidents.lock_event(session, event)
+    lock_event(session, event)
     blocked = why_not_appealable(session, event, incident)
     if blocked:
         raise FieldError("appellant", blocked)
@@ -116,7 +115,7 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
                     appellant_name=chosen.name, appellant_player_id=chosen.player.id if chosen.player else None,
                     appellant_is_penalized=chosen.penalized, contest=contest, ruling=ruling_of(incident),
                     ruling_judge_id=incident.judge_id, filed_by_id=actor.id, filed_at=now)
-    appeal, created = incidents.insert_once(session, appeal, key)
+    appeal, created = insert_once(session, appeal, key, scope=event.id)
     if not created:
         return appeal, False
     audit.record(session, actor, "appeal.file", appeal, event_id=event.id, number=number, incident=incident.number,
@@ -229,7 +228,7 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     now = now or utcnow()
     if not may_decide(appeal, actor, roles):
         raise PermissionError("only the head judge or their proxy for this appeal decides it")
-    incidents.lock_event(session, event)
+    lock_event(session, event)
     # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
     # sent at once the second finds it decided.
     claimed = session.execute(update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)
@@ -240,7 +239,7 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
         outcome = Outcome(data.outcome)
     except ValueError:
         raise FieldError("outcome", "Choose upheld, overturned or changed.") from None
-    reason = one_line(data.reason, "reason", limit=incidents.MAX_REASON, missing=(
+    reason = one_line(data.reason, "reason", limit=MAX_REASON, missing=(
         "Give the reason for the decision; the players and the floor judge will read it." if outcome.needs_reason
         else None))
     incident = appeal.incident

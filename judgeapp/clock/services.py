@@ -11,7 +11,8 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from ..incidents.services import MAX_REASON, check_key, by_key, check_minutes, check_table, lock_event, started_round
+from ..incidents.services import check_minutes, check_table, started_round
+from ..records import MAX_REASON, by_key, check_key, lock_event
 
 
 def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
@@ -20,7 +21,7 @@ def record_extension(session: Session, *, actor: User, event: Event, rnd: Round,
                      paused_from: datetime | None = None, paused_to: datetime | None = None,
                      now: datetime | None = None) -> TimeExtension:
     """Store minutes given back to one table (once per key), with an audit entry."""
-    existing = by_key(session, TimeExtension, key)
+    existing = by_key(session, TimeExtension, key, scope=event.id)
     if existing is not None:
         return existing
     ext = TimeExtension(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, minutes=minutes,
@@ -87,7 +88,7 @@ def add_extension(session: Session, policy: Policy, *, actor: User, event: Event
                   now: datetime | None = None) -> tuple[TimeExtension, bool]:
     """A judge gives a table time back; returns the record and whether it is new (a resent form is stored once)."""
     key = check_key(data.key)
-    existing = by_key(session, TimeExtension, key)
+    existing = by_key(session, TimeExtension, key, scope=event.id)
     if existing is not None:
         return existing, False
     lock_event(session, event)

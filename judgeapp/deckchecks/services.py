@@ -13,8 +13,8 @@ from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
 from ..clock.services import propose, record_extension, settle_minutes
-from ..incidents.services import (MAX_TEXT, check_key, by_key, check_table, find_player, lock_event, pairings_of,
-                                  started_round, table_count)
+from ..incidents.services import check_table, find_player, pairings_of, started_round, table_count
+from ..records import MAX_TEXT, by_key, check_key, derived_key, lock_event
 
 
 @dataclass
@@ -29,7 +29,7 @@ def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckC
                      now: datetime | None = None) -> tuple[DeckCheck, bool]:
     """Start the clock on a deck check at a table; players default to the table's pairing."""
     key = check_key(data.key)
-    existing = by_key(session, DeckCheck, key)
+    existing = by_key(session, DeckCheck, key, scope=event.id)
     if existing is not None:
         return existing, False
     lock_event(session, event)
@@ -87,7 +87,7 @@ def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Even
     ext = None
     if given:
         ext = record_extension(session, actor=actor, event=event, rnd=dc.round, table=dc.table_number, minutes=given,
-                               reason=ExtensionReason.DECK_CHECK, key=f"{dc.client_key}:ext",
+                               reason=ExtensionReason.DECK_CHECK, key=derived_key(dc.client_key, "ext"),
                                proposed=owed.minutes if owed and owed.rule else None, adjust_reason=adjust,
                                deck_check=dc, paused_from=dc.started_at, paused_to=now, now=now)
     return EndResult(owed, ext)

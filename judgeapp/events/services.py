@@ -15,9 +15,7 @@ from ..auth.services import create_user, normalise_email
 from ..errors import FieldError
 from ..infractions import Catalog, UnknownChoice, round_end
 from ..models import Event, Pairing, Player, Role, Round, StaffAssignment, User, utcnow
-
-MAX_NAME = 200
-MAX_CODE = 64
+from ..records import MAX_CODE, MAX_NAME
 
 
 @dataclass

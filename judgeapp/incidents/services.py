@@ -6,12 +6,11 @@ from datetime import datetime, timedelta, timezone
 from math import ceil
 
 from sqlalchemy import func, or_, select
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
 from ..access import HEAD_JUDGE
-from ..errors import EventClosed, FieldError, one_line
+from ..errors import FieldError, one_line
 from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
                            UnknownChoice, suggest)
 from ..infractions import extension_owed
@@ -19,9 +18,7 @@ from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
                       Player, Round, SubjectKind, TimeExtension, User, utcnow)
-
-MAX_TEXT = 4000
-MAX_REASON = 500
+from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, derived_key, insert_once, lock_event
 COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
           IncidentStatus.VOID: PriorStatus.VOIDED, IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED}
 
@@ -308,42 +305,13 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
     return minutes
 
 
-def by_key(session: Session, model, key: str):
-    return session.scalar(select(model).where(model.client_key == key))
-
-
-def insert_once(session: Session, record, key: str):
-    """Store a new record carrying the one-time `key`. When another request stored the same key between our check
-    and this insert, the unique constraint stops ours; that request's record is returned instead.
-    Returns (record, created)."""
-    session.add(record)
-    try:
-        session.flush()
-    except IntegrityError:
-        session.rollback()
-        existing = by_key(session, type(record), key)
-        if existing is None:
-            raise
-        return existing, False
-    return record, True
-
-
-def check_key(key: str) -> str:
-    key = (key or "").strip()
-    if not 16 <= len(key) <= 64:
-        raise FieldError("key", "This form has no valid one-time key; reload the page.")
-    return key
-
-
 def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
                  data: IncidentInput, now: datetime | None = None) -> LogResult:
     """Store an incident once per one-time key, with the engine's suggestion and any time given back."""
     now = now or utcnow()
     key = check_key(data.key)
-    existing = by_key(session, Incident, key)
+    existing = by_key(session, Incident, key, scope=event.id)
     if existing is not None:
-        if existing.event_id != event.id:
-            raise FieldError("key", "This form's key belongs to another event; reload the page.")
         return LogResult(existing, created=False)
     lock_event(session, event)
     rnd = started_round(session, event, data.round_number)
@@ -379,7 +347,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     session.add(incident)
     for player in subjects.players:
         session.add(IncidentSubject(incident=incident, player_id=player.id))
-    incident, created = insert_once(session, incident, key)
+    incident, created = insert_once(session, incident, key, scope=event.id)
     if not created:
         return LogResult(incident, created=False)
     audit.record(session, actor, "incident.log", incident, event_id=event.id, number=number,
@@ -398,23 +366,10 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
 
         result.extension = record_extension(
             session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes,
-            reason=ExtensionReason.RULING, key=f"{key}:ext", incident=incident,
+            reason=ExtensionReason.RULING, key=derived_key(key, "ext"), incident=incident,
             proposed=result.owed.minutes if result.owed and result.owed.rule else None,
             paused_from=call_started, paused_to=call_ended if call_started else None, now=now)
     return result
-
-
-def lock_event(session: Session, event: Event, *, open_only: bool = True) -> datetime | None:
-    """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers).
-    Returns when the event was closed, read under the lock, so a close that commits first always wins; with
-    `open_only` a closed event refuses the write (EventClosed)."""
-    query = select(Event.closed_at).where(Event.id == event.id)
-    if session.get_bind().dialect.name != "sqlite":
-        query = query.with_for_update()
-    closed_at = session.scalar(query)
-    if open_only and closed_at is not None:
-        raise EventClosed(event)
-    return closed_at
 
 
 def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:

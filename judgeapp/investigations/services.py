@@ -17,9 +17,7 @@ from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
 from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Role, StaffAssignment,
                       Statement, StatementRequest, StatementRole, User, utcnow)
-
-MAX_STATEMENT = 20000
-MAX_WRITE_UP = 10000
+from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key, insert_once
 
 
 class LinkGone(Exception):
@@ -73,7 +71,7 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
     _require_head_judge(roles)
     if incident.status is not IncidentStatus.RECOMMENDED:
         raise FieldError("reason", "This incident has no recommendation waiting for you.")
-    reason = one_line(reason, "reason", limit=incidents.MAX_REASON, missing="Say why you decline the recommendation.")
+    reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why you decline the recommendation.")
     infraction = incidents.infraction_of(policy, incident.infraction_code)
     if rank_id:
         rank = incidents.rank_of(policy, rank_id, "rank")
@@ -153,8 +151,8 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
                   now: datetime | None = None) -> tuple[Statement, bool]:
     """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
     _require_head_judge(roles)
-    key = incidents.check_key(key)
-    existing = incidents.by_key(session, Statement, key)
+    key = check_key(key)
+    existing = by_key(session, Statement, key, scope=investigation.id)
     if existing is not None:
         return existing, False
     if investigation.status is InvestigationStatus.DECLINED:
@@ -163,7 +161,7 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
                           author_role=_role(author_role), text=_text(text), taken_by_id=actor.id,
                           client_key=key, taken_at=now or utcnow(),
                           addendum=investigation.status is InvestigationStatus.FINALIZED)
-    statement, created = incidents.insert_once(session, statement, key)
+    statement, created = insert_once(session, statement, key, scope=investigation.id)
     if not created:
         return statement, False
     audit.record(session, actor, "statement.add", statement, event_id=event.id, investigation=investigation.number,

@@ -18,7 +18,6 @@ from .. import audit
 from ..choices import level_name, rank_namer
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
-from ..incidents.services import lock_event
 from ..clock.services import round_clock
 from ..infractions import ExtensionReason, Policy
 from ..investigations.services import report_number
@@ -27,8 +26,8 @@ from ..models import (Appeal, AppealStatus, AuditEntry, DeckCheck, DeckCheckResu
                       StaffAssignment, SubjectKind, TimeExtension, User, utcnow)
 from ..reports.event import (AppealLine, Count, DeckProblem, DQLine, EventReport, JudgeAppeals, PenaltyLine,
                              PenaltyRow, RoundChecks, UpgradedLine)
+from ..records import MAX_REASON, lock_event
 
-MAX_REASON = 500
 Local = Callable[[datetime], datetime]
 
 

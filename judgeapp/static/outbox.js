@@ -55,6 +55,13 @@
     saveCopy: function (copy) { return tx("copies", "readwrite", function (s) { return s.put(copy); }); },
     copy: function (userId) { return tx("copies", "readonly", function (s) { return s.get(Number(userId)); }); },
     dropCopy: function (userId) { return tx("copies", "readwrite", function (s) { return s["delete"](Number(userId)); }); },
+    dropCopiesBut: function (userId) {  // the copies of every other account (of all, for null)
+      return tx("copies", "readwrite", function (s) {
+        s.getAllKeys().onsuccess = function (e) {
+          e.target.result.forEach(function (k) { if (k !== Number(userId)) s["delete"](k); });
+        };
+      });
+    },
     onChange: function (f) { listeners.push(f); },
     newKey: function () {
       if (self.crypto && crypto.randomUUID) return crypto.randomUUID().replace(/-/g, "");
@@ -194,7 +201,13 @@
   if ((user && lastUser !== user) || (!user && body.dataset.signedOut)) {
     pagesCleared = clearPages();  // signed out, or another account signed in: the previous one's pages go
   }
-  try { if (user) localStorage.setItem("judgeapp:user", user); } catch (e) {}
+  if (user || body.dataset.signedOut) {  // and so does its copy of events, so the offline page cannot list it
+    Outbox.dropCopiesBut(user || null).catch(function () {});
+  }
+  try {  // the offline page shows the copy and the records of the account signed in last; signed out, of nobody
+    if (user) localStorage.setItem("judgeapp:user", user);
+    else if (body.dataset.signedOut) { localStorage.removeItem("judgeapp:user"); lastUser = null; }
+  } catch (e) {}
   var owner = user || (body.dataset.offlinePage ? lastUser || "" : "");
 
   // The banner: how many records wait, what the server refused, what was sent with a different upgrade.

@@ -64,6 +64,9 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
+    from .mail import mail
+
+    mail.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = "Log in to continue."

@@ -83,6 +83,24 @@ def users_create(email, name, password, organizer):
     click.echo(f"Created {user.email}{' (organizer)' if organizer else ''}.")
 
 
+@users.command("reset-link")
+@click.argument("email")
+def users_reset_link(email):
+    """Print a one-time link with which EMAIL's owner sets a new password (for the server's operator only)."""
+    from .auth.emails import lifetime, new_link
+    from .auth.services import user_by_email
+    from .models import TokenPurpose
+
+    user = user_by_email(db.session, email)
+    if user is None:
+        raise click.ClickException(f"No account uses {email!r}.")
+    url = new_link(db.session, user, TokenPurpose.RESET)
+    db.session.commit()
+    minutes = int(lifetime(TokenPurpose.RESET).total_seconds() // 60)
+    click.echo(f"One-time link for {user.email} (works once, for {minutes} minutes; give it to them privately):")
+    click.echo(url)
+
+
 @click.command("demo")
 @with_appcontext
 @click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")

@@ -1,4 +1,4 @@
-"""Configuration: defaults, then the environment (DATABASE_URL, SECRET_KEY, JUDGEAPP_CATALOG)."""
+"""Configuration: defaults, then the environment (DATABASE_URL, SECRET_KEY, JUDGEAPP_CATALOG, MAIL_*)."""
 from __future__ import annotations
 
 import os
@@ -31,7 +31,27 @@ def from_environment(instance_path: str) -> dict:
         "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
         "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),
         "JUDGEAPP_PROXY_HOPS": int(os.environ.get("JUDGEAPP_PROXY_HOPS") or 0),
+        "JUDGEAPP_BASE_URL": os.environ.get("JUDGEAPP_BASE_URL") or DEFAULTS["JUDGEAPP_BASE_URL"],
+        **mail_settings(os.environ),
     }
+
+
+def mail_settings(env) -> dict:
+    """SMTP from MAIL_SERVER, MAIL_PORT, MAIL_USERNAME, MAIL_PASSWORD, MAIL_USE_TLS, MAIL_USE_SSL and
+    MAIL_DEFAULT_SENDER; without MAIL_SERVER, mail is written to the server's log instead of sent."""
+    if not env.get("MAIL_SERVER"):
+        return {"MAIL_DEFAULT_SENDER": env.get("MAIL_DEFAULT_SENDER") or DEFAULTS["MAIL_DEFAULT_SENDER"]}
+    return {
+        "MAIL_BACKEND": "smtp",
+        "MAIL_SERVER": env["MAIL_SERVER"],
+        "MAIL_PORT": int(env.get("MAIL_PORT") or 587),
+        "MAIL_USERNAME": env.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": env.get("MAIL_PASSWORD") or None,
+        "MAIL_USE_TLS": env.get("MAIL_USE_TLS", "1").lower() in ("1", "true", "yes"),
+        "MAIL_USE_SSL": env.get("MAIL_USE_SSL", "").lower() in ("1", "true", "yes"),
+        "MAIL_DEFAULT_SENDER": env.get("MAIL_DEFAULT_SENDER") or DEFAULTS["MAIL_DEFAULT_SENDER"],
+    }
+
 
 
 DEFAULTS = {
@@ -47,4 +67,13 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",  # a guesser spread over many addresses
     "LOGIN_LIMIT_PER_ADDRESS": "200 per 15 minutes",  # a venue's judges share one public address
     "RATELIMIT_HEADERS_ENABLED": False,
+    # Accounts: links in emails start with JUDGEAPP_BASE_URL, never with the Host header a request claims.
+    "JUDGEAPP_BASE_URL": "http://127.0.0.1:5000",
+    "ACCOUNT_INVITE_HOURS": 7 * 24,
+    "ACCOUNT_RESET_MINUTES": 60,
+    "FORGOT_LIMIT_PER_ACCOUNT": "3 per hour",  # reset emails to one address
+    "FORGOT_LIMIT_PER_ADDRESS": "20 per hour",
+    "MAIL_BACKEND": "judgeapp.mail.LogEmailBackend",  # no MAIL_SERVER: the message goes to the server's log
+    "MAIL_DEFAULT_SENDER": "judgeapp <judgeapp@localhost>",
+    "MAIL_TIMEOUT": 10,
 }

@@ -471,3 +471,24 @@ class StatementRequest(Base):
     revoked_at: Mapped[Optional[datetime]]
 
     investigation: Mapped[Investigation] = relationship(back_populates="requests")
+
+
+class TokenPurpose(str, enum.Enum):
+    INVITE = "invite"  # a new account sets its first password
+    RESET = "reset"  # "Forgot password?" or the operator's `flask users reset-link`
+
+
+class AccountToken(Base):
+    """A one-time, expiring link that lets a person set their own password. Only the token's SHA-256 is kept."""
+
+    __tablename__ = "account_tokens"
+
+    id: Mapped[intpk]
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    purpose: Mapped[TokenPurpose] = mapped_column(_enum(TokenPurpose))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[created_at]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[Optional[datetime]]
+
+    user: Mapped[User] = relationship()

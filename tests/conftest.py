@@ -1,9 +1,12 @@
 """Shared fixtures: a fresh app and database per test, accounts and events made to order."""
 from __future__ import annotations
 
+import email
+import email.policy
 import http.server
 import os
 import re
+import socket
 import threading
 from datetime import date
 from pathlib import Path
@@ -33,9 +36,54 @@ def app_config(tmp_path: Path, **overrides) -> dict:
     return config
 
 
+class MailSink:
+    """A real SMTP server on loopback (aiosmtpd) that keeps every message it receives."""
+
+    def __init__(self):
+        self.messages: list[email.message.EmailMessage] = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(email.message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 Message accepted"
+
+    def to(self, address: str) -> list[email.message.EmailMessage]:
+        return [m for m in self.messages if address in (a.addr_spec for a in m["To"].addresses)]
+
+    def link(self, address: str) -> str:
+        """The one-time account link in the latest message to `address`."""
+        body = self.to(address)[-1].get_body(("plain",)).get_content()
+        return ACCOUNT_LINK_RE.search(body).group(0)
+
+
+ACCOUNT_LINK_RE = re.compile(r"https?://\S+/account/set-password/[\w-]+")
+
+
+@pytest.fixture(scope="session")
+def smtp_server():
+    from aiosmtpd.controller import Controller
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sink = MailSink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    yield sink, port
+    controller.stop()
+
+
 @pytest.fixture
-def app(tmp_path):
-    app = create_app(app_config(tmp_path))
+def mailbox(smtp_server):
+    """The local SMTP sink the app sends to, emptied for this test."""
+    sink, _ = smtp_server
+    sink.messages.clear()
+    return sink
+
+
+@pytest.fixture
+def app(tmp_path, smtp_server):
+    mail = {"MAIL_BACKEND": "smtp", "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[1], "MAIL_USE_TLS": False}
+    app = create_app(app_config(tmp_path, **mail))
     with app.app_context():
         db.drop_all()
         db.create_all()

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import timedelta
+import unicodedata
+from datetime import datetime, timedelta
 from functools import cache
 
 from flask import current_app, has_app_context
@@ -14,9 +15,19 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from .. import audit
 from ..errors import FieldError
-from ..models import User, UserSession, utcnow
+from ..models import AccountToken, TokenPurpose, User, UserSession, utcnow
 
 MIN_PASSWORD = 10
+UNUSABLE = "!"  # prefix of a password hash no password matches (an invited account before its first password)
+MAX_TOKEN = 100
+
+
+class LinkGone(Exception):
+    """A one-time account link that was used or has expired; `why` says which, for the page."""
+
+    def __init__(self, why: str):
+        self.why = why
+        super().__init__(why)
 
 
 def _method() -> str:
@@ -36,32 +47,53 @@ def _dummy_hash(method: str) -> str:
 
 
 def normalise_email(email: str) -> str:
-    return email.strip().lower()
+    """The one spelling of an address: control and format characters removed, trimmed, case-folded.
+
+    Logins, rate limits and staff lists all key on this, so "Floor@X.test", " floor@x.test\\t" and
+    "floor@x.test\\x00" are one account everywhere."""
+    visible = "".join(c for c in email if unicodedata.category(c) not in ("Cc", "Cf"))
+    return visible.strip().casefold()
+
+
+def unusable_password_hash() -> str:
+    """A stored hash that no password matches: the account waits for its owner to set one from an emailed link."""
+    return UNUSABLE + secrets.token_hex(16)
+
+
+def has_password(user: User) -> bool:
+    return not user.password_hash.startswith(UNUSABLE)
 
 
 def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_user(session: Session, *, email: str, name: str, password: str, organizer: bool = False,
+def create_user(session: Session, *, email: str, name: str, password: str | None, organizer: bool = False,
                 actor: User | None = None) -> User:
-    """Create an account; the email must be new."""
+    """Create an account; the email must be new. Without a password the account cannot log in until its owner
+    sets one from an invite link (see issue_link)."""
     email = normalise_email(email)
     if session.scalar(select(User.id).where(User.email == email)) is not None:
         raise FieldError("email", "An account with this email already exists.")
-    if len(password) < MIN_PASSWORD:
+    if password is not None and len(password) < MIN_PASSWORD:
         raise FieldError("password", f"Use at least {MIN_PASSWORD} characters.")
-    user = User(email=email, name=name.strip(), password_hash=hash_password(password), is_organizer=organizer)
+    stored = unusable_password_hash() if password is None else hash_password(password)
+    user = User(email=email, name=name.strip(), password_hash=stored, is_organizer=organizer)
     session.add(user)
     audit.record(session, actor, "user.create", user, email=email, organizer=organizer)
     return user
 
 
+def user_by_email(session: Session, email: str) -> User | None:
+    return session.scalar(select(User).where(User.email == normalise_email(email)))
+
+
 def authenticate(session: Session, email: str, password: str) -> User | None:
     """The user whose email and password match, else None (same cost either way)."""
     user = session.scalar(select(User).where(User.email == normalise_email(email)))
-    ok = check_password_hash(user.password_hash if user else _dummy_hash(_method()), password)
-    return user if user and ok else None
+    usable = user is not None and has_password(user)  # an invited account costs the same as an unknown email
+    ok = check_password_hash(user.password_hash if usable else _dummy_hash(_method()), password)
+    return user if usable and ok else None
 
 
 def start_session(session: Session, user: User, *, days: int, user_agent: str | None = None) -> str:
@@ -99,14 +131,74 @@ def end_session(session: Session, user: User, token: str, reason: str = "logout"
 def change_password(session: Session, user: User, *, current: str, new: str, days: int,
                     user_agent: str | None = None) -> str:
     """Set a new password, end every session of the user, and open a fresh one for this browser."""
-    if not check_password_hash(user.password_hash, current):
+    if not has_password(user) or not check_password_hash(user.password_hash, current):
         raise FieldError("current_password", "That is not your current password.")
     if len(new) < MIN_PASSWORD:
         raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
+    _set_password(session, user, new)
+    audit.record(session, user, "user.password_change", user)
+    return start_session(session, user, days=days, user_agent=user_agent)
+
+
+def _set_password(session: Session, user: User, new: str) -> None:
+    """Store the new password's hash and end every open session of the account (a copied cookie stops working)."""
     user.password_hash = hash_password(new)
     session.execute(
         update(UserSession).where(UserSession.user_id == user.id, UserSession.ended_at.is_(None))
         .values(ended_at=utcnow(), end_reason="password changed")
     )
-    audit.record(session, user, "user.password_change", user)
-    return start_session(session, user, days=days, user_agent=user_agent)
+
+
+# ---- one-time account links (invite, reset) -------------------------------------------------------------------------
+
+def issue_link(session: Session, user: User, purpose: TokenPurpose, *, lifetime: timedelta,
+               actor: User | None = None) -> str:
+    """A one-time link token for `user`; returned once, only its SHA-256 is stored."""
+    token = secrets.token_urlsafe(32)
+    row = AccountToken(user_id=user.id, purpose=purpose, token_hash=_token_hash(token),
+                       expires_at=utcnow() + lifetime)
+    session.add(row)
+    session.flush()
+    audit.record(session, actor, f"account_link.{purpose.value}", row, user=user.email,
+                 expires_at=row.expires_at.isoformat(timespec="seconds"))
+    return token
+
+
+def link_by_token(session: Session, token: str, now: datetime | None = None) -> AccountToken:
+    """The live link of `token`. LookupError when no such link was ever sent; LinkGone when used or expired."""
+    if not token or len(token) > MAX_TOKEN:
+        raise LookupError(token)
+    row = session.scalar(select(AccountToken).where(AccountToken.token_hash == _token_hash(token)))
+    if row is None:
+        raise LookupError(token)
+    if row.used_at is not None:
+        raise LinkGone("This link has already been used. To set a new password, use “Forgot password?” "
+                       "on the login page.")
+    if row.expires_at <= (now or utcnow()):
+        raise LinkGone("This link has expired. Use “Forgot password?” on the login page for a new one, or ask "
+                       "the organizer to add you again.")
+    return row
+
+
+def set_password_by_link(session: Session, token: str, *, new: str, days: int, name: str | None = None,
+                         user_agent: str | None = None, now: datetime | None = None) -> tuple[User, str]:
+    """Use a one-time link: set the password, spend every open link of the account, end its other sessions, and
+    open a session for this browser. Returns the user and the new session's token."""
+    row = session.scalar(  # under the row lock on PostgreSQL, so two tabs cannot both use one link
+        select(AccountToken).where(AccountToken.id == link_by_token(session, token, now).id)
+        .with_for_update().execution_options(populate_existing=True))
+    if row.used_at is not None:
+        raise LinkGone("This link has already been used.")
+    if len(new) < MIN_PASSWORD:
+        raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
+    user = row.user
+    when = now or utcnow()
+    session.execute(update(AccountToken).where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None))
+                    .values(used_at=when))
+    _set_password(session, user, new)
+    renamed = row.purpose is TokenPurpose.INVITE and name and name.strip() and name.strip() != user.name
+    if renamed:
+        user.name = name.strip()
+    audit.record(session, user, "user.password_set_by_link", user, purpose=row.purpose.value, link=row.id,
+                 **({"name": user.name} if renamed else {}))
+    return user, start_session(session, user, days=days, user_agent=user_agent)

@@ -1,20 +1,37 @@
-from flask import current_app, flash, redirect, render_template, request, session, url_for
+import smtplib
+
+from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
 from ..extensions import db, limiter
 from ..errors import FieldError, show_on_form
-from . import bp, services
-from .forms import ChangePasswordForm, LoginForm, LogoutForm
+from ..web import safe_next
+from ..models import TokenPurpose
+from . import bp, emails, services
+from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, SetPasswordForm
 
 LOGIN_FAILED = "Email or password is wrong."
+RESET_SENT = ("If an account uses this address, we have emailed it a link to choose a new password. "
+              "Check your inbox (and spam folder).")
+ACCOUNT_SCOPE = "login-account"  # wrong passwords at login and at the password-change page count together
+NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _email_key() -> str:
+    """The account a login names, by its normalised email (any spelling of one address is one key)."""
     return "login-email:" + services.normalise_email(request.form.get("email", ""))
+
+
+def _signed_in_account_key() -> str:
+    return "login-email:" + services.normalise_email(getattr(current_user, "email", "") or "")
 
 
 def _failed(response) -> bool:
     return response.status_code == 401
+
+
+def _wrong_current_password(response) -> bool:
+    return bool(g.get("wrong_current_password"))
 
 
 def _email_and_address_key() -> str:
@@ -35,7 +52,7 @@ def _address_limit() -> str:
 
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit(_account_and_address_limit, key_func=_email_and_address_key, methods=["POST"], deduct_when=_failed)
-@limiter.limit(_account_limit, key_func=_email_key, methods=["POST"], deduct_when=_failed)
+@limiter.shared_limit(_account_limit, ACCOUNT_SCOPE, key_func=_email_key, methods=["POST"], deduct_when=_failed)
 @limiter.limit(_address_limit, methods=["POST"], deduct_when=_failed)
 def login():
     if current_user.is_authenticated:
@@ -49,17 +66,10 @@ def login():
             db.session.commit()
             session.clear()
             login_user(user)
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(safe_next(request.args.get("next"), url_for("events.index")))
         form.password.errors.append(LOGIN_FAILED)
         return render_template("auth/login.html", form=form), 401
     return render_template("auth/login.html", form=form)
-
-
-def _safe_next(target: str | None) -> str:
-    """Only same-site relative paths; anything else goes to the event list."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
-    return url_for("events.index")
 
 
 @bp.route("/logout", methods=["POST"])
@@ -76,6 +86,8 @@ def logout():
 
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
+@limiter.shared_limit(_account_limit, ACCOUNT_SCOPE, key_func=_signed_in_account_key, methods=["POST"],
+                      deduct_when=_wrong_current_password, exempt_when=lambda: not current_user.is_authenticated)
 def change_password():
     form = ChangePasswordForm()
     if form.validate_on_submit():
@@ -84,6 +96,7 @@ def change_password():
                                      new=form.new_password.data, days=current_app.config["JUDGEAPP_SESSION_DAYS"],
                                      user_agent=request.user_agent.string)
         except FieldError as err:
+            g.wrong_current_password = err.field == "current_password"
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
@@ -91,3 +104,70 @@ def change_password():
             flash("Password changed. Your other sessions are signed out.", "success")
             return redirect(url_for("events.index"))
     return render_template("auth/password.html", form=form)
+
+
+def _forgot_email_key() -> str:
+    return "forgot-email:" + services.normalise_email(request.form.get("email", ""))
+
+
+@bp.route("/account/forgot", methods=["GET", "POST"])
+@limiter.limit(lambda: current_app.config["FORGOT_LIMIT_PER_ACCOUNT"], key_func=_forgot_email_key, methods=["POST"])
+@limiter.limit(lambda: current_app.config["FORGOT_LIMIT_PER_ADDRESS"], methods=["POST"])
+def forgot():
+    """Email a reset link; the answer is the same whether or not an account uses the address."""
+    form = ForgotPasswordForm()
+    if form.validate_on_submit():
+        user = services.user_by_email(db.session, form.email.data)
+        if user is not None:
+            url = emails.new_link(db.session, user, TokenPurpose.RESET)
+            db.session.commit()
+            try:
+                emails.send_reset(user, url)
+            except (OSError, smtplib.SMTPException):  # the answer must not differ: the operator reads the log
+                current_app.logger.exception("Could not send a password reset email")
+        flash(RESET_SENT, "info")
+        return redirect(url_for("auth.login"))
+    return render_template("auth/forgot.html", form=form), 400 if form.errors else 200, NO_STORE
+
+
+def _gone(text: str, code: int = 410):
+    return render_template("errors/error.html", code=code, title="This link no longer works", text=text), code, NO_STORE
+
+
+@bp.route("/account/set-password/<token>", methods=["GET", "POST"])
+@limiter.limit("30 per minute")
+def set_password(token):
+    """An emailed one-time link (invite or reset): the person chooses their password and is signed in."""
+    try:
+        link = services.link_by_token(db.session, token)
+    except LookupError:
+        return _gone("This is not a link we sent, or it was not copied whole. Use “Forgot password?” on the login "
+                     "page for a new one.", 404)
+    except services.LinkGone as gone:
+        return _gone(gone.why)
+    invite = link.purpose is TokenPurpose.INVITE
+    form = SetPasswordForm(name=link.user.name)
+    if not invite:
+        del form.name
+    if form.validate_on_submit():
+        try:
+            if current_user.is_authenticated:  # someone else's session in this browser ends here
+                services.end_session(db.session, current_user, current_user.session_token, "another account signed in")
+            user, _ = services.set_password_by_link(db.session, token, new=form.new_password.data,
+                                                    name=form.name.data if invite else None,
+                                                    days=current_app.config["JUDGEAPP_SESSION_DAYS"],
+                                                    user_agent=request.user_agent.string)
+        except services.LinkGone as gone:
+            db.session.rollback()
+            return _gone(gone.why)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            session.clear()
+            login_user(user)
+            flash("Your password is set, and you are signed in. Any other sessions of your account are signed out.",
+                  "success")
+            return redirect(url_for("events.index"))
+    return (render_template("auth/set_password.html", form=form, link=link, invite=invite),
+            400 if form.errors else 200, NO_STORE)

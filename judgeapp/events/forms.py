@@ -29,7 +29,8 @@ class EventForm(Form):
 class StaffForm(Form):
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
     name = StringField("Name", validators=[Optional(), Length(max=200)],
-                       description="Needed only when the person has no account yet.")
+                       description="Optional. We email them; a new person chooses their own password (and can "
+                                   "correct their name) from the link.")
     role = SelectField("Role", choices=[SelectChoice(r.value, r.label) for r in Role], validators=[DataRequired()])
     submit = SubmitField("Add to staff")
 

@@ -3,18 +3,17 @@ from __future__ import annotations
 
 import csv
 import io
-import secrets
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import audit
-from ..auth.services import create_user, normalise_email
+from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
 from ..infractions import Catalog, UnknownChoice, round_end
-from ..models import Event, Pairing, Player, Role, Round, StaffAssignment, User, utcnow
+from ..models import Event, Pairing, Player, Role, Round, StaffAssignment, TokenPurpose, User, utcnow
 from ..records import MAX_CODE, MAX_NAME
 
 
@@ -81,7 +80,7 @@ def _plain(value):
 @dataclass
 class StaffResult:
     assignment: StaffAssignment
-    new_account_password: str | None = None  # shown once to the organizer when an account had to be created
+    invite_token: str | None  # the account has no password yet: this one-time link goes to their inbox, nowhere else
 
 
 def current_staff(session: Session, event: Event) -> list[StaffAssignment]:
@@ -91,24 +90,23 @@ def current_staff(session: Session, event: Event) -> list[StaffAssignment]:
     ))
 
 
-def add_staff(session: Session, *, actor: User, event: Event, email: str, name: str, role: Role) -> StaffResult:
-    """Give a person a role at the event, creating their account when they have none.
+def add_staff(session: Session, *, actor: User, event: Event, email: str, name: str, role: Role,
+              invite_lifetime: timedelta = timedelta(days=7)) -> StaffResult:
+    """Give a person a role at the event, creating their account (without a password) when they have none.
 
-    A new head judge replaces the current one (there is exactly one).
+    The organizer's answer is the same whether or not an account existed; a new account gets no password (its owner
+    chooses one, and may correct their name, from an emailed invite link). A new head judge replaces the current one.
     """
     email = normalise_email(email)
     user = session.scalar(select(User).where(User.email == email))
-    password = None
-    if user is None:
-        if not name.strip():
-            raise FieldError("name", "This email has no account yet: give the person's name to create one.")
-        password = secrets.token_urlsafe(9)
-        user = create_user(session, email=email, name=name, password=password, actor=actor)
+    if user is None:  # no name typed: the address stands in until they give theirs with the invite link
+        user = create_user(session, email=email, name=name.strip() or email.partition("@")[0], password=None,
+                           actor=actor)
     existing = session.scalar(select(StaffAssignment).where(
         StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id,
         StaffAssignment.role == role, StaffAssignment.ended_at.is_(None)))
     if existing is not None:
-        raise FieldError("email", f"{user.name} is already {role.label.lower()} at this event.")
+        raise FieldError("email", f"{email} is already {role.label.lower()} at this event.")
     if role is Role.HEAD_JUDGE:
         for old in session.scalars(select(StaffAssignment).where(
                 StaffAssignment.event_id == event.id, StaffAssignment.role == Role.HEAD_JUDGE,
@@ -118,7 +116,9 @@ def add_staff(session: Session, *, actor: User, event: Event, email: str, name: 
     assignment = StaffAssignment(event_id=event.id, user_id=user.id, role=role)
     session.add(assignment)
     audit.record(session, actor, "staff.add", assignment, event_id=event.id, user=user.email, role=role.value)
-    return StaffResult(assignment, password)
+    invite = None if has_password(user) else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime,
+                                                         actor=actor)
+    return StaffResult(assignment, invite)
 
 
 def current_assignment(session: Session, event: Event, assignment_id: int) -> StaffAssignment | None:

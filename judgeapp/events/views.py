@@ -9,6 +9,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db
 from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
+from ..auth import emails as staff_email
 from . import bp, services
 from .forms import EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
 
@@ -89,16 +90,16 @@ def staff(event, roles):
     if form.validate_on_submit():
         try:
             result = services.add_staff(db.session, actor=current_user, event=event, email=form.email.data,
-                                        name=form.name.data or "", role=Role(form.role.data))
+                                        name=form.name.data or "", role=Role(form.role.data),
+                                        invite_lifetime=staff_email.invite_lifetime())
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            user = result.assignment.user
-            flash(f"{user.name} is now {result.assignment.role.label.lower()}.", "success")
-            if result.new_account_password:
-                flash(f"New account for {user.email}; first password: {result.new_account_password} — "
-                      "pass it on privately, they should change it after logging in.", "info")
+            # One message whether or not the account existed: the organizer learns nothing about it, and never
+            # sees a password or a link (the invite goes to the person's own inbox).
+            flash(staff_email.tell_staff(event, result.assignment, result.invite_token, organizer=current_user),
+                  "success")
             return redirect(url_for("events.staff", event_id=event.id))
     return render_template("events/staff.html", event=event, roles=roles, form=form, end_form=EndStaffForm(),
                            staff=services.current_staff(db.session, event))

@@ -8,6 +8,7 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_login import current_user
 
 from ..access import event_access
+from ..auth import sealing
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
@@ -112,11 +113,12 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
 @event_access(*READERS)
 def show(event, roles, number):
     investigation = _investigation_or_404(event, number)
-    fresh = session.pop(NEW_LINK, None)
-    req = next((r for r in investigation.requests if fresh and r.id == fresh["request_id"]), None)
+    fresh = session.pop(NEW_LINK, None) or {}
+    token = sealing.unseal(fresh.get("sealed"))  # the cookie is signed, not encrypted: the link travels sealed
+    req = next((r for r in investigation.requests if token and r.id == fresh.get("request_id")), None)
     if req is None:
         return _show(event, roles, investigation)
-    url = url_for("investigations.public_statement", token=fresh["token"], _external=True)
+    url = url_for("investigations.public_statement", token=token, _external=True)
     qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title="QR code of the link")
     link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
     response, status = _show(event, roles, investigation, new_link=link)
@@ -159,7 +161,7 @@ def new_link(event, roles, number):
         else:
             db.session.commit()
             # Shown once, on the page this redirects to (so a reload does not make another link), then forgotten.
-            session[NEW_LINK] = {"request_id": req.id, "token": token}
+            session[NEW_LINK] = {"request_id": req.id, "sealed": sealing.seal(token)}
             return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#new-link")
     return _show(event, roles, _investigation_or_404(event, number), status=400, link_form=form)
 

@@ -88,18 +88,8 @@ def test_one_person_may_hold_several_roles(app, client, organizer, make_event, m
     assert count(app, StaffAssignment, StaffAssignment.ended_at.is_(None)) == 2
 
 
-def test_adding_someone_without_an_account_creates_it_with_a_first_password(app, client, organizer, make_event):
-    event_id = make_event(organizer)
-    response = post_form(client, f"/events/{event_id}/staff",
-                         {"email": "new.judge@example.test", "name": "Nina New", "role": "floor_judge"}, follow_redirects=True)
-    html = response.get_data(as_text=True)
-    assert "Nina New is now floor judge." in html and "first password:" in html
-
-
-def test_adding_without_account_or_name_is_a_field_error(client, organizer, make_event):
-    event_id = make_event(organizer)
-    response = post_form(client, f"/events/{event_id}/staff", {"email": "ghost@example.test", "role": "floor_judge"})
-    assert 'id="name-error"' in response.get_data(as_text=True)
+# Adding someone without an account (an emailed invite, never a password shown to the organizer) and the same
+# answer with or without an account: tests/integration/test_accounts.py.
 
 
 def test_removing_staff_keeps_the_record_with_a_reason(app, client, organizer, make_event, make_user, give_role):

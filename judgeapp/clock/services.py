@@ -11,8 +11,8 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from ..incidents.services import check_minutes, check_table, started_round
-from ..records import MAX_REASON, by_key, check_key, lock_event
+from ..incidents.services import LogResult, check_minutes, check_table, started_round
+from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
 
 
 def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
@@ -34,6 +34,22 @@ def record_extension(session: Session, *, actor: User, event: Event, rnd: Round,
     audit.record(session, actor, "extension.add", ext, event_id=event.id, round=rnd.number, table=table,
                  minutes=minutes, proposed=proposed, reason=reason.value, note=adjust_reason)
     return ext
+
+
+def give_time_for_incident(session: Session, *, actor: User, event: Event,
+                           result: LogResult) -> TimeExtension | None:
+    """The minutes a judge gave back on the incident form: their own record, linked to the incident, with what the
+    call stopwatch says the match is owed. Called by whoever logs the incident, in the same transaction."""
+    incident = result.incident
+    if not result.created or not result.minutes:
+        return None
+    result.extension = record_extension(
+        session, actor=actor, event=event, rnd=incident.round, table=incident.table_number, minutes=result.minutes,
+        reason=ExtensionReason.RULING, key=derived_key(incident.client_key, "ext"), incident=incident,
+        proposed=result.owed.minutes if result.owed and result.owed.rule else None,
+        paused_from=incident.call_started_at, paused_to=result.call_ended if incident.call_started_at else None,
+        now=incident.created_at)
+    return result.extension
 
 
 def propose(policy: Policy, reason: ExtensionReason, *, paused_from: datetime | None = None,

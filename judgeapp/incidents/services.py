@@ -1,9 +1,11 @@
-"""Incidents: logging with the penalty engine, corrections, voiding, player history, the head judge's feed."""
+"""Incidents: logging with the penalty engine, corrections, voiding, the head judge's feed. The history the engine
+reads is judgeapp/history.py; the time given back on an incident is stored by its caller (judgeapp/clock)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from math import ceil
+from typing import Callable
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
@@ -11,16 +13,14 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit
 from ..access import HEAD_JUDGE
 from ..errors import FieldError, one_line
-from ..infractions import (ExtensionOwed, ExtensionReason, Infraction, Policy, Prior, PriorStatus, Suggestion,
-                           UnknownChoice, suggest)
+from ..infractions import ExtensionOwed, ExtensionReason, Infraction, Policy, Suggestion, UnknownChoice, suggest
 from ..infractions import extension_owed
 from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view reads it from here)
+from ..history import priors_of_players
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
                       Player, Round, SubjectKind, TimeExtension, User, utcnow)
-from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, derived_key, insert_once, lock_event
-COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
-          IncidentStatus.VOID: PriorStatus.VOIDED, IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED}
+from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock_event
 
 
 # ---- look-ups shared by the floor tools ------------------------------------------------------------------------
@@ -92,37 +92,7 @@ def teams_of(session: Session, event: Event) -> list[str]:
                                 .distinct().order_by(Player.team)))
 
 
-# ---- history and the engine -----------------------------------------------------------------------------------
-
-def _incidents_of(player_ids: list[int]):
-    return select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
-
-
-def incidents_of_players(session: Session, event: Event, player_ids: list[int]) -> list[Incident]:
-    """Every incident in this event that counts in the history of any of `player_ids`, oldest first."""
-    if not player_ids:
-        return []
-    return list(session.scalars(select(Incident).where(Incident.event_id == event.id,
-                                                       Incident.id.in_(_incidents_of(player_ids)))
-                                .options(selectinload(Incident.round)).order_by(Incident.number)))
-
-
-def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
-                      before_number: int | None = None) -> list[Prior]:
-    """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
-    if not player_ids:
-        return []
-    query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
-                    Incident.status, Incident.subsection)
-             .join(Round, Round.id == Incident.round_id)
-             .where(Incident.event_id == event.id, Incident.id.in_(_incidents_of(player_ids)),
-                    Incident.rank_id.is_not(None))
-             .order_by(Incident.number))
-    if before_number is not None:
-        query = query.where(Incident.number < before_number)
-    return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
-                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)]
-
+# ---- the engine's inputs -----------------------------------------------------------------------------------------
 
 def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
     rows = session.execute(select(Incident.infraction_code, func.count()).where(Incident.event_id == event.id)
@@ -190,7 +160,9 @@ def phone_time(value: str | None, now: datetime) -> datetime | None:
 class LogResult:
     incident: Incident
     created: bool
-    extension: TimeExtension | None = None
+    extension: TimeExtension | None = None  # set by the caller that gives the time back (clock.services)
+    minutes: int | None = None  # the time the judge gave back on the form, checked, not yet stored
+    call_ended: datetime | None = None
     owed: ExtensionOwed | None = None  # what the call stopwatch says the match is owed
 
 
@@ -266,13 +238,19 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     return suggestion
 
 
+# Every disqualification, given or recommended, has an investigation. Investigations build on incidents, so incidents
+# do not call them: the investigations module registers what to do here when it loads (judgeapp/investigations).
+DISQUALIFICATION_HOOKS: list[Callable[..., object]] = []
+
+
 def investigate_if_disqualification(session: Session, policy: Policy, *, actor: User, event: Event,
                                     incident: Incident) -> None:
-    """Every disqualification, given or recommended, has an investigation (opened once)."""
+    """Every disqualification, given or recommended, has an investigation (opened once, by the registered hook)."""
     if incident.rank_id in policy.head_judge_only:
-        from ..investigations.services import open_investigation  # investigations builds on incidents
-
-        open_investigation(session, actor=actor, event=event, incident=incident)
+        if not DISQUALIFICATION_HOOKS:
+            raise RuntimeError("no investigation hook registered: import judgeapp.investigations.services")
+        for hook in DISQUALIFICATION_HOOKS:
+            hook(session, actor=actor, event=event, incident=incident)
 
 
 def infraction_of(policy: Policy, code: str | None) -> Infraction:
@@ -361,14 +339,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     result = LogResult(incident, created=True)
     if call_started is not None:
         result.owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started)
-    if minutes:
-        from ..clock.services import record_extension
-
-        result.extension = record_extension(
-            session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes,
-            reason=ExtensionReason.RULING, key=derived_key(key, "ext"), incident=incident,
-            proposed=result.owed.minutes if result.owed and result.owed.rule else None,
-            paused_from=call_started, paused_to=call_ended if call_started else None, now=now)
+    result.minutes, result.call_ended = minutes, call_ended  # the caller gives the time (judgeapp/clock)
     return result
 
 
@@ -496,30 +467,3 @@ def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int =
 def pending_count(session: Session, event: Event) -> int:
     return session.scalar(select(func.count()).select_from(Incident).where(
         Incident.event_id == event.id, Incident.status == IncidentStatus.RECOMMENDED)) or 0
-
-
-@dataclass
-class SubsectionHistory:
-    code: str
-    name: str
-    incidents: list[Incident]
-    counting: int  # standing penalties that make the next one a repeat
-    next_upgraded: bool
-
-
-def player_history(session: Session, policy: Policy, event: Event, player: Player) -> list[SubsectionHistory]:
-    """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded."""
-    history = incidents_of_players(session, event, [player.id])
-    groups: dict[str, list[Incident]] = {}
-    for incident in reversed(history):
-        groups.setdefault(incident.subsection, []).append(incident)
-    out = []
-    for code, items in groups.items():
-        counting = sum(1 for i in items if i.rank_id is not None and COUNTS[i.status] is PriorStatus.STANDING)
-        try:
-            name = policy.subsection(code).name
-        except StopIteration:
-            name = ""
-        out.append(SubsectionHistory(code, name, items, counting, counting > 0))
-    out.sort(key=lambda g: -g.incidents[0].number)
-    return out

@@ -17,6 +17,7 @@ from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
+from .. import history
 from ..floor import JUDGE_IDS, int_or_none, json_errors, outbox_post, parse_utc, player_label, round_choices
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
@@ -84,6 +85,7 @@ def new(event, roles):
             deck_check_id=int_or_none(form.deck_check_id.data), phone=_phone_view(form))
         try:
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
+            timekeeping.give_time_for_incident(db.session, actor=current_user, event=event, result=result)
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -131,7 +133,7 @@ def suggest(event, roles):
         infraction = services.infraction_of(policy, args.get("infraction"))
     except FieldError as err:
         return jsonify(ok=False, field=err.field, message=err.message), 422
-    priors = services.priors_of_players(db.session, event, [p.id for p in players])
+    priors = history.priors_of_players(db.session, event, [p.id for p in players])
     suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date())
     body = suggestion.as_dict()
     body.update(
@@ -264,7 +266,7 @@ def player(event, roles, player_id):
     person = db.session.get(Player, player_id)
     if person is None or person.event_id != event.id:
         abort(404)
-    groups = services.player_history(db.session, policy, event, person)
+    groups = history.player_history(db.session, policy, event, person)
     return render_template("incidents/player.html", event=event, roles=roles, policy=policy, player=person,
                            groups=groups, rank_name=rank_namer(policy))
 

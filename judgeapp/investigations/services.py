@@ -49,6 +49,9 @@ def open_investigation(session: Session, *, actor: User, event: Event, incident:
     return investigation
 
 
+incidents.DISQUALIFICATION_HOOKS.append(open_investigation)  # incidents open one through this, never importing us
+
+
 def investigation_of_incident(session: Session, incident: Incident) -> Investigation | None:
     return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
 

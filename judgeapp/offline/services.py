@@ -8,9 +8,10 @@ from datetime import date, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from .. import history
 from ..access import JUDGES
 from ..events.services import pairings_of, players_of, rounds_of
-from ..models import Event, Incident, IncidentStatus, IncidentSubject, Round, StaffAssignment, User
+from ..models import Event, Incident, IncidentSubject, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
 
@@ -31,13 +32,14 @@ def staffed_events(session: Session, user: User, today: date) -> list[tuple[Even
 
 
 def standing_priors(session: Session, event: Event) -> list[dict]:
-    """Every standing penalty of the event with the players it counts for, in the engine's prior shape."""
+    """Every standing penalty of the event with the players it counts for, in the engine's prior shape (the statuses
+    that count are judgeapp/history.py's)."""
     rows = session.execute(
         select(Incident.id, Incident.number, Incident.infraction_code, Incident.subsection, Incident.rank_id,
                Round.number, Incident.created_at, IncidentSubject.player_id)
         .join(Round, Round.id == Incident.round_id).join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
         .where(Incident.event_id == event.id, Incident.rank_id.is_not(None),
-               Incident.status.in_([IncidentStatus.STANDING, IncidentStatus.RECOMMENDED]))
+               Incident.status.in_(history.STANDING))
         .order_by(Incident.number, IncidentSubject.player_id))
     out: dict[int, dict] = {}
     for _id, number, code, subsection, rank, rnd, at, player_id in rows:

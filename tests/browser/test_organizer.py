@@ -20,6 +20,7 @@ def a_round_of_rulings(app):
     from judgeapp.extensions import CATALOG_KEY, db
     from judgeapp.clock import services as timekeeping
     from judgeapp.deckchecks import services as deckchecks
+    from judgeapp import history
     from judgeapp.incidents import services
     from judgeapp.infractions import suggest
     from judgeapp.models import Event, Player, User
@@ -32,7 +33,7 @@ def a_round_of_rulings(app):
         roles = frozenset({"floor_judge"})
         for n, (player, table, infraction) in enumerate([("DEMO-003", 2, "3.5.2"), ("DEMO-003", 2, "3.5.2"),
                                                          ("DEMO-009", 5, "3.2.1")]):
-            priors = services.priors_of_players(db.session, event, [code[player].id])
+            priors = history.priors_of_players(db.session, event, [code[player].id])
             rank = suggest(policy, event.level, policy.infraction(infraction), priors).suggested.id  # as suggested
             services.log_incident(db.session, policy, actor=judge, roles=roles, event=event,
                                   data=services.IncidentInput(key=f"browser-organizer-{n:06d}",

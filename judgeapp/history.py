@@ -1,0 +1,89 @@
+"""A player's history at an event: their earlier penalties, each counted once, as the policy's repeat scope says.
+
+The one place that reads the history from the records: the incident form and the engine call (log and correct),
+the suggest route, appeals' re-suggestion, the player page and the phone's copy all count with it. It builds on the
+models and the engine only; the modules that use it import it, never the other way round."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from .infractions import Policy, Prior, PriorStatus
+from .infractions.engine import counting_priors
+from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, utcnow
+
+COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
+          IncidentStatus.VOID: PriorStatus.VOIDED, IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED}
+STANDING = tuple(s for s, counted in COUNTS.items() if counted is PriorStatus.STANDING)  # statuses that count
+
+
+def _incidents_of(player_ids: list[int]):
+    """The incidents any of `player_ids` is a subject of (a team's incident is each member's), each once."""
+    return select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+
+
+def incidents_of_players(session: Session, event: Event, player_ids: list[int]) -> list[Incident]:
+    """Every incident in this event that counts in the history of any of `player_ids`, oldest first."""
+    if not player_ids:
+        return []
+    return list(session.scalars(select(Incident).where(Incident.event_id == event.id,
+                                                       Incident.id.in_(_incidents_of(player_ids)))
+                                .options(selectinload(Incident.round)).order_by(Incident.number)))
+
+
+def as_prior(incident: Incident) -> Prior:
+    return Prior(infraction_code=incident.infraction_code, rank_id=incident.rank_id, ref=incident.number,
+                 round=incident.round.number, day=incident.created_at.date(), status=COUNTS[incident.status],
+                 subsection=incident.subsection)
+
+
+def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
+                      before_number: int | None = None) -> list[Prior]:
+    """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
+    if not player_ids:
+        return []
+    query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
+                    Incident.status, Incident.subsection)
+             .join(Round, Round.id == Incident.round_id)
+             .where(Incident.event_id == event.id, Incident.id.in_(_incidents_of(player_ids)),
+                    Incident.rank_id.is_not(None))
+             .order_by(Incident.number))
+    if before_number is not None:
+        query = query.where(Incident.number < before_number)
+    return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
+                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)]
+
+
+@dataclass
+class SubsectionHistory:
+    code: str
+    name: str
+    incidents: list[Incident]
+    counting: int  # earlier penalties that make the next one a repeat, as the engine counts them today
+    next_upgraded: bool
+
+
+def player_history(session: Session, policy: Policy, event: Event, player: Player, *,
+                   today: date | None = None) -> list[SubsectionHistory]:
+    """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded: the
+    engine's own count (standing penalties, within the policy's repeat scope)."""
+    today = today or utcnow().date()
+    history = incidents_of_players(session, event, [player.id])
+    groups: dict[str, list[Incident]] = {}
+    for incident in reversed(history):
+        groups.setdefault(incident.subsection, []).append(incident)
+    out = []
+    for code, items in groups.items():
+        try:
+            name = policy.subsection(code).name
+        except StopIteration:
+            name = ""
+        any_of_it = next((i for i in policy.infractions if i.subsection == code), None)
+        penalties = [as_prior(i) for i in items if i.rank_id is not None]
+        counting = len(counting_priors(policy, any_of_it, penalties, today)) if any_of_it else 0
+        out.append(SubsectionHistory(code, name, items, counting, counting > 0))
+    out.sort(key=lambda g: -g.incidents[0].number)
+    return out

@@ -17,7 +17,15 @@ def record(session: Session, actor: User | None, action: str, obj: Any, *, event
            note: str | None = None, **details: Any) -> AuditEntry:
     """Add an audit entry for `action` on `obj`; flushed so the object has its id."""
     session.flush()
-    entry = AuditEntry(
+    entry = entry_for(actor, action, obj, event_id=event_id, note=note, **details)
+    session.add(entry)
+    return entry
+
+
+def entry_for(actor: User | None, action: str, obj: Any, *, event_id: int | None = None, note: str | None = None,
+              **details: Any) -> AuditEntry:
+    """The entry `record` adds, unflushed: for a batch (an import) flushed once, then given one entry per object."""
+    return AuditEntry(
         actor_id=actor.id if actor else None,
         event_id=event_id,
         action=action,
@@ -26,5 +34,3 @@ def record(session: Session, actor: User | None, action: str, obj: Any, *, event
         details=details,
         note=note,
     )
-    session.add(entry)
-    return entry

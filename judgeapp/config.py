@@ -61,6 +61,9 @@ DEFAULTS = {
     "SESSION_COOKIE_SAMESITE": "Lax",
     "REMEMBER_COOKIE_DURATION": 0,
     "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "JUDGEAPP_IMPORT_MAX_BYTES": 16 * 1024 * 1024,  # the players import only: 130,000 rows are 4-5 MB
+    "JUDGEAPP_IMPORT_BATCH_ROWS": 500,  # players written per transaction: SQLite's write lock is held briefly
+    "JUDGEAPP_IMPORT_PAUSE_MS": 110,  # SQLite: between batches, so that waiting requests get the lock
     "JUDGEAPP_SESSION_DAYS": 14,
     "JUDGEAPP_SQLITE_BUSY_MS": 15000,
     "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused

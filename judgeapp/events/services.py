@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
@@ -187,10 +188,24 @@ def add_player(session: Session, *, actor: User, event: Event, name: str, player
     return player
 
 
+IMPORT_BATCH_ROWS = 500  # players written per transaction by an import (the app sets JUDGEAPP_IMPORT_BATCH_ROWS)
+MAX_TABLE = 9999  # as the floor forms' table fields
+
+
 @dataclass
 class ImportReport:
-    added: list[Player] = field(default_factory=list)
-    rejected: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw row, reason)
+    added: int = 0
+    rejected: list[tuple[int, str, str]] = field(default_factory=list)  # (line, raw row, reason), in line order
+    batches: int = 0
+
+
+@dataclass
+class _PlayerRow:
+    line: int
+    raw: str
+    name: str
+    code: str | None
+    team: str | None
 
 
 HEADER_NAMES = {"name", "player", "player name"}
@@ -203,12 +218,11 @@ def csv_rows(text: str):
     return csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=None))
 
 
-def import_players(session: Session, *, actor: User, event: Event, text: str) -> ImportReport:
-    """Add players from CSV text (name, player id[, team]); good rows are kept, bad ones reported with their line."""
-    report = ImportReport()
-    seen: set[str] = set()
-    rows = list(csv_rows(text))
-    for line, row in enumerate(rows, start=1):
+def _player_rows(text: str, report: ImportReport) -> list[_PlayerRow]:
+    """The file's rows that have a player's shape; the others go to the report. Reads no database."""
+    rows: list[_PlayerRow] = []
+    first_line: dict[str, int] = {}
+    for line, row in enumerate(csv_rows(text), start=1):
         raw = ",".join(row)
         cells = [c.strip() for c in row]
         if not any(cells):
@@ -224,17 +238,50 @@ def import_players(session: Session, *, actor: User, event: Event, text: str) ->
         except FieldError as err:
             report.rejected.append((line, raw, err.message))
             continue
-        if code is not None and (code in seen or _code_taken(session, event, code)):
-            report.rejected.append((line, raw, f"player ID {code} is already registered"))
+        if code is not None and code in first_line:
+            report.rejected.append((line, raw, f"player ID {code} is already registered "
+                                               f"(line {first_line[code]} of this file)"))
             continue
         if code is not None:
-            seen.add(code)
-        player = Player(event_id=event.id, name=name, player_code=code, team=team)
-        session.add(player)
-        report.added.append(player)
-    if report.added:
-        audit.record(session, actor, "player.import", event, event_id=event.id, added=len(report.added),
-                     rejected=len(report.rejected))
+            first_line[code] = line
+        rows.append(_PlayerRow(line, raw, name, code, team))
+    return rows
+
+
+def import_players(session: Session, *, actor: User, event: Event, text: str, batch_rows: int = IMPORT_BATCH_ROWS,
+                   end_batch: Callable[[], None] | None = None) -> ImportReport:
+    """Add players from CSV text (name, player id[, team]); good rows are kept, bad ones reported with their line.
+
+    The whole file is read before the database is touched, then written `batch_rows` players at a time, each
+    batch with its audit entries; `end_batch` (the view's commit) ends each batch's transaction, so a large file
+    never holds SQLite's one write lock for long. A player ID already registered (by an earlier upload of the same
+    file, or by a concurrent one) is a rejected row: uploading a file twice adds no one twice.
+    """
+    report = ImportReport()
+    rows = _player_rows(text, report)
+    for start in range(0, len(rows), batch_rows):
+        batch = rows[start:start + batch_rows]
+        event_id = event.id
+        # One import or incident log at a time per event on PostgreSQL (SQLite's BEGIN IMMEDIATE already is).
+        session.execute(select(Event.id).where(Event.id == event_id).with_for_update())
+        codes = [r.code for r in batch if r.code is not None]
+        taken = set(session.scalars(select(Player.player_code).where(
+            Player.event_id == event_id, Player.player_code.in_(codes)))) if codes else set()
+        added = [(r, Player(event_id=event_id, name=r.name, player_code=r.code, team=r.team))
+                 for r in batch if r.code not in taken]
+        report.rejected += [(r.line, r.raw, f"player ID {r.code} is already registered") for r in batch
+                            if r.code in taken]
+        session.add_all(player for _, player in added)
+        session.flush()
+        session.add_all(audit.entry_for(actor, "player.add", player, event_id=event_id, name=r.name,
+                                        player_code=r.code, team=r.team, import_line=r.line) for r, player in added)
+        report.batches += 1
+        audit.record(session, actor, "player.import", event, event_id=event_id, batch=report.batches,
+                     lines=[batch[0].line, batch[-1].line], added=len(added), rejected=len(batch) - len(added))
+        report.added += len(added)
+        if end_batch is not None:
+            end_batch()
+    report.rejected.sort(key=lambda rejected: rejected[0])
     return report
 
 
@@ -294,34 +341,60 @@ class PairingReport:
     rejected: list[tuple[int, str, str]] = field(default_factory=list)
 
 
+def table_number(text: str) -> int | None:
+    """A table number typed in a file, 1 to MAX_TABLE in ASCII digits, else None ("²".isdigit() and int("٣") == 3
+    would let other scripts' digits through)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_TABLE))):
+        return None
+    return int(text) if 1 <= int(text) <= MAX_TABLE else None
+
+
+def _pairing_row(cells: list[str], codes: dict[str, Player], seated: set[int],
+                 in_file: dict[str, tuple[int, int]]) -> tuple[str | None, int, list[str]]:
+    """(what is wrong with a pairings row or None, its table, its player IDs)."""
+    table, wanted = table_number(cells[0]), [c for c in cells[1:] if c]
+    if not wanted:
+        return "expected: table number, player id, player id", 0, wanted
+    if table is None:
+        return f"the table must be a number from 1 to {MAX_TABLE}", 0, wanted
+    unknown = [c for c in wanted if c not in codes]
+    if unknown:
+        return f"unknown player ID {', '.join(unknown)}", table, wanted
+    repeated = sorted({c for c in wanted if wanted.count(c) > 1})
+    if repeated:
+        return f"player ID {', '.join(repeated)} is named twice in this row", table, wanted
+    earlier = [c for c in wanted if c in in_file]
+    if earlier:
+        where = in_file[earlier[0]]
+        return (f"already seated this round: {earlier[0]} (table {where[0]}, line {where[1]} of this file)", table,
+                wanted)
+    twice = [c for c in wanted if codes[c].id in seated]
+    if twice:
+        return f"already seated this round: {', '.join(twice)}", table, wanted
+    return None, table, wanted
+
+
 def import_pairings(session: Session, *, actor: User, event: Event, round_number: int, text: str) -> PairingReport:
     """Seat players for a started round from CSV rows `table, player id[, player id …]`; bad rows are reported."""
     rnd = started_round(session, event, round_number)
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
     seated = set(session.scalars(select(Pairing.player_id).where(Pairing.round_id == rnd.id)))
+    in_file: dict[str, tuple[int, int]] = {}  # player ID -> (table, line) where this file seats them
     for line, row in enumerate(csv_rows(text), start=1):
         raw = ",".join(row)
         cells = [c.strip() for c in row]
         if not any(cells):
             continue
-        if line == 1 and not cells[0].isdigit():
+        if line == 1 and table_number(cells[0]) is None and not any(c in codes for c in cells[1:]):
             continue  # a header row
-        if len(cells) < 2 or not cells[0].isdigit() or int(cells[0]) < 1:
-            report.rejected.append((line, raw, "expected: table number, player id, player id"))
-            continue
-        table, wanted = int(cells[0]), [c for c in cells[1:] if c]
-        unknown = [c for c in wanted if c not in codes]
-        if unknown:
-            report.rejected.append((line, raw, f"unknown player ID {', '.join(unknown)}"))
-            continue
-        twice = [c for c in wanted if codes[c].id in seated]
-        if twice:
-            report.rejected.append((line, raw, f"already seated this round: {', '.join(twice)}"))
+        problem, table, wanted = _pairing_row(cells, codes, seated, in_file)
+        if problem:
+            report.rejected.append((line, raw, problem))
             continue
         for code in wanted:
             session.add(Pairing(round_id=rnd.id, table_number=table, player_id=codes[code].id))
-            seated.add(codes[code].id)
+            in_file[code] = (table, line)
             report.added += 1
     if report.added:
         audit.record(session, actor, "pairings.import", rnd, event_id=event.id, round=rnd.number,

@@ -1,0 +1,246 @@
+"""Players and pairings imports: batches that leave other events working, exact reports, bad rows never a 500."""
+from __future__ import annotations
+
+import io
+import re
+import threading
+
+import pytest
+from sqlalchemy import func, select
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import stream_encode_multipart
+
+from judgeapp.extensions import db
+from judgeapp.models import AuditEntry, DeckCheck, Incident, Pairing, Player, TimeExtension
+from tests.conftest import KEY_RE, csrf_token, login
+from tests.integration.test_incidents import log, signed_in
+from tests.security.conftest import audit_watch  # noqa: F401  (the fixture: every change has its audit entry)
+
+pytestmark = pytest.mark.db
+
+
+def multipart(token: str, body: bytes | str, name="file.csv") -> dict:
+    """A file upload as keyword arguments of client.post, encoded in memory (werkzeug's test client spools a large
+    upload to a temporary file that it never closes)."""
+    body = body.encode() if isinstance(body, str) else body
+    stream, _, boundary = stream_encode_multipart({"csrf_token": token, "file": FileStorage(io.BytesIO(body), name)},
+                                                       use_tempfile=False)
+    return {"data": stream.getvalue(), "content_type": f"multipart/form-data; boundary={boundary}"}
+
+
+def upload(client, url, body: bytes | str, name="file.csv", form_page=None):
+    return client.post(url, **multipart(csrf_token(client, form_page or url), body, name))
+
+
+def import_players(client, event_id, body):
+    return upload(client, f"/events/{event_id}/players/import", body, form_page=f"/events/{event_id}/players")
+
+
+def players_at(app, event_id) -> list[tuple[str, str | None]]:
+    with app.app_context():
+        return list(db.session.execute(select(Player.name, Player.player_code).where(Player.event_id == event_id)
+                                       .order_by(Player.id)))
+
+
+def page(response) -> str:
+    return response.get_data(as_text=True)
+
+
+def rejected_rows(html: str) -> list[tuple[int, str]]:
+    """(line, problem) of each row the import report lists."""
+    rows = re.findall(r"<tr><td>(\d+)</td><td><code>.*?</code></td><td>(.*?)</td></tr>", html, re.S)
+    return [(int(line), problem) for line, problem in rows]
+
+
+@pytest.fixture
+def organizer_at(app, make_user, make_event):
+    """An organizer signed in, with an event of their own: (client, event id)."""
+    uid, email = make_user(organizer=True, name="Olivia Organizer")
+    client = app.test_client()
+    assert login(client, email).status_code == 302
+    return client, make_event(uid)
+
+
+# ---- players: batches -------------------------------------------------------------------------------------------------
+
+def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_finish_before_it_does(
+        app, floor, make_event):
+    """SQLite holds one write lock for the whole database: an import in one transaction made every judge of every
+    event wait for it. In batches, another event's judge saves incidents while the import is still running."""
+    rows = 10_000
+    big_event = make_event(floor["organizer"][0], name="Big Open")
+    organizer = signed_in(app, floor["organizer"][1])
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    judge.get(f"/events/{floor['event_id']}/incidents/new")  # warm: the first page render compiles templates
+    body = "".join(f"Player {n},BIG-{n:06d},Team {n % 500}\n" for n in range(rows))
+    token = csrf_token(organizer, f"/events/{big_event}/players")
+    finished, answer = threading.Event(), {}
+
+    def run_import():
+        try:
+            answer["response"] = organizer.post(f"/events/{big_event}/players/import", **multipart(token, body))
+        finally:
+            finished.set()
+
+    importer = threading.Thread(target=run_import)
+    importer.start()
+    try:
+        with app.app_context():  # wait until the import's first batch is committed (or the import ends)
+            while not finished.wait(0.02) and not db.session.scalar(
+                    select(func.count()).select_from(Player).where(Player.event_id == big_event)):
+                db.session.rollback()
+        saves = [log(judge, floor["event_id"], player=f"P-00{n}", infraction="3.5.2", penalty="warning")
+                 for n in (1, 2, 3, 4)]
+        with app.app_context():
+            imported_by_then = db.session.scalar(select(func.count()).select_from(Player).where(
+                Player.event_id == big_event))
+    finally:
+        importer.join()
+    assert [s.status_code for s in saves] == [302] * 4
+    assert imported_by_then < rows, "the other event's saves waited for the whole import"
+    assert f"Import: {rows} added, 0 rejected" in page(answer["response"])
+    assert len(players_at(app, big_event)) == rows
+
+
+def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch):  # noqa: F811
+    client, event_id = organizer_at
+    app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 3
+    import_players(client, event_id, "Already Here,X-9\n")
+    csv_text = ("name,player id\n"        # 1: header
+                "A One,P-1\n"             # 2
+                "B Two,P-2\n"             # 3
+                ",P-3\n"                  # 4: no name
+                "C Three,X-9\n"           # 5: registered by the earlier import
+                "D Four,P-4\n"            # 6
+                "E Five,P-5\n"            # 7: (second batch)
+                "A Again,P-1\n"           # 8: duplicate of line 2, one batch later
+                "\n"                      # 9: blank, skipped
+                "F Six,P-6,Team,Extra\n"  # 10: too many columns
+                "G Seven,P-7\n"           # 11
+                "No Id,\n"                # 12: player IDs are optional (README: players CSV)
+                "E Again,P-5\n")          # 13: duplicate of line 7, in the last batch
+    response = import_players(client, event_id, csv_text)
+    html = page(response)
+    assert response.status_code == 200 and "Import: 6 added, 5 rejected" in html
+    assert rejected_rows(html) == [
+        (4, "Give the player&#39;s name."),
+        (5, "player ID X-9 is already registered"),
+        (8, "player ID P-1 is already registered (line 2 of this file)"),
+        (10, "expected at most 3 columns: name, player id, team"),
+        (13, "player ID P-5 is already registered (line 7 of this file)"),
+    ]
+    assert [name for name, _ in players_at(app, event_id)] == [
+        "Already Here", "A One", "B Two", "D Four", "E Five", "G Seven", "No Id"]
+    with app.app_context():
+        summaries = db.session.scalars(select(AuditEntry.details).where(AuditEntry.action == "player.import")
+                                       .order_by(AuditEntry.id)).all()
+        added = db.session.scalar(select(func.count()).select_from(AuditEntry).where(
+            AuditEntry.action == "player.add", AuditEntry.object_type == "Player"))
+    assert [(s["added"], s["lines"]) for s in summaries[1:]] == [(2, [2, 5]), (3, [6, 11]), (1, [12, 12])], summaries
+    assert added == 7  # each player, the earlier one included, has its own entry
+    assert audit_watch == [], "\n".join(audit_watch)
+
+
+def test_uploading_the_same_players_file_again_adds_no_one_twice(app, organizer_at):
+    client, event_id = organizer_at
+    app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 2
+    csv_text = "Yui Suzuki,P-1\nHaruto Sato,P-2\nMei Ito,P-3\n"
+    assert "Import: 3 added, 0 rejected" in page(import_players(client, event_id, csv_text))
+    again = page(import_players(client, event_id, csv_text))
+    assert "Import: 0 added, 3 rejected" in again
+    assert [line for line, _ in rejected_rows(again)] == [1, 2, 3]
+    assert len(players_at(app, event_id)) == 3
+
+
+def test_a_players_file_of_130000_rows_is_within_the_import_upload_limit(app, organizer_at):
+    """A 130,000-row file is about 4-5 MB: over the 2 MB every other form gets, under the import routes' own limit."""
+    client, event_id = organizer_at
+    row = "Alexandra Yamamoto-Fernández,JP-2026-0012345,Blue Lions of the North\n"
+    size = 130_000 * len(row.encode())
+    padded = "Yui Suzuki,P-1\n" + "\n" * (size - 15)  # blank lines are skipped: the size without the import time
+    response = import_players(client, event_id, padded)
+    assert response.status_code == 200 and "Import: 1 added, 0 rejected" in page(response)
+
+
+def test_a_players_file_over_the_import_limit_gets_413_and_other_forms_keep_their_2_mb(app, organizer_at):
+    client, event_id = organizer_at
+    too_big = import_players(client, event_id, "\n" * (app.config["JUDGEAPP_IMPORT_MAX_BYTES"] + 1))
+    assert too_big.status_code == 413
+    form_post = client.post(f"/events/{event_id}/players", data={"name": "x" * (3 * 1024 * 1024)})
+    assert form_post.status_code == 413, "the larger limit is for the import routes only"
+
+
+# ---- pairings --------------------------------------------------------------------------------------------------------
+
+def import_pairings(client, event_id, csv_text):
+    return upload(client, f"/events/{event_id}/pairings", csv_text)
+
+
+def seated(app, event_id=None):
+    with app.app_context():
+        return db.session.execute(select(Pairing.table_number, Player.player_code)
+                                  .join(Player, Player.id == Pairing.player_id)
+                                  .order_by(Pairing.table_number, Player.player_code)).all()
+
+
+@pytest.mark.parametrize("table", ["²", "٣", "１", "1e3", "-1", "0", "+1", " 1 2", "1.0", "99999999999999999999",
+                                   "10000"])
+@pytest.mark.parametrize("line", [1, 2])
+def test_a_pairings_row_whose_table_is_not_a_table_number_is_a_row_error(app, floor, table, line):
+    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
+    rows = [f"{table},P-001,P-003", "2,P-002,P-004"] if line == 1 else ["1,P-001,P-003", f"{table},P-002,P-004"]
+    response = import_pairings(scorekeeper, floor["event_id"], "\n".join(rows) + "\n")
+    assert response.status_code == 200
+    assert rejected_rows(page(response)) == [(line, "the table must be a number from 1 to 9999")]
+    good = ("2", ["P-002", "P-004"]) if line == 1 else ("1", ["P-001", "P-003"])
+    assert seated(app) == [(int(good[0]), code) for code in good[1]]
+
+
+def test_a_player_named_twice_in_one_pairings_row_is_a_row_error(app, floor):
+    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
+    response = import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-001\n2,P-002,P-004\n")
+    assert response.status_code == 200
+    assert rejected_rows(page(response)) == [(1, "player ID P-001 is named twice in this row")]
+    assert seated(app) == [(2, "P-002"), (2, "P-004")]
+
+
+def test_a_player_seated_twice_in_one_pairings_file_is_reported_with_the_first_line(app, floor):
+    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
+    response = import_pairings(scorekeeper, floor["event_id"], "table,p1,p2\n1,P-001,P-003\n2,P-002,P-001\n")
+    assert rejected_rows(page(response)) == [(3, "already seated this round: P-001 (table 1, line 2 of this file)")]
+    assert seated(app) == [(1, "P-001"), (1, "P-003")]
+
+
+def test_a_player_already_seated_this_round_is_a_row_error_on_the_next_upload(app, floor):
+    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
+    import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-003\n")
+    response = import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-003\n2,P-002,P-004\n")
+    assert rejected_rows(page(response)) == [(1, "already seated this round: P-001, P-003")]
+    assert seated(app) == [(1, "P-001"), (1, "P-003"), (2, "P-002"), (2, "P-004")]
+
+
+# ---- table numbers wherever a table is typed ---------------------------------------------------------------------------
+
+FLOOR_FORMS = {
+    "incident": ("incidents/new", {"round": "1", "subject_kind": "player", "player": "P-001", "infraction": "3.5.2",
+                                   "penalty": "warning", "description": ""}),
+    "time extension": ("extensions/new", {"round": "1", "reason": "ruling", "minutes": "3"}),
+    "deck check": ("deck-checks/new", {"round": "1", "player_1": "P-001"}),
+}
+
+
+@pytest.mark.parametrize("table", ["1" + "0" * 30, "99999999999999999999", "10000", "²", "1e3", "NaN", "-1", "0"])
+@pytest.mark.parametrize("form", FLOOR_FORMS)
+def test_a_table_number_out_of_range_is_a_field_error_and_stores_nothing(app, floor, form, table):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    path, fields = FLOOR_FORMS[form]
+    url = f"/events/{floor['event_id']}/{path}"
+    form_page = judge.get(url).get_data(as_text=True)
+    data = {"csrf_token": csrf_token(judge, url), "key": KEY_RE.search(form_page).group(1), "table": table, **fields}
+    response = judge.post(url, data=data)
+    assert response.status_code == 400 and 'id="table-error"' in page(response), page(response)[:3000]
+    prefilled = judge.get(f"{url}?table={table}")
+    assert prefilled.status_code == 200
+    with app.app_context():
+        assert [db.session.scalar(select(func.count()).select_from(model))
+                for model in (Incident, TimeExtension, DeckCheck)] == [0, 0, 0]

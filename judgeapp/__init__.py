@@ -2,18 +2,22 @@
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from zoneinfo import ZoneInfo
 
 from flask import Flask, render_template, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_wtf.csrf import CSRFError
 
 from .errors import EventClosed
+from .lifecycles import IllegalTransition
+from .permissions import Refused
 from .config import DEFAULTS, ROOT, from_environment
 from .extensions import CATALOG_KEY, csrf, db, limiter, login_manager, migrate
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+# Responses a browser or proxy may keep: static files and the installable app's own files (sw.js sets no-cache).
+# Everything else may carry credentials or personal data (pages, reports, CSV, one-time links): never stored.
+CACHEABLE_ENDPOINTS = frozenset({"static", "offline.service_worker", "offline.manifest", "offline.page"})
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -84,6 +88,11 @@ def register_extensions(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
+        if request.endpoint not in CACHEABLE_ENDPOINTS:
+            response.headers["Cache-Control"] = "no-store"  # also over send_file's no-cache (PDF reports)
+        if request.is_secure and app.config.get("JUDGEAPP_HSTS_SECONDS"):
+            response.headers.setdefault("Strict-Transport-Security",
+                                        f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}")
         return response
 
 
@@ -112,31 +121,41 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_errorhandlers(app: Flask) -> None:
-    messages = {
-        400: ("Bad request", "The request could not be understood. Go back and try again."),
-        403: ("Not allowed", "Your role at this event does not allow this. Ask the organizer or the head judge."),
-        404: ("Not found", "There is nothing here, or it is not yours to see."),
-        405: ("Not allowed", "This address does not accept that kind of request."),
-        409: ("Event closed", "This event is closed; nothing was changed."),
-        410: ("Link no longer works", "This link has been used or has expired."),
-        413: ("Too large", "The upload is larger than 2 MB."),
-        429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
-        500: ("Something went wrong", "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),
-    }
+    from .web import ERROR_PAGES, error_page as render, too_large_text
 
-    def render(code: int, detail: str | None = None):
-        title, text = messages[code]
-        return render_template("errors/error.html", code=code, title=title, text=detail or text), code
-
-    for code in messages:
-        if code == 500:
+    for code in ERROR_PAGES:
+        if code in (413, 500):
             continue
         app.register_error_handler(code, lambda e, code=code: render(code))
+
+    @app.errorhandler(413)
+    def _too_large(e):
+        """The body was never read; the page's own forms (log out, Got it) are built without request data."""
+        return render(413, too_large_text(request.max_content_length))
 
     @app.errorhandler(CSRFError)
     def _csrf(e):
         return render(400, "This form has expired or was not sent by judgeapp (missing or wrong security token). "
                            "Reload the page and send it again; what you typed was not saved.")
+
+    @app.errorhandler(Refused)
+    def _refused(e):
+        """The permission table or a record's lifecycle said no: the reason, and what may be done instead."""
+        from .extensions import db as _db
+
+        _db.session.rollback()
+        d = e.decision
+        title = "Not allowed" if d.status == 403 else "Not possible now"
+        return render_template("errors/error.html", code=d.status, title=title, text=d.why,
+                               instead=d.instead), d.status
+
+    @app.errorhandler(IllegalTransition)
+    def _illegal(e):
+        from .extensions import db as _db
+
+        _db.session.rollback()
+        return render_template("errors/error.html", code=409, title="Not possible now", text=e.why,
+                               instead=e.instead), 409
 
     @app.errorhandler(EventClosed)
     def _closed(e):
@@ -150,25 +169,27 @@ def register_errorhandlers(app: Flask) -> None:
 
 
 def register_template_helpers(app: Flask) -> None:
-    tz = ZoneInfo(app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
+    from .web import clock
 
-    @app.template_filter("clock")
-    def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
-        """Stored UTC time shown in the venue's time zone."""
-        if value is None:
-            return ""
-        return value.replace(tzinfo=timezone.utc).astimezone(tz).strftime(fmt)
+    app.add_template_filter(clock, "clock")  # stored UTC time shown in the venue's time zone
 
     @app.template_filter("iso_utc")
     def iso_utc(value: datetime | None) -> str:
         """A stored UTC time for scripts (countdowns, stopwatches)."""
         return "" if value is None else value.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
 
+    from .permissions import Action, Role, can, may
+
+    app.add_template_global(can, "can")
+    app.add_template_global(may, "may")  # the role may do this at this event at all (menus)  # the same table the server checks: a button only for an action it accepts
+    app.add_template_global(Action, "Action")
+    app.add_template_global(Role, "Role")
+
     @app.context_processor
     def _forms():
         from .auth.forms import LogoutForm
 
-        return {"logout_form": LogoutForm(), "catalog": app.extensions[CATALOG_KEY]}
+        return {"logout_form": LogoutForm(formdata=None), "catalog": app.extensions[CATALOG_KEY]}
 
 
 def register_commands(app: Flask) -> None:

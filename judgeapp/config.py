@@ -31,6 +31,8 @@ def from_environment(instance_path: str) -> dict:
         "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
         "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),
         "JUDGEAPP_PROXY_HOPS": int(os.environ.get("JUDGEAPP_PROXY_HOPS") or 0),
+        "JUDGEAPP_HSTS_SECONDS": int(os.environ.get("JUDGEAPP_HSTS_SECONDS", "").strip()
+                                     or DEFAULTS["JUDGEAPP_HSTS_SECONDS"]),
         "JUDGEAPP_BASE_URL": os.environ.get("JUDGEAPP_BASE_URL") or DEFAULTS["JUDGEAPP_BASE_URL"],
         **mail_settings(os.environ),
     }
@@ -53,14 +55,16 @@ def mail_settings(env) -> dict:
     }
 
 
-
 DEFAULTS = {
     "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     "WTF_CSRF_TIME_LIMIT": None,  # a token lives as long as the session: a judge may keep a form open all round
     "SESSION_COOKIE_HTTPONLY": True,
     "SESSION_COOKIE_SAMESITE": "Lax",
     "REMEMBER_COOKIE_DURATION": 0,
-    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,
+    "MAX_CONTENT_LENGTH": 2 * 1024 * 1024,  # any request body; over it, a readable 413 page (web.too_large_text)
+    # Over HTTPS (directly, or X-Forwarded-Proto from JUDGEAPP_PROXY_HOPS trusted proxies) browsers are told to use
+    # HTTPS only, for this long (JUDGEAPP_HSTS_SECONDS; 0 sends no Strict-Transport-Security header).
+    "JUDGEAPP_HSTS_SECONDS": 365 * 24 * 3600,
     "JUDGEAPP_IMPORT_MAX_BYTES": 16 * 1024 * 1024,  # the players import only: 130,000 rows are 4-5 MB
     "JUDGEAPP_IMPORT_BATCH_ROWS": 500,  # players written per transaction: SQLite's write lock is held briefly
     "JUDGEAPP_IMPORT_PAUSE_MS": 110,  # SQLite: between batches, so that waiting requests get the lock

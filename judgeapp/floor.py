@@ -8,12 +8,10 @@ from flask import abort, current_app, jsonify, request
 from flask_login import current_user
 from wtforms.fields.choices import SelectChoice
 
-from .access import JUDGES
 from .events.services import rounds_of
 from .extensions import db
 from .models import Player
 
-JUDGE_IDS = frozenset(r.value for r in JUDGES)
 
 
 def round_choices(field, event, default_current=True):

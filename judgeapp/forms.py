@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import re
 import uuid
+from decimal import Decimal
 
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, StringField
-from wtforms.validators import Length, Optional
+from wtforms import Field, HiddenField, StringField
+from wtforms.validators import Length, Optional, StopValidation
+from wtforms.widgets import NumberInput
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
@@ -41,3 +43,46 @@ class OutboxFields(Form):
 
     logged_at = HiddenField(validators=[Optional(), Length(max=64)])  # when logged, by the phone's clock (ISO, UTC)
     outbox_owner = HiddenField(validators=[Optional(), Length(max=20)])  # its writer: another account's is refused
+
+
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: no exponent, NaN, Infinity, ² or other scripts
+DECIMAL_NUMBER = re.compile(r"[+-]?[0-9]{1,9}(?:[.,][0-9]{0,6})?|[+-]?[.,][0-9]{1,6}")  # a phone may type a comma
+
+
+class NumericField(Field):
+    """The one number field of every form: plain digits as a phone types them (an optional sign; with
+    `decimal=True` a decimal point or comma), at most nine digits before it. NaN, Infinity, exponents, digits of
+    other scripts and huge numbers get a field error here, so no validator, service or database sees them."""
+
+    widget = NumberInput()
+
+    def __init__(self, label=None, validators=None, *, decimal: bool = False, **kwargs):
+        super().__init__(label, validators, **kwargs)
+        self.decimal = decimal
+        if decimal:
+            self.widget = NumberInput(step="any")
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return self.raw_data[0]
+        return "" if self.data is None else str(self.data)
+
+    def process_formdata(self, valuelist):
+        if not valuelist:
+            return
+        text = valuelist[0].strip() if isinstance(valuelist[0], str) else ""
+        self.data = None
+        if not text:
+            return  # empty: the field's Optional or DataRequired decides
+        if self.decimal:
+            if not DECIMAL_NUMBER.fullmatch(text):
+                raise ValueError("Give a number in digits, such as 2.5.")
+            self.data = Decimal(text.replace(",", "."))
+        else:
+            if not WHOLE_NUMBER.fullmatch(text):
+                raise ValueError("Give a whole number in digits, such as 12.")
+            self.data = int(text)
+
+    def pre_validate(self, form):
+        if self.process_errors:  # not a number: say so, instead of "required" or a range about a number never read
+            raise StopValidation()

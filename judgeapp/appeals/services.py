@@ -8,7 +8,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..access import HEAD_JUDGE, roles_at
+from .. import permissions
+from ..permissions import Action, Role as Authority, roles_at
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Challenges, Outcome, Policy
@@ -73,7 +74,7 @@ def why_not_appealable(session: Session, event: Event, incident: Incident) -> st
     earlier = list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id)))
     if any(not a.decided_as_proxy for a in earlier if a.status is not AppealStatus.OPEN):
         return "The head judge has decided an appeal of this ruling: their decision is final."
-    if HEAD_JUDGE in roles_at(incident.judge, event):
+    if Authority.HEAD_JUDGE in roles_at(session, incident.judge, event):
         return "The head judge made this ruling: it is final."
     return None
 
@@ -173,8 +174,9 @@ def is_head_judge_anywhere(session: Session, user: User) -> bool:
         StaffAssignment.ended_at.is_(None)).limit(1)) is not None
 
 
-def may_decide(appeal: Appeal, actor: User, roles: frozenset[str]) -> bool:
-    return HEAD_JUDGE in roles or (appeal.proxy_id is not None and appeal.proxy_id == actor.id and "floor_judge" in roles)
+def may_decide(session: Session, event: Event, appeal: Appeal, actor: User, roles: frozenset) -> bool:
+    """The permission table's answer: the head judge, or the proxy of this appeal, while it is open."""
+    return bool(permissions.check(session, Action.DECIDE_APPEAL, user=actor, roles=roles, record=appeal, event=event))
 
 
 # ---- proxies -------------------------------------------------------------------------------------------------------
@@ -191,10 +193,7 @@ def proxy_candidates(session: Session, event: Event, appeal: Appeal) -> list[Use
 def delegate(session: Session, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal,
              proxy_id: int | None) -> None:
     """The head judge hands one appeal to another judge, who rules a second time in their place."""
-    if HEAD_JUDGE not in roles:
-        raise PermissionError("only the head judge delegates an appeal")
-    if appeal.status is not AppealStatus.OPEN:
-        raise FieldError("proxy", "This appeal is already decided.")
+    permissions.transition(session, Action.DELEGATE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
     if any(a.decided_as_proxy for a in session.scalars(select(Appeal).where(Appeal.incident_id == appeal.incident_id))):
         raise FieldError("proxy", "A proxy has already ruled on this incident; this appeal is for you.")
     if proxy_id is None:
@@ -226,8 +225,7 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     """Uphold, overturn or change the ruling. A changed penalty replaces the old one for upgrades; the old ruling
     stays in the appeal and in the incident's history."""
     now = now or utcnow()
-    if not may_decide(appeal, actor, roles):
-        raise PermissionError("only the head judge or their proxy for this appeal decides it")
+    permissions.transition(session, Action.DECIDE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
     lock_event(session, event)
     # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
     # sent at once the second finds it decided.
@@ -244,12 +242,14 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
         else None))
     incident = appeal.incident
     before = incidents.snapshot(incident)
-    as_proxy = HEAD_JUDGE not in roles
+    as_proxy = Authority.HEAD_JUDGE not in roles
     if outcome is Outcome.OVERTURNED:
         incident.status, incident.status_reason = IncidentStatus.OVERTURNED, reason
     elif outcome is Outcome.CHANGED:
         appeal.new_ruling = _change(session, policy, event, incident, data, as_proxy)
-        incidents.investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
+    if outcome is not Outcome.UPHELD:
+        incidents.investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
+                                                  why=f"Appeal #{appeal.number} was decided: {outcome.value}.")
     appeal.status = AppealStatus(outcome.value)
     appeal.decided_by_id, appeal.decided_at, appeal.decided_as_proxy = actor.id, now, as_proxy
     appeal.decision_reason = reason
@@ -296,9 +296,8 @@ def decisions_to_see(session: Session, user: User) -> list[Appeal]:
         .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by)).order_by(Appeal.decided_at)))
 
 
-def acknowledge(session: Session, *, actor: User, event: Event, appeal: Appeal) -> None:
-    if appeal.ruling_judge_id != actor.id:
-        raise PermissionError("only the judge whose ruling was appealed acknowledges the decision")
+def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event, appeal: Appeal) -> None:
+    permissions.require_on(session, Action.ACKNOWLEDGE_DECISION, user=actor, roles=roles, record=appeal, event=event)
     if appeal.seen_by_judge_at is None and appeal.status is not AppealStatus.OPEN:
         appeal.seen_by_judge_at = utcnow()
         audit.record(session, actor, "appeal.seen", appeal, event_id=event.id, number=appeal.number)

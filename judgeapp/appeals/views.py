@@ -6,12 +6,15 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..access import JUDGES, event_access
+from .. import permissions
+from ..permissions import Action, event_route
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, penalty_choices, rank_namer
 from ..models import AppealStatus, Event, Player, Role, StaffAssignment
+from ..web import refuse, refuse_form, safe_next
+from ..web import refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
@@ -32,15 +35,18 @@ def _appeal_news():
     waiting = services.waiting_for(db.session, current_user)
     show = bool(waiting) or services.is_head_judge_anywhere(db.session, current_user)
     return {"appeals_waiting": waiting if show else None,
-            "appeal_decisions": services.decisions_to_see(db.session, current_user), "seen_form": SeenForm()}
+            "appeal_decisions": services.decisions_to_see(db.session, current_user),
+            "seen_form": SeenForm(formdata=None)}  # only shown: never reads the request (a 413's body was not read)
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
+@event_route(Action.FILE_APPEAL)
 def new(event, roles, number):
     incident = incidents.incident_by_number(db.session, event, number)
     if incident is None:
         abort(404)
+    permissions.require_on(db.session, Action.FILE_APPEAL, user=current_user, roles=roles, record=incident,
+                           event=event)
     form = AppealForm()  # the service checks who may appeal; the look-ups below are for the rendered form only
     if form.validate_on_submit():
         data = services.AppealInput(key=form.key.data, appellant=form.appellant.data, contest=form.contest.data)
@@ -63,7 +69,7 @@ def new(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/appeals")
-@event_access(Role.HEAD_JUDGE, Role.FLOOR_JUDGE, "organizer")
+@event_route(Action.VIEW_APPEALS)
 def index(event, roles):
     policy = event_policy(event)
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
@@ -73,16 +79,13 @@ def index(event, roles):
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>", methods=["GET", "POST"])
-@event_access(Role.HEAD_JUDGE, Role.FLOOR_JUDGE, "organizer")
+@event_route(Action.VIEW_APPEALS, post=Action.DECIDE_APPEAL)
 def show(event, roles, number):
     policy = event_policy(event)
     appeal = _appeal_or_404(event, number)
-    may_decide = services.may_decide(appeal, current_user, roles)
-    if request.method == "POST" and not may_decide:
-        abort(403)
-    if request.method == "POST" and appeal.status is not AppealStatus.OPEN:
-        flash(f"Appeal #{appeal.number} is already decided: {appeal.status.label}.", "error")
-        return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
+    if request.method == "POST":  # the head judge or this appeal's proxy, while it is open (else 403/409 and why)
+        permissions.require_on(db.session, Action.DECIDE_APPEAL, user=current_user, roles=roles, record=appeal,
+                               event=event)
     form = DecisionForm()
     form.infraction.choices = [SelectChoice("", "Keep the infraction")] + infraction_choices_of(policy)[1:]
     penalty_choices(form.penalty, policy)
@@ -107,22 +110,24 @@ def show(event, roles, number):
     if appeal.appellant_player_id is not None:
         challenges = services.challenges_of(db.session, event, db.session.get(Player, appeal.appellant_player_id))
     return render_template("appeals/show.html", event=event, roles=roles, appeal=appeal, form=form,
-                           proxy_form=proxy_form, may_decide=may_decide and appeal.status is AppealStatus.OPEN,
+                           proxy_form=proxy_form,
                            challenges=challenges, rank_name=rank_namer(policy), policy=policy,
                            now=incidents.utcnow()), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>/proxy", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_route(Action.DELEGATE_APPEAL)
 def delegate(event, roles, number):
     appeal = _appeal_or_404(event, number)
+    permissions.require_on(db.session, Action.DELEGATE_APPEAL, user=current_user, roles=roles, record=appeal,
+                           event=event)
     form = ProxyForm()
     if not form.validate_on_submit():
-        abort(400)
+        refuse_form(form)
     try:
         proxy_id = int(form.proxy.data) if form.proxy.data else None
     except ValueError:
-        abort(400)
+        refuse(400, "Choose the proxy from the list of this event's judges; nothing was changed.")
     try:
         services.delegate(db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id)
     except FieldError as err:
@@ -136,21 +141,17 @@ def delegate(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>/seen", methods=["POST"])
-@event_access(*JUDGES, when_closed=True)  # acknowledging a decision changes no record of the event
+@event_route(Action.ACKNOWLEDGE_DECISION)  # acknowledging a decision changes no record of the event
 def seen(event, roles, number):
     appeal = _appeal_or_404(event, number)
-    if appeal.ruling_judge_id != current_user.id:
-        abort(403)
-    if not SeenForm().validate_on_submit():
-        abort(400)
-    services.acknowledge(db.session, actor=current_user, event=event, appeal=appeal)
+    permissions.require_on(db.session, Action.ACKNOWLEDGE_DECISION, user=current_user, roles=roles, record=appeal,
+                           event=event)
+    if not (form := SeenForm()).validate_on_submit():
+        refuse_form(form)
+    services.acknowledge(db.session, actor=current_user, roles=roles, event=event, appeal=appeal)
     db.session.commit()
-    return redirect(_safe_next() or url_for("appeals.show", event_id=event.id, number=appeal.number))
-
-
-def _safe_next() -> str | None:
-    target = request.form.get("next") or ""
-    return target if target.startswith("/") and not target.startswith("//") else None
+    back = url_for("appeals.show", event_id=event.id, number=appeal.number)
+    return redirect(safe_next(request.form.get("next"), back))
 
 
 @bp.route("/appeals/waiting")

@@ -12,6 +12,8 @@ from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
 from ..incidents.services import LogResult, check_minutes, check_table, started_round
+from .. import permissions
+from ..permissions import Action
 from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
 
 
@@ -127,8 +129,7 @@ def add_extension(session: Session, policy: Policy, *, actor: User, event: Event
 
 def void_extension(session: Session, *, actor: User, roles: frozenset[str], event: Event, ext: TimeExtension,
                    reason: str) -> None:
-    if "head_judge" not in roles and ext.judge_id != actor.id:
-        raise PermissionError("only the judge who gave the time or the head judge may withdraw it")
+    permissions.transition(session, Action.WITHDRAW_TIME, user=actor, roles=roles, record=ext, event=event)
     reason = " ".join((reason or "").split())
     if not reason:
         raise FieldError("reason", "Say why the time is withdrawn.")

@@ -6,7 +6,8 @@ from decimal import Decimal
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user
 
-from ..access import JUDGES, event_access
+from .. import permissions
+from ..permissions import Action, event_route
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
@@ -19,7 +20,7 @@ from .forms import ExtensionForm
 
 
 @bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
+@event_route(Action.GIVE_TIME)
 def new_extension(event, roles):
     policy = event_policy(event)
     form = ExtensionForm()
@@ -61,11 +62,12 @@ def new_extension(event, roles):
 
 
 @bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
-@event_access(*JUDGES)
+@event_route(Action.WITHDRAW_TIME)
 def void_extension(event, roles, extension_id):
     ext = db.session.get(TimeExtension, extension_id)
     if ext is None or ext.event_id != event.id:
         abort(404)
+    permissions.require_on(db.session, Action.WITHDRAW_TIME, user=current_user, roles=roles, record=ext, event=event)
     form = VoidForm()
     if not form.validate_on_submit():
         flash("Say why the time is withdrawn.", "error")
@@ -73,8 +75,6 @@ def void_extension(event, roles, extension_id):
         try:
             services.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
                                        reason=form.reason.data)
-        except PermissionError:
-            abort(403)
         except FieldError as err:
             db.session.rollback()
             flash(err.message, "error")
@@ -85,7 +85,7 @@ def void_extension(event, roles, extension_id):
 
 
 @bp.route("/events/<int:event_id>/clock")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def clock(event, roles):
     rounds = rounds_of(db.session, event)
     number = int_or_none(request.args.get("round"))

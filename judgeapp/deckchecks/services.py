@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit
 from ..errors import FieldError
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
+from ..lifecycles import DECK_CHECK, DeckCheckState
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
 from ..clock.services import propose, record_extension, settle_minutes
 from ..incidents.services import check_table, find_player, pairings_of, started_round, table_count
@@ -60,16 +61,19 @@ def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckC
 
 @dataclass
 class EndResult:
-    owed: ExtensionOwed
+    owed: ExtensionOwed | None  # None: the check ran longer than a round, or its round had ended: nothing proposed
     extension: TimeExtension | None
 
 
 def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Event, dc: DeckCheck, result: str,
                    notes: str, minutes: int | None, adjust_reason: str | None, now: datetime | None = None) -> EndResult:
-    """Finish a deck check: the result, notes, and the time the policy owes the match for it."""
+    """Finish a deck check: the result, notes, and the time the policy owes the match for it. A check can always be
+    ended while it runs, however long it has been open: its real length is recorded; when it ran longer than a round
+    (left open by mistake) no time is proposed, and the judge gives what the match is really owed, if anything."""
     now = now or utcnow()
-    if dc.ended_at is not None:
-        raise FieldError("result", f"This deck check already ended at {dc.ended_at:%H:%M} UTC.")
+    lock_event(session, event)
+    session.refresh(dc)
+    DECK_CHECK.move(DeckCheckState(dc.result.value), "end")  # 409 when it already ended, and why
     try:
         outcome = DeckCheckResult(result)
     except ValueError:
@@ -79,7 +83,10 @@ def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Even
     notes = (notes or "").strip()
     if len(notes) > MAX_TEXT:
         raise FieldError("notes", f"At most {MAX_TEXT} characters.")
-    owed = propose(policy, ExtensionReason.DECK_CHECK, paused_from=dc.started_at, paused_to=max(now, dc.started_at))
+    taken = max(now, dc.started_at) - dc.started_at
+    plausible = taken <= timedelta(minutes=event.round_minutes) and dc.round.ended_at is None
+    owed = propose(policy, ExtensionReason.DECK_CHECK, paused_from=dc.started_at, paused_to=dc.started_at + taken) \
+        if plausible else None
     given, adjust = settle_minutes(event, owed, minutes, adjust_reason, field_name="minutes")
     dc.ended_at, dc.result, dc.notes = now, outcome, notes
     audit.record(session, actor, "deck_check.end", dc, event_id=event.id, result=outcome.value,

@@ -7,12 +7,13 @@ from flask import abort, flash, jsonify, redirect, render_template, request, url
 from flask_login import current_user
 from sqlalchemy import select
 
-from ..access import JUDGES, event_access
+from .. import permissions
+from ..permissions import Action, event_route
 from ..clock import services as clock
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
 from ..extensions import db, event_policy
-from ..floor import JUDGE_IDS, clock_text, int_or_none, json_errors, outbox_post, player_label, round_choices
+from ..floor import clock_text, int_or_none, json_errors, outbox_post, player_label, round_choices
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
@@ -21,13 +22,12 @@ from .forms import DeckCheckForm, EndDeckCheckForm, PickTablesForm
 
 
 @bp.route("/events/<int:event_id>/deck-checks")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def index(event, roles):
     pick_form = PickTablesForm(request.args)
     pick = None
     if "count" in request.args:
-        if not roles & JUDGE_IDS:
-            abort(403)  # picking is for the judges who will do the checks
+        permissions.require(Action.PICK_TABLES, roles)  # picking is for the judges who will do the checks
         if pick_form.validate():
             try:
                 pick = services.pick_tables(db.session, event, count=pick_form.count.data or 2)
@@ -38,7 +38,7 @@ def index(event, roles):
 
 
 @bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
+@event_route(Action.START_DECK_CHECK)
 def new(event, roles):
     form = DeckCheckForm()
     rounds = round_choices(form.round, event)
@@ -68,15 +68,16 @@ def new(event, roles):
 
 
 @bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
-@event_access()
+@event_route(Action.VIEW_EVENT, post=Action.END_DECK_CHECK)
 def show(event, roles, deck_check_id):
     policy = event_policy(event)
     dc = incident_services.deck_check_of(db.session, event, deck_check_id)
     if dc is None:
         abort(404)
     form = EndDeckCheckForm()
-    if form.is_submitted() and not roles & JUDGE_IDS:
-        abort(403)
+    if form.is_submitted():  # a judge, while the check runs (else 403/409, and why)
+        permissions.require_on(db.session, Action.END_DECK_CHECK, user=current_user, roles=roles, record=dc,
+                               event=event)
     if form.validate_on_submit():
         try:
             ended = services.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,

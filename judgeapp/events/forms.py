@@ -1,7 +1,7 @@
-from ..forms import Form
+from ..forms import Form, NumericField
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms.fields.choices import SelectChoice
-from wtforms import DateField, EmailField, IntegerField, SelectField, StringField, SubmitField
+from wtforms import DateField, EmailField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..models import Role
@@ -14,13 +14,13 @@ class EventForm(Form):
     policy_id = SelectField("Policy", validators=[DataRequired()], description="The penalty guide this event enforces.")
     level = SelectField("Enforcement level", coerce=int, validators=[DataRequired()],
                         description="Levels the policy defines; most shop events are level 1.")
-    rounds = IntegerField("Number of rounds", validators=[DataRequired(), NumberRange(1, 30)],
+    rounds = NumericField("Number of rounds", validators=[DataRequired(), NumberRange(1, 30)],
                           render_kw={"inputmode": "numeric"})
-    round_minutes = IntegerField("Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)],
+    round_minutes = NumericField("Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)],
                                  render_kw={"inputmode": "numeric"})
-    challenge_limit = IntegerField("Appeal challenges per player", validators=[Optional(), NumberRange(0, 20)],
+    challenge_limit = NumericField("Appeal challenges per player", validators=[Optional(), NumberRange(0, 20)],
                                    description="Leave empty for no limit.", render_kw={"inputmode": "numeric"})
-    statement_days = IntegerField("Statement deadline (days)", default=7, validators=[Optional(), NumberRange(1, 90)],
+    statement_days = NumericField("Statement deadline (days)", default=7, validators=[Optional(), NumberRange(1, 90)],
                                   description="How long a one-time link for a disqualification statement stays open.",
                                   render_kw={"inputmode": "numeric"})
     submit = SubmitField("Save event")
@@ -56,6 +56,10 @@ class ImportForm(Form):
 
 class StartRoundForm(Form):
     submit = SubmitField("Start next round")
+
+
+class EndRoundForm(Form):
+    submit = SubmitField("End this round now")
 
 
 class PairingsForm(Form):

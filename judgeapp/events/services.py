@@ -14,8 +14,10 @@ from .. import audit
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
 from ..infractions import Catalog, UnknownChoice, round_end
-from ..models import Event, Pairing, Player, Role, Round, StaffAssignment, TokenPurpose, User, utcnow
-from ..records import MAX_CODE, MAX_NAME
+from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
+from ..models import (DeckCheck, DeckCheckResult, Event, Incident, Pairing, Player, Role, Round, StaffAssignment, TokenPurpose,
+                      User, utcnow)
+from ..records import MAX_CODE, MAX_NAME, lock_event
 
 
 @dataclass
@@ -62,6 +64,14 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
     started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
     if data.rounds < started:
         raise FieldError("rounds", f"{started} rounds have already started.")
+    if (policy.id, data.level) != (event.policy_id, event.level):
+        logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
+        if logged:
+            field_name = "policy_id" if policy.id != event.policy_id else "level"
+            raise FieldError(field_name, f"{logged} incident{'s were' if logged > 1 else ' was'} logged under "
+                                         f"{event.policy_id} at level {event.level}: their penalties and upgrades "
+                                         "were decided by that policy and level, so they cannot change now. Create "
+                                         "a new event for another policy or level.")
     before = {k: _plain(getattr(event, k)) for k in vars(data)}
     event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
     event.policy_id, event.policy_version, event.level = policy.id, policy.version, data.level
@@ -286,15 +296,52 @@ def import_players(session: Session, *, actor: User, event: Event, text: str, ba
 
 
 def start_round(session: Session, *, actor: User, event: Event, now: datetime | None = None) -> Round:
-    """Start the event's next round now; it ends after the event's round length."""
-    last = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
+    """Start the event's next round now; it ends after the event's round length. The round before it ends now if the
+    head judge had not ended it (with whatever was still open in it)."""
+    now = now or utcnow()
+    lock_event(session, event)
+    previous = current_round(session, event)
+    last = previous.number if previous else 0
     if last >= event.rounds:
         raise FieldError("round", f"All {event.rounds} rounds have been started.")
-    rnd = Round(event_id=event.id, number=last + 1, started_at=now or utcnow(), length_minutes=event.round_minutes,
+    if previous is not None and previous.ended_at is None:
+        end_round(session, actor=actor, event=event, rnd=previous, now=now)
+    rnd = Round(event_id=event.id, number=last + 1, started_at=now, length_minutes=event.round_minutes,
                 started_by_id=actor.id)
     session.add(rnd)
     audit.record(session, actor, "round.start", rnd, event_id=event.id, number=rnd.number)
     return rnd
+
+
+@dataclass
+class RoundEnded:
+    round: Round
+    deck_checks: list[DeckCheck]  # ended with the round, unfinished
+
+
+def end_round(session: Session, *, actor: User, event: Event, rnd: Round, now: datetime | None = None) -> RoundEnded:
+    """End a round now (early, once every match is reported, or as the next one starts). What is still open in it
+    ends with it, and says so: a deck check still running is ended as unfinished, with its real length."""
+    now = now or utcnow()
+    lock_event(session, event)
+    session.refresh(rnd)
+    ROUND.move(RoundState.ENDED if rnd.ended_at else RoundState.RUNNING, "end")
+    rnd.ended_at, rnd.ended_by_id = max(now, rnd.started_at), actor.id
+    open_checks = list(session.scalars(select(DeckCheck).where(DeckCheck.round_id == rnd.id,
+                                                               DeckCheck.result == DeckCheckResult.IN_PROGRESS)
+                                       .order_by(DeckCheck.id)))
+    for dc in open_checks:
+        DECK_CHECK.move(DeckCheckState(dc.result.value), "end_with_round")
+        dc.ended_at, dc.result = rnd.ended_at, DeckCheckResult.UNFINISHED
+        audit.record(session, actor, "deck_check.end_with_round", dc, event_id=event.id, round=rnd.number,
+                     result=dc.result.value, seconds=int((dc.ended_at - dc.started_at).total_seconds()))
+    audit.record(session, actor, "round.end", rnd, event_id=event.id, number=rnd.number,
+                 ended_early=rnd.ended_at < round_ends_at(rnd), deck_checks_ended=[dc.id for dc in open_checks])
+    return RoundEnded(rnd, open_checks)
+
+
+def round_by_number(session: Session, event: Event, number: int) -> Round | None:
+    return session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
 
 
 def current_round(session: Session, event: Event) -> Round | None:

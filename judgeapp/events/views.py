@@ -6,7 +6,8 @@ from sqlalchemy import or_, select
 
 from wtforms.fields.choices import SelectChoice
 
-from ..access import ORGANIZER, event_access, organizer_account_required
+from .. import permissions
+from ..permissions import Action, account_route, can, event_route
 from ..errors import FieldError, show_on_form
 from ..database import reads_only_from_now
 from ..extensions import csrf, current_catalog, db
@@ -14,9 +15,8 @@ from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
 from ..auth import emails as staff_email
 from . import bp, services
-from .forms import EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
+from .forms import EndRoundForm, EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
 
-PLAYER_EDITORS = frozenset({ORGANIZER, Role.HEAD_JUDGE.value, Role.SCOREKEEPER.value})
 
 
 def _event_form(**kwargs) -> EventForm:
@@ -45,7 +45,7 @@ def index():
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
-@organizer_account_required
+@account_route(Action.CREATE_EVENT)
 def create():
     form = _event_form()
     if form.validate_on_submit():
@@ -61,17 +61,17 @@ def create():
 
 
 @bp.route("/events/<int:event_id>")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def show(event, roles):
     rounds = services.rounds_of(db.session, event)
     policy = current_catalog().policies.get(event.policy_id)
     return render_template("events/show.html", event=event, roles=roles, rounds=rounds, policy=policy,
-                           staff=services.current_staff(db.session, event), start_form=StartRoundForm(),
+                           staff=services.current_staff(db.session, event), start_form=StartRoundForm(), end_form=EndRoundForm(),
                            ends_at=services.round_ends_at)
 
 
 @bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])
-@event_access(ORGANIZER)
+@event_route(Action.EDIT_SETTINGS)
 def settings(event, roles):
     form = _event_form(obj=event)
     if form.validate_on_submit():
@@ -87,7 +87,7 @@ def settings(event, roles):
 
 
 @bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])
-@event_access(ORGANIZER)
+@event_route(Action.MANAGE_STAFF)
 def staff(event, roles):
     form = StaffForm()
     if form.validate_on_submit():
@@ -109,7 +109,7 @@ def staff(event, roles):
 
 
 @bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])
-@event_access(ORGANIZER)
+@event_route(Action.MANAGE_STAFF)
 def end_staff(event, roles, assignment_id):
     if services.current_assignment(db.session, event, assignment_id) is None:
         abort(404)  # before the form: another event's assignment id is unknown here, whatever was sent
@@ -128,10 +128,10 @@ def end_staff(event, roles, assignment_id):
 
 
 @bp.route("/events/<int:event_id>/players", methods=["GET", "POST"])
-@event_access()
+@event_route(Action.VIEW_EVENT, post=Action.EDIT_PLAYERS)
 def players(event, roles):
     form, import_form = PlayerForm(), ImportForm()
-    can_edit = bool(roles & PLAYER_EDITORS)
+    can_edit = can(Action.EDIT_PLAYERS)
     if form.is_submitted() and not can_edit:
         abort(403)
     if form.validate_on_submit():
@@ -159,7 +159,7 @@ def _end_import_batch() -> None:
 
 @bp.route("/events/<int:event_id>/players/import", methods=["POST"])
 @csrf.exempt  # checked below, once this route's own upload limit is set (a 130,000-row file is 4-5 MB)
-@event_access(*PLAYER_EDITORS)
+@event_route(Action.EDIT_PLAYERS)
 def import_players(event, roles):
     """Players from a CSV file, written in batches: judges of other events keep saving while a large file imports."""
     db.session.commit()  # ends the access check's transaction: no write lock while the file is received and read
@@ -185,7 +185,7 @@ def import_players(event, roles):
 
 
 @bp.route("/events/<int:event_id>/rounds", methods=["POST"])
-@event_access(Role.HEAD_JUDGE, Role.SCOREKEEPER)
+@event_route(Action.START_ROUND)
 def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
         try:
@@ -199,8 +199,27 @@ def start_round(event, roles):
     return redirect(url_for("events.show", event_id=event.id))
 
 
+@bp.route("/events/<int:event_id>/rounds/<int:number>/end", methods=["POST"])
+@event_route(Action.END_ROUND)
+def end_round(event, roles, number):
+    """End a round early (every match reported) or on time; what is still open in it ends with it."""
+    rnd = services.round_by_number(db.session, event, number)
+    if rnd is None:
+        abort(404)
+    permissions.require_on(db.session, Action.END_ROUND, user=current_user, roles=roles, record=rnd, event=event)
+    if not EndRoundForm().validate_on_submit():
+        flash("The form had expired; nothing was changed. Try again.", "error")
+        return redirect(url_for("events.show", event_id=event.id))
+    ended = services.end_round(db.session, actor=current_user, event=event, rnd=rnd)
+    db.session.commit()
+    also = "".join(f" The deck check at table {dc.table_number} was still running: it ended with the round, "
+                   "without a result." for dc in ended.deck_checks)
+    flash(f"Round {rnd.number} ended.{also}", "success")
+    return redirect(url_for("events.show", event_id=event.id))
+
+
 @bp.route("/events/<int:event_id>/pairings", methods=["GET", "POST"])
-@event_access(Role.HEAD_JUDGE, Role.SCOREKEEPER)
+@event_route(Action.IMPORT_PAIRINGS)
 def pairings(event, roles):
     """The scorekeeper seats the current round's players, so judges can pick players by table."""
     form, report = PairingsForm(), None

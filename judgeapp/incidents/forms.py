@@ -1,10 +1,10 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
-from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField, StringField, SubmitField,
+from wtforms import (BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField,
                      TextAreaField)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, OutboxFields, one_time_key  # noqa: F401  (one_time_key: appeals, investigations)
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key  # noqa: F401  (one_time_key: appeals, investigations)
 from ..models import SubjectKind
 
 
@@ -17,7 +17,7 @@ class IncidentForm(OutboxFields):
     call_started_at = HiddenField()
     deck_check_id = HiddenField()
     round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])
-    table = IntegerField("Table", validators=[Optional(), NumberRange(1, 9999, "Give a table number.")],
+    table = NumericField("Table", validators=[Optional(), NumberRange(1, 9999, "Give a table number.")],
                          render_kw=NUMERIC)
     subject_kind = RadioField("Who", choices=[SelectChoice(k.value, k.value.capitalize()) for k in SubjectKind],
                               default=SubjectKind.PLAYER.value, validators=[DataRequired()])
@@ -35,14 +35,14 @@ class IncidentForm(OutboxFields):
     deviation_reason = StringField("Reason for this penalty", validators=[Optional(), Length(max=500)],
                                    description="Needed when the penalty is outside the default or below the upgrade.")
     description = TextAreaField("Description", validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
-    extension = IntegerField("Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")],
+    extension = NumericField("Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")],
                              render_kw=NUMERIC)
     submit = SubmitField("Save incident")
 
 
 class CorrectIncidentForm(Form):
     round = SelectField("Round", coerce=int, validators=[DataRequired()])
-    table = IntegerField("Table", validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
+    table = NumericField("Table", validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
     infraction = SelectField("Infraction", validators=[DataRequired()])
     penalty = SelectField("Penalty", validators=[Optional()])
     deviation_reason = StringField("Reason for this penalty", validators=[Optional(), Length(max=500)])
@@ -54,3 +54,11 @@ class CorrectIncidentForm(Form):
 class VoidForm(Form):
     reason = StringField("Reason", validators=[DataRequired(message="Say why it is withdrawn."), Length(max=500)])
     submit = SubmitField("Void")
+
+
+class NoteForm(Form):
+    """A note on an incident; a floor judge may also put it to the head judge as a question."""
+    text = TextAreaField("Note", validators=[DataRequired(message="Write the note."), Length(max=2000)],
+                         render_kw={"rows": 3})
+    ask_head_judge = BooleanField("Ask the head judge (it appears in their feed)")
+    submit = SubmitField("Add the note")

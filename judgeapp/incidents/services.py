@@ -11,15 +11,16 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..access import HEAD_JUDGE
+from .. import permissions
+from ..permissions import Action, Role
 from ..errors import FieldError, one_line
 from ..infractions import ExtensionOwed, ExtensionReason, Infraction, Policy, Suggestion, UnknownChoice, suggest
 from ..infractions import extension_owed
 from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view reads it from here)
 from ..history import priors_of_players
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
-from ..models import (Appeal, AppealStatus, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject, Pairing,
-                      Player, Round, SubjectKind, TimeExtension, User, utcnow)
+from ..models import (Appeal, AppealStatus, AuditEntry, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject,
+                      Pairing, Player, Round, SubjectKind, TimeExtension, User, utcnow)
 from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock_event
 
 
@@ -238,19 +239,22 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     return suggestion
 
 
-# Every disqualification, given or recommended, has an investigation. Investigations build on incidents, so incidents
+# Every disqualification, given or recommended, has an investigation, and one that stops being a disqualification
+# (corrected down, voided, overturned) has its investigation withdrawn. Investigations build on incidents, so incidents
 # do not call them: the investigations module registers what to do here when it loads (judgeapp/investigations).
 DISQUALIFICATION_HOOKS: list[Callable[..., object]] = []
 
 
 def investigate_if_disqualification(session: Session, policy: Policy, *, actor: User, event: Event,
-                                    incident: Incident) -> None:
-    """Every disqualification, given or recommended, has an investigation (opened once, by the registered hook)."""
-    if incident.rank_id in policy.head_judge_only:
-        if not DISQUALIFICATION_HOOKS:
-            raise RuntimeError("no investigation hook registered: import judgeapp.investigations.services")
-        for hook in DISQUALIFICATION_HOOKS:
-            hook(session, actor=actor, event=event, incident=incident)
+                                    incident: Incident, why: str | None = None) -> None:
+    """After an incident's penalty or status changed: open its investigation when it is a disqualification, withdraw
+    it when it no longer is (by the registered hook)."""
+    if not DISQUALIFICATION_HOOKS:
+        raise RuntimeError("no investigation hook registered: import judgeapp.investigations.services")
+    is_dq = incident.rank_id in policy.head_judge_only and incident.status in (IncidentStatus.STANDING,
+                                                                               IncidentStatus.RECOMMENDED)
+    for hook in DISQUALIFICATION_HOOKS:
+        hook(session, actor=actor, event=event, incident=incident, is_disqualification=is_dq, why=why)
 
 
 def infraction_of(policy: Policy, code: str | None) -> Infraction:
@@ -269,7 +273,7 @@ def _description(text: str | None) -> str:
 
 def _status_for(policy: Policy, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
     """A penalty only the head judge may give is a recommendation when anyone else gives it."""
-    pending = rank_id in policy.head_judge_only and HEAD_JUDGE not in roles
+    pending = rank_id in policy.head_judge_only and Role.HEAD_JUDGE not in roles
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 
@@ -335,7 +339,8 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
                  **({"logged_offline_at": logged_at.isoformat()} if logged_at else {}),
                  **({"phone_suggested": phone.suggested, "phone_upgraded": phone.upgraded, "suggestion_changed": changed}
                     if phone and phone.shown else {}))
-    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
+    if rank_id in policy.head_judge_only:  # a new incident has no investigation to withdraw: no look-up for others
+        investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     result = LogResult(incident, created=True)
     if call_started is not None:
         result.owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started)
@@ -364,22 +369,6 @@ def incident_by_number(session: Session, event: Event, number: int) -> Incident 
                           .options(selectinload(Incident.subjects).selectinload(IncidentSubject.player)))
 
 
-def _check_not_under_appeal(session: Session, incident: Incident, roles: frozenset[str], field_name: str) -> None:
-    """While the head judge hears an appeal, the ruling stays as it stood; only the head judge may change it."""
-    if HEAD_JUDGE in roles:
-        return
-    waiting = session.scalar(select(Appeal.number).where(Appeal.incident_id == incident.id,
-                                                          Appeal.status == AppealStatus.OPEN).limit(1))
-    if waiting is not None:
-        raise FieldError(field_name, f"Appeal #{waiting} of this ruling is waiting for the head judge; the ruling "
-                                     "stays as it stood until they decide.")
-
-
-def may_correct(incident: Incident, actor: User, roles: frozenset[str]) -> bool:
-    """A judge corrects their own incidents; the head judge corrects any."""
-    return HEAD_JUDGE in roles or (incident.judge_id == actor.id and "floor_judge" in roles)
-
-
 @dataclass
 class IncidentEdit:
     round_number: int
@@ -401,11 +390,10 @@ def snapshot(incident: Incident) -> dict:
 def correct_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
                      incident: Incident, data: IncidentEdit) -> dict:
     """Change an incident's facts; the engine re-checks the penalty against the history before it. Returns the diff."""
-    if not may_correct(incident, actor, roles):
-        raise PermissionError("only the judge who logged it or the head judge may correct an incident")
+    # the judge who logged it while it stands as they ruled; the head judge always (a dated, audited change)
+    permissions.transition(session, Action.CORRECT_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     if incident.status is IncidentStatus.VOID:
         raise FieldError("note", "A void incident cannot be corrected.")
-    _check_not_under_appeal(session, incident, roles, "note")
     before = snapshot(incident)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
@@ -418,7 +406,8 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
         incident.status = _status_for(policy, rank_id, roles)
     changed = audit.changes(before, snapshot(incident))
-    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
+    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
+                                    why=f"Incident #{incident.number} was corrected to {rank_id or 'no penalty'}.")
     if changed:
         incident.updated_at = utcnow()
         note = " ".join((data.note or "").split())[:MAX_REASON] or None
@@ -427,19 +416,36 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     return changed
 
 
-def void_incident(session: Session, *, actor: User, roles: frozenset[str], event: Event, incident: Incident,
-                  reason: str) -> None:
+def void_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
+                  incident: Incident, reason: str) -> None:
     """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
-    if not may_correct(incident, actor, roles):
-        raise PermissionError("only the judge who logged it or the head judge may void an incident")
+    permissions.transition(session, Action.VOID_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the incident is withdrawn.")
     if incident.status is IncidentStatus.VOID:
         raise FieldError("reason", "This incident is already void.")
-    _check_not_under_appeal(session, incident, roles, "reason")
     before = incident.status.value
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
     audit.record(session, actor, "incident.void", incident, event_id=event.id, number=incident.number,
                  changed={"status": [before, "void"]}, note=reason)
+    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
+                                    why=f"Incident #{incident.number} was voided: {reason}")
+
+
+def add_note(session: Session, *, actor: User, roles: frozenset, event: Event, incident: Incident, text: str,
+             ask_head_judge: bool = False) -> None:
+    """A note on the record in any state (the way a floor judge speaks to a decided incident), or a question that
+    appears in the head judge's feed. Kept as an entry of the incident's history."""
+    permissions.transition(session, Action.NOTE_INCIDENT, user=actor, roles=roles, record=incident, event=event)
+    text = (text or "").strip()
+    if not text:
+        raise FieldError("text", "Write the note.")
+    if len(text) > MAX_NOTE:
+        raise FieldError("text", f"At most {MAX_NOTE} characters.")
+    action = "incident.question" if ask_head_judge and Role.HEAD_JUDGE not in roles else "incident.note"
+    audit.record(session, actor, action, incident, event_id=event.id, number=incident.number, note=text)
+
+
+MAX_NOTE = 2000
 
 
 # ---- reading ---------------------------------------------------------------------------------------------------------
@@ -459,9 +465,15 @@ def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int =
     return list(session.scalars(
         select(Incident).where(Incident.event_id == event.id,
                                or_(Incident.rank_id.in_(reported), Incident.status == IncidentStatus.RECOMMENDED,
-                                   Incident.suggestion_changed.is_(True)))
+                                   Incident.suggestion_changed.is_(True), Incident.id.in_(_questions(event))))
         .order_by(Incident.number.desc()).limit(limit)
         .options(selectinload(Incident.round), selectinload(Incident.judge))))
+
+
+def _questions(event: Event):
+    """Incidents a floor judge asked the head judge about."""
+    return select(AuditEntry.object_id).where(AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident",
+                                              AuditEntry.action == "incident.question")
 
 
 def pending_count(session: Session, event: Event) -> int:

@@ -10,7 +10,8 @@ from flask_login import current_user
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..access import JUDGES, event_access
+from .. import permissions
+from ..permissions import Action, Role, can, event_route
 from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..appeals import services as appeals
 from ..clock import services as timekeeping
@@ -18,7 +19,7 @@ from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from .. import history
-from ..floor import JUDGE_IDS, int_or_none, json_errors, outbox_post, parse_utc, player_label, round_choices
+from ..floor import int_or_none, json_errors, outbox_post, parse_utc, player_label, round_choices
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
@@ -26,7 +27,7 @@ from ..infractions import suggest as suggest_penalty
 from ..models import AuditEntry, Player, Role, SubjectKind, TimeExtension, User, utcnow
 from ..events.services import players_of
 from . import bp, services
-from .forms import CorrectIncidentForm, IncidentForm, VoidForm
+from .forms import CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
 
 
 def _phone_view(form) -> services.PhoneView | None:
@@ -49,7 +50,7 @@ def head_judge_pending(event) -> int:
 # ---- incidents ---------------------------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/incidents/call")
-@event_access(*JUDGES, new_record_form=True)
+@event_route(Action.LOG_INCIDENT)
 def start_call(event, roles):
     """The call stopwatch: one tap when called to a table opens the incident form with the call's start time."""
     started = utcnow().replace(microsecond=0).isoformat()
@@ -57,7 +58,7 @@ def start_call(event, roles):
 
 
 @bp.route("/events/<int:event_id>/incidents/new", methods=["GET", "POST"])
-@event_access(*JUDGES, new_record_form=True)
+@event_route(Action.LOG_INCIDENT)
 def new(event, roles):
     policy = event_policy(event)
     form = IncidentForm()
@@ -113,7 +114,7 @@ def new(event, roles):
 
 
 @bp.route("/events/<int:event_id>/incidents/suggest")
-@event_access(*JUDGES)
+@event_route(Action.LOG_INCIDENT)
 def suggest(event, roles):
     """The engine's suggestion for a player (or team) and an infraction, for the form to show without a reload."""
     policy = event_policy(event)
@@ -145,7 +146,7 @@ def suggest(event, roles):
                   "url": url_for("incidents.show", event_id=event.id, number=p.ref)} for p in suggestion.because],
         in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
-        pending_if_chosen="head_judge" not in roles,
+        pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[{"condition": a.condition, "penalty": a.penalty.label()} for a in suggestion.alternatives],
         penalized=infraction.penalized,
     )
@@ -153,7 +154,7 @@ def suggest(event, roles):
 
 
 @bp.route("/events/<int:event_id>/incidents")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def index(event, roles):
     return render_template("incidents/index.html", event=event, roles=roles, policy=event_policy(event),
                            incidents=services.incidents_of(db.session, event, limit=500))
@@ -174,8 +175,12 @@ def _audit_trail(obj_type, obj_id):
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def show(event, roles, number):
+    return _show(event, roles, number)
+
+
+def _show(event, roles, number, *, note_form=None, status=200):
     policy = event_policy(event)
     incident = _incident_or_404(event, number)
     try:
@@ -194,23 +199,47 @@ def show(event, roles, number):
     return render_template(
         "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
         extensions=extensions, table_end=table_end, owed=owed, call_taken=call_taken, given=given, saved=bool(request.args.get("saved")),
-        offer_owed=bool(owed and owed.minutes > given and incident.table_number and roles & JUDGE_IDS),
-        trail=_audit_trail("Incident", incident.id), can_correct=event.closed_at is None and services.may_correct(incident, current_user, roles),
-        void_form=VoidForm(), rank_name=rank_namer(policy),
+        offer_owed=bool(owed and owed.minutes > given and incident.table_number and can(Action.GIVE_TIME)),
+        trail=_audit_trail("Incident", incident.id),
+        void_form=VoidForm(), note_form=note_form or NoteForm(formdata=None), rank_name=rank_namer(policy),
+        state_why=permissions.check(db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles,
+                                    record=incident, event=event).why,
         owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"),
         appeals=appeals.appeals_of_incident(db.session, incident),
         appeal_blocked=appeals.why_not_appealable(db.session, event, incident),
         investigation=investigations.investigation_of_incident(db.session, incident),
-        accept_form=AcceptForm(formdata=None), decline_form=decline_form(policy, formdata=None))
+        accept_form=AcceptForm(formdata=None), decline_form=decline_form(policy, formdata=None)), status
+
+
+@bp.route("/events/<int:event_id>/incidents/<int:number>/note", methods=["POST"])
+@event_route(Action.NOTE_INCIDENT)
+def note(event, roles, number):
+    """A note on the incident in any state, or a question to the head judge (their feed lists it)."""
+    incident = _incident_or_404(event, number)
+    permissions.require_on(db.session, Action.NOTE_INCIDENT, user=current_user, roles=roles, record=incident,
+                           event=event)
+    form = NoteForm()
+    if form.validate_on_submit():
+        try:
+            services.add_note(db.session, actor=current_user, roles=roles, event=event, incident=incident,
+                              text=form.text.data, ask_head_judge=form.ask_head_judge.data)
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash("Question sent to the head judge's feed." if form.ask_head_judge.data and Role.HEAD_JUDGE not in roles
+                  else "Note added to the incident's history.", "success")
+            return redirect(url_for("incidents.show", event_id=event.id, number=number) + "#note")
+    return _show(event, roles, number, note_form=form, status=400)
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])
-@event_access(*JUDGES)
+@event_route(Action.CORRECT_INCIDENT)
 def edit(event, roles, number):
     policy = event_policy(event)
     incident = _incident_or_404(event, number)
-    if not services.may_correct(incident, current_user, roles):
-        abort(403)
+    permissions.require_on(db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles, record=incident,
+                           event=event)
     form = CorrectIncidentForm(data={} if request.method == "POST" else {
         "round": incident.round.number, "table": incident.table_number, "infraction": incident.infraction_code,
         "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
@@ -238,15 +267,15 @@ def edit(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])
-@event_access(*JUDGES)
+@event_route(Action.VOID_INCIDENT)
 def void(event, roles, number):
     incident = _incident_or_404(event, number)
-    if not services.may_correct(incident, current_user, roles):
-        abort(403)
+    permissions.require_on(db.session, Action.VOID_INCIDENT, user=current_user, roles=roles, record=incident,
+                           event=event)
     form = VoidForm()
     if form.validate_on_submit():
         try:
-            services.void_incident(db.session, actor=current_user, roles=roles, event=event, incident=incident,
+            services.void_incident(db.session, event_policy(event), actor=current_user, roles=roles, event=event, incident=incident,
                                    reason=form.reason.data)
         except FieldError as err:
             db.session.rollback()
@@ -260,7 +289,7 @@ def void(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/players/<int:player_id>")
-@event_access()
+@event_route(Action.VIEW_EVENT)
 def player(event, roles, player_id):
     policy = event_policy(event)
     person = db.session.get(Player, player_id)
@@ -272,7 +301,7 @@ def player(event, roles, player_id):
 
 
 @bp.route("/events/<int:event_id>/feed")
-@event_access(Role.HEAD_JUDGE)
+@event_route(Action.VIEW_FEED)
 def feed(event, roles):
     policy = event_policy(event)
     items = services.head_judge_feed(db.session, policy, event)

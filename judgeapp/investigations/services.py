@@ -10,7 +10,9 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
-from ..access import HEAD_JUDGE
+from .. import permissions
+from ..lifecycles import INVESTIGATION, InvestigationState
+from ..permissions import Action
 from ..choices import level_name
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
@@ -28,9 +30,9 @@ class LinkGone(Exception):
         super().__init__(why)
 
 
-def _require_head_judge(roles: frozenset[str]) -> None:
-    if HEAD_JUDGE not in roles:
-        raise PermissionError("only the head judge decides disqualifications and runs their investigations")
+def _require(session: Session, action: Action, *, actor: User, roles: frozenset, event: Event, record) -> None:
+    """The permission table's answer for this action on this record (its state, the closed event)."""
+    permissions.transition(session, action, user=actor, roles=roles, record=record, event=event)
 
 
 # ---- opening, accepting and declining ---------------------------------------------------------------------------------
@@ -49,7 +51,34 @@ def open_investigation(session: Session, *, actor: User, event: Event, incident:
     return investigation
 
 
-incidents.DISQUALIFICATION_HOOKS.append(open_investigation)  # incidents open one through this, never importing us
+def settle(session: Session, *, actor: User, event: Event, incident: Incident, is_disqualification: bool,
+           why: str | None = None) -> Investigation | None:
+    """After an incident's penalty changed: a disqualification has its investigation (opened once); one that is no
+    longer a disqualification has its investigation withdrawn, so nothing is left that keeps the event open."""
+    if is_disqualification:
+        investigation = open_investigation(session, actor=actor, event=event, incident=incident)
+        if investigation.status is InvestigationStatus.WITHDRAWN:  # corrected back up: the inquiry goes on
+            investigation.status, investigation.withdrawn_at = InvestigationStatus.OPEN, None
+            audit.record(session, actor, "investigation.reopen", investigation, event_id=event.id,
+                         number=investigation.number, note=why, changed={"status": ["withdrawn", "open"]})
+        return investigation
+    investigation = investigation_of_incident(session, incident)
+    if investigation is None or not INVESTIGATION.allows(InvestigationState(investigation.status.value), "withdraw"):
+        return investigation
+    before = investigation.status.value
+    investigation.status = InvestigationStatus(INVESTIGATION.move(InvestigationState(before), "withdraw").value)
+    investigation.withdrawn_at, investigation.withdrawn_reason = utcnow(), why
+    for request in investigation.requests:  # the links still out stop working; what came back is kept
+        if request.used_at is None and request.revoked_at is None:
+            request.revoked_at = investigation.withdrawn_at
+            audit.record(session, actor, "statement.revoke_link", request, event_id=event.id,
+                         investigation=investigation.number, author=request.author_name, note=why)
+    audit.record(session, actor, "investigation.withdraw", investigation, event_id=event.id,
+                 number=investigation.number, changed={"status": [before, "withdrawn"]}, note=why)
+    return investigation
+
+
+incidents.DISQUALIFICATION_HOOKS.append(settle)  # incidents open and withdraw through this, never importing us
 
 
 def investigation_of_incident(session: Session, incident: Incident) -> Investigation | None:
@@ -59,7 +88,7 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
 def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str], event: Event,
                           incident: Incident) -> Investigation:
     """The head judge gives the disqualification a floor judge recommended."""
-    _require_head_judge(roles)
+    _require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     if incident.status is not IncidentStatus.RECOMMENDED:
         raise FieldError("submit", "This incident has no recommendation waiting for you.")
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
@@ -71,7 +100,7 @@ def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str
 def decline_recommendation(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
                            incident: Incident, reason: str, rank_id: str | None) -> None:
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
-    _require_head_judge(roles)
+    _require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     if incident.status is not IncidentStatus.RECOMMENDED:
         raise FieldError("reason", "This incident has no recommendation waiting for you.")
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why you decline the recommendation.")
@@ -153,7 +182,7 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
                   investigation: Investigation, key: str, author_name: str, author_role: str, text: str,
                   now: datetime | None = None) -> tuple[Statement, bool]:
     """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
-    _require_head_judge(roles)
+    _require(session, Action.TAKE_STATEMENT, actor=actor, roles=roles, event=event, record=investigation)
     key = check_key(key)
     existing = by_key(session, Statement, key, scope=investigation.id)
     if existing is not None:
@@ -180,7 +209,7 @@ def request_statement(session: Session, *, actor: User, roles: frozenset[str], e
                       investigation: Investigation, author_name: str, author_role: str,
                       now: datetime | None = None) -> tuple[StatementRequest, str]:
     """A one-time link for one person's statement. The token is returned once and only its hash is stored."""
-    _require_head_judge(roles)
+    _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=investigation)
     if investigation.status is InvestigationStatus.DECLINED:
         raise FieldError("author_name", "The recommendation was declined; this investigation is closed.")
     now = now or utcnow()
@@ -209,7 +238,7 @@ def request_by_token(session: Session, token: str, now: datetime | None = None) 
         raise LinkGone("This link has already been used: the statement was received. Each link works once.")
     if request.revoked_at is not None:
         raise LinkGone("The head judge has withdrawn this link.")
-    if request.investigation.status is InvestigationStatus.DECLINED:
+    if request.investigation.status in (InvestigationStatus.DECLINED, InvestigationStatus.WITHDRAWN):
         raise LinkGone("This investigation is closed.")
     if request.expires_at <= now:
         raise LinkGone("This link has expired. Ask the head judge for a new one if you still want to make a statement.")
@@ -242,7 +271,8 @@ def submit_by_link(session: Session, *, token: str, text: str, now: datetime | N
 
 def revoke_request(session: Session, *, actor: User, roles: frozenset[str], event: Event,
                    request: StatementRequest) -> None:
-    _require_head_judge(roles)
+    _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event,
+             record=request.investigation)
     if request.used_at is None and request.revoked_at is None:
         request.revoked_at = utcnow()
         audit.record(session, actor, "statement.revoke_link", request, event_id=event.id,
@@ -268,18 +298,11 @@ WRITE_UP_FIELDS = ("hj_infraction", "hj_facts", "hj_assumptions", "hj_reasoning"
                    "revoke_prizes", "revoke_standing", "ejected", "summary")
 
 
-def _check_open(investigation: Investigation) -> None:
-    if investigation.status is InvestigationStatus.FINALIZED:
-        raise FieldError("hj_facts", "This investigation is finalized and locked; add a dated addendum instead.")
-    if investigation.status is InvestigationStatus.DECLINED:
-        raise FieldError("hj_facts", "The recommendation was declined; this investigation is closed.")
-
 
 def save_write_up(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
                   investigation: Investigation, data: WriteUp) -> dict:
     """Save the head judge's statement and decision as a draft (every change audited). Returns what changed."""
-    _require_head_judge(roles)
-    _check_open(investigation)
+    _require(session, Action.WRITE_UP, actor=actor, roles=roles, event=event, record=investigation)
     values = {}
     for name in WRITE_UP_FIELDS:
         value = getattr(data, name)

@@ -7,7 +7,8 @@ import segno
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
 from flask_login import current_user
 
-from ..access import event_access
+from .. import permissions
+from ..permissions import Action, event_route
 from ..auth import sealing
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
@@ -21,33 +22,37 @@ from . import bp, services
 from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
                     decline_form)
 
-READERS = (Role.HEAD_JUDGE, "organizer")
 NEW_LINK = "judgeapp.new_statement_link"
 
 
 
-def _incident_or_404(event, number):
+def _incident_or_404(event, number, roles=None, action=None):
+    """The event's incident `number` (404), and the table's answer for `action` on it (403/409, with why)."""
     incident = incidents.incident_by_number(db.session, event, number)
     if incident is None:
         abort(404)
+    if action is not None:
+        permissions.require_on(db.session, action, user=current_user, roles=roles, record=incident, event=event)
     return incident
 
 
-def _investigation_or_404(event, number):
+def _investigation_or_404(event, number, roles=None, action=None):
     investigation = services.investigation_by_number(db.session, event, number)
     if investigation is None:
         abort(404)
+    if action is not None:
+        permissions.require_on(db.session, action, user=current_user, roles=roles, record=investigation, event=event)
     return investigation
 
 
 # ---- recommendations --------------------------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_route(Action.ACCEPT_RECOMMENDATION)
 def accept(event, roles, number):
-    incident = _incident_or_404(event, number)
-    if not AcceptForm().validate_on_submit():
-        abort(400)
+    incident = _incident_or_404(event, number, roles, Action.ACCEPT_RECOMMENDATION)
+    if not (form := AcceptForm()).validate_on_submit():
+        refuse_form(form)
     try:
         investigation = services.accept_recommendation(db.session, actor=current_user, roles=roles, event=event,
                                                        incident=incident)
@@ -61,10 +66,10 @@ def accept(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/decline", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_route(Action.DECLINE_RECOMMENDATION)
 def decline(event, roles, number):
     policy = event_policy(event)
-    incident = _incident_or_404(event, number)
+    incident = _incident_or_404(event, number, roles, Action.DECLINE_RECOMMENDATION)
     form = decline_form(policy)
     if form.validate_on_submit():
         try:
@@ -85,7 +90,7 @@ def decline(event, roles, number):
 # ---- investigations -------------------------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/investigations")
-@event_access(*READERS)
+@event_route(Action.VIEW_INVESTIGATIONS)
 def index(event, roles):
     policy = event_policy(event)
     return render_template("investigations/index.html", event=event, roles=roles,
@@ -106,11 +111,11 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
         link_form=link_form or LinkForm(formdata=None, prefix="link"), write_up=write_up, revoke_form=RevokeForm(formdata=None),
         missing=services.missing_statements(investigation), timeline=services.timeline(investigation),
         number=services.report_number(event, investigation), new_link=new_link,
-        is_head=Role.HEAD_JUDGE.value in roles), status
+        ), status
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>")
-@event_access(*READERS)
+@event_route(Action.VIEW_INVESTIGATIONS)
 def show(event, roles, number):
     investigation = _investigation_or_404(event, number)
     fresh = session.pop(NEW_LINK, None) or {}
@@ -126,9 +131,9 @@ def show(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/statements", methods=["POST"])
-@event_access(Role.HEAD_JUDGE, when_closed=True)  # dated addenda go on after closing
+@event_route(Action.TAKE_STATEMENT)  # dated addenda go on after closing
 def add_statement(event, roles, number):
-    investigation = _investigation_or_404(event, number)
+    investigation = _investigation_or_404(event, number, roles, Action.TAKE_STATEMENT)
     form = StatementForm()
     if form.validate_on_submit():
         try:
@@ -146,10 +151,10 @@ def add_statement(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links", methods=["POST"])
-@event_access(Role.HEAD_JUDGE, when_closed=True)
+@event_route(Action.MANAGE_STATEMENT_LINKS)
 def new_link(event, roles, number):
     """A one-time link, shown once (with its QR code) in the answer to this request; only its hash is stored."""
-    investigation = _investigation_or_404(event, number)
+    investigation = _investigation_or_404(event, number, roles, Action.MANAGE_STATEMENT_LINKS)
     form = LinkForm(prefix="link")  # the statement form on the same page has the same fields
     if form.validate_on_submit():
         try:
@@ -167,14 +172,14 @@ def new_link(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links/<int:request_id>/revoke", methods=["POST"])
-@event_access(Role.HEAD_JUDGE, when_closed=True)
+@event_route(Action.MANAGE_STATEMENT_LINKS)
 def revoke_link(event, roles, number, request_id):
-    investigation = _investigation_or_404(event, number)
+    investigation = _investigation_or_404(event, number, roles, Action.MANAGE_STATEMENT_LINKS)
     req = db.session.get(StatementRequest, request_id)
     if req is None or req.investigation_id != investigation.id:
         abort(404)
-    if not RevokeForm().validate_on_submit():
-        abort(400)
+    if not (form := RevokeForm()).validate_on_submit():
+        refuse_form(form)
     services.revoke_request(db.session, actor=current_user, roles=roles, event=event, request=req)
     db.session.commit()
     flash(f"The link for {req.author_name} no longer works.", "success")
@@ -182,14 +187,10 @@ def revoke_link(event, roles, number, request_id):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/write-up", methods=["POST"])
-@event_access(Role.HEAD_JUDGE)
+@event_route(Action.WRITE_UP)
 def write_up(event, roles, number):
     policy = event_policy(event)
-    investigation = _investigation_or_404(event, number)
-    if investigation.status is not InvestigationStatus.OPEN:
-        flash(f"This investigation is {investigation.status.label} and locked: nothing was changed. "
-              "Add a dated addendum instead.", "error")
-        return _show(event, roles, investigation, status=409)
+    investigation = _investigation_or_404(event, number, roles, Action.WRITE_UP)  # 409 once locked, and why
     form = WriteUpForm()
     form.decision_infraction_code.choices = infraction_choices_of(policy)
     if form.validate_on_submit():
@@ -213,7 +214,7 @@ def write_up(event, roles, number):
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/report.pdf")
-@event_access(*READERS)
+@event_route(Action.VIEW_INVESTIGATIONS)
 def report(event, roles, number):
     policy = event_policy(event)
     investigation = _investigation_or_404(event, number)

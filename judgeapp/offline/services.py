@@ -9,9 +9,8 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import history
-from ..access import JUDGES
 from ..events.services import pairings_of, players_of, rounds_of
-from ..models import Event, Incident, IncidentSubject, Round, StaffAssignment, User
+from ..models import Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
 
@@ -21,7 +20,7 @@ def staffed_events(session: Session, user: User, today: date) -> list[tuple[Even
     rows = session.execute(
         select(Event, StaffAssignment.role).join(StaffAssignment, StaffAssignment.event_id == Event.id)
         .where(StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None),
-               StaffAssignment.role.in_(JUDGES), Event.closed_at.is_(None), Event.date >= today - RECENT)
+               StaffAssignment.role.in_((Role.FLOOR_JUDGE, Role.HEAD_JUDGE)), Event.closed_at.is_(None), Event.date >= today - RECENT)
         .order_by(Event.date, Event.id))
     roles: dict[int, set[str]] = defaultdict(set)
     events: dict[int, Event] = {}

@@ -71,7 +71,7 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
         out.append(Blocker(f"The deck check at table {dc.table_number} (round {dc.round.number}) was never ended.",
                            "deckchecks.show", {"deck_check_id": dc.id}))
     played = rounds_of(session, event)
-    if played:
+    if played and played[-1].ended_at is None:  # a round the head judge ended is over, whatever its clock says
         clock = round_clock(session, played[-1])
         ends = max([clock.ends_at, *(t.ends_at for t in clock.tables)])
         if ends > now:

@@ -6,7 +6,7 @@ from io import BytesIO
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from flask_login import current_user
 
-from ..access import HEAD_JUDGE, ORGANIZER, event_access, organizer_account_required
+from ..permissions import Action, account_route, event_route
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, event_policy
 from ..investigations import services as investigations
@@ -17,7 +17,6 @@ from ..reports.event import bar_chart_svg, event_report_pdf
 from . import bp, services
 from .forms import CloseForm, LookupForm, ReopenForm
 
-READERS = (ORGANIZER, HEAD_JUDGE)
 EXPORTS = {
     "incidents": (services.INCIDENT_HEADER, lambda policy, event, rec: services.incident_rows(policy, event, rec, to_local)),
     "time-extensions": (services.EXTENSION_HEADER, lambda policy, event, rec: services.extension_rows(event, rec, to_local)),
@@ -38,7 +37,7 @@ def _close_page(event, roles, *, form=None, reopen_form=None, found=None, status
 
 
 @bp.route("/events/<int:event_id>/close", methods=["GET", "POST"])
-@event_access(ORGANIZER, when_closed=True)
+@event_route(Action.VIEW_REPORT, post=Action.CLOSE_EVENT)
 def close(event, roles):
     form = CloseForm()
     if form.validate_on_submit():
@@ -55,7 +54,7 @@ def close(event, roles):
 
 
 @bp.route("/events/<int:event_id>/reopen", methods=["POST"])
-@event_access(ORGANIZER, when_closed=True)
+@event_route(Action.REOPEN_EVENT)
 def reopen(event, roles):
     form = ReopenForm()
     if form.validate_on_submit():
@@ -71,14 +70,14 @@ def reopen(event, roles):
 
 
 @bp.route("/events/<int:event_id>/report")
-@event_access(*READERS)
+@event_route(Action.VIEW_REPORT)
 def report(event, roles):
     data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
     return render_template("postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data))
 
 
 @bp.route("/events/<int:event_id>/report.pdf")
-@event_access(*READERS)
+@event_route(Action.VIEW_REPORT)
 def report_pdf(event, roles):
     paper = request.args.get("paper", "a4")
     if paper not in PAPERS:
@@ -94,7 +93,7 @@ def report_pdf(event, roles):
 
 
 @bp.route("/events/<int:event_id>/export/<kind>.csv")
-@event_access(*READERS)
+@event_route(Action.VIEW_REPORT)
 def export(event, roles, kind):
     if kind not in EXPORTS:
         abort(404)
@@ -106,7 +105,7 @@ def export(event, roles, kind):
 
 
 @bp.route("/players/history")
-@organizer_account_required
+@account_route(Action.SEARCH_PLAYER_HISTORY)
 def player_history():
     form = LookupForm(request.args)
     history = None

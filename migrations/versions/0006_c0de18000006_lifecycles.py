@@ -28,12 +28,21 @@ def _enum(values, name):
 
 def _retype(table, column, name, old, new):
     """A non-native enum's CHECK constraint names its values: drop it and make it again with the new list."""
-    with op.batch_alter_table(table, schema=None) as batch_op:
-        batch_op.drop_constraint(name, type_='check')
-        batch_op.alter_column(column, existing_type=_enum(old, name), type_=sa.String(length=32),
-                              existing_nullable=False)
-    with op.batch_alter_table(table, schema=None) as batch_op:
-        batch_op.create_check_constraint(name, sa.column(column).in_(new))
+    bind = op.get_bind()
+    if bind.dialect.name == 'sqlite':  # batch mode rebuilds the table, with the metadata's naming convention
+        with op.batch_alter_table(table, schema=None) as batch_op:
+            batch_op.drop_constraint(name, type_='check')
+            batch_op.alter_column(column, existing_type=_enum(old, name), type_=sa.String(length=32),
+                                  existing_nullable=False)
+        with op.batch_alter_table(table, schema=None) as batch_op:
+            batch_op.create_check_constraint(name, sa.column(column).in_(new))
+        return
+    # elsewhere the constraint keeps the name it was created with: find it by the column it checks
+    found = [c['name'] for c in sa.inspect(bind).get_check_constraints(table) if column in (c.get('sqltext') or '')]
+    for existing in found:
+        op.drop_constraint(op.f(existing), table, type_='check')
+    values = ", ".join(f"'{v}'" for v in new)
+    op.create_check_constraint(op.f(found[0] if found else f'ck_{table}_{name}'), table, f"{column} IN ({values})")
 
 
 def upgrade():

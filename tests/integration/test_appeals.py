@@ -92,7 +92,7 @@ def test_a_ruling_cannot_be_appealed_before_the_head_judge_decides_a_recommended
                penalty="disqualification").status_code == 302
     page = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
     assert "The ruling is not complete" in page
-    assert file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code == 400
+    assert file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code == 409
     assert appeals(app, ruled["event_id"]) == []
 
 
@@ -206,7 +206,7 @@ def test_an_appeal_is_decided_once(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
     decide(ruled["head"], ruled["event_id"], outcome="upheld")
     again = decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="second thoughts")
-    assert "Appeal #1 is already decided: upheld." in text(ruled["head"].get(again.headers["Location"]))
+    assert again.status_code == 409 and "This appeal is already decided: upheld." in text(again)
     assert appeals(app, ruled["event_id"])[0].status is AppealStatus.UPHELD
 
 
@@ -214,7 +214,7 @@ def test_the_head_judges_decision_is_final(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
     decide(ruled["head"], ruled["event_id"], outcome="upheld")
     assert "their decision is final" in text(ruled["judge"].get(appeal_url(ruled["event_id"])))
-    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 400
+    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 409
 
 
 def test_only_the_head_judge_decides(app, ruled):
@@ -323,7 +323,9 @@ def test_while_an_appeal_waits_the_floor_judge_cannot_correct_or_void_the_ruling
     url = f"/events/{ruled['event_id']}/incidents/1"
     response = ruled["judge"].post(f"{url}/void", data={"csrf_token": csrf_token(ruled["judge"], url),
                                                         "reason": "changed my mind"})
-    assert "Appeal #1 of this ruling is waiting for the head judge" in text(ruled["judge"].get(response.headers["Location"]))
+    assert response.status_code == 409
+    assert "This incident is under appeal: only the head judge may change it now" in text(response)
+    assert ruled["judge"].get(f"{url}/edit").status_code == 409
     with app.app_context():
         assert db.session.scalar(select(Incident).where(Incident.number == 1)).status is IncidentStatus.STANDING
 

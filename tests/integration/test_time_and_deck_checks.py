@@ -205,7 +205,7 @@ def test_ending_a_deck_check_twice_is_refused(app, floor):
     check_url = start_check(judge, floor["event_id"], table=2, player_1="P-002").headers["Location"]
     judge.post(check_url, data={"csrf_token": csrf_token(judge, check_url), "result": "matches"})
     again = judge.post(check_url, data={"csrf_token": csrf_token(judge, check_url), "result": "problems"})
-    assert again.status_code == 400 and "This deck check already ended" in text(again)
+    assert again.status_code == 409 and "This deck check already ended" in text(again)
 
 
 def test_a_deck_check_without_pairings_must_name_the_players(app, floor):

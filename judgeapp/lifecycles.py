@@ -1,0 +1,261 @@
+"""Record lifecycles as explicit state machines: each record's states and the transitions allowed between them.
+
+Pure Python (no Flask, no SQLAlchemy). Services ask `MACHINE.move(state, transition)` before they change a record;
+an illegal transition raises `IllegalTransition`, which the app answers with 409 and a page that says why and
+what may be done instead. `judgeapp/permissions.py` says *who* may ask for a transition in which state; this
+file says which transitions exist at all.
+
+Some states are stored as they are (an appeal's status); others are read off several stored facts (an incident
+under appeal is a standing incident with an open appeal): the `*_state` functions do that reading, in one place.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class IllegalTransition(Exception):
+    """A transition the record's state does not allow: answered with 409, the reason and what to do instead."""
+
+    def __init__(self, why: str, instead: str = ""):
+        self.why, self.instead = why, instead
+        super().__init__(why)
+
+
+@dataclass(frozen=True)
+class Machine:
+    """States, and for each named transition the states it leaves from and the state it leads to."""
+
+    name: str
+    states: type[enum.Enum]
+    transitions: dict[str, tuple[frozenset, enum.Enum | None]]  # name -> (from states, to state; None: stays)
+    # name -> (why, instead) when refused, or {state: (why, instead)} where the reason depends on the state
+    refusals: dict[str, tuple[str, str] | dict] = field(default_factory=dict)
+
+    def allows(self, state: enum.Enum, transition: str) -> bool:
+        sources, _ = self.transitions[transition]
+        return state in sources
+
+    def move(self, state: enum.Enum, transition: str) -> enum.Enum:
+        """The state after `transition` from `state`; IllegalTransition when the machine does not allow it."""
+        sources, target = self.transitions[transition]
+        if state not in sources:
+            default = (f"This {self.name} is {_label(state)}: it cannot be {transition.replace('_', ' ')}ed now.", "")
+            refusal = self.refusals.get(transition, default)
+            why, instead = refusal.get(state, default) if isinstance(refusal, dict) else refusal
+            raise IllegalTransition(why.format(state=_label(state)), instead)
+        return state if target is None else target
+
+
+def _label(state: enum.Enum) -> str:
+    return getattr(state, "label", None) or state.value.replace("_", " ")
+
+
+def _all(states: type[enum.Enum]) -> frozenset:
+    return frozenset(states)
+
+
+# ---- incidents --------------------------------------------------------------------------------------------------------
+
+class IncidentState(str, enum.Enum):
+    LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
+    RECOMMENDED = "recommended"  # a penalty only the head judge may give, waiting for them
+    UNDER_APPEAL = "under_appeal"  # an appeal waits for the head judge (or their proxy)
+    DECIDED = "decided"  # the head judge decided: an appeal, the recommendation, or the disqualification is final
+    OVERTURNED = "overturned"
+    VOID = "void"
+
+    @property
+    def label(self) -> str:
+        return {"logged": "standing", "recommended": "waiting for the head judge", "under_appeal": "under appeal",
+                "decided": "decided by the head judge"}.get(self.value, self.value)
+
+
+def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool) -> IncidentState:
+    """The lifecycle state of an incident from its stored status, whether an appeal of it is waiting, and whether the
+    head judge has decided on it (an appeal, a recommendation, a finalized disqualification, or their own ruling)."""
+    if status == "void":
+        return IncidentState.VOID
+    if status == "overturned":
+        return IncidentState.OVERTURNED
+    if status == "recommended":
+        return IncidentState.RECOMMENDED
+    if open_appeal:
+        return IncidentState.UNDER_APPEAL
+    return IncidentState.DECIDED if head_judge_decided else IncidentState.LOGGED
+
+
+_LIVE = frozenset({IncidentState.LOGGED, IncidentState.RECOMMENDED, IncidentState.UNDER_APPEAL,
+                   IncidentState.DECIDED, IncidentState.OVERTURNED})
+INCIDENT = Machine("incident", IncidentState, {
+    "correct": (_LIVE - {IncidentState.OVERTURNED}, None),
+    "void": (_LIVE, IncidentState.VOID),
+    "note": (_all(IncidentState), None),
+    "appeal": (frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL}), IncidentState.UNDER_APPEAL),
+    "accept": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
+    "decline": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
+}, refusals={
+    "correct": ("This incident is {state}: it can no longer be corrected.",
+                "Add a note to it instead, or log a new incident."),
+    "void": ("This incident is already {state}.", "Add a note to it if something more should be known."),
+    "appeal": {
+        IncidentState.RECOMMENDED: ("The ruling is not complete: the head judge has not decided the recommended "
+                                    "penalty yet.", "Appeal once the head judge has accepted or declined it."),
+        IncidentState.DECIDED: ("The head judge has decided on this ruling: their decision is final.", ""),
+        IncidentState.VOID: ("This incident is void: there is no ruling to appeal.", ""),
+        IncidentState.OVERTURNED: ("This ruling was already overturned.", ""),
+    },
+    "accept": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
+    "decline": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
+})
+
+
+# ---- appeals ----------------------------------------------------------------------------------------------------------
+
+class AppealState(str, enum.Enum):
+    OPEN = "open"
+    UPHELD = "upheld"
+    OVERTURNED = "overturned"
+    CHANGED = "changed"
+
+    @property
+    def label(self) -> str:
+        return {"open": "waiting for a decision"}.get(self.value, self.value)
+
+
+_DECIDED_APPEAL = frozenset({AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED})
+APPEAL = Machine("appeal", AppealState, {
+    "uphold": (frozenset({AppealState.OPEN}), AppealState.UPHELD),
+    "overturn": (frozenset({AppealState.OPEN}), AppealState.OVERTURNED),
+    "change": (frozenset({AppealState.OPEN}), AppealState.CHANGED),
+    "delegate": (frozenset({AppealState.OPEN}), None),
+    "acknowledge": (_DECIDED_APPEAL, None),
+}, refusals={
+    "uphold": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+    "overturn": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+    "change": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+    "delegate": ("This appeal is already decided ({state}): there is nothing left to hand over.", ""),
+    "acknowledge": ("This appeal is still waiting for a decision.", ""),
+})
+
+
+# ---- disqualifications and their investigations --------------------------------------------------------------------
+
+class DisqualificationState(str, enum.Enum):
+    """recommended -> accepted/declined -> under investigation -> finalized (or withdrawn when corrected down)."""
+
+    RECOMMENDED = "recommended"
+    DECLINED = "declined"
+    UNDER_INVESTIGATION = "under_investigation"  # given by the head judge, or accepted: statements are being taken
+    FINALIZED = "finalized"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+class InvestigationState(str, enum.Enum):
+    OPEN = "open"
+    FINALIZED = "finalized"
+    DECLINED = "declined"
+    WITHDRAWN = "withdrawn"
+
+    @property
+    def label(self) -> str:
+        return {"declined": "recommendation declined",
+                "withdrawn": "withdrawn (no longer a disqualification)"}.get(self.value, self.value)
+
+
+def disqualification_state(incident_status: str, investigation_status: str) -> DisqualificationState:
+    if investigation_status == "withdrawn":
+        return DisqualificationState.WITHDRAWN
+    if investigation_status == "declined":
+        return DisqualificationState.DECLINED
+    if investigation_status == "finalized":
+        return DisqualificationState.FINALIZED
+    if incident_status == "recommended":
+        return DisqualificationState.RECOMMENDED
+    return DisqualificationState.UNDER_INVESTIGATION
+
+
+DISQUALIFICATION = Machine("disqualification", DisqualificationState, {
+    "accept": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.UNDER_INVESTIGATION),
+    "decline": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.DECLINED),
+    "finalize": (frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION}),
+                 DisqualificationState.FINALIZED),
+    "withdraw": (frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION,
+                            DisqualificationState.FINALIZED}), DisqualificationState.WITHDRAWN),
+})
+
+_TAKING_STATEMENTS = frozenset({InvestigationState.OPEN, InvestigationState.FINALIZED})
+INVESTIGATION = Machine("investigation", InvestigationState, {
+    "write_up": (frozenset({InvestigationState.OPEN}), None),
+    "finalize": (frozenset({InvestigationState.OPEN}), InvestigationState.FINALIZED),
+    "decline": (frozenset({InvestigationState.OPEN}), InvestigationState.DECLINED),
+    "withdraw": (_TAKING_STATEMENTS, InvestigationState.WITHDRAWN),
+    "add_statement": (_TAKING_STATEMENTS, None),  # after finalizing: a dated addendum
+    "request_statement": (_TAKING_STATEMENTS, None),
+    "revoke_link": (_all(InvestigationState), None),
+}, refusals={
+    "write_up": ("This investigation is {state} and locked: nothing was changed.",
+                 "Add a dated addendum (a statement) instead."),
+    "finalize": ("This investigation is already {state}.", ""),
+    "decline": ("This investigation is {state}.", ""),
+    "withdraw": ("This investigation is already {state}.", ""),
+    "add_statement": ("This investigation is {state}: it takes no more statements.", ""),
+    "request_statement": ("This investigation is {state}: it takes no more statements.", ""),
+})
+
+
+# ---- deck checks, rounds, events --------------------------------------------------------------------------------------
+
+class DeckCheckState(str, enum.Enum):
+    IN_PROGRESS = "in_progress"
+    MATCHES = "matches"
+    PROBLEMS = "problems"
+    UNFINISHED = "unfinished"  # still open when its round ended
+
+    @property
+    def label(self) -> str:
+        return {"in_progress": "in progress", "matches": "deck matches the registration",
+                "problems": "problems found", "unfinished": "ended with the round, no result"}[self.value]
+
+
+DECK_CHECK = Machine("deck check", DeckCheckState, {
+    # a deck check can always be ended while it runs, however long it has been open
+    "end": (frozenset({DeckCheckState.IN_PROGRESS}), None),  # to MATCHES or PROBLEMS, as the judge found
+    "end_with_round": (frozenset({DeckCheckState.IN_PROGRESS}), DeckCheckState.UNFINISHED),
+}, refusals={
+    "end": ("This deck check already ended ({state}).", "Log an incident from it if a problem was found."),
+})
+
+
+class RoundState(str, enum.Enum):
+    RUNNING = "running"
+    ENDED = "ended"
+
+
+ROUND = Machine("round", RoundState, {
+    "end": (frozenset({RoundState.RUNNING}), RoundState.ENDED),
+    "log": (frozenset({RoundState.RUNNING, RoundState.ENDED}), None),  # late incidents of a round stay possible
+}, refusals={"end": ("This round has already ended.", "")})
+
+
+class EventState(str, enum.Enum):
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+EVENT = Machine("event", EventState, {
+    "close": (frozenset({EventState.OPEN}), EventState.CLOSED),
+    "reopen": (frozenset({EventState.CLOSED}), EventState.OPEN),
+    "change": (frozenset({EventState.OPEN}), None),
+}, refusals={
+    "close": ("This event is already closed.", ""),
+    "reopen": ("This event is open.", ""),
+    "change": ("This event is closed: its incidents, appeals and investigations are read-only.",
+               "The organizer can reopen it, with a reason, if something must still change."),
+})
+
+MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT)

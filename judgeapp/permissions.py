@@ -1,0 +1,408 @@
+"""Who may do what: the one table of authority, by action, role and record state.
+
+Every rule of authority in judgeapp is a row of `TABLE` below. Views ask through the `event_route` /
+`account_route` decorators (the event-level part: role, closed event) and `require()` (the record-level part:
+state, own record); templates ask `can(action, record)` with the same rows, so a button is shown exactly when the
+server would accept the action. tests/security/test_access_matrix.py generates its matrix from this table.
+
+A refusal is 403 when the role may never do it, and 409 when the record's state (or the closed event) stops it;
+both carry the reason shown on the page. Which transitions exist at all is `judgeapp/lifecycles.py`.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import wraps
+from typing import Any, Callable
+
+from .lifecycles import (APPEAL, DECK_CHECK, EVENT, INCIDENT, INVESTIGATION, ROUND, AppealState, DeckCheckState,
+                         IllegalTransition, IncidentState, InvestigationState, Machine, RoundState, incident_state)
+
+
+class Role(str, enum.Enum):
+    """Everyone who can ask judgeapp for something. The staff roles' values are those stored on StaffAssignment."""
+
+    ORGANIZER = "organizer"  # the event's own organizer (at account level: an organizer account)
+    HEAD_JUDGE = "head_judge"
+    FLOOR_JUDGE = "floor_judge"
+    SCOREKEEPER = "scorekeeper"
+    PROXY = "proxy"  # a floor judge the head judge handed one appeal to decide
+    STATEMENT_AUTHOR = "statement_author"  # a person holding a one-time statement link, no account
+    SIGNED_IN = "signed_in"  # any account, whatever it holds at an event
+    ANONYMOUS = "anonymous"
+
+    @property
+    def label(self) -> str:
+        return self.value.replace("_", " ")
+
+
+O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER
+STAFF = frozenset({O, H, F, S})
+JUDGES = frozenset({H, F})
+
+
+class Action(str, enum.Enum):
+    # accounts
+    CREATE_EVENT = "create_event"
+    SEARCH_PLAYER_HISTORY = "search_player_history"  # across the organizer's events
+    # the event
+    VIEW_EVENT = "view_event"
+    EDIT_SETTINGS = "edit_settings"
+    MANAGE_STAFF = "manage_staff"
+    EDIT_PLAYERS = "edit_players"
+    START_ROUND = "start_round"
+    END_ROUND = "end_round"
+    IMPORT_PAIRINGS = "import_pairings"
+    CLOSE_EVENT = "close_event"
+    REOPEN_EVENT = "reopen_event"
+    VIEW_REPORT = "view_report"
+    # incidents
+    LOG_INCIDENT = "log_incident"
+    CORRECT_INCIDENT = "correct_incident"
+    VOID_INCIDENT = "void_incident"
+    NOTE_INCIDENT = "note_incident"  # a note on the record, or a question to the head judge
+    VIEW_FEED = "view_feed"
+    # time and deck checks
+    GIVE_TIME = "give_time"
+    WITHDRAW_TIME = "withdraw_time"
+    START_DECK_CHECK = "start_deck_check"
+    END_DECK_CHECK = "end_deck_check"
+    PICK_TABLES = "pick_tables"
+    # appeals
+    FILE_APPEAL = "file_appeal"
+    VIEW_APPEALS = "view_appeals"
+    DECIDE_APPEAL = "decide_appeal"
+    DELEGATE_APPEAL = "delegate_appeal"
+    ACKNOWLEDGE_DECISION = "acknowledge_decision"
+    # disqualifications
+    ACCEPT_RECOMMENDATION = "accept_recommendation"
+    DECLINE_RECOMMENDATION = "decline_recommendation"
+    VIEW_INVESTIGATIONS = "view_investigations"
+    TAKE_STATEMENT = "take_statement"
+    MANAGE_STATEMENT_LINKS = "manage_statement_links"
+    WRITE_UP = "write_up"
+    WRITE_STATEMENT_BY_LINK = "write_statement_by_link"
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One role's permission for an action: in which record states, and only on its own records or not."""
+
+    role: Role
+    states: frozenset | None = None  # None: in every state the record's machine allows
+    own: bool = False  # only on records of the actor's own (the incident they logged, the time they gave)
+    # when the role is refused by the state alone: why, and what it may do instead
+    why_not: str = ""
+    instead: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    grants: tuple[Grant, ...]
+    refused: str  # why a role without a grant is refused (403)
+    machine: Machine | None = None  # the lifecycle whose state the record is checked in
+    transition: str | None = None  # the machine's transition this action is
+    changes: bool = True  # changes records: refused (409) while the event is closed…
+    when_closed: bool = False  # …unless this says it goes on after closing (reopen, dated addenda)
+    new_record_form: bool = False  # its form page is refused on a closed event already when opened (GET)
+
+    def roles(self) -> frozenset[Role]:
+        return frozenset(g.role for g in self.grants)
+
+
+def grants(*roles: Role, **kwargs) -> tuple[Grant, ...]:
+    return tuple(Grant(r, **kwargs) for r in roles)
+
+
+ONLY_HEAD_JUDGE = "Only the head judge may do this."
+FINAL = ("This incident is {state}: only the head judge may change it now (their decision is final for floor "
+         "judges).", "Add a note to it, or ask the head judge: they can still correct it.")
+_FLOOR_MAY_CHANGE = frozenset({IncidentState.LOGGED})
+
+TABLE: dict[Action, Rule] = {
+    Action.CREATE_EVENT: Rule(grants(O), "Only organizer accounts create events; ask the operator of this server."),
+    Action.SEARCH_PLAYER_HISTORY: Rule(grants(O), "Only organizer accounts search players across their events.",
+                                       changes=False),
+    Action.VIEW_EVENT: Rule(grants(O, H, F, S), "You are not on this event's staff.", changes=False),
+    Action.EDIT_SETTINGS: Rule(grants(O), "Only the event's organizer changes its settings.", EVENT, "change"),
+    Action.MANAGE_STAFF: Rule(grants(O), "Only the event's organizer adds and removes staff.", EVENT, "change"),
+    Action.EDIT_PLAYERS: Rule(grants(O, H, S), "Only the organizer, the head judge and the scorekeeper edit players.",
+                              EVENT, "change"),
+    Action.START_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper start rounds.", EVENT, "change"),
+    Action.END_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper end rounds.", ROUND, "end"),
+    Action.IMPORT_PAIRINGS: Rule(grants(H, S), "Only the head judge and the scorekeeper import pairings.", EVENT,
+                                 "change"),
+    Action.CLOSE_EVENT: Rule(grants(O), "Only the event's organizer closes it.", EVENT, "close",
+                             when_closed=True),  # closing again (a retried tap) answers "already closed"
+    Action.REOPEN_EVENT: Rule(grants(O), "Only the event's organizer reopens it.", EVENT, "reopen", when_closed=True),
+    Action.VIEW_REPORT: Rule(grants(O, H), "Only the organizer and the head judge read the event's reports.",
+                             changes=False),
+    Action.LOG_INCIDENT: Rule(grants(H, F), "Only judges log incidents.", new_record_form=True),
+    Action.CORRECT_INCIDENT: Rule(
+        (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
+        "Only the judge who logged an incident, or the head judge, may correct it.", INCIDENT, "correct",
+        new_record_form=True),
+    Action.VOID_INCIDENT: Rule(
+        (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
+        "Only the judge who logged an incident, or the head judge, may void it.", INCIDENT, "void"),
+    Action.NOTE_INCIDENT: Rule(grants(H, F), "Only judges add notes to incidents.", INCIDENT, "note"),
+    Action.VIEW_FEED: Rule(grants(H), "Only the head judge has the feed.", changes=False),
+    Action.GIVE_TIME: Rule(grants(H, F), "Only judges give time extensions.", new_record_form=True),
+    Action.WITHDRAW_TIME: Rule((Grant(H), Grant(F, own=True)),
+                               "Only the judge who gave the time, or the head judge, may withdraw it."),
+    Action.START_DECK_CHECK: Rule(grants(H, F), "Only judges start deck checks.", new_record_form=True),
+    Action.END_DECK_CHECK: Rule(grants(H, F), "Only judges end deck checks.", DECK_CHECK, "end"),
+    Action.PICK_TABLES: Rule(grants(H, F), "Only judges pick tables for deck checks.", changes=False),
+    Action.FILE_APPEAL: Rule(grants(H, F), "Only judges file a player's appeal.", INCIDENT, "appeal",
+                             new_record_form=True),
+    Action.VIEW_APPEALS: Rule(grants(O, H, F), "Only the organizer and the judges see the appeals.", changes=False),
+    Action.DECIDE_APPEAL: Rule(grants(H, Role.PROXY), "Only the head judge, or the judge they handed this appeal to, "
+                               "decides it.", APPEAL, "uphold"),
+    Action.DELEGATE_APPEAL: Rule(grants(H), ONLY_HEAD_JUDGE, APPEAL, "delegate"),
+    Action.ACKNOWLEDGE_DECISION: Rule(grants(H, F, own=True), "Only the judge whose ruling was appealed "
+                                      "acknowledges the decision.", APPEAL, "acknowledge", changes=False),
+    Action.ACCEPT_RECOMMENDATION: Rule(grants(H), "Only the head judge issues a disqualification.", INCIDENT, "accept"),
+    Action.DECLINE_RECOMMENDATION: Rule(grants(H), "Only the head judge decides a recommended disqualification.",
+                                        INCIDENT, "decline"),
+    Action.VIEW_INVESTIGATIONS: Rule(grants(O, H), "Only the head judge and the organizer read investigations.",
+                                     changes=False),
+    Action.TAKE_STATEMENT: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "add_statement", when_closed=True),
+    Action.MANAGE_STATEMENT_LINKS: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "request_statement",
+                                        when_closed=True),
+    Action.WRITE_UP: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "write_up"),
+    Action.WRITE_STATEMENT_BY_LINK: Rule(grants(Role.STATEMENT_AUTHOR), "This page needs its one-time link.",
+                                         when_closed=True),
+}
+
+
+# ---- deciding ---------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Decision:
+    allowed: bool
+    status: int = 200  # 403: the role may not; 409: the record's state or the closed event stops it
+    why: str = ""
+    instead: str = ""
+
+    def __bool__(self) -> bool:
+        return self.allowed
+
+
+ALLOWED = Decision(True)
+ROLE_INSTEAD = "Your role at this event does not allow this. Ask the organizer or the head judge."
+CLOSED = ("This event is closed: its records are read-only.",
+          "The organizer can reopen it, with a reason, if something must still change.")
+
+
+def decide(action: Action, roles: frozenset, *, state: enum.Enum | None = None, own: bool = False,
+           event_closed: bool = False, opening_form: bool = False) -> Decision:
+    """May someone holding `roles` do `action` on a record in `state` (their own record or not), now?"""
+    rule = TABLE[action]
+    mine = [g for g in rule.grants if g.role in roles]
+    if not mine:
+        return Decision(False, 403, rule.refused, ROLE_INSTEAD)
+    closes_out = rule.changes if not opening_form else rule.new_record_form
+    if event_closed and closes_out and not rule.when_closed:
+        return Decision(False, 409, *CLOSED)
+    if state is None:
+        return ALLOWED
+    if rule.machine is not None and rule.transition is not None and not rule.machine.allows(state, rule.transition):
+        try:
+            rule.machine.move(state, rule.transition)
+        except IllegalTransition as err:
+            return Decision(False, 409, err.why, err.instead)
+    in_state = [g for g in mine if g.states is None or state in g.states]
+    if not in_state:
+        g = mine[0]
+        label = getattr(state, "label", state)
+        return Decision(False, 409, (g.why_not or "Not while this record is {state}.").format(state=label), g.instead)
+    if not any(not g.own or own for g in in_state):
+        return Decision(False, 403, rule.refused, ROLE_INSTEAD)
+    return ALLOWED
+
+
+class Refused(Exception):
+    """A request the table refuses: answered with `decision.status` and its reason on a readable page."""
+
+    def __init__(self, decision: Decision):
+        self.decision = decision
+        super().__init__(decision.why)
+
+
+def require(action: Action, roles: frozenset, **kwargs) -> None:
+    """Refuse (raise `Refused`) unless `decide` allows it."""
+    decision = decide(action, roles, **kwargs)
+    if not decision:
+        raise Refused(decision)
+
+
+# ---- who holds which role, and in which state a record is ------------------------------------------------------------
+
+def roles_at(session, user, event) -> frozenset[Role]:
+    """The roles `user` holds at `event` now (ended staff assignments give none)."""
+    from sqlalchemy import select
+
+    from .models import StaffAssignment
+
+    stored = session.scalars(select(StaffAssignment.role).where(
+        StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)))
+    roles = {Role(r.value) for r in stored}
+    if event.organizer_id == user.id:
+        roles.add(Role.ORGANIZER)
+    return frozenset(roles)
+
+
+def account_roles(user) -> frozenset[Role]:
+    if user is None or not getattr(user, "is_authenticated", False):
+        return frozenset({Role.ANONYMOUS})
+    return frozenset({Role.SIGNED_IN} | ({Role.ORGANIZER} if user.is_organizer else set()))
+
+
+def record_facts(session, record: Any, user, roles: frozenset) -> dict:
+    """`state`, `own` and any role the record gives (proxy of this appeal) for `decide`, read from the database."""
+    from .models import Appeal, DeckCheck, Incident, Investigation, Round, TimeExtension
+
+    user_id = getattr(user, "id", None)
+    if isinstance(record, Incident):
+        return {"state": incident_state_of(session, record), "own": record.judge_id == user_id, "roles": roles}
+    if isinstance(record, Appeal):
+        extra = {Role.PROXY} if (record.proxy_id is not None and record.proxy_id == user_id
+                                 and Role.FLOOR_JUDGE in roles) else set()
+        return {"state": AppealState(record.status.value), "own": record.ruling_judge_id == user_id,
+                "roles": roles | extra}
+    if isinstance(record, Investigation):
+        return {"state": InvestigationState(record.status.value), "own": False, "roles": roles}
+    if isinstance(record, DeckCheck):
+        return {"state": DeckCheckState(record.result.value), "own": record.judge_id == user_id, "roles": roles}
+    if isinstance(record, TimeExtension):
+        return {"state": None, "own": record.judge_id == user_id, "roles": roles}
+    if isinstance(record, Round):
+        return {"state": RoundState.ENDED if record.ended_at is not None else RoundState.RUNNING, "own": False,
+                "roles": roles}
+    raise TypeError(f"no lifecycle for {type(record).__name__}")
+
+
+def incident_state_of(session, incident) -> IncidentState:
+    """An incident's lifecycle state: its status, a waiting appeal, and whether the head judge has decided on it."""
+    from sqlalchemy import exists, select
+
+    from .models import Appeal, AppealStatus, AuditEntry, Investigation, InvestigationStatus
+
+    status = incident.status.value
+    if status in ("void", "overturned", "recommended"):
+        return incident_state(status, open_appeal=False, head_judge_decided=False)
+    open_appeal = session.scalar(select(exists().where(Appeal.incident_id == incident.id,
+                                                       Appeal.status == AppealStatus.OPEN)))
+    decided = session.scalar(select(
+        exists().where(Appeal.incident_id == incident.id, Appeal.status != AppealStatus.OPEN,
+                       Appeal.decided_as_proxy.is_(False))
+        | exists().where(Investigation.incident_id == incident.id,
+                         Investigation.status.in_([InvestigationStatus.FINALIZED, InvestigationStatus.DECLINED]))
+        | exists().where(AuditEntry.object_type == "Incident", AuditEntry.object_id == incident.id,
+                         AuditEntry.action.in_(["incident.accept", "incident.decline"]))))
+    return incident_state(status, open_appeal=bool(open_appeal), head_judge_decided=bool(decided))
+
+
+def check(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None) -> Decision:
+    """`decide` for a record as stored: its state, whether it is the user's own, and the event's closing."""
+    kwargs: dict = {"event_closed": event is not None and event.closed_at is not None}
+    if record is not None:
+        facts = record_facts(session, record, user, roles)
+        roles = facts.pop("roles")
+        kwargs.update(facts)
+    return decide(action, roles, **kwargs)
+
+
+def require_on(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None) -> None:
+    """Refuse (raise `Refused`) unless `check` allows it."""
+    decision = check(session, action, user=user, roles=roles, record=record, event=event)
+    if not decision:
+        raise Refused(decision)
+
+
+def transition(session, action: Action, *, user, roles: frozenset, record: Any = None, event) -> None:
+    """Begin a state change: take the event's lock (the row lock logging takes on PostgreSQL), read the record again
+    under it, then ask the table. Of two judges acting on one record at once, the second sees the first's result
+    and gets a clear refusal."""
+    from .records import lock_event
+
+    lock_event(session, event, open_only=False)
+    session.refresh(event)
+    if record is not None:
+        session.refresh(record)
+    require_on(session, action, user=user, roles=roles, record=record, event=event)
+
+
+# ---- the decorators views use, and the template function -----------------------------------------------------------
+
+def event_route(action: Action, *, post: Action | None = None) -> Callable:
+    """Load the event from the URL (404 when missing), then refuse unless the signed-in user's roles there allow
+    `action` (GET) or `post` (other methods; default `action`). The view receives `event` and `roles`."""
+    def decorate(view: Callable) -> Callable:
+        from flask import abort, g, request
+        from flask_login import current_user, login_required
+
+        @wraps(view)
+        @login_required
+        def wrapper(event_id: int, **kwargs):
+            from .extensions import db
+            from .models import Event
+
+            event = db.session.get(Event, event_id)
+            if event is None:
+                abort(404)
+            roles = roles_at(db.session, current_user, event)
+            asked = action if request.method in ("GET", "HEAD") or post is None else post
+            decision = decide(asked, roles, event_closed=event.closed_at is not None,
+                              opening_form=request.method in ("GET", "HEAD"))
+            if not decision and decision.status == 403 and Role.FLOOR_JUDGE in roles \
+                    and Role.PROXY in TABLE[asked].roles():
+                decision = ALLOWED  # perhaps the proxy of the appeal the URL names: the view asks with the record
+            if not decision:
+                raise Refused(decision)
+            g.event, g.roles = event, roles
+            return view(event=event, roles=roles, **kwargs)
+
+        wrapper.actions = {"GET": action, "POST": post or action}
+        return wrapper
+
+    return decorate
+
+
+def account_route(action: Action) -> Callable:
+    """A page of the account, not of one event: refuse unless the account's roles allow `action`."""
+    def decorate(view: Callable) -> Callable:
+        from flask_login import current_user, login_required
+
+        @wraps(view)
+        @login_required
+        def wrapper(*args, **kwargs):
+            require(action, account_roles(current_user))
+            return view(*args, **kwargs)
+
+        wrapper.actions = {"GET": action, "POST": action}
+        return wrapper
+
+    return decorate
+
+
+def can(action: Action | str, record: Any = None) -> bool:
+    """For templates: would the server accept `action` (on `record`) from the signed-in user at this event now?"""
+    from flask import g
+    from flask_login import current_user
+
+    from .extensions import db
+
+    roles = getattr(g, "roles", None)
+    event = getattr(g, "event", None)
+    if roles is None:
+        return False
+    return bool(check(db.session, Action(action), user=current_user, roles=roles, record=record, event=event))
+
+
+def may(action: Action | str) -> bool:
+    """For menus: does the signed-in user hold a role at this event that may ever do `action`?"""
+    from flask import g
+
+    roles = getattr(g, "roles", None)
+    return roles is not None and bool(TABLE[Action(action)].roles() & roles)

@@ -1,0 +1,92 @@
+"""Small request helpers every blueprint uses: where a `next` link may lead, one answer for the phone's outbox script
+and for a browser, the venue's clock, and a refusal that says why on the page."""
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import NoReturn
+from urllib.parse import unquote, urlsplit
+from zoneinfo import ZoneInfo
+
+from flask import abort, current_app, flash, jsonify, make_response, redirect, render_template
+
+# Titles of the error page, by status; each refusal gives its own text (refuse) or falls back to the default here.
+ERROR_PAGES = {
+    400: ("Bad request", "The request could not be understood. Go back and try again."),
+    403: ("Not allowed", "Your role at this event does not allow this. Ask the organizer or the head judge."),
+    404: ("Not found", "There is nothing here, or it is not yours to see."),
+    405: ("Not allowed", "This address does not accept that kind of request."),
+    409: ("Event closed", "This event is closed; nothing was changed."),
+    410: ("Link no longer works", "This link has been used or has expired."),
+    413: ("Too large", "What was sent is larger than this page accepts. Nothing was saved."),
+    429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
+    500: ("Something went wrong",
+          "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),
+}
+
+# Characters a browser drops from a URL (control characters) or reads as a slash: a target with any is not followed.
+_UNSAFE = re.compile(r"[\x00-\x1f\x7f\\]")
+_MAX_NEXT = 2000
+
+
+def safe_next(target: str | None, default: str) -> str:
+    """`target` when it is a path on this site, else `default`. Browsers drop tabs and new lines inside a URL, strip
+    control characters and spaces around it and read a backslash as a slash, so `/\\t/evil.example` or
+    `/\\evil.example` would leave the site: such a target, raw or once percent-decoded, is refused, and what is left
+    must parse as a path with no scheme and no host."""
+    if not target or len(target) > _MAX_NEXT:
+        return default
+    for candidate in (target, unquote(target)):
+        if _UNSAFE.search(candidate):
+            return default
+        parts = urlsplit(candidate)  # "///host" parses with an empty host, but a browser goes to `host`: refuse "//"
+        if parts.scheme or parts.netloc or not candidate.startswith("/") or candidate.startswith("//"):
+            return default
+    return target
+
+
+def answer(as_json: bool, url: str, *, created: bool = True, message: str | None = None, **fields):
+    """The one answer to a saved form: JSON for the phone's outbox script (201 when the record is new, 200 when its
+    one-time key had stored it already), a flashed message and a redirect to `url` for a browser."""
+    if as_json:
+        return jsonify(ok=True, created=created, url=url, **fields), 201 if created else 200
+    if message:
+        flash(message, "success")
+    return redirect(url)
+
+
+def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
+    """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike."""
+    if value is None:
+        return ""
+    tz = ZoneInfo(current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
+    return value.replace(tzinfo=timezone.utc).astimezone(tz).strftime(fmt)
+
+
+def error_page(code: int, text: str | None = None, instead: str | None = None):
+    """The error page for `code` with a specific reason (the status's default text when none is given)."""
+    title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
+    return render_template("errors/error.html", code=code, title=title, text=text or default, instead=instead), code
+
+
+def refuse(code: int, why: str, instead: str | None = None) -> NoReturn:
+    """Stop the request with the error page saying why it was refused, never a bare status; nothing is written."""
+    from .extensions import db
+
+    db.session.rollback()
+    abort(make_response(error_page(code, why, instead)))
+
+
+def refuse_form(form) -> NoReturn:
+    """A button's form that did not validate (its token sent only in a header, a field missing): say what was wrong."""
+    problems = [f"{message}" for messages in form.errors.values() for message in messages]
+    refuse(400, "This form could not be used" + (f" ({' '.join(problems)})" if problems else "") +
+           ". Reload the page and send it again; nothing was changed.")
+
+
+def too_large_text(limit: int | None) -> str:
+    """Why a body over the limit was refused, with the limit in words (2 MB for forms, more for the imports)."""
+    size = "the server's limit" if not limit else (
+        f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB")
+    return (f"What was sent is larger than this page accepts (at most {size}). Nothing was saved: go back and send "
+            "a smaller file, or shorten the text.")

@@ -93,5 +93,7 @@ def clock(event, roles):
     if number is not None and (rnd is None or rnd.number != number):
         abort(404)
     view = services.round_clock(db.session, rnd) if rnd else None
+    withdrawable = {e.id for t in (view.tables if view else []) for e in t.extensions if permissions.can(
+        Action.WITHDRAW_TIME, e)}  # the judge who gave it, or the head judge, while the event is open
     return render_template("clock/clock.html", event=event, roles=roles, rounds=rounds, view=view,
-                           now=utcnow(), void_form=VoidForm())
+                           now=utcnow(), void_form=VoidForm(), withdrawable=withdrawable)

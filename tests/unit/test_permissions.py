@@ -1,0 +1,132 @@
+"""The authority table and the lifecycles, without an app: what each role may do to a record in each state."""
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from judgeapp.lifecycles import (APPEAL, DECK_CHECK, INCIDENT, INVESTIGATION, MACHINES, AppealState, DeckCheckState,
+                                 IllegalTransition, IncidentState, InvestigationState, incident_state)
+from judgeapp.permissions import TABLE, Action, Role, decide
+
+ROOT = Path(__file__).resolve().parents[2] / "judgeapp"
+F, H, O, S = (frozenset({r}) for r in (Role.FLOOR_JUDGE, Role.HEAD_JUDGE, Role.ORGANIZER, Role.SCOREKEEPER))
+
+
+@pytest.mark.parametrize("action", [Action.CORRECT_INCIDENT, Action.VOID_INCIDENT])
+@pytest.mark.parametrize("state, floor_may", [(IncidentState.LOGGED, True), (IncidentState.UNDER_APPEAL, False),
+                                              (IncidentState.DECIDED, False), (IncidentState.RECOMMENDED, False)])
+def test_a_floor_judge_changes_their_own_incident_only_while_it_stands_as_they_ruled(action, state, floor_may):
+    own = decide(action, F, state=state, own=True)
+    assert own.allowed is floor_may
+    if not floor_may:
+        assert own.status == 409 and "only the head judge may change it now" in own.why and "ask the head judge" in own.instead
+    assert decide(action, F, state=IncidentState.LOGGED, own=False).status == 403  # another judge's incident
+
+
+@pytest.mark.parametrize("state", [IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.DECIDED,
+                                   IncidentState.RECOMMENDED])
+def test_the_head_judge_still_corrects_an_incident_in_any_standing_state(state):
+    assert decide(Action.CORRECT_INCIDENT, H, state=state)
+
+
+@pytest.mark.parametrize("state", list(IncidentState))
+def test_a_note_can_be_added_to_an_incident_in_every_state_by_any_judge(state):
+    assert decide(Action.NOTE_INCIDENT, F, state=state) and decide(Action.NOTE_INCIDENT, H, state=state)
+    assert decide(Action.NOTE_INCIDENT, S, state=state).status == 403
+
+
+def test_a_void_incident_cannot_be_corrected_even_by_the_head_judge():
+    refused = decide(Action.CORRECT_INCIDENT, H, state=IncidentState.VOID)
+    assert refused.status == 409 and "void" in refused.why
+
+
+def test_only_the_head_judge_or_this_appeals_proxy_decides_it_and_only_while_it_is_open():
+    assert decide(Action.DECIDE_APPEAL, H, state=AppealState.OPEN)
+    assert decide(Action.DECIDE_APPEAL, frozenset({Role.FLOOR_JUDGE, Role.PROXY}), state=AppealState.OPEN)
+    assert decide(Action.DECIDE_APPEAL, F, state=AppealState.OPEN).status == 403
+    decided = decide(Action.DECIDE_APPEAL, H, state=AppealState.UPHELD)
+    assert decided.status == 409 and decided.why == "This appeal is already decided: upheld."
+
+
+def test_only_the_head_judge_gives_a_disqualification():
+    assert decide(Action.ACCEPT_RECOMMENDATION, H, state=IncidentState.RECOMMENDED)
+    for roles in (F, O, S):
+        assert decide(Action.ACCEPT_RECOMMENDATION, roles, state=IncidentState.RECOMMENDED).status == 403
+
+
+def test_a_closed_event_refuses_changes_but_takes_addenda_and_reopening():
+    assert decide(Action.LOG_INCIDENT, F, event_closed=True).status == 409
+    assert decide(Action.WRITE_UP, H, state=InvestigationState.OPEN, event_closed=True).status == 409
+    assert decide(Action.TAKE_STATEMENT, H, state=InvestigationState.FINALIZED, event_closed=True)
+    assert decide(Action.REOPEN_EVENT, O, event_closed=True, opening_form=False)
+    assert decide(Action.VIEW_EVENT, S, event_closed=True)
+
+
+def test_a_role_is_refused_before_the_state_is_looked_at():
+    assert decide(Action.WRITE_UP, F, state=InvestigationState.FINALIZED).status == 403
+
+
+@pytest.mark.parametrize("machine", MACHINES, ids=lambda m: m.name)
+def test_every_transition_leaves_from_and_leads_to_states_of_its_own_machine(machine):
+    for name, (sources, target) in machine.transitions.items():
+        assert sources and all(isinstance(s, machine.states) for s in sources), name
+        assert target is None or isinstance(target, machine.states), name
+
+
+def test_every_rule_with_a_machine_names_one_of_its_transitions():
+    for action, rule in TABLE.items():
+        if rule.machine is not None:
+            assert rule.transition in rule.machine.transitions, action
+
+
+def test_every_action_has_a_rule_and_every_rule_a_reason():
+    assert set(TABLE) == set(Action)
+    assert all(rule.refused.strip() for rule in TABLE.values())
+
+
+@pytest.mark.parametrize("machine, state, transition", [
+    (DECK_CHECK, DeckCheckState.MATCHES, "end"), (APPEAL, AppealState.UPHELD, "delegate"),
+    (INVESTIGATION, InvestigationState.FINALIZED, "write_up"), (INCIDENT, IncidentState.VOID, "void")])
+def test_an_illegal_transition_says_why(machine, state, transition):
+    with pytest.raises(IllegalTransition) as refused:
+        machine.move(state, transition)
+    assert refused.value.why
+
+
+def test_a_deck_check_can_always_be_ended_while_it_runs():
+    assert DECK_CHECK.move(DeckCheckState.IN_PROGRESS, "end_with_round") is DeckCheckState.UNFINISHED
+    assert DECK_CHECK.allows(DeckCheckState.IN_PROGRESS, "end")
+
+
+@pytest.mark.parametrize("status, open_appeal, decided, state", [
+    ("standing", False, False, IncidentState.LOGGED), ("standing", True, False, IncidentState.UNDER_APPEAL),
+    ("standing", False, True, IncidentState.DECIDED), ("standing", True, True, IncidentState.UNDER_APPEAL),
+    ("recommended", False, False, IncidentState.RECOMMENDED), ("void", True, True, IncidentState.VOID),
+    ("overturned", False, True, IncidentState.OVERTURNED)])
+def test_an_incidents_state_is_read_off_its_status_appeals_and_the_head_judges_decisions(status, open_appeal,
+                                                                                          decided, state):
+    assert incident_state(status, open_appeal=open_appeal, head_judge_decided=decided) is state
+
+
+ROLE_STRING = re.compile(r"""['"](head_judge|floor_judge|scorekeeper|organizer)['"]\s+(not\s+)?in\s+roles""")
+
+
+def test_no_view_service_or_template_compares_role_strings():
+    """Every rule of authority is a row of permissions.TABLE; nobody else spells a role to decide."""
+    found = []
+    for path in list(ROOT.rglob("*.py")) + list(ROOT.rglob("*.html")):
+        if path.name == "permissions.py":
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if ROLE_STRING.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert found == []
+
+
+def test_the_lifecycles_are_pure_python():
+    tree = ast.parse((ROOT / "lifecycles.py").read_text(encoding="utf-8"))
+    imported = {a.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
+    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
+                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    assert imported <= {"__future__", "enum", "dataclasses"}

@@ -141,21 +141,14 @@ def register_errorhandlers(app: Flask) -> None:
     @app.errorhandler(Refused)
     def _refused(e):
         """The permission table or a record's lifecycle said no: the reason, and what may be done instead."""
-        from .extensions import db as _db
-
-        _db.session.rollback()
+        db.session.rollback()
         d = e.decision
-        title = "Not allowed" if d.status == 403 else "Not possible now"
-        return render_template("errors/error.html", code=d.status, title=title, text=d.why,
-                               instead=d.instead), d.status
+        return render(d.status, d.why, d.instead, title="Not possible now" if d.status == 409 else None)
 
     @app.errorhandler(IllegalTransition)
     def _illegal(e):
-        from .extensions import db as _db
-
-        _db.session.rollback()
-        return render_template("errors/error.html", code=409, title="Not possible now", text=e.why,
-                               instead=e.instead), 409
+        db.session.rollback()
+        return render(409, e.why, e.instead, title="Not possible now")
 
     @app.errorhandler(EventClosed)
     def _closed(e):
@@ -180,8 +173,8 @@ def register_template_helpers(app: Flask) -> None:
 
     from .permissions import Action, Role, can, may
 
-    app.add_template_global(can, "can")
-    app.add_template_global(may, "may")  # the role may do this at this event at all (menus)  # the same table the server checks: a button only for an action it accepts
+    app.add_template_global(can, "can")  # the same table the server checks: a button only for an action it accepts
+    app.add_template_global(may, "may")  # the role may do this at this event at all (menus)
     app.add_template_global(Action, "Action")
     app.add_template_global(Role, "Role")
 

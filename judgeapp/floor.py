@@ -1,11 +1,9 @@
 """Request-level helpers shared by the floor's views (incidents, the clock, deck checks): round pickers, lenient
-query-string numbers, and the phone outbox's JSON answers."""
+query-string numbers, player labels. The phone outbox's JSON answers and the clock's text are in web.py."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from flask import abort, current_app, jsonify, request
-from flask_login import current_user
 from wtforms.fields.choices import SelectChoice
 
 from .events.services import rounds_of
@@ -37,22 +35,9 @@ def int_or_none(value) -> int | None:
         return None
 
 
-def outbox_post(form) -> bool:
-    """A record sent from a phone's outbox (static/outbox.js) asks for a JSON answer. It carries its writer's account,
-    and another account's record is refused even with a valid session and token."""
-    if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
-        abort(403)
-    return request.accept_mimetypes.best == "application/json"
 
 
-def json_errors(form):
-    return jsonify(ok=False, errors=form.errors), 422
 
 
 def player_label(player: Player) -> str:
     return f"{player.name} · {player.player_code}" if player.player_code else player.name
-
-
-def clock_text(value) -> str:
-    """A time as the pages show it (the `clock` template filter), for flash messages and JSON answers."""
-    return current_app.jinja_env.filters["clock"](value)

@@ -45,14 +45,33 @@ def safe_next(target: str | None, default: str) -> str:
     return target
 
 
-def answer(as_json: bool, url: str, *, created: bool = True, message: str | None = None, **fields):
+def outbox_post(form) -> bool:
+    """Whether this request asks for a JSON answer: a record sent from a phone's outbox (static/outbox.js). It carries
+    its writer's account, and another account's record is refused even with a valid session and token."""
+    from flask import request
+    from flask_login import current_user
+
+    if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
+        refuse(403, "This record was written on this phone by another account; it is sent only when that judge is "
+                    "signed in.")
+    return request.accept_mimetypes.best == "application/json"
+
+
+def json_errors(form):
+    """A form the phone's outbox sent that did not validate: the field messages, for the outbox to show."""
+    return jsonify(ok=False, errors=form.errors), 422
+
+
+def answer(as_json: bool, url: str, *, created: bool = True, message: str | None = None,
+           redirect_to: str | None = None, **fields):
     """The one answer to a saved form: JSON for the phone's outbox script (201 when the record is new, 200 when its
-    one-time key had stored it already), a flashed message and a redirect to `url` for a browser."""
+    one-time key had stored it already), a flashed message and a redirect (to `redirect_to`, else `url`) for a
+    browser."""
     if as_json:
         return jsonify(ok=True, created=created, url=url, **fields), 201 if created else 200
     if message:
         flash(message, "success")
-    return redirect(url)
+    return redirect(redirect_to or url)
 
 
 def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
@@ -63,10 +82,11 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     return value.replace(tzinfo=timezone.utc).astimezone(tz).strftime(fmt)
 
 
-def error_page(code: int, text: str | None = None, instead: str | None = None):
+def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):
     """The error page for `code` with a specific reason (the status's default text when none is given)."""
-    title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
-    return render_template("errors/error.html", code=code, title=title, text=text or default, instead=instead), code
+    default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
+    return render_template("errors/error.html", code=code, title=title or default_title, text=text or default,
+                           instead=instead), code
 
 
 def refuse(code: int, why: str, instead: str | None = None) -> NoReturn:

@@ -11,7 +11,8 @@ from ..permissions import Action, event_route
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
-from ..floor import clock_text, int_or_none, json_errors, outbox_post, round_choices
+from ..floor import int_or_none, round_choices
+from ..web import answer, clock as clock_text, json_errors, outbox_post
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
@@ -44,17 +45,14 @@ def new_extension(event, roles):
         else:
             db.session.commit()
             ends = services.table_ends_at(db.session, ext.round, ext.table_number)
-            if as_json:
-                return jsonify(ok=True, kind="extension", created=created, id=ext.id, minutes=ext.minutes,
-                               table=ext.table_number, ends_at=clock_text(ends),
-                               url=url_for("clock.clock", event_id=event.id, round=ext.round.number)), \
-                    201 if created else 200
-            flash(f"Table {ext.table_number}: {ext.minutes} min added; it now ends at "
-                  f"{clock_text(ends)}." if created else "This time extension was already saved.", "success")
             back = request.args.get("next_incident")
-            if back and back.isdigit():
-                return redirect(url_for("incidents.show", event_id=event.id, number=int(back)))
-            return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
+            return answer(as_json, url_for("clock.clock", event_id=event.id, round=ext.round.number), created=created,
+                          message=f"Table {ext.table_number}: {ext.minutes} min added; it now ends at {clock_text(ends)}."
+                          if created else "This time extension was already saved.",
+                          redirect_to=url_for("incidents.show", event_id=event.id, number=int(back))
+                          if back and back.isdigit() else None,
+                          kind="extension", id=ext.id, minutes=ext.minutes, table=ext.table_number,
+                          ends_at=clock_text(ends))
     if as_json and form.is_submitted():
         return json_errors(form)
     return render_template("clock/extension.html", event=event, roles=roles, form=form,

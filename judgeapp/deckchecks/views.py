@@ -9,11 +9,12 @@ from sqlalchemy import select
 
 from .. import permissions
 from ..permissions import Action, event_route
-from ..clock import services as clock
+from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
 from ..extensions import db, event_policy
-from ..floor import clock_text, int_or_none, json_errors, outbox_post, player_label, round_choices
+from ..floor import int_or_none, player_label, round_choices
+from ..web import answer, clock as clock_text, json_errors, outbox_post
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
@@ -55,11 +56,8 @@ def new(event, roles):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            url = url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id)
-            if as_json:
-                return jsonify(ok=True, kind="deck_check", created=created, id=dc.id, table=dc.table_number,
-                               url=url), 201 if created else 200
-            return redirect(url)
+            return answer(as_json, url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id), created=created,
+                          kind="deck_check", id=dc.id, table=dc.table_number)
     if as_json and form.is_submitted():
         return json_errors(form)
     return render_template("deckchecks/new.html", event=event, roles=roles, form=form,
@@ -88,7 +86,7 @@ def show(event, roles, deck_check_id):
         else:
             db.session.commit()
             if ended.extension:
-                ends = clock.table_ends_at(db.session, dc.round, dc.table_number)
+                ends = timekeeping.table_ends_at(db.session, dc.round, dc.table_number)
                 flash(f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
                       f"it now ends at {clock_text(ends)}.", "success")
             else:

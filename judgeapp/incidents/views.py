@@ -19,7 +19,8 @@ from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from .. import history
-from ..floor import int_or_none, json_errors, outbox_post, parse_utc, player_label, round_choices
+from ..floor import int_or_none, parse_utc, player_label, round_choices
+from ..web import answer, json_errors, outbox_post
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
@@ -91,13 +92,11 @@ def new(event, roles):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            url = url_for("incidents.show", event_id=event.id, number=result.incident.number, saved=1)
-            if as_json:
-                incident = result.incident
-                return jsonify(ok=True, kind="incident", created=result.created, number=incident.number, url=url,
-                               suggested=incident.suggested_rank_id, upgraded=incident.upgraded,
-                               changed=incident.suggestion_changed), 201 if result.created else 200
-            return redirect(url)
+            incident = result.incident
+            return answer(as_json, url_for("incidents.show", event_id=event.id, number=incident.number, saved=1),
+                          created=result.created, kind="incident", number=incident.number,
+                          suggested=incident.suggested_rank_id, upgraded=incident.upgraded,
+                          changed=incident.suggestion_changed)
     if as_json and form.is_submitted():
         return json_errors(form)
     rounds = round_choices(form.round, event)

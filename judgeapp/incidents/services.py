@@ -470,6 +470,22 @@ def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int =
         .options(selectinload(Incident.round), selectinload(Incident.judge))))
 
 
+def questions_of(session: Session, event: Event, incidents: list[Incident]) -> dict[int, list[tuple[str, str]]]:
+    """What floor judges asked the head judge about these incidents: incident id -> [(who, question)], oldest first."""
+    if not incidents:
+        return {}
+    rows = session.execute(select(AuditEntry.object_id, User.name, AuditEntry.note)
+                           .join(User, User.id == AuditEntry.actor_id)
+                           .where(AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident",
+                                  AuditEntry.action == "incident.question",
+                                  AuditEntry.object_id.in_([i.id for i in incidents]))
+                           .order_by(AuditEntry.id))
+    out: dict[int, list[tuple[str, str]]] = {}
+    for incident_id, who, note in rows:
+        out.setdefault(incident_id, []).append((who, note or ""))
+    return out
+
+
 def _questions(event: Event):
     """Incidents a floor judge asked the head judge about."""
     return select(AuditEntry.object_id).where(AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident",

@@ -20,6 +20,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from .. import history
 from ..floor import int_or_none, parse_utc, player_label, round_choices
+from ..records import derived_key
 from ..web import answer, json_errors, outbox_post
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
@@ -201,9 +202,10 @@ def _show(event, roles, number, *, note_form=None, status=200):
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and can(Action.GIVE_TIME)),
         trail=_audit_trail("Incident", incident.id),
         void_form=VoidForm(), note_form=note_form or NoteForm(formdata=None), rank_name=rank_namer(policy),
+        state=permissions.incident_state_of(db.session, incident),
         state_why=permissions.check(db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles,
                                     record=incident, event=event).why,
-        owed_form=ExtensionForm(formdata=None, key=f"{incident.client_key}:owed"),
+        owed_form=ExtensionForm(formdata=None, key=derived_key(incident.client_key, "owed")),
         appeals=appeals.appeals_of_incident(db.session, incident),
         appeal_blocked=appeals.why_not_appealable(db.session, event, incident),
         investigation=investigations.investigation_of_incident(db.session, incident),
@@ -305,5 +307,5 @@ def feed(event, roles):
     policy = event_policy(event)
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
-    return render_template(template, event=event, roles=roles, items=items,
-                           rank_name=rank_namer(policy))
+    return render_template(template, event=event, roles=roles, items=items, rank_name=rank_namer(policy),
+                           questions=services.questions_of(db.session, event, items))

@@ -83,7 +83,7 @@ def settings(event, roles):
             db.session.commit()
             flash("Event settings saved.", "success")
             return redirect(url_for("events.show", event_id=event.id))
-    return render_template("events/form.html", form=form, event=event)
+    return render_template("events/form.html", form=form, event=event), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])

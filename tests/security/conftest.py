@@ -135,7 +135,8 @@ def audit_watch(app):
                 state["entries"].append((obj.action, obj.object_type, obj.object_id))
             elif isinstance(obj, UserSession) and obj not in session.new:
                 continue  # last-seen and sign-out touches are not records (sign-out is audited as session.end)
-            elif obj in session.new or obj in session.deleted or (name in AUDITED and session.is_modified(obj)):
+            elif obj in session.new or obj in session.deleted or (
+                    name in AUDITED and session.is_modified(obj, include_collections=False)):  # a child added is its own
                 state["changed"].add((name, getattr(obj, "id", None)))
 
     def before_commit(session):

@@ -320,6 +320,21 @@ def require_on(session, action: Action, *, user, roles: frozenset, record: Any =
         raise Refused(decision)
 
 
+def found(record: Any, action: Action | None = None):
+    """For views: the record a URL names, at this request's event. 404 when there is none or it is another event's;
+    then, given an action, the table's answer for it on this record (403 or 409, with why)."""
+    from flask import abort, g
+    from flask_login import current_user
+
+    from .extensions import db
+
+    if record is None or record.event_id != g.event.id:
+        abort(404)
+    if action is not None:
+        require_on(db.session, action, user=current_user, roles=g.roles, record=record, event=g.event)
+    return record
+
+
 def transition(session, action: Action, *, user, roles: frozenset, record: Any = None, event) -> None:
     """Begin a state change: take the event's lock (the row lock logging takes on PostgreSQL), read the record again
     under it, then ask the table. Of two judges acting on one record at once, the second sees the first's result

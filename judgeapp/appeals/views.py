@@ -1,30 +1,22 @@
 """Appeals: filed on an incident by a judge, decided by the head judge (or their proxy). Thin views."""
 from __future__ import annotations
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import flash, jsonify, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from .. import permissions
-from ..permissions import Action, event_route
+from ..permissions import Action, event_route, found
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, penalty_choices, rank_namer
-from ..models import AppealStatus, Event, Player, Role, StaffAssignment
-from ..web import refuse, refuse_form, safe_next
+from ..models import Event, Player, Role, StaffAssignment
 from ..web import refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
 
-
-def _appeal_or_404(event, number):
-    appeal = services.appeal_by_number(db.session, event, number)
-    if appeal is None:
-        abort(404)
-    return appeal
 
 
 @bp.app_context_processor
@@ -42,11 +34,7 @@ def _appeal_news():
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
 @event_route(Action.FILE_APPEAL)
 def new(event, roles, number):
-    incident = incidents.incident_by_number(db.session, event, number)
-    if incident is None:
-        abort(404)
-    permissions.require_on(db.session, Action.FILE_APPEAL, user=current_user, roles=roles, record=incident,
-                           event=event)
+    incident = found(incidents.incident_by_number(db.session, event, number), Action.FILE_APPEAL)
     form = AppealForm()  # the service checks who may appeal; the look-ups below are for the rendered form only
     if form.validate_on_submit():
         data = services.AppealInput(key=form.key.data, appellant=form.appellant.data, contest=form.contest.data)
@@ -82,10 +70,9 @@ def index(event, roles):
 @event_route(Action.VIEW_APPEALS, post=Action.DECIDE_APPEAL)
 def show(event, roles, number):
     policy = event_policy(event)
-    appeal = _appeal_or_404(event, number)
+    appeal = found(services.appeal_by_number(db.session, event, number))
     if request.method == "POST":  # the head judge or this appeal's proxy, while it is open (else 403/409 and why)
-        permissions.require_on(db.session, Action.DECIDE_APPEAL, user=current_user, roles=roles, record=appeal,
-                               event=event)
+        found(appeal, Action.DECIDE_APPEAL)
     form = DecisionForm()
     form.infraction.choices = [SelectChoice("", "Keep the infraction")] + infraction_choices_of(policy)[1:]
     penalty_choices(form.penalty, policy)
@@ -118,9 +105,7 @@ def show(event, roles, number):
 @bp.route("/events/<int:event_id>/appeals/<int:number>/proxy", methods=["POST"])
 @event_route(Action.DELEGATE_APPEAL)
 def delegate(event, roles, number):
-    appeal = _appeal_or_404(event, number)
-    permissions.require_on(db.session, Action.DELEGATE_APPEAL, user=current_user, roles=roles, record=appeal,
-                           event=event)
+    appeal = found(services.appeal_by_number(db.session, event, number), Action.DELEGATE_APPEAL)
     form = ProxyForm()
     if not form.validate_on_submit():
         refuse_form(form)
@@ -143,9 +128,7 @@ def delegate(event, roles, number):
 @bp.route("/events/<int:event_id>/appeals/<int:number>/seen", methods=["POST"])
 @event_route(Action.ACKNOWLEDGE_DECISION)  # acknowledging a decision changes no record of the event
 def seen(event, roles, number):
-    appeal = _appeal_or_404(event, number)
-    permissions.require_on(db.session, Action.ACKNOWLEDGE_DECISION, user=current_user, roles=roles, record=appeal,
-                           event=event)
+    appeal = found(services.appeal_by_number(db.session, event, number), Action.ACKNOWLEDGE_DECISION)
     if not (form := SeenForm()).validate_on_submit():
         refuse_form(form)
     services.acknowledge(db.session, actor=current_user, roles=roles, event=event, appeal=appeal)

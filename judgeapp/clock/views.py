@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from .. import permissions
-from ..permissions import Action, event_route
+from ..permissions import Action, event_route, found
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
@@ -62,10 +62,7 @@ def new_extension(event, roles):
 @bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
 @event_route(Action.WITHDRAW_TIME)
 def void_extension(event, roles, extension_id):
-    ext = db.session.get(TimeExtension, extension_id)
-    if ext is None or ext.event_id != event.id:
-        abort(404)
-    permissions.require_on(db.session, Action.WITHDRAW_TIME, user=current_user, roles=roles, record=ext, event=event)
+    ext = found(db.session.get(TimeExtension, extension_id), Action.WITHDRAW_TIME)
     form = VoidForm()
     if not form.validate_on_submit():
         flash("Say why the time is withdrawn.", "error")

@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
 
 from .. import permissions
-from ..permissions import Action, event_route
+from ..permissions import Action, event_route, found
 from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
@@ -74,8 +74,7 @@ def show(event, roles, deck_check_id):
         abort(404)
     form = EndDeckCheckForm()
     if form.is_submitted():  # a judge, while the check runs (else 403/409, and why)
-        permissions.require_on(db.session, Action.END_DECK_CHECK, user=current_user, roles=roles, record=dc,
-                               event=event)
+        found(dc, Action.END_DECK_CHECK)
     if form.validate_on_submit():
         try:
             ended = services.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,

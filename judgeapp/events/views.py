@@ -6,8 +6,7 @@ from sqlalchemy import or_, select
 
 from wtforms.fields.choices import SelectChoice
 
-from .. import permissions
-from ..permissions import Action, account_route, can, event_route
+from ..permissions import Action, account_route, can, event_route, found
 from ..errors import FieldError, show_on_form
 from ..database import reads_only_from_now
 from ..extensions import csrf, current_catalog, db
@@ -203,10 +202,7 @@ def start_round(event, roles):
 @event_route(Action.END_ROUND)
 def end_round(event, roles, number):
     """End a round early (every match reported) or on time; what is still open in it ends with it."""
-    rnd = services.round_by_number(db.session, event, number)
-    if rnd is None:
-        abort(404)
-    permissions.require_on(db.session, Action.END_ROUND, user=current_user, roles=roles, record=rnd, event=event)
+    rnd = found(services.round_by_number(db.session, event, number), Action.END_ROUND)
     if not EndRoundForm().validate_on_submit():
         flash("The form had expired; nothing was changed. Try again.", "error")
         return redirect(url_for("events.show", event_id=event.id))

@@ -19,7 +19,7 @@ from ..infractions import extension_owed
 from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view reads it from here)
 from ..history import priors_of_players
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
-from ..models import (Appeal, AppealStatus, AuditEntry, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject,
+from ..models import (AuditEntry, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject,
                       Pairing, Player, Round, SubjectKind, TimeExtension, User, utcnow)
 from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock_event
 

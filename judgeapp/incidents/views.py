@@ -10,15 +10,14 @@ from flask_login import current_user
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from .. import permissions
-from ..permissions import Action, Role, can, event_route
+from .. import history, permissions
+from ..permissions import Action, Role, can, event_route, found
 from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..appeals import services as appeals
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
-from .. import history
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..records import derived_key
 from ..web import answer, json_errors, outbox_post
@@ -26,7 +25,7 @@ from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..infractions import suggest as suggest_penalty
-from ..models import AuditEntry, Player, Role, SubjectKind, TimeExtension, User, utcnow
+from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
 from ..events.services import players_of
 from . import bp, services
 from .forms import CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
@@ -160,12 +159,6 @@ def index(event, roles):
                            incidents=services.incidents_of(db.session, event, limit=500))
 
 
-def _incident_or_404(event, number):
-    incident = services.incident_by_number(db.session, event, number)
-    if incident is None:
-        abort(404)
-    return incident
-
 
 def _audit_trail(obj_type, obj_id):
     rows = db.session.execute(select(AuditEntry, User).outerjoin(User, User.id == AuditEntry.actor_id)
@@ -182,7 +175,7 @@ def show(event, roles, number):
 
 def _show(event, roles, number, *, note_form=None, status=200):
     policy = event_policy(event)
-    incident = _incident_or_404(event, number)
+    incident = found(services.incident_by_number(db.session, event, number))
     try:
         infraction = policy.infraction(incident.infraction_code)
     except LookupError:
@@ -216,9 +209,7 @@ def _show(event, roles, number, *, note_form=None, status=200):
 @event_route(Action.NOTE_INCIDENT)
 def note(event, roles, number):
     """A note on the incident in any state, or a question to the head judge (their feed lists it)."""
-    incident = _incident_or_404(event, number)
-    permissions.require_on(db.session, Action.NOTE_INCIDENT, user=current_user, roles=roles, record=incident,
-                           event=event)
+    incident = found(services.incident_by_number(db.session, event, number), Action.NOTE_INCIDENT)
     form = NoteForm()
     if form.validate_on_submit():
         try:
@@ -238,9 +229,7 @@ def note(event, roles, number):
 @event_route(Action.CORRECT_INCIDENT)
 def edit(event, roles, number):
     policy = event_policy(event)
-    incident = _incident_or_404(event, number)
-    permissions.require_on(db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles, record=incident,
-                           event=event)
+    incident = found(services.incident_by_number(db.session, event, number), Action.CORRECT_INCIDENT)
     form = CorrectIncidentForm(data={} if request.method == "POST" else {
         "round": incident.round.number, "table": incident.table_number, "infraction": incident.infraction_code,
         "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
@@ -270,9 +259,7 @@ def edit(event, roles, number):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])
 @event_route(Action.VOID_INCIDENT)
 def void(event, roles, number):
-    incident = _incident_or_404(event, number)
-    permissions.require_on(db.session, Action.VOID_INCIDENT, user=current_user, roles=roles, record=incident,
-                           event=event)
+    incident = found(services.incident_by_number(db.session, event, number), Action.VOID_INCIDENT)
     form = VoidForm()
     if form.validate_on_submit():
         try:

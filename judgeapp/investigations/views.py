@@ -7,17 +7,17 @@ import segno
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
 from flask_login import current_user
 
-from .. import permissions
-from ..permissions import Action, event_route
+from ..permissions import Action, event_route, found
 from ..auth import sealing
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, rank_namer
 from ..localtime import to_local
-from ..models import Event, InvestigationStatus, Role, StatementRequest
+from ..models import Event, StatementRequest
 from ..reports import PAPERS
 from ..reports.dq import dq_report_pdf
+from ..web import refuse_form
 from . import bp, services
 from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
                     decline_form)
@@ -26,23 +26,9 @@ NEW_LINK = "judgeapp.new_statement_link"
 
 
 
-def _incident_or_404(event, number, roles=None, action=None):
-    """The event's incident `number` (404), and the table's answer for `action` on it (403/409, with why)."""
-    incident = incidents.incident_by_number(db.session, event, number)
-    if incident is None:
-        abort(404)
-    if action is not None:
-        permissions.require_on(db.session, action, user=current_user, roles=roles, record=incident, event=event)
-    return incident
-
-
-def _investigation_or_404(event, number, roles=None, action=None):
-    investigation = services.investigation_by_number(db.session, event, number)
-    if investigation is None:
-        abort(404)
-    if action is not None:
-        permissions.require_on(db.session, action, user=current_user, roles=roles, record=investigation, event=event)
-    return investigation
+def _investigation(event, number, action=None):
+    """The event's investigation `number` (404), and the table's answer for `action` on it (403/409, with why)."""
+    return found(services.investigation_by_number(db.session, event, number), action)
 
 
 # ---- recommendations --------------------------------------------------------------------------------------------------
@@ -50,7 +36,7 @@ def _investigation_or_404(event, number, roles=None, action=None):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
 @event_route(Action.ACCEPT_RECOMMENDATION)
 def accept(event, roles, number):
-    incident = _incident_or_404(event, number, roles, Action.ACCEPT_RECOMMENDATION)
+    incident = found(incidents.incident_by_number(db.session, event, number), Action.ACCEPT_RECOMMENDATION)
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
     try:
@@ -69,7 +55,7 @@ def accept(event, roles, number):
 @event_route(Action.DECLINE_RECOMMENDATION)
 def decline(event, roles, number):
     policy = event_policy(event)
-    incident = _incident_or_404(event, number, roles, Action.DECLINE_RECOMMENDATION)
+    incident = found(incidents.incident_by_number(db.session, event, number), Action.DECLINE_RECOMMENDATION)
     form = decline_form(policy)
     if form.validate_on_submit():
         try:
@@ -117,7 +103,7 @@ def _show(event, roles, investigation, *, status=200, statement_form=None, link_
 @bp.route("/events/<int:event_id>/investigations/<int:number>")
 @event_route(Action.VIEW_INVESTIGATIONS)
 def show(event, roles, number):
-    investigation = _investigation_or_404(event, number)
+    investigation = _investigation(event, number)
     fresh = session.pop(NEW_LINK, None) or {}
     token = sealing.unseal(fresh.get("sealed"))  # the cookie is signed, not encrypted: the link travels sealed
     req = next((r for r in investigation.requests if token and r.id == fresh.get("request_id")), None)
@@ -133,7 +119,7 @@ def show(event, roles, number):
 @bp.route("/events/<int:event_id>/investigations/<int:number>/statements", methods=["POST"])
 @event_route(Action.TAKE_STATEMENT)  # dated addenda go on after closing
 def add_statement(event, roles, number):
-    investigation = _investigation_or_404(event, number, roles, Action.TAKE_STATEMENT)
+    investigation = _investigation(event, number, Action.TAKE_STATEMENT)
     form = StatementForm()
     if form.validate_on_submit():
         try:
@@ -147,14 +133,14 @@ def add_statement(event, roles, number):
             db.session.commit()
             flash(f"{'Addendum' if statement.addendum else 'Statement'} of {statement.author_name} saved.", "success")
             return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#statements")
-    return _show(event, roles, _investigation_or_404(event, number), status=400, statement_form=form)
+    return _show(event, roles, _investigation(event, number), status=400, statement_form=form)
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links", methods=["POST"])
 @event_route(Action.MANAGE_STATEMENT_LINKS)
 def new_link(event, roles, number):
     """A one-time link, shown once (with its QR code) in the answer to this request; only its hash is stored."""
-    investigation = _investigation_or_404(event, number, roles, Action.MANAGE_STATEMENT_LINKS)
+    investigation = _investigation(event, number, Action.MANAGE_STATEMENT_LINKS)
     form = LinkForm(prefix="link")  # the statement form on the same page has the same fields
     if form.validate_on_submit():
         try:
@@ -168,13 +154,13 @@ def new_link(event, roles, number):
             # Shown once, on the page this redirects to (so a reload does not make another link), then forgotten.
             session[NEW_LINK] = {"request_id": req.id, "sealed": sealing.seal(token)}
             return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#new-link")
-    return _show(event, roles, _investigation_or_404(event, number), status=400, link_form=form)
+    return _show(event, roles, _investigation(event, number), status=400, link_form=form)
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/links/<int:request_id>/revoke", methods=["POST"])
 @event_route(Action.MANAGE_STATEMENT_LINKS)
 def revoke_link(event, roles, number, request_id):
-    investigation = _investigation_or_404(event, number, roles, Action.MANAGE_STATEMENT_LINKS)
+    investigation = _investigation(event, number, Action.MANAGE_STATEMENT_LINKS)
     req = db.session.get(StatementRequest, request_id)
     if req is None or req.investigation_id != investigation.id:
         abort(404)
@@ -190,7 +176,7 @@ def revoke_link(event, roles, number, request_id):
 @event_route(Action.WRITE_UP)
 def write_up(event, roles, number):
     policy = event_policy(event)
-    investigation = _investigation_or_404(event, number, roles, Action.WRITE_UP)  # 409 once locked, and why
+    investigation = _investigation(event, number, Action.WRITE_UP)  # 409 once locked, and why
     form = WriteUpForm()
     form.decision_infraction_code.choices = infraction_choices_of(policy)
     if form.validate_on_submit():
@@ -210,14 +196,14 @@ def write_up(event, roles, number):
             flash("Investigation finalized and locked. Download the report below." if form.finalize.data
                   else "Draft saved.", "success")
             return redirect(url_for("investigations.show", event_id=event.id, number=number))
-    return _show(event, roles, _investigation_or_404(event, number), status=400, write_up=form)
+    return _show(event, roles, _investigation(event, number), status=400, write_up=form)
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>/report.pdf")
 @event_route(Action.VIEW_INVESTIGATIONS)
 def report(event, roles, number):
     policy = event_policy(event)
-    investigation = _investigation_or_404(event, number)
+    investigation = _investigation(event, number)
     paper = request.args.get("paper", "a4")
     if paper not in PAPERS:
         abort(404)

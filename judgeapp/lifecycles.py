@@ -61,19 +61,23 @@ class IncidentState(str, enum.Enum):
     LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
     RECOMMENDED = "recommended"  # a penalty only the head judge may give, waiting for them
     UNDER_APPEAL = "under_appeal"  # an appeal waits for the head judge (or their proxy)
-    DECIDED = "decided"  # the head judge decided: an appeal, the recommendation, or the disqualification is final
+    DECIDED = "decided"  # the head judge decided (their own ruling, a correction, an appeal, a recommendation, a DQ)
+    PROXY_DECIDED = "proxy_decided"  # the head judge's proxy decided an appeal: final for the floor, appealable once more
     OVERTURNED = "overturned"
     VOID = "void"
 
     @property
     def label(self) -> str:
         return {"logged": "standing", "recommended": "waiting for the head judge", "under_appeal": "under appeal",
-                "decided": "decided by the head judge"}.get(self.value, self.value)
+                "decided": "decided by the head judge",
+                "proxy_decided": "decided by the head judge's proxy"}.get(self.value, self.value)
 
 
-def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool) -> IncidentState:
-    """The lifecycle state of an incident from its stored status, whether an appeal of it is waiting, and whether the
-    head judge has decided on it (an appeal, a recommendation, a finalized disqualification, or their own ruling)."""
+def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool,
+                   proxy_decided: bool = False) -> IncidentState:
+    """The lifecycle state of an incident from its stored status, whether an appeal of it is waiting, whether the
+    head judge has decided on it (their own ruling, a correction, an appeal, a recommendation, a finalized
+    disqualification) and whether their proxy decided an appeal of it."""
     if status == "void":
         return IncidentState.VOID
     if status == "overturned":
@@ -82,22 +86,31 @@ def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool) 
         return IncidentState.RECOMMENDED
     if open_appeal:
         return IncidentState.UNDER_APPEAL
-    return IncidentState.DECIDED if head_judge_decided else IncidentState.LOGGED
+    if head_judge_decided:
+        return IncidentState.DECIDED
+    return IncidentState.PROXY_DECIDED if proxy_decided else IncidentState.LOGGED
 
 
 _LIVE = frozenset({IncidentState.LOGGED, IncidentState.RECOMMENDED, IncidentState.UNDER_APPEAL,
-                   IncidentState.DECIDED, IncidentState.OVERTURNED})
+                   IncidentState.DECIDED, IncidentState.PROXY_DECIDED, IncidentState.OVERTURNED})
 INCIDENT = Machine("incident", IncidentState, {
     "correct": (_LIVE - {IncidentState.OVERTURNED}, None),
-    "void": (_LIVE, IncidentState.VOID),
+    # an appeal waiting holds the ruling: it is settled by deciding the appeal (overturned), not by voiding it
+    "void": (_LIVE - {IncidentState.UNDER_APPEAL}, IncidentState.VOID),
     "note": (_all(IncidentState), None),
-    "appeal": (frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL}), IncidentState.UNDER_APPEAL),
+    "appeal": (frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.PROXY_DECIDED}),
+               IncidentState.UNDER_APPEAL),
     "accept": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
     "decline": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
 }, refusals={
     "correct": ("This incident is {state}: it can no longer be corrected.",
                 "Add a note to it instead, or log a new incident."),
-    "void": ("This incident is already {state}.", "Add a note to it if something more should be known."),
+    "void": {
+        IncidentState.UNDER_APPEAL: ("This incident is under appeal: only the head judge may change it now, by "
+                                     "deciding the appeal.", "Add a note, or ask the head judge: they settle it by deciding the "
+                                     "appeal (overturned, if the ruling should go)."),
+        IncidentState.VOID: ("This incident is already void.", "Add a note to it if something more should be known."),
+    },
     "appeal": {
         IncidentState.RECOMMENDED: ("The ruling is not complete: the head judge has not decided the recommended "
                                     "penalty yet.", "Appeal once the head judge has accepted or declined it."),
@@ -114,27 +127,42 @@ INCIDENT = Machine("incident", IncidentState, {
 
 class AppealState(str, enum.Enum):
     OPEN = "open"
+    OPEN_TO_HEAD_JUDGE = "open_to_head_judge"  # a proxy already ruled on this incident: the head judge alone decides
     UPHELD = "upheld"
     OVERTURNED = "overturned"
     CHANGED = "changed"
 
     @property
     def label(self) -> str:
-        return {"open": "waiting for a decision"}.get(self.value, self.value)
+        return {"open": "waiting for a decision",
+                "open_to_head_judge": "waiting for the head judge (a proxy already ruled)"}.get(self.value, self.value)
 
 
+def appeal_state(status: str, *, after_proxy_ruling: bool) -> AppealState:
+    """An appeal's state from its stored status and whether a proxy already decided an appeal of the same ruling."""
+    if status == "open" and after_proxy_ruling:
+        return AppealState.OPEN_TO_HEAD_JUDGE
+    return AppealState(status)
+
+
+_OPEN_APPEAL = frozenset({AppealState.OPEN, AppealState.OPEN_TO_HEAD_JUDGE})
 _DECIDED_APPEAL = frozenset({AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED})
 APPEAL = Machine("appeal", AppealState, {
-    "uphold": (frozenset({AppealState.OPEN}), AppealState.UPHELD),
-    "overturn": (frozenset({AppealState.OPEN}), AppealState.OVERTURNED),
-    "change": (frozenset({AppealState.OPEN}), AppealState.CHANGED),
+    "uphold": (_OPEN_APPEAL, AppealState.UPHELD),
+    "overturn": (_OPEN_APPEAL, AppealState.OVERTURNED),
+    "change": (_OPEN_APPEAL, AppealState.CHANGED),
     "delegate": (frozenset({AppealState.OPEN}), None),
     "acknowledge": (_DECIDED_APPEAL, None),
 }, refusals={
     "uphold": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
     "overturn": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
     "change": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-    "delegate": ("This appeal is already decided ({state}): there is nothing left to hand over.", ""),
+    "delegate": {
+        AppealState.OPEN_TO_HEAD_JUDGE: ("A proxy has already ruled on this incident: this appeal is for the head "
+                                         "judge alone.", "Decide it yourself."),
+        **{s: ("This appeal is already decided ({state}): there is nothing left to hand over.", "")
+           for s in (AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED)},
+    },
     "acknowledge": ("This appeal is still waiting for a decision.", ""),
 })
 

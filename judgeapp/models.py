@@ -231,6 +231,8 @@ class Incident(Base):
     logged_offline_at: Mapped[Optional[datetime]]  # when the judge logged it, by the phone's clock (UTC)
     phone_suggestion: Mapped[Optional[dict]] = mapped_column(JSON)  # what the phone showed: suggested, upgraded, because
     suggestion_changed: Mapped[bool] = mapped_column(default=False, server_default=false())  # server's answer differed
+    # when the head judge last ruled on it (their own ruling, a correction, a decision): final for floor judges since
+    head_judge_decided_at: Mapped[Optional[datetime]]
 
     judge: Mapped[User] = relationship()
     round: Mapped[Round] = relationship()

@@ -16,7 +16,8 @@ from functools import wraps
 from typing import Any, Callable
 
 from .lifecycles import (APPEAL, DECK_CHECK, EVENT, INCIDENT, INVESTIGATION, ROUND, AppealState, DeckCheckState,
-                         IllegalTransition, IncidentState, InvestigationState, Machine, RoundState, incident_state)
+                         IllegalTransition, IncidentState, InvestigationState, Machine, RoundState, appeal_state,
+                         incident_state)
 
 
 class Role(str, enum.Enum):
@@ -124,7 +125,8 @@ TABLE: dict[Action, Rule] = {
     Action.SEARCH_PLAYER_HISTORY: Rule(grants(O), "Only organizer accounts search players across their events.",
                                        changes=False),
     Action.VIEW_EVENT: Rule(grants(O, H, F, S), "You are not on this event's staff.", changes=False),
-    Action.EDIT_SETTINGS: Rule(grants(O), "Only the event's organizer changes its settings.", EVENT, "change"),
+    Action.EDIT_SETTINGS: Rule(grants(O), "Only the event's organizer changes its settings.", EVENT, "change",
+                               new_record_form=True),  # the settings page is only its form
     Action.MANAGE_STAFF: Rule(grants(O), "Only the event's organizer adds and removes staff.", EVENT, "change"),
     Action.EDIT_PLAYERS: Rule(grants(O, H, S), "Only the organizer, the head judge and the scorekeeper edit players.",
                               EVENT, "change"),
@@ -156,8 +158,10 @@ TABLE: dict[Action, Rule] = {
     Action.FILE_APPEAL: Rule(grants(H, F), "Only judges file a player's appeal.", INCIDENT, "appeal",
                              new_record_form=True),
     Action.VIEW_APPEALS: Rule(grants(O, H, F), "Only the organizer and the judges see the appeals.", changes=False),
-    Action.DECIDE_APPEAL: Rule(grants(H, Role.PROXY), "Only the head judge, or the judge they handed this appeal to, "
-                               "decides it.", APPEAL, "uphold"),
+    Action.DECIDE_APPEAL: Rule(
+        (Grant(H), Grant(Role.PROXY, states=frozenset({AppealState.OPEN}), why_not="This appeal is {state}.",
+                         instead="The head judge decides it.")),
+        "Only the head judge, or the judge they handed this appeal to, decides it.", APPEAL, "uphold"),
     Action.DELEGATE_APPEAL: Rule(grants(H), ONLY_HEAD_JUDGE, APPEAL, "delegate"),
     Action.ACKNOWLEDGE_DECISION: Rule(grants(H, F, own=True), "Only the judge whose ruling was appealed "
                                       "acknowledges the decision.", APPEAL, "acknowledge", changes=False),
@@ -268,7 +272,7 @@ def record_facts(session, record: Any, user, roles: frozenset) -> dict:
     if isinstance(record, Appeal):
         extra = {Role.PROXY} if (record.proxy_id is not None and record.proxy_id == user_id
                                  and Role.FLOOR_JUDGE in roles) else set()
-        return {"state": AppealState(record.status.value), "own": record.ruling_judge_id == user_id,
+        return {"state": appeal_state_of(session, record), "own": record.ruling_judge_id == user_id,
                 "roles": roles | extra}
     if isinstance(record, Investigation):
         return {"state": InvestigationState(record.status.value), "own": False, "roles": roles}
@@ -283,24 +287,38 @@ def record_facts(session, record: Any, user, roles: frozenset) -> dict:
 
 
 def incident_state_of(session, incident) -> IncidentState:
-    """An incident's lifecycle state: its status, a waiting appeal, and whether the head judge has decided on it."""
+    """An incident's lifecycle state: its status, a waiting appeal, whether the head judge has decided on it (stamped
+    on the incident when they log, correct, void, accept or decline it; read off its appeals and its investigation
+    when they decided an appeal or finalized the disqualification) and whether a proxy decided an appeal of it."""
     from sqlalchemy import exists, select
 
-    from .models import Appeal, AppealStatus, AuditEntry, Investigation, InvestigationStatus
+    from .models import Appeal, AppealStatus, Investigation, InvestigationStatus
 
     status = incident.status.value
     if status in ("void", "overturned", "recommended"):
         return incident_state(status, open_appeal=False, head_judge_decided=False)
-    open_appeal = session.scalar(select(exists().where(Appeal.incident_id == incident.id,
-                                                       Appeal.status == AppealStatus.OPEN)))
-    decided = session.scalar(select(
-        exists().where(Appeal.incident_id == incident.id, Appeal.status != AppealStatus.OPEN,
-                       Appeal.decided_as_proxy.is_(False))
+    decided = Appeal.incident_id == incident.id, Appeal.status != AppealStatus.OPEN
+    open_appeal, by_head_judge, by_proxy = session.execute(select(
+        exists().where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN),
+        exists().where(*decided, Appeal.decided_as_proxy.is_(False))
         | exists().where(Investigation.incident_id == incident.id,
-                         Investigation.status.in_([InvestigationStatus.FINALIZED, InvestigationStatus.DECLINED]))
-        | exists().where(AuditEntry.object_type == "Incident", AuditEntry.object_id == incident.id,
-                         AuditEntry.action.in_(["incident.accept", "incident.decline"]))))
-    return incident_state(status, open_appeal=bool(open_appeal), head_judge_decided=bool(decided))
+                         Investigation.status.in_([InvestigationStatus.FINALIZED, InvestigationStatus.DECLINED])),
+        exists().where(*decided, Appeal.decided_as_proxy.is_(True)))).one()
+    return incident_state(status, open_appeal=bool(open_appeal),
+                          head_judge_decided=incident.head_judge_decided_at is not None or bool(by_head_judge),
+                          proxy_decided=bool(by_proxy))
+
+
+def appeal_state_of(session, appeal) -> AppealState:
+    """An appeal's state: its status, and whether a proxy already ruled on the same incident (then it is for the head
+    judge alone)."""
+    from sqlalchemy import exists, select
+
+    from .models import Appeal
+
+    after_proxy = appeal.status.value == "open" and session.scalar(select(exists().where(
+        Appeal.incident_id == appeal.incident_id, Appeal.id != appeal.id, Appeal.decided_as_proxy.is_(True))))
+    return appeal_state(appeal.status.value, after_proxy_ruling=bool(after_proxy))
 
 
 def check(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None) -> Decision:

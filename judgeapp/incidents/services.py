@@ -324,6 +324,7 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
         upgrade_refs=[p.ref for p in suggestion.because], deviation_reason=reason, description=description,
         status=status, deck_check_id=deck_check.id if deck_check else None, call_started_at=call_started,
         judge_id=actor.id, created_at=now, logged_offline_at=logged_at,
+        head_judge_decided_at=now if Role.HEAD_JUDGE in roles else None,  # the head judge's own ruling is final
         phone_suggestion=phone.as_json() if phone and phone.shown else None, suggestion_changed=changed)
     incident.round = rnd
     session.add(incident)
@@ -410,6 +411,8 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
                                     why=f"Incident #{incident.number} was corrected to {rank_id or 'no penalty'}.")
     if changed:
         incident.updated_at = utcnow()
+        if Role.HEAD_JUDGE in roles:  # their correction is their decision: final for the floor judge
+            incident.head_judge_decided_at = incident.updated_at
         note = " ".join((data.note or "").split())[:MAX_REASON] or None
         audit.record(session, actor, "incident.correct", incident, event_id=event.id, number=incident.number,
                      changed=changed, note=note)
@@ -425,6 +428,8 @@ def void_incident(session: Session, policy: Policy, *, actor: User, roles: froze
         raise FieldError("reason", "This incident is already void.")
     before = incident.status.value
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
+    if Role.HEAD_JUDGE in roles:
+        incident.head_judge_decided_at = incident.updated_at
     audit.record(session, actor, "incident.void", incident, event_id=event.id, number=incident.number,
                  changed={"status": [before, "void"]}, note=reason)
     investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,

@@ -92,6 +92,7 @@ def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str
     if incident.status is not IncidentStatus.RECOMMENDED:
         raise FieldError("submit", "This incident has no recommendation waiting for you.")
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
+    incident.head_judge_decided_at = incident.updated_at
     audit.record(session, actor, "incident.accept", incident, event_id=event.id, number=incident.number,
                  changed={"status": ["recommended", "standing"]})
     return open_investigation(session, actor=actor, event=event, incident=incident)
@@ -114,6 +115,7 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
         raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
     before = incidents.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
+    incident.head_judge_decided_at = incident.updated_at
     incident.deviation_reason = f"Head judge declined the recommended {policy.rank(before['rank_id']).name}: {reason}"
     audit.record(session, actor, "incident.decline", incident, event_id=event.id, number=incident.number,
                  changed=audit.changes(before, incidents.snapshot(incident)), note=reason)

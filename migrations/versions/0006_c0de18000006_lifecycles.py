@@ -1,5 +1,5 @@
 """lifecycles: rounds end (early, or with what is still open), investigations can be withdrawn, deck checks can end
-unfinished with their round
+unfinished with their round, incidents keep when the head judge last ruled on them
 
 Revision ID: c0de18000006
 Revises: 3c1a7e0d5b21
@@ -46,6 +46,8 @@ def _retype(table, column, name, old, new):
 
 
 def upgrade():
+    with op.batch_alter_table('incidents', schema=None) as batch_op:
+        batch_op.add_column(sa.Column('head_judge_decided_at', sa.DateTime(), nullable=True))
     with op.batch_alter_table('rounds', schema=None) as batch_op:
         batch_op.add_column(sa.Column('ended_at', sa.DateTime(), nullable=True))
         batch_op.add_column(sa.Column('ended_by_id', sa.Integer(), nullable=True))
@@ -65,6 +67,8 @@ def downgrade():
     with op.batch_alter_table('investigations', schema=None) as batch_op:
         batch_op.drop_column('withdrawn_reason')
         batch_op.drop_column('withdrawn_at')
+    with op.batch_alter_table('incidents', schema=None) as batch_op:
+        batch_op.drop_column('head_judge_decided_at')
     with op.batch_alter_table('rounds', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_rounds_ended_by_id_users'), type_='foreignkey')
         batch_op.drop_column('ended_by_id')

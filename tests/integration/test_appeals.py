@@ -271,7 +271,7 @@ def test_after_a_proxy_rules_the_player_may_still_appeal_to_the_head_judge(app, 
     assert "may still appeal to the head judge" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/appeals/1"))
     assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
     second = delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0], number=2)
-    assert "A proxy has already ruled on this incident" in text(ruled["head"].get(second.headers["Location"]))
+    assert second.status_code == 409 and "A proxy has already ruled on this incident" in text(second)
     assert decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code == 302
     assert [a.status for a in appeals(app, ruled["event_id"])] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
 

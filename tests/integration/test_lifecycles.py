@@ -385,9 +385,6 @@ def test_an_illegal_transition_answers_409_with_why_and_what_may_be_done_instead
         assert db.session.scalar(select(Investigation)).summary == WRITE_UP["summary"]
 
 
-@pytest.mark.xfail(strict=True, reason="a head judge's correction is not a decision in incident_state_of (only appeals, "
-                                       "accept/decline and finalized investigations are): the floor judge who logged "
-                                       "the incident can still correct it back or void it")
 def test_a_floor_judge_cannot_undo_the_head_judges_correction_of_their_ruling(app, ruled):
     judge, event_id = ruled["judge"], ruled["event_id"]
     assert correct(ruled["head"], event_id, penalty="loss_of_game", deviation_reason="Seen on video: deliberate",

@@ -321,11 +321,13 @@ def appeal_state_of(session, appeal) -> AppealState:
     return appeal_state(appeal.status.value, after_proxy_ruling=bool(after_proxy))
 
 
-def check(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None) -> Decision:
-    """`decide` for a record as stored: its state, whether it is the user's own, and the event's closing."""
+def check(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None,
+          facts: dict | None = None) -> Decision:
+    """`decide` for a record as stored: its state, whether it is the user's own, and the event's closing (`facts`:
+    the record's facts already read in this request)."""
     kwargs: dict = {"event_closed": event is not None and event.closed_at is not None}
     if record is not None:
-        facts = record_facts(session, record, user, roles)
+        facts = dict(facts or record_facts(session, record, user, roles))
         roles = facts.pop("roles")
         kwargs.update(facts)
     return decide(action, roles, **kwargs)
@@ -430,7 +432,15 @@ def can(action: Action | str, record: Any = None) -> bool:
     event = getattr(g, "event", None)
     if roles is None:
         return False
-    return bool(check(db.session, Action(action), user=current_user, roles=roles, record=record, event=event))
+    facts = None
+    if record is not None:  # a page asks about one record several times: read its facts once per page
+        cache = g.setdefault("record_facts", {})
+        key = (type(record).__name__, record.id)
+        if key not in cache:
+            cache[key] = record_facts(db.session, record, current_user, roles)
+        facts = cache[key]
+    return bool(check(db.session, Action(action), user=current_user, roles=roles, record=record, event=event,
+                      facts=facts))
 
 
 def may(action: Action | str) -> bool:

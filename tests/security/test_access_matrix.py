@@ -262,19 +262,38 @@ def test_every_route_declares_its_action_or_is_listed_as_no_event_s(app):
     assert set(NOT_EVENT_ROUTES) - {(e, m) for e, m, _ in routes(app)} == set(), "rows for routes that are gone"
 
 
-def _request(app, users, role, method, url):
-    client = app.test_client()  # fresh for each request: nothing one route does leaks into the next
-    if role != "signed_out":
-        assert login(client, users[role][1]).status_code == 302
-    if method == "GET":
-        return client.get(url)
-    token = csrf_token(client, "/login" if role == "signed_out" else "/account/password")
-    return client.post(url, data={"csrf_token": token})
+class Sessions:
+    """Each role's signed-in session (its cookie and CSRF token), made once per world: every request gets a fresh
+    client holding only that cookie, so nothing one route does leaks into the next."""
+
+    def __init__(self, app, users):
+        self.app, self.users, self.held = app, users, {}
+
+    def client(self, role):
+        client = self.app.test_client()
+        if role not in self.held:
+            token_page = "/login" if role == "signed_out" else "/account/password"
+            if role != "signed_out":
+                assert login(client, self.users[role][1]).status_code == 302
+            token = csrf_token(client, token_page)  # the session cookie keeps the token's secret: read it after
+            self.held[role] = (client.get_cookie(self.app.config["SESSION_COOKIE_NAME"]), token)
+        cookie, token = self.held[role]
+        if cookie is not None:
+            client.set_cookie(cookie.key, cookie.value)
+        return client, token
+
+    def request(self, role, method, url, endpoint):
+        client, token = self.client(role)
+        response = client.get(url) if method == "GET" else client.post(url, data={"csrf_token": token})
+        if endpoint == "auth.logout":
+            self.held.pop(role, None)  # that session has ended
+        return response
 
 
 @pytest.mark.parametrize("closed", [False, True], ids=["open event", "closed event"])
 def test_every_route_answers_every_role_in_every_state_as_the_table_says(app, closed):
     users, args, records = build_world(app)
+    sessions = Sessions(app, users)
     if closed:
         close_event(app, args["event_id"])
     wrong, tried = [], 0
@@ -286,13 +305,14 @@ def test_every_route_answers_every_role_in_every_state_as_the_table_says(app, cl
                 want = expected(app, endpoint, method, role, state, own=role in owners, proxy=role in proxies,
                                 closed=closed)
                 url = url_of(app, rule, args, **overrides)
-                got = classify(_request(app, users, role, method, url))
+                got = classify(sessions.request(role, method, url, endpoint))
                 tried += 1
                 if got != want:
                     wrong.append(f"{role:17} {method:4} {url:48} {getattr(state, 'value', ''):13} "
                                  f"expected {want}, got {got}")
                 if got == OK and method == "POST" and endpoint in ONE_TAP:
                     users, args, records = build_world(app)  # that tap changed the world: build it again
+                    sessions = Sessions(app, users)
                     if closed:
                         close_event(app, args["event_id"])
     assert not wrong, f"\n{len(wrong)} of {tried} answers differ from the table:\n" + "\n".join(wrong)

@@ -74,6 +74,24 @@ def answer(as_json: bool, url: str, *, created: bool = True, message: str | None
     return redirect(redirect_to or url)
 
 
+def button(do, success) -> tuple[bool, object]:
+    """One service call behind a button: commit and flash `success` (a text, or a function of the call's result)
+    when it went through; when the service objected at a field (FieldError), undo the request's writes and flash why.
+    Returns (went through, the call's result)."""
+    from .errors import FieldError
+    from .extensions import db
+
+    try:
+        result = do()
+    except FieldError as err:
+        db.session.rollback()
+        flash(err.message, "error")
+        return False, None
+    db.session.commit()
+    flash(success(result) if callable(success) else success, "success")
+    return True, result
+
+
 def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike."""
     if value is None:

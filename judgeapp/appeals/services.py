@@ -297,7 +297,7 @@ def decisions_to_see(session: Session, user: User) -> list[Appeal]:
 
 
 def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event, appeal: Appeal) -> None:
-    permissions.require_on(session, Action.ACKNOWLEDGE_DECISION, user=actor, roles=roles, record=appeal, event=event)
+    permissions.transition(session, Action.ACKNOWLEDGE_DECISION, user=actor, roles=roles, record=appeal, event=event)
     if appeal.seen_by_judge_at is None and appeal.status is not AppealStatus.OPEN:
         appeal.seen_by_judge_at = utcnow()
         audit.record(session, actor, "appeal.seen", appeal, event_id=event.id, number=appeal.number)

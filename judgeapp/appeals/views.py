@@ -12,7 +12,7 @@ from ..extensions import db, event_policy
 from ..incidents import services as incidents
 from ..choices import infraction_choices_of, penalty_choices, rank_namer
 from ..models import Event, Player, Role, StaffAssignment
-from ..web import refuse, refuse_form, safe_next
+from ..web import button, refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
@@ -113,15 +113,10 @@ def delegate(event, roles, number):
         proxy_id = int(form.proxy.data) if form.proxy.data else None
     except ValueError:
         refuse(400, "Choose the proxy from the list of this event's judges; nothing was changed.")
-    try:
-        services.delegate(db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id)
-    except FieldError as err:
-        db.session.rollback()
-        flash(err.message, "error")
-    else:
-        db.session.commit()
-        flash(f"Appeal #{appeal.number} delegated to {appeal.proxy.name}." if appeal.proxy
-              else f"Appeal #{appeal.number} is yours to decide again.", "success")
+    button(lambda: services.delegate(db.session, actor=current_user, roles=roles, event=event, appeal=appeal,
+                                     proxy_id=proxy_id),
+           lambda _: f"Appeal #{appeal.number} delegated to {appeal.proxy.name}." if appeal.proxy
+           else f"Appeal #{appeal.number} is yours to decide again.")
     return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
 
 

@@ -12,7 +12,7 @@ from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
 from ..floor import int_or_none, round_choices
-from ..web import answer, clock as clock_text, json_errors, outbox_post
+from ..web import answer, button, clock as clock_text, json_errors, outbox_post
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
@@ -67,15 +67,9 @@ def void_extension(event, roles, extension_id):
     if not form.validate_on_submit():
         flash("Say why the time is withdrawn.", "error")
     else:
-        try:
-            services.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
-                                       reason=form.reason.data)
-        except FieldError as err:
-            db.session.rollback()
-            flash(err.message, "error")
-        else:
-            db.session.commit()
-            flash(f"Time extension for table {ext.table_number} withdrawn.", "success")
+        button(lambda: services.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
+                                               reason=form.reason.data),
+               f"Time extension for table {ext.table_number} withdrawn.")
     return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
 
 

@@ -7,6 +7,7 @@ from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
 
 from ..permissions import Action, account_route, can, event_route, found
+from ..web import button, clock
 from ..errors import FieldError, show_on_form
 from ..database import reads_only_from_now
 from ..extensions import csrf, current_catalog, db
@@ -187,14 +188,8 @@ def import_players(event, roles):
 @event_route(Action.START_ROUND)
 def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
-        try:
-            rnd = services.start_round(db.session, actor=current_user, event=event)
-        except FieldError as err:
-            db.session.rollback()
-            flash(err.message, "error")
-        else:
-            db.session.commit()
-            flash(f"Round {rnd.number} started; it ends at {services.round_ends_at(rnd):%H:%M}.", "success")
+        button(lambda: services.start_round(db.session, actor=current_user, event=event),
+               lambda rnd: f"Round {rnd.number} started; it ends at {clock(services.round_ends_at(rnd))}.")
     return redirect(url_for("events.show", event_id=event.id))
 
 

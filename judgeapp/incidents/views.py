@@ -20,7 +20,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..records import derived_key
-from ..web import answer, json_errors, outbox_post
+from ..web import answer, button, json_errors, outbox_post
 from ..infractions import ExtensionReason, extension_owed
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
@@ -262,15 +262,9 @@ def void(event, roles, number):
     incident = found(services.incident_by_number(db.session, event, number), Action.VOID_INCIDENT)
     form = VoidForm()
     if form.validate_on_submit():
-        try:
-            services.void_incident(db.session, event_policy(event), actor=current_user, roles=roles, event=event, incident=incident,
-                                   reason=form.reason.data)
-        except FieldError as err:
-            db.session.rollback()
-            flash(err.message, "error")
-        else:
-            db.session.commit()
-            flash(f"Incident #{incident.number} is void; it no longer counts for upgrades.", "success")
+        button(lambda: services.void_incident(db.session, event_policy(event), actor=current_user, roles=roles,
+                                              event=event, incident=incident, reason=form.reason.data),
+               f"Incident #{incident.number} is void; it no longer counts for upgrades.")
     else:
         flash("Say why the incident is withdrawn.", "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))

@@ -17,7 +17,7 @@ from ..localtime import to_local
 from ..models import Event, StatementRequest
 from ..reports import PAPERS
 from ..reports.dq import dq_report_pdf
-from ..web import refuse_form
+from ..web import button, refuse_form
 from . import bp, services
 from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
                     decline_form)
@@ -39,15 +39,12 @@ def accept(event, roles, number):
     incident = found(incidents.incident_by_number(db.session, event, number), Action.ACCEPT_RECOMMENDATION)
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
-    try:
-        investigation = services.accept_recommendation(db.session, actor=current_user, roles=roles, event=event,
-                                                       incident=incident)
-    except FieldError as err:
-        db.session.rollback()
-        flash(err.message, "error")
+    given, investigation = button(
+        lambda: services.accept_recommendation(db.session, actor=current_user, roles=roles, event=event,
+                                               incident=incident),
+        f"Disqualification given (incident #{number}). Gather the statements and write your report.")
+    if not given:
         return redirect(url_for("incidents.show", event_id=event.id, number=number))
-    db.session.commit()
-    flash(f"Disqualification given (incident #{number}). Gather the statements and write your report.", "success")
     return redirect(url_for("investigations.show", event_id=event.id, number=investigation.number))
 
 
@@ -58,16 +55,11 @@ def decline(event, roles, number):
     incident = found(incidents.incident_by_number(db.session, event, number), Action.DECLINE_RECOMMENDATION)
     form = decline_form(policy)
     if form.validate_on_submit():
-        try:
-            services.decline_recommendation(db.session, policy, actor=current_user, roles=roles, event=event,
-                                            incident=incident, reason=form.reason.data, rank_id=form.rank.data or None)
-        except FieldError as err:
-            db.session.rollback()
-            flash(err.message, "error")
-        else:
-            db.session.commit()
-            flash(f"Recommendation declined; incident #{number} now stands as "
-                  f"{rank_namer(policy)(incident.rank_id)}.", "success")
+        button(lambda: services.decline_recommendation(db.session, policy, actor=current_user, roles=roles,
+                                                       event=event, incident=incident, reason=form.reason.data,
+                                                       rank_id=form.rank.data or None),
+               lambda _: f"Recommendation declined; incident #{number} now stands as "
+                         f"{rank_namer(policy)(incident.rank_id)}.")
     else:
         flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))

@@ -71,7 +71,8 @@
   };
 
   function keepSent(record, answer) {
-    var row = { key: record.key, owner: record.owner, kind: record.kind, summary: record.summary, sent_at: Date.now(),
+    var row = { key: record.key, owner: record.owner, kind: record.kind, event_id: String(record.event_id || ""),
+                summary: record.summary, sent_at: Date.now(),
                 created: Date.now(), url: (answer.url || "").split("?")[0], number: answer.number || null, changed: !!answer.changed,
                 suggested: answer.suggested || null, waited: !!record.waited };
     return tx("sent", "readwrite", function (s) { return s.put(row); }).then(function () {
@@ -224,15 +225,26 @@
     return e;
   }
   function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+  function eventOf(sent) {  // rows kept before event_id was stored name it in their address
+    var found = sent.event_id || ((sent.url || "").match(/^\/events\/(\d+)\//) || [])[1];
+    return found ? String(found) : "";
+  }
+  function unseenChange(sent) { return sent.changed && !sent.seen; }
+  // "Check incident #n" shows only records of events the copy lists: the events the judge is staff at now. Online, the
+  // page first asks the server for a fresh copy when such a record waits (a judge removed meanwhile gets a copy without
+  // that event); until that answer, or with no copy on the phone at all, none is shown.
+  var copyChecked = !user;
 
   function render() {
     Promise.all([owner ? Outbox.list(owner) : Promise.resolve([]), Outbox.all(),
-                 owner ? Outbox.sent(owner) : Promise.resolve([])]).then(function (got) {
-      var mine = got[0], all = got[1], sent = got[2];
+                 owner ? Outbox.sent(owner) : Promise.resolve([]),
+                 owner ? Outbox.copy(owner) : Promise.resolve(null)]).then(function (got) {
+      var mine = got[0], all = got[1], sent = got[2], copy = got[3];
       var waiting = mine.filter(function (r) { return r.state === "waiting"; });
       var rejected = mine.filter(function (r) { return r.state !== "waiting"; });  // refused, or opened for a correction
       var others = all.length - mine.length;
-      var flagged = sent.filter(function (r) { return r.changed && !r.seen; });
+      var staffed = (copy && (copyChecked || !navigator.onLine) ? copy.events : []).map(function (e) { return String(e.id); });
+      var flagged = sent.filter(function (r) { return unseenChange(r) && staffed.indexOf(eventOf(r)) !== -1; });
       banner.textContent = "";
       if (waiting.length) {
         var head = el("p", "outbox-count");
@@ -313,7 +325,7 @@
           var all = !old || old.stamps !== stamps || Date.now() - (old.warmed_at || 0) > 10 * 60000;
           copy.stamps = stamps;
           copy.warmed_at = all ? Date.now() : old.warmed_at;
-          return Outbox.saveCopy(copy).then(function () { return keepPages(copy, all); });
+          return Outbox.saveCopy(copy).then(function () { changed(); return keepPages(copy, all); });
         });
     }).catch(function () {});
   }
@@ -437,7 +449,9 @@
   }).catch(function () {});
 
   if (user) {
-    sync().then(function () { return refreshCopy(false); }).then(function () {
+    sync().then(function () { return Outbox.sent(user); }).then(function (sent) {
+      return refreshCopy(sent.some(unseenChange));  // fresh when a "Check incident" depends on it
+    }).then(function () { copyChecked = true; render(); }, function () { copyChecked = true; render(); }).then(function () {
       return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, false); });
     }).catch(function () {});
     window.addEventListener("online", function () { sync(); refreshCopy(false); render(); });

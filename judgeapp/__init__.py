@@ -5,6 +5,7 @@ from datetime import datetime, timezone
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 
 from .errors import EventClosed
@@ -90,6 +91,8 @@ def register_extensions(app: Flask) -> None:
         response.headers.setdefault("X-Frame-Options", "DENY")
         if request.endpoint not in CACHEABLE_ENDPOINTS:
             response.headers["Cache-Control"] = "no-store"  # also over send_file's no-cache (PDF reports)
+            # the phone's service worker keeps a page only for the account it names, and shows it only to that one
+            response.headers["X-Judgeapp-Account"] = str(current_user.id) if current_user.is_authenticated else "none"
         if request.is_secure and app.config.get("JUDGEAPP_HSTS_SECONDS"):
             response.headers.setdefault("Strict-Transport-Security",
                                         f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}")

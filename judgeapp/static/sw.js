@@ -5,6 +5,9 @@ var VERSION = "__VERSION__";
 var SHELL = __SHELL__;
 var SHELL_CACHE = "judgeapp-shell-" + VERSION;
 var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: it holds one account's pages
+// Each page names its account (X-Judgeapp-Account: a user id, or "none" signed out). The account of the last page the
+// phone got from the server is kept here; a page is kept only when it names that account, and shown only to it.
+var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
 var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
 // pages a judge needs at the table; kept only when fetched without a query string
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
@@ -24,22 +27,46 @@ self.addEventListener("activate", function (event) {
   }).then(function () { return self.clients.claim(); }));
 });
 
+function accountOf(response) { return response.headers.get("X-Judgeapp-Account"); }
+function signedIn(account) { return !!account && account !== "none"; }
+
+function phoneAccount() {
+  return caches.open(ACCOUNT).then(function (cache) { return cache.match(ACCOUNT_KEY); })
+    .then(function (hit) { return hit ? hit.text() : null; });
+}
+function setPhoneAccount(account) {
+  return caches.open(ACCOUNT).then(function (cache) { return cache.put(ACCOUNT_KEY, new Response(account)); });
+}
+
 function keepable(url, response) {
   return !url.search && response.ok && !response.redirected && response.type === "basic" &&
-    OFFLINE_PAGES.some(function (re) { return re.test(url.pathname); });
+    signedIn(accountOf(response)) && OFFLINE_PAGES.some(function (re) { return re.test(url.pathname); });
+}
+
+// A page fetched for an account the phone has since left (another signed in, or none) is not kept.
+function keep(path, response) {
+  return phoneAccount().then(function (account) {
+    if (account !== accountOf(response)) return;
+    return caches.open(PAGES).then(function (cache) { return cache.put(path, response); });
+  });
 }
 
 function page(request, url) {
   var network = fetch(request).then(function (response) {
-    if (keepable(url, response)) {
-      var copy = response.clone();
-      caches.open(PAGES).then(function (cache) { return cache.put(url.pathname, copy); });
-    }
-    return response;
+    var account = accountOf(response);  // known before the page's own script runs and asks for pages to be kept
+    return (account ? setPhoneAccount(account) : Promise.resolve()).catch(function () {}).then(function () {
+      if (keepable(url, response)) keep(url.pathname, response.clone()).catch(function () {});
+      return response;
+    });
   });
-  var fallback = function () {
-    return caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })
-      .then(function (hit) { return hit || caches.match("/offline"); });
+  var fallback = function () {  // the kept page, only when it was kept for the account the phone saw last
+    return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
+      .then(function (got) {
+        var account = got[0], hit = got[1];
+        if (hit && signedIn(account) && accountOf(hit) === account) return hit;
+        return caches.open(SHELL_CACHE).then(function (cache) { return cache.match("/offline"); })
+          .then(function (offline) { return offline || caches.match("/offline"); });
+      });
   };
   var slow = new Promise(function (resolve) {
     setTimeout(function () { fallback().then(function (hit) { if (hit) resolve(hit); }); }, NETWORK_WAIT_MS);
@@ -64,11 +91,9 @@ self.addEventListener("fetch", function (event) {
 // when the judge moves on to another page.
 self.addEventListener("message", function (event) {
   if (!event.data || event.data.type !== "keep-pages") return;
-  event.waitUntil(caches.open(PAGES).then(function (cache) {
-    return Promise.all(event.data.urls.map(function (path) {
-      return fetch(path, { credentials: "same-origin" }).then(function (response) {
-        if (keepable(new URL(path, self.location.origin), response)) return cache.put(path, response);
-      }).catch(function () {});
-    }));
-  }));
+  event.waitUntil(Promise.all(event.data.urls.map(function (path) {
+    return fetch(path, { credentials: "same-origin" }).then(function (response) {
+      if (keepable(new URL(path, self.location.origin), response)) return keep(path, response);
+    }).catch(function () {});
+  })));
 });

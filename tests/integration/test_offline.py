@@ -172,3 +172,17 @@ def test_the_app_installs_a_manifest_and_a_root_scoped_service_worker_listing_th
     page = client.get("/login").get_data(as_text=True)
     assert 'rel="manifest"' in page and "/static/outbox.js" in page
     assert "No network" in client.get("/offline").get_data(as_text=True)
+
+
+def test_every_page_names_its_account_for_the_phones_page_cache_and_shared_files_name_none(app, floor):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    uid = str(floor["people"]["floor_judge"][0])
+    for path in ("/", f"/events/{floor['event_id']}", f"/events/{floor['event_id']}/incidents/new", "/offline/token"):
+        assert judge.get(path).headers["X-Judgeapp-Account"] == uid, path
+    stranger = app.test_client()
+    assert stranger.get("/login").headers["X-Judgeapp-Account"] == "none"
+    assert stranger.get(f"/events/{floor['event_id']}").headers["X-Judgeapp-Account"] == "none"  # the redirect to log in
+    for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/outbox.js"):  # the same for every account
+        response = judge.get(path)
+        assert "X-Judgeapp-Account" not in response.headers, path
+        response.close()

@@ -14,11 +14,13 @@ run: setup
 
 test: setup test-sqlite test-postgres
 
+# Both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the login limits
+# are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
 test-sqlite:
-	$(BIN)/pytest
+	scripts/with-redis.sh $(BIN)/pytest
 
 test-postgres:
-	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
+	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
 
 setup: system-deps $(STAMP)
 

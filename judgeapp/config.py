@@ -27,6 +27,8 @@ def from_environment(instance_path: str) -> dict:
         "SECRET_KEY": _secret_key(instance),
         "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'judgeapp.sqlite3'}",
         "JUDGEAPP_CATALOG": os.environ.get("JUDGEAPP_CATALOG") or str(ROOT / "data" / "infractions.yaml"),
+        # The one switch for state shared between workers: memory:// counts the login limits inside this process
+        # (one worker, no Redis needed); with several workers set redis://host:6379/0 so they count together.
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI", "memory://"),
         "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
         "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages judgeapp needs when any is missing: WeasyPrint's Pango and fonts
 # (CJK included, for Japanese and other player names), Chromium for the browser tests, PostgreSQL
-# for the second test pass. Does nothing when all are there.
+# for the second test pass, Redis for the login limits shared by several workers (scripts/with-redis.sh). Does nothing
+# when all are there.
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
-          chromium postgresql python3-venv poppler-utils)
+          chromium postgresql redis-server python3-venv poppler-utils)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

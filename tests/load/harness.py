@@ -40,17 +40,24 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """judgeapp served by gunicorn with sync workers; kill_worker() sends SIGKILL to one of them."""
+    """judgeapp served by gunicorn with sync workers; kill_worker() sends SIGKILL to one of them.
 
-    def __init__(self, database_url: str, *, workers: int = 4, log: Path | None = None):
+    `rate_limits` is the app's RATELIMIT_STORAGE_URI; with `access_log` every answer is logged there as
+    "<worker pid> METHOD PATH STATUS" (answered_by() reads it back)."""
+
+    def __init__(self, database_url: str, *, workers: int = 4, log: Path | None = None,
+                 rate_limits: str = "memory://", access_log: Path | None = None):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "load-test-secret",
-               "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": "memory://"}
+               "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": rate_limits}
         self._log = open(log or os.devnull, "w")
+        self.access_log = access_log
+        logging_args = ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"] \
+            if access_log else []
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
-             "--timeout", "60", "--graceful-timeout", "5", "--backlog", "256", "wsgi:app"],
+             "--timeout", "60", "--graceful-timeout", "5", "--backlog", "256", *logging_args, "wsgi:app"],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
         self.killed = 0
         try:
@@ -83,6 +90,24 @@ class Gunicorn:
             if int(fields[1]) == self.process.pid:
                 children.append(int(stat.parent.name))
         return children
+
+    def answered_by(self, method: str, path: str) -> list[tuple[int, int]]:
+        """(worker pid, status) of every logged answer to METHOD PATH, oldest first (needs access_log)."""
+        answers = []
+        for line in self.access_log.read_text().splitlines():
+            pid, logged_method, logged_path, status = line.split()
+            if (logged_method, logged_path) == (method, path):
+                answers.append((int(pid.strip("<>")), int(status)))
+        return answers
+
+    def wait_for_answers(self, method: str, path: str, count: int) -> list[tuple[int, int]]:
+        """answered_by() once `count` answers are logged (a worker logs an answer just after sending it)."""
+        deadline = time.monotonic() + 30
+        while len(answers := self.answered_by(method, path)) < count:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{len(answers)} of {count} answers to {method} {path} logged after 30 s")
+            time.sleep(0.02)
+        return answers
 
     def kill_worker(self, rng: random.Random) -> int | None:
         workers = self.workers()

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base
 from .infractions import ExtensionReason
+from .lifecycles import AppealState, DeckCheckState, InvestigationState  # one wording of each state
 
 
 def utcnow() -> datetime:
@@ -261,8 +262,7 @@ class DeckCheckResult(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"in_progress": "in progress", "matches": "deck matches the registration",
-                "problems": "problems found", "unfinished": "ended with the round, no result"}[self.value]
+        return DeckCheckState(self.value).label
 
 
 class DeckCheck(Base):
@@ -329,7 +329,7 @@ class AppealStatus(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"open": "waiting for a decision", "changed": "changed"}.get(self.value, self.value)
+        return AppealState(self.value).label
 
 
 class Appeal(Base):
@@ -378,8 +378,7 @@ class InvestigationStatus(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"declined": "recommendation declined",
-                "withdrawn": "withdrawn (no longer a disqualification)"}.get(self.value, self.value)
+        return InvestigationState(self.value).label
 
 
 class Investigation(Base):

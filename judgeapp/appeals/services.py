@@ -194,8 +194,6 @@ def delegate(session: Session, *, actor: User, roles: frozenset[str], event: Eve
              proxy_id: int | None) -> None:
     """The head judge hands one appeal to another judge, who rules a second time in their place."""
     permissions.transition(session, Action.DELEGATE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
-    if any(a.decided_as_proxy for a in session.scalars(select(Appeal).where(Appeal.incident_id == appeal.incident_id))):
-        raise FieldError("proxy", "A proxy has already ruled on this incident; this appeal is for you.")
     if proxy_id is None:
         before = appeal.proxy_id
         appeal.proxy_id = None
@@ -298,6 +296,6 @@ def decisions_to_see(session: Session, user: User) -> list[Appeal]:
 
 def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event, appeal: Appeal) -> None:
     permissions.transition(session, Action.ACKNOWLEDGE_DECISION, user=actor, roles=roles, record=appeal, event=event)
-    if appeal.seen_by_judge_at is None and appeal.status is not AppealStatus.OPEN:
+    if appeal.seen_by_judge_at is None:  # the table let through only a decided appeal
         appeal.seen_by_judge_at = utcnow()
         audit.record(session, actor, "appeal.seen", appeal, event_id=event.id, number=appeal.number)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -69,9 +69,7 @@ def new(event, roles):
 @event_route(Action.VIEW_EVENT, post=Action.END_DECK_CHECK)
 def show(event, roles, deck_check_id):
     policy = event_policy(event)
-    dc = incident_services.deck_check_of(db.session, event, deck_check_id)
-    if dc is None:
-        abort(404)
+    dc = found(incident_services.deck_check_of(db.session, event, deck_check_id))
     form = EndDeckCheckForm()
     if form.is_submitted():  # a judge, while the check runs (else 403/409, and why)
         found(dc, Action.END_DECK_CHECK)

@@ -393,8 +393,6 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     """Change an incident's facts; the engine re-checks the penalty against the history before it. Returns the diff."""
     # the judge who logged it while it stands as they ruled; the head judge always (a dated, audited change)
     permissions.transition(session, Action.CORRECT_INCIDENT, user=actor, roles=roles, record=incident, event=event)
-    if incident.status is IncidentStatus.VOID:
-        raise FieldError("note", "A void incident cannot be corrected.")
     before = snapshot(incident)
     rnd = started_round(session, event, data.round_number)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
@@ -424,8 +422,6 @@ def void_incident(session: Session, policy: Policy, *, actor: User, roles: froze
     """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
     permissions.transition(session, Action.VOID_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the incident is withdrawn.")
-    if incident.status is IncidentStatus.VOID:
-        raise FieldError("reason", "This incident is already void.")
     before = incident.status.value
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
     if Role.HEAD_JUDGE in roles:

@@ -89,8 +89,6 @@ def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str
                           incident: Incident) -> Investigation:
     """The head judge gives the disqualification a floor judge recommended."""
     _require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
-    if incident.status is not IncidentStatus.RECOMMENDED:
-        raise FieldError("submit", "This incident has no recommendation waiting for you.")
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
     audit.record(session, actor, "incident.accept", incident, event_id=event.id, number=incident.number,
@@ -102,8 +100,6 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
                            incident: Incident, reason: str, rank_id: str | None) -> None:
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
     _require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
-    if incident.status is not IncidentStatus.RECOMMENDED:
-        raise FieldError("reason", "This incident has no recommendation waiting for you.")
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why you decline the recommendation.")
     infraction = incidents.infraction_of(policy, incident.infraction_code)
     if rank_id:
@@ -189,8 +185,6 @@ def add_statement(session: Session, *, actor: User, roles: frozenset[str], event
     existing = by_key(session, Statement, key, scope=investigation.id)
     if existing is not None:
         return existing, False
-    if investigation.status is InvestigationStatus.DECLINED:
-        raise FieldError("text", "The recommendation was declined; this investigation is closed.")
     statement = Statement(investigation=investigation, author_name=_author(author_name),
                           author_role=_role(author_role), text=_text(text), taken_by_id=actor.id,
                           client_key=key, taken_at=now or utcnow(),
@@ -212,8 +206,6 @@ def request_statement(session: Session, *, actor: User, roles: frozenset[str], e
                       now: datetime | None = None) -> tuple[StatementRequest, str]:
     """A one-time link for one person's statement. The token is returned once and only its hash is stored."""
     _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=investigation)
-    if investigation.status is InvestigationStatus.DECLINED:
-        raise FieldError("author_name", "The recommendation was declined; this investigation is closed.")
     now = now or utcnow()
     token = secrets.token_urlsafe(32)
     request = StatementRequest(investigation=investigation, token_hash=hash_token(token),

@@ -7,6 +7,7 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
+from sqlalchemy import inspect as sa_inspect
 
 from .errors import EventClosed
 from .lifecycles import IllegalTransition
@@ -27,6 +28,17 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+
+def account_header(user) -> str:
+    """The X-Judgeapp-Account value: the signed-in account's id, or "none". Read from the record's identity, so a
+    request that has committed (and so expired the account's row) does not open a second transaction to answer."""
+    if not user.is_authenticated:
+        return "none"
+    state = sa_inspect(user._get_current_object() if hasattr(user, "_get_current_object") else user, raiseerr=False)
+    if state is not None and state.identity:
+        return str(state.identity[0])
+    return str(user.id)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -92,7 +104,7 @@ def register_extensions(app: Flask) -> None:
         if request.endpoint not in CACHEABLE_ENDPOINTS:
             response.headers["Cache-Control"] = "no-store"  # also over send_file's no-cache (PDF reports)
             # the phone's service worker keeps a page only for the account it names, and shows it only to that one
-            response.headers["X-Judgeapp-Account"] = str(current_user.id) if current_user.is_authenticated else "none"
+            response.headers["X-Judgeapp-Account"] = account_header(current_user)
         if request.is_secure and app.config.get("JUDGEAPP_HSTS_SECONDS"):
             response.headers.setdefault("Strict-Transport-Security",
                                         f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}")

@@ -256,6 +256,27 @@ def roles_at(session, user, event) -> frozenset[Role]:
     return frozenset(roles)
 
 
+def event_and_roles(session, user, event_id: int) -> tuple[Any, frozenset[Role]]:
+    """The event `event_id` (None when there is none) and the roles `user` holds there now, read in one query: every
+    event page asks both first."""
+    from sqlalchemy import and_, select
+
+    from .models import Event, StaffAssignment
+
+    rows = session.execute(
+        select(Event, StaffAssignment.role)
+        .outerjoin(StaffAssignment, and_(StaffAssignment.event_id == Event.id, StaffAssignment.user_id == user.id,
+                                         StaffAssignment.ended_at.is_(None)))
+        .where(Event.id == event_id)).all()
+    if not rows:
+        return None, frozenset()
+    event = rows[0][0]
+    roles = {Role(role.value) for _, role in rows if role is not None}
+    if event.organizer_id == user.id:
+        roles.add(Role.ORGANIZER)
+    return event, frozenset(roles)
+
+
 def account_roles(user) -> frozenset[Role]:
     if user is None or not getattr(user, "is_authenticated", False):
         return frozenset({Role.ANONYMOUS})
@@ -381,12 +402,10 @@ def event_route(action: Action, *, post: Action | None = None) -> Callable:
         @login_required
         def wrapper(event_id: int, **kwargs):
             from .extensions import db
-            from .models import Event
 
-            event = db.session.get(Event, event_id)
+            event, roles = event_and_roles(db.session, current_user, event_id)
             if event is None:
                 abort(404)
-            roles = roles_at(db.session, current_user, event)
             asked = action if request.method in ("GET", "HEAD") or post is None else post
             decision = decide(asked, roles, event_closed=event.closed_at is not None,
                               opening_form=request.method in ("GET", "HEAD"))

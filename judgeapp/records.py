@@ -80,10 +80,12 @@ def lock_event(session: Session, event: Event, *, open_only: bool = True) -> dat
     """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers).
     Returns when the event was closed, read under the lock, so a close that commits first always wins; with
     `open_only` a closed event refuses the write (EventClosed)."""
-    query = select(Event.closed_at).where(Event.id == event.id)
-    if session.get_bind().dialect.name != "sqlite":
-        query = query.with_for_update()
-    closed_at = session.scalar(query)
+    if session.get_bind().dialect.name == "sqlite":
+        # Every writing transaction on SQLite began IMMEDIATE (judgeapp/database.py): the event row this session
+        # read within it is current, and nobody else can write until we commit. No second read is needed.
+        closed_at = event.closed_at
+    else:
+        closed_at = session.scalar(select(Event.closed_at).where(Event.id == event.id).with_for_update())
     if open_only and closed_at is not None:
         raise EventClosed(event)
     return closed_at

@@ -91,12 +91,13 @@ def new(event, roles):
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
-            db.session.commit()
-            incident = result.incident
-            return answer(as_json, url_for("incidents.show", event_id=event.id, number=incident.number, saved=1),
-                          created=result.created, kind="incident", number=incident.number,
+            incident = result.incident  # read before the commit, which expires it: no second transaction to answer
+            url = url_for("incidents.show", event_id=event.id, number=incident.number, saved=1)
+            fields = dict(created=result.created, kind="incident", number=incident.number,
                           suggested=incident.suggested_rank_id, upgraded=incident.upgraded,
                           changed=incident.suggestion_changed)
+            db.session.commit()
+            return answer(as_json, url, **fields)
     if as_json and form.is_submitted():
         return json_errors(form)
     rounds = round_choices(form.round, event)

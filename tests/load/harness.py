@@ -46,7 +46,7 @@ class Gunicorn:
     "<worker pid> METHOD PATH STATUS" (answered_by() reads it back)."""
 
     def __init__(self, database_url: str, *, workers: int = 4, log: Path | None = None,
-                 rate_limits: str = "memory://", access_log: Path | None = None):
+                 rate_limits: str = "memory://", access_log: Path | None = None, app: str = "wsgi:app"):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "load-test-secret",
@@ -57,7 +57,7 @@ class Gunicorn:
             if access_log else []
         self.process = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
-             "--timeout", "60", "--graceful-timeout", "5", "--backlog", "256", *logging_args, "wsgi:app"],
+             "--timeout", "60", "--graceful-timeout", "5", "--backlog", "256", *logging_args, app],
             cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
         self.killed = 0
         try:
@@ -294,6 +294,28 @@ def in_threads(work, argsets: list[tuple]) -> None:
         t.join()
     if errors:
         raise errors[0]
+
+
+def run_bare_clients(base: str, clients: int, seconds: float) -> list[float]:
+    """`clients` threads posting to the benchmark's bare one-row-insert route (bench/served.py) for `seconds`;
+    the latency of every answered post (each must be 204)."""
+    until = time.monotonic() + seconds
+    latencies: list[float] = []
+    lock = threading.Lock()
+
+    def work(n: int) -> None:
+        http = requests.Session()
+        mine = []
+        while time.monotonic() < until:
+            start = time.perf_counter()
+            answer = http.post(base + "/bench/bare", timeout=60)
+            assert answer.status_code == 204, f"bare insert answered {answer.status_code}"
+            mine.append(time.perf_counter() - start)
+        with lock:
+            latencies.extend(mine)
+
+    in_threads(work, [(n,) for n in range(clients)])
+    return latencies
 
 
 class WorkerKiller:

@@ -31,6 +31,8 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
         ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
+        ("history, SQLite", [PYTHON, "bench/history.py"]),
+        ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),
         ("load, SQLite", [PYTHON, "bench/load.py", "--seconds", load_seconds]),
         ("load, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/load.py", "--seconds", load_seconds]),
     ]

@@ -21,16 +21,21 @@ STANDING = tuple(s for s, counted in COUNTS.items() if counted is PriorStatus.ST
 
 
 def _incidents_of(player_ids: list[int]):
-    """The incidents any of `player_ids` is a subject of (a team's incident is each member's), each once."""
-    return select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+    """The incidents any of `player_ids` is a subject of (a team's incident is each member's), each once: a derived
+    table read through the subjects' player index, so the look-up costs the same whatever the size of the event
+    (bench/history.py; an `incidents.id IN (...)` filter led SQLite to scan the whole event instead)."""
+    return (select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
+            .distinct().subquery("subject_of"))
 
 
 def incidents_of_players(session: Session, event: Event, player_ids: list[int]) -> list[Incident]:
     """Every incident in this event that counts in the history of any of `player_ids`, oldest first."""
     if not player_ids:
         return []
-    return list(session.scalars(select(Incident).where(Incident.event_id == event.id,
-                                                       Incident.id.in_(_incidents_of(player_ids)))
+    subjects = _incidents_of(player_ids)
+    return list(session.scalars(select(Incident).select_from(subjects)
+                                .join(Incident, Incident.id == subjects.c.incident_id)
+                                .where(Incident.event_id == event.id)
                                 .options(selectinload(Incident.round)).order_by(Incident.number)))
 
 
@@ -45,11 +50,12 @@ def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
     """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
     if not player_ids:
         return []
+    subjects = _incidents_of(player_ids)
     query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
                     Incident.status, Incident.subsection)
+             .select_from(subjects).join(Incident, Incident.id == subjects.c.incident_id)
              .join(Round, Round.id == Incident.round_id)
-             .where(Incident.event_id == event.id, Incident.id.in_(_incidents_of(player_ids)),
-                    Incident.rank_id.is_not(None))
+             .where(Incident.event_id == event.id, Incident.rank_id.is_not(None))
              .order_by(Incident.number))
     if before_number is not None:
         query = query.where(Incident.number < before_number)

@@ -76,6 +76,9 @@ DEFAULTS = {
     "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",  # a guesser spread over many addresses
     "LOGIN_LIMIT_PER_ADDRESS": "200 per 15 minutes",  # a venue's judges share one public address
     "RATELIMIT_HEADERS_ENABLED": False,
+    # The shared store (Redis) unreachable: each worker counts in its own memory until it is back, instead of every
+    # sign-in failing with a server error (tests/integration/test_limits_store.py).
+    "RATELIMIT_IN_MEMORY_FALLBACK_ENABLED": True,
     # Accounts: links in emails start with JUDGEAPP_BASE_URL, never with the Host header a request claims.
     "JUDGEAPP_BASE_URL": "http://127.0.0.1:5000",
     "ACCOUNT_INVITE_HOURS": 7 * 24,

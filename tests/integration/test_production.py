@@ -159,3 +159,40 @@ def test_a_signed_in_judges_pages_load_versioned_scripts(app, floor):
     login(judge, floor["people"]["floor_judge"][1], PASSWORD)
     page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
     assert url_for_static(app, "incident.js") in page and url_for_static(app, "engine.js") in page
+
+
+# ---- backups on a timer ----
+
+def test_the_backup_script_keeps_a_restorable_copy_and_deletes_copies_older_than_the_kept_days(
+        app, make_user, tmp_path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    _, email = make_user()
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    old = folder / "judgeapp-20250101-000000.sqlite3"
+    old.write_bytes(b"an old copy")
+    month_ago = time.time() - 30 * 24 * 3600
+    os.utime(old, (month_ago, month_ago))
+    keep = folder / "notes.txt"  # anything else in the folder is left alone, however old
+    keep.write_text("mine")
+    os.utime(keep, (month_ago, month_ago))
+    env = {**os.environ, "JUDGEAPP_PYTHON": sys.executable, "SECRET_KEY": "test-secret", "JUDGEAPP_BACKUP_DAYS": "14",
+           "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"]}
+    done = subprocess.run([str(STATIC.parents[1] / "scripts" / "backup.sh"), str(folder)], env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    copies = sorted(p for p in folder.iterdir() if p.name.startswith("judgeapp-"))
+    assert not old.exists() and keep.exists() and len(copies) == 1, done.stdout
+    if copies[0].suffix == ".sqlite3":  # restore = put this file where DATABASE_URL points (README)
+        with sqlite3.connect(copies[0]) as restored:
+            assert restored.execute("SELECT count(*) FROM users WHERE email = ?", (email,)).fetchone() == (1,)
+        restored.close()
+    else:  # PostgreSQL: pg_restore reads the custom-format dump back
+        assert copies[0].suffix == ".dump" and copies[0].read_bytes()[:5] == b"PGDMP"
+        listing = subprocess.run(["pg_restore", "--list", str(copies[0])], capture_output=True, text=True, check=True)
+        assert "TABLE DATA public users" in listing.stdout

@@ -23,5 +23,5 @@ case "${DATABASE_URL:-sqlite:}" in
   *)
     echo "backup.sh: DATABASE_URL is neither SQLite nor PostgreSQL" >&2; exit 2 ;;
 esac
-find "$dir" -maxdepth 1 -type f \( -name 'judgeapp-*.sqlite3' -o -name 'judgeapp-*.dump' \) -mtime +"$days" -print -delete \
-  | sed 's/^/Deleted (older than '"$days"' days): /'
+find "$dir" -maxdepth 1 -type f \( -name 'judgeapp-*.sqlite3' -o -name 'judgeapp-*.dump' \) -mtime +"$days" \
+  -print -delete | sed 's/^/Deleted (older than '"$days"' days): /'

@@ -23,6 +23,8 @@ def _secret_key(instance: Path) -> str:
 def from_environment(instance_path: str) -> dict:
     """Settings for a deployed or development app."""
     instance = Path(instance_path)
+    if not os.environ.get("DATABASE_URL"):
+        instance.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its folder (a fresh clone has none)
     return {
         "SECRET_KEY": _secret_key(instance),
         "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'judgeapp.sqlite3'}",

@@ -196,3 +196,18 @@ def test_the_backup_script_keeps_a_restorable_copy_and_deletes_copies_older_than
         assert copies[0].suffix == ".dump" and copies[0].read_bytes()[:5] == b"PGDMP"
         listing = subprocess.run(["pg_restore", "--list", str(copies[0])], capture_output=True, text=True, check=True)
         assert "TABLE DATA public users" in listing.stdout
+
+
+def test_a_fresh_clone_with_its_secret_key_in_the_environment_gets_its_default_sqlite_database(tmp_path, monkeypatch):
+    from sqlalchemy import create_engine, text
+
+    from judgeapp.config import from_environment
+
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    config = from_environment(str(tmp_path / "instance"))  # no instance/ yet, and no secret_key file to make it
+    engine = create_engine(config["SQLALCHEMY_DATABASE_URI"])
+    with engine.connect() as connection:
+        assert connection.execute(text("SELECT 1")).scalar() == 1
+    engine.dispose()
+    assert (tmp_path / "instance" / "judgeapp.sqlite3").exists()

@@ -62,5 +62,9 @@ loglevel = os.environ.get("JUDGEAPP_LOG_LEVEL", "info")
 forwarded_allow_ips = ""
 secure_scheme_headers: dict[str, str] = {}
 
+# gunicorn 27's control socket (gunicornc: change the worker count at run time) is not used; off, so nothing listens
+# on a per-user path that two gunicorns of one user would share.
+control_socket_disable = True
+
 # The database is opened by each worker after the fork (no preload): connections are never shared between processes.
 preload_app = False

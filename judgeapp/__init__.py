@@ -13,7 +13,7 @@ from .errors import EventClosed
 from .lifecycles import IllegalTransition
 from .permissions import Refused
 from .config import DEFAULTS, ROOT, from_environment
-from .extensions import CATALOG_KEY, csrf, db, limiter, login_manager, migrate
+from .extensions import CATALOG_KEY, compress, csrf, db, limiter, login_manager, migrate
 
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
        "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
@@ -81,6 +81,10 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
+    compress.init_app(app)
+    from .static_files import init_static_versions
+
+    init_static_versions(app)
     from .mail import mail
 
     mail.init_app(app)

@@ -23,6 +23,8 @@ def _secret_key(instance: Path) -> str:
 def from_environment(instance_path: str) -> dict:
     """Settings for a deployed or development app."""
     instance = Path(instance_path)
+    if not os.environ.get("DATABASE_URL"):
+        instance.mkdir(parents=True, exist_ok=True)  # SQLite creates the file, not its folder (a fresh clone has none)
     return {
         "SECRET_KEY": _secret_key(instance),
         "SQLALCHEMY_DATABASE_URI": os.environ.get("DATABASE_URL") or f"sqlite:///{instance / 'judgeapp.sqlite3'}",
@@ -88,4 +90,11 @@ DEFAULTS = {
     "MAIL_BACKEND": "judgeapp.mail.LogEmailBackend",  # no MAIL_SERVER: the message goes to the server's log
     "MAIL_DEFAULT_SENDER": "judgeapp <judgeapp@localhost>",
     "MAIL_TIMEOUT": 10,
+    # Flask-Compress: brotli where the browser takes it (every current one over HTTPS), else gzip; text answers only.
+    # PDFs, PNGs and other already-compressed types are left alone; answers under 500 bytes are not worth it.
+    "COMPRESS_ALGORITHM": ["br", "gzip"],
+    "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],  # CSV exports are sent as streams: the same choice for them
+    "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "application/javascript", "application/json",
+                           "application/manifest+json", "text/csv", "text/plain", "image/svg+xml"],
+    "COMPRESS_MIN_SIZE": 500,
 }

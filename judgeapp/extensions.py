@@ -1,5 +1,6 @@
 """Extension objects, unbound: create_app() binds them to an app."""
 from flask import current_app
+from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
@@ -27,6 +28,7 @@ csrf = CSRFProtect()
 login_manager = LoginManager()
 migrate = Migrate()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
+compress = Compress()  # br or gzip for text answers (COMPRESS_* in config.DEFAULTS)
 
 CATALOG_KEY = "judgeapp.catalog"
 

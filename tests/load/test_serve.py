@@ -1,0 +1,134 @@
+"""`make serve`'s command line (scripts/serve.sh: migrate, then gunicorn -c gunicorn.conf.py) answers as the
+README's production recipe says: compressed pages, versioned static files cached for a year, the HTTPS proxy's headers
+believed (JUDGEAPP_PROXY_HOPS=1) for the scheme and the client's address, login limits counted in Redis, and a judge
+logs in.
+
+Always on a new SQLite file (what `make serve` uses by default, migrated from nothing by the script itself); the
+PostgreSQL pass skips it, as the only difference there is the DATABASE_URL the script passes on.
+"""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import requests
+
+from tests.conftest import CSRF_RE, TEST_DATABASE_URL, app_config
+from tests.load.harness import ROOT, free_port
+
+PASSWORD = "serve-test-password"
+IMMUTABLE = "public, max-age=31536000, immutable"
+
+pytestmark = [
+    pytest.mark.skipif(bool(TEST_DATABASE_URL), reason="make serve's shape is checked on its default, SQLite"),
+    pytest.mark.skipif(not (os.environ.get("TEST_REDIS_URL") or shutil.which("redis-server")),
+                       reason="needs Redis: TEST_REDIS_URL or a redis-server to start"),
+]
+
+
+class Served:
+    def __init__(self, url: str, email: str):
+        self.url, self.email = url, email
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    """scripts/serve.sh on a free port, 2 workers, behind one (simulated) HTTPS proxy, with one judge's account."""
+    tmp_path = tmp_path_factory.mktemp("serve")
+    email = f"judge-{uuid.uuid4().hex[:12]}@serve.test"  # a Redis outlives one run: counts start from nothing
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key not in ("RATELIMIT_STORAGE_URI", "DATABASE_URL")}
+    env.update({"JUDGEAPP_PYTHON": sys.executable, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+                "SECRET_KEY": "serve-test-secret", "JUDGEAPP_BIND": f"127.0.0.1:{port}", "JUDGEAPP_WORKERS": "2",
+                "JUDGEAPP_PROXY_HOPS": "1", "JUDGEAPP_ACCESS_LOG": str(tmp_path / "access.log")})
+    if os.environ.get("TEST_REDIS_URL"):
+        env["REDIS_URL"] = os.environ["TEST_REDIS_URL"]  # else serve.sh starts its own throw-away redis-server
+    with open(tmp_path / "serve.log", "w") as log:
+        process = subprocess.Popen([str(ROOT / "scripts" / "serve.sh")], cwd=ROOT, env=env, stdout=log,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            url = f"http://127.0.0.1:{port}"
+            wait_until_up(process, url, tmp_path / "serve.log")
+            make_account(tmp_path, env["DATABASE_URL"], email)
+            yield Served(url, email)
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)  # gunicorn, and the redis-server serve.sh may have started
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+def make_account(tmp_path: Path, database_url: str, email: str) -> None:
+    """The judge's account, written by this process into the database serve.sh migrated (as `flask users create`)."""
+    from judgeapp import create_app
+    from judgeapp.auth.services import create_user
+    from judgeapp.extensions import db
+
+    app = create_app(app_config(tmp_path, SQLALCHEMY_DATABASE_URI=database_url))
+    with app.app_context():
+        create_user(db.session, email=email, name="Served Judge", password=PASSWORD)
+        db.session.commit()
+        db.engine.dispose()
+
+
+def wait_until_up(process: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"serve.sh exited with {process.returncode}:\n{log.read_text()}")
+        try:
+            if requests.get(url + "/login", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.1)
+    raise RuntimeError(f"serve.sh did not answer within 30 s:\n{log.read_text()}")
+
+
+def proxied(address: str) -> dict[str, str]:
+    """What the HTTPS proxy in front adds: the scheme, the public host and the phone's address."""
+    return {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "judge.example", "X-Forwarded-For": address,
+            "Referer": "https://judge.example/login"}
+
+
+def log_in(served: Served, password: str, address: str) -> requests.Response:
+    """The login form and its POST through the proxy. The session cookie comes back `Secure` (the proxy said https),
+    so it is sent back by hand: requests, unlike the proxy, talks plain HTTP to gunicorn."""
+    page = requests.get(served.url + "/login", headers=proxied(address), timeout=30)
+    cookies = "; ".join(f"{cookie.name}={cookie.value}" for cookie in page.cookies)
+    return requests.post(served.url + "/login", headers={**proxied(address), "Cookie": cookies}, timeout=30,
+                         allow_redirects=False, data={"csrf_token": CSRF_RE.search(page.text).group(1),
+                                                      "email": served.email, "password": password})
+
+
+def test_make_serve_sends_compressed_pages_and_year_long_cached_versioned_static_files(served):
+    for encoding in ("br", "gzip"):
+        page = requests.get(served.url + "/login", headers={"Accept-Encoding": encoding}, timeout=30)
+        assert page.status_code == 200 and page.headers["Content-Encoding"] == encoding and "<form" in page.text
+    style_url = re.search(r'href="(/static/v/[0-9a-f]{12}/app\.css)"', page.text).group(1)
+    style = requests.get(served.url + style_url, headers={"Accept-Encoding": "gzip"}, timeout=30)
+    assert style.headers["Cache-Control"] == IMMUTABLE and style.headers["Content-Encoding"] == "gzip"
+    assert style.content == (ROOT / "judgeapp" / "static" / "app.css").read_bytes()
+    worker = requests.get(served.url + "/sw.js", timeout=30)
+    assert worker.headers["Cache-Control"] == "no-cache" and style_url in worker.text
+
+
+def test_make_serve_believes_the_proxy_for_https_and_the_phones_address_and_a_judge_logs_in(served):
+    secure = requests.get(served.url + "/login", headers=proxied("203.0.113.9"), timeout=30)
+    assert secure.headers["Strict-Transport-Security"].startswith("max-age=")
+    assert "Strict-Transport-Security" not in requests.get(served.url + "/login", timeout=30).headers
+    # the limit counts the forwarded address, in Redis, whichever of the 2 workers answers
+    assert [log_in(served, "wrong-password", "203.0.113.9").status_code for _ in range(6)] == [401] * 5 + [429]
+    answer = log_in(served, PASSWORD, "198.51.100.7")  # the judge's own phone, elsewhere in the hall
+    assert answer.status_code == 302 and "Secure" in answer.headers["Set-Cookie"]

@@ -79,20 +79,30 @@ def test_behind_one_trusted_proxy_urls_are_https_on_the_public_host_and_the_clie
 
 # ---- compression ----
 
-def test_pages_styles_and_scripts_are_sent_brotli_or_gzip_as_the_browser_accepts(client):
+def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(client):
     css = (STATIC / "app.css").read_bytes()
-    plain_page = client.get("/login")
-    assert "Content-Encoding" not in plain_page.headers  # a client that asks for nothing gets plain bytes
+    with client.get("/static/app.css") as plain_style:
+        assert "Content-Encoding" not in plain_style.headers  # a client that asks for nothing gets plain bytes
     for encoding, decode in (("br", brotli.decompress), ("gzip", gzip.decompress)):
-        page = client.get("/login", headers={"Accept-Encoding": encoding})
-        assert page.headers["Content-Encoding"] == encoding and "Accept-Encoding" in page.headers["Vary"]
-        assert b"<form" in decode(page.data) and len(page.data) < len(plain_page.data) / 2
         with client.get("/static/app.css", headers={"Accept-Encoding": f"{encoding}, identity"}) as style:
-            assert style.headers["Content-Encoding"] == encoding and decode(style.get_data()) == css
+            assert style.headers["Content-Encoding"] == encoding and "Accept-Encoding" in style.headers["Vary"]
+            assert decode(style.get_data()) == css and len(style.get_data()) < len(css) / 2
         worker = client.get("/sw.js", headers={"Accept-Encoding": encoding})
         assert worker.headers["Content-Encoding"] == encoding and b"SHELL" in decode(worker.data)
-    both = client.get("/login", headers={"Accept-Encoding": "gzip, deflate, br"})
-    assert both.headers["Content-Encoding"] == "br"
+    with client.get("/static/app.css", headers={"Accept-Encoding": "gzip, deflate, br"}) as both:
+        assert both.headers["Content-Encoding"] == "br"
+
+
+def test_pages_are_never_compressed_so_their_csrf_token_cannot_be_guessed_from_sizes(app, floor):
+    """BREACH: a page that carries a secret (the CSRF token, a one-time link) beside text an attacker can put in
+    it (a search, a form sent back with its input) leaks the secret through its compressed size over HTTPS."""
+    client, event_id = app.test_client(), floor["event_id"]
+    assert client.get("/login", headers={"Accept-Encoding": "br"}).headers.get("Content-Encoding") is None
+    login(client, floor["people"]["floor_judge"][1])
+    for url in (f"/events/{event_id}/incidents/new", f"/events/{event_id}/incidents/new?table=5"):
+        page = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
+        assert page.status_code == 200 and "Content-Encoding" not in page.headers, url
+        assert b'name="csrf_token"' in page.data
 
 
 def test_pdf_reports_and_images_are_not_compressed_again(app, floor):

@@ -199,8 +199,10 @@ CLOSED = ("This event is closed: its records are read-only.",
 
 
 def decide(action: Action, roles: frozenset, *, state: enum.Enum | None = None, own: bool = False,
-           event_closed: bool = False, opening_form: bool = False) -> Decision:
-    """May someone holding `roles` do `action` on a record in `state` (their own record or not), now?"""
+           on_record: bool = False, event_closed: bool = False, opening_form: bool = False) -> Decision:
+    """May someone holding `roles` do `action` on a record in `state` (their own record or not), now? Without a
+    state and without `on_record` the question is the route's, before the record is known: the role decides alone.
+    A record without a lifecycle (a time extension) is asked with `on_record` and no state: whose it is still counts."""
     rule = TABLE[action]
     mine = [g for g in rule.grants if g.role in roles]
     if not mine:
@@ -208,14 +210,14 @@ def decide(action: Action, roles: frozenset, *, state: enum.Enum | None = None, 
     closes_out = rule.changes if not opening_form else rule.new_record_form
     if event_closed and closes_out and not rule.when_closed:
         return Decision(False, 409, *CLOSED)
-    if state is None:
+    if state is None and not on_record:
         return ALLOWED
-    if rule.machine is not None:  # the transition must exist from this state at all, whoever asks
+    if state is not None and rule.machine is not None:  # the transition must exist from this state, whoever asks
         try:
             rule.machine.move(state, rule.transition)
         except IllegalTransition as err:
             return Decision(False, 409, err.why, err.instead)
-    in_state = [g for g in mine if g.states is None or state in g.states]
+    in_state = [g for g in mine if state is None or g.states is None or state in g.states]
     if not in_state:
         g = mine[0]
         label = getattr(state, "label", state)
@@ -350,7 +352,7 @@ def check(session, action: Action, *, user, roles: frozenset, record: Any = None
     if record is not None:
         facts = dict(facts or record_facts(session, record, user, roles))
         roles = facts.pop("roles")
-        kwargs.update(facts)
+        kwargs.update(facts, on_record=True)
     return decide(action, roles, **kwargs)
 
 

@@ -174,6 +174,8 @@ def build_world(app):
                                   notes="", minutes=0, adjust_reason="no time lost")
         ext, _ = clock.add_extension(db.session, policy, actor=floor, event=event, data=clock.ExtensionInput(
             key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
+        heads_ext, _ = clock.add_extension(db.session, policy, actor=head, event=event, data=clock.ExtensionInput(
+            key="matrix-extension-key-02", reason="other", table_number=2, minutes=2))
         db.session.commit()
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event.id))
         args = {"event_id": event.id, "other_event_id": other.id, "assignment_id": assignment_id,
@@ -197,7 +199,8 @@ def build_world(app):
                                                               "request_id": final_link.id}, set(), set())],
             "deck_check": [(DeckCheckState.IN_PROGRESS, {"deck_check_id": running_check.id}, {"floor_judge"}, set()),
                            (DeckCheckState.MATCHES, {"deck_check_id": ended_check.id}, {"floor_judge"}, set())],
-            "extension": [(None, {"extension_id": ext.id}, {"floor_judge"}, set())],
+            "extension": [(None, {"extension_id": ext.id}, {"floor_judge"}, set()),
+                          (None, {"extension_id": heads_ext.id}, {"head_judge"}, set())],
             "round": [(RoundState.ENDED, {"number": first.number}, set(), set()),
                       (RoundState.RUNNING, {"number": second.number}, set(), set())],
         }
@@ -220,7 +223,7 @@ def close_event(app, event_id):
 REFUSED_FOR_THE_WORLD = {("postevent.close", "POST"): CONFLICT}
 
 
-def expected(app, endpoint, method, role, state=None, own=False, proxy=False, closed=False):
+def expected(app, endpoint, method, role, state=None, own=False, proxy=False, closed=False, on_record=False):
     """What the permission table says the answer to this request is."""
     view = app.view_functions[endpoint]
     if (endpoint, method) in NOT_EVENT_ROUTES:
@@ -232,7 +235,8 @@ def expected(app, endpoint, method, role, state=None, own=False, proxy=False, cl
     holds = ({Role.ORGANIZER} if role in ORGANIZER_ACCOUNTS else set()) if account_route else HOLDS[role]
     if proxy:
         holds = holds | {Role.PROXY}
-    decision = decide(action, frozenset(holds), state=state, own=own, event_closed=closed and not account_route,
+    decision = decide(action, frozenset(holds), state=state, own=own, on_record=on_record,
+                      event_closed=closed and not account_route,
                       opening_form=method == "GET")
     if decision.allowed:
         return OK if closed else REFUSED_FOR_THE_WORLD.get((endpoint, method), OK)
@@ -303,7 +307,7 @@ def test_every_route_answers_every_role_in_every_state_as_the_table_says(app, cl
         for state, overrides, owners, proxies in cases:
             for role in ROLES:
                 want = expected(app, endpoint, method, role, state, own=role in owners, proxy=role in proxies,
-                                closed=closed)
+                                closed=closed, on_record=kind is not None)
                 url = url_of(app, rule, args, **overrides)
                 got = classify(sessions.request(role, method, url, endpoint))
                 tried += 1

@@ -130,3 +130,11 @@ def test_the_lifecycles_are_pure_python():
     imported |= {node.module.split(".")[0] for node in ast.walk(tree)
                  if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
     assert imported <= {"__future__", "enum", "dataclasses"}
+
+
+def test_a_floor_judge_withdraws_only_the_time_they_gave_themselves_a_record_without_a_lifecycle_too():
+    assert decide(Action.WITHDRAW_TIME, F, on_record=True, own=True)
+    refused = decide(Action.WITHDRAW_TIME, F, on_record=True, own=False)
+    assert refused.status == 403 and "Only the judge who gave the time" in refused.why
+    assert decide(Action.WITHDRAW_TIME, H, on_record=True, own=False)
+    assert decide(Action.WITHDRAW_TIME, F)  # the route, before the record is known, lets a floor judge through

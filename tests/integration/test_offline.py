@@ -168,9 +168,9 @@ def test_the_app_installs_a_manifest_and_a_root_scoped_service_worker_listing_th
     worker = client.get("/sw.js")
     assert worker.mimetype == "text/javascript" and worker.headers["Cache-Control"] == "no-cache"
     text = worker.get_data(as_text=True)
-    assert "__VERSION__" not in text and '"/offline"' in text and '"/static/engine.js"' in text
+    assert "__VERSION__" not in text and '"/offline"' in text and '"/static/js/engine.js"' in text
     page = client.get("/login").get_data(as_text=True)
-    assert 'rel="manifest"' in page and "/static/outbox.js" in page
+    assert 'rel="manifest"' in page and "/static/js/page.js" in page
     assert "No network" in client.get("/offline").get_data(as_text=True)
 
 
@@ -182,7 +182,7 @@ def test_every_page_names_its_account_for_the_phones_page_cache_and_shared_files
     stranger = app.test_client()
     assert stranger.get("/login").headers["X-Judgeapp-Account"] == "none"
     assert stranger.get(f"/events/{floor['event_id']}").headers["X-Judgeapp-Account"] == "none"  # the redirect to log in
-    for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/outbox.js"):  # the same for every account
+    for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/js/page.js"):  # the same for every account
         response = judge.get(path)
         assert "X-Judgeapp-Account" not in response.headers, path
         response.close()

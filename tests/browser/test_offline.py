@@ -1,10 +1,10 @@
 """Offline capture in real Chromium at 390x844, with the network switched off from the test (Playwright's offline
 mode): records wait in the phone's outbox and reach the server exactly once; a changed upgrade is flagged; the
-outbox survives a browser restart; it belongs to the judge who wrote it. The shared engine cases run in the browser."""
+outbox survives a browser restart; it belongs to the judge who wrote it. (The shared engine cases run through the
+phone's engine.js under Node: tests/unit/test_javascript.py.)"""
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -12,15 +12,12 @@ from sqlalchemy import select
 from judgeapp.extensions import db
 from judgeapp.incidents import services as incidents
 from judgeapp.infractions import load_catalog
-from judgeapp.infractions.export import policy_as_json
 from judgeapp.models import DeckCheck, Incident, Player, TimeExtension, User
 from tests.browser.conftest import CHROMIUM, DEMO_PASSWORD, PHONE, log_in, shot
 from tests.conftest import CATALOG
-from tests.shared.engine_cases import CASES, expected_part, js_answer_fields, policy_json_of, python_answer
 
 pytestmark = pytest.mark.browser
 
-ENGINE_JS = Path(__file__).resolve().parents[2] / "judgeapp" / "static" / "engine.js"
 PHONE_CONTEXT = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
 
 
@@ -78,49 +75,6 @@ def offline_at_form(page, base, path="/events/1/incidents/new", email="floor1@de
     ready_for_offline(page, base)
     page.context.set_offline(True)
     page.goto(f"{base}{path}")  # served by the service worker from the phone's copy
-
-
-# ---- the shared engine cases ----------------------------------------------------------------------------------------
-
-@pytest.fixture
-def engine_page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_content("<!doctype html><title>engine</title>")
-    page.add_script_tag(path=str(ENGINE_JS))
-    yield page
-    context.close()
-
-
-def test_browser_engine_gives_the_shared_expected_suggestions(engine_page):
-    catalog = load_catalog(CATALOG)
-    inputs = [{"policy": policy_json_of(catalog, c), "level": c["level"], "code": c["infraction"],
-               "priors": c["priors"], "today": c.get("today")} for c in CASES]
-    answers = engine_page.evaluate(
-        "cases => cases.map(c => JudgeEngine.suggest(c.policy, c.level, c.code, c.priors, c.today))", inputs)
-    for case, answer in zip(CASES, answers):
-        assert expected_part(case, js_answer_fields(answer)) == case["expect"], case["name"]
-        assert js_answer_fields(answer) == python_answer(catalog, case), case["name"]
-
-
-def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history_shape(engine_page):
-    catalog = load_catalog(CATALOG)
-    sweep = []
-    for policy in catalog.policies.values():
-        for level in policy.levels:
-            for inf in policy.infractions:
-                other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
-                for priors in ([], [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1}],
-                               [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1, "status": "voided"}],
-                               [{"infraction": other.code, "rank": policy.ranks[0].id, "ref": 2, "round": 1},
-                                {"infraction": inf.code, "rank": policy.ranks[-1].id, "ref": 3, "round": 2}]):
-                    sweep.append({"policy": policy.id, "level": level.number, "infraction": inf.code, "priors": priors})
-    payload = {"policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}, "cases": sweep}
-    answers = engine_page.evaluate("""p => p.cases.map(c =>
-        JudgeEngine.suggest(p.policies[c.policy], c.level, c.infraction, c.priors, null))""", payload)
-    assert len(answers) == len(sweep) > 500
-    for case, answer in zip(sweep, answers):
-        assert js_answer_fields(answer) == python_answer(catalog, case), case
 
 
 # ---- offline logging -----------------------------------------------------------------------------------------------

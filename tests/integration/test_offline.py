@@ -3,8 +3,11 @@ record per key, the writer's account only, a changed suggestion flagged, the pho
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timedelta
+from pathlib import Path
 
+from flask import url_for
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
@@ -17,7 +20,7 @@ JSON = {"Accept": "application/json"}
 
 
 def outbox_send(client, event_id, user_id, *, key, path="incidents/new", **fields):
-    """What static/outbox.js sends: the form's fields, a fresh token from /offline/token, the writer's account."""
+    """What static/js/sync.js sends: the form's fields, a fresh token from /offline/token, the writer's account."""
     token = client.get("/offline/token").get_json()
     data = {"csrf_token": token["csrf_token"], "key": key, "outbox_owner": str(user_id), "round": "1",
             "subject_kind": "player", "table": "2"}
@@ -186,3 +189,21 @@ def test_every_page_names_its_account_for_the_phones_page_cache_and_shared_files
         response = judge.get(path)
         assert "X-Judgeapp-Account" not in response.headers, path
         response.close()
+
+
+def test_every_page_maps_each_module_of_the_phones_script_from_its_plain_address_before_any_module_runs(app):
+    """The import map: a relative import resolves to the plain static address (under the app's URL prefix too), which
+    the map sends to the address url_for gives; the service worker keeps every module for offline use."""
+    modules = sorted(p.name for p in (Path(app.static_folder) / "js").glob("*.js"))
+    assert {"engine.js", "outbox.js", "storage.js", "sync.js", "page.js", "incident.js"} <= set(modules)
+    client = app.test_client()
+    for prefix in ("", "/judgeapp"):
+        for path in ("/login", "/offline"):
+            html = client.get(path, base_url=f"http://localhost{prefix}").get_data(as_text=True)
+            found = re.search(r'<script type="importmap">(.*?)</script>', html, re.DOTALL)
+            assert found and found.start() < html.index('<script type="module"'), path
+            with app.test_request_context(path, base_url=f"http://localhost{prefix}"):
+                expected = {f"{prefix}/static/js/{m}": url_for("static", filename=f"js/{m}") for m in modules}
+            assert json.loads(found.group(1))["imports"] == expected, path
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert all(f'"/static/js/{m}"' in worker for m in modules)

@@ -1,5 +1,5 @@
 // judgeapp's service worker: the app shell from cache, pages network-first with the last copy kept for offline use.
-// Records logged offline are kept by the pages themselves (static/outbox.js, IndexedDB), not here.
+// Records logged offline are kept by the pages themselves (static/js/storage.js, IndexedDB), not here.
 "use strict";
 var VERSION = "__VERSION__";
 var SHELL = __SHELL__;
@@ -87,7 +87,7 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-// The page asks for the pages of the judge's events to be kept (static/outbox.js); done here, it finishes even
+// The page asks for the pages of the judge's events to be kept (static/js/page.js); done here, it finishes even
 // when the judge moves on to another page.
 self.addEventListener("message", function (event) {
   if (!event.data || event.data.type !== "keep-pages") return;

@@ -81,8 +81,8 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
-  } else if (SHELL.indexOf(url.pathname) !== -1) {
-    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname); })
+  } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query
+    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname + url.search); })
       .then(function (hit) { return hit || fetch(request); }));
   }
 });

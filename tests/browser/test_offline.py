@@ -4,6 +4,7 @@ outbox survives a browser restart; it belongs to the judge who wrote it. (The sh
 phone's engine.js under Node: tests/unit/test_javascript.py.)"""
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -75,6 +76,47 @@ def offline_at_form(page, base, path="/events/1/incidents/new", email="floor1@de
     ready_for_offline(page, base)
     page.context.set_offline(True)
     page.goto(f"{base}{path}")  # served by the service worker from the phone's copy
+
+
+# ---- the script's modules ------------------------------------------------------------------------------------------
+
+def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and_from_the_phone_offline(live_server,
+                                                                                                       phone):
+    """Static URLs versioned (by a test version here): a module's relative imports go through the page's import map,
+    so no module is fetched at its plain address; the page's script runs under its CSP; offline the service worker
+    serves every module at that versioned address and the form works from the phone."""
+
+    @live_server.app.url_defaults  # before the server's first request
+    def versioned(endpoint: str, values: dict) -> None:
+        if endpoint == "static":
+            values.setdefault("v", "test-version")
+
+    scripts: list[str] = []
+    problems: list[str] = []
+    phone.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: problems.append(str(e)))
+    log_in(phone, live_server)
+    scripts.clear()
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("1")
+    phone.locator("#table-players .chip").first.click()
+    phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()  # the form's script works
+
+    imports = json.loads(phone.locator("script[type=importmap]").text_content())["imports"]
+    modules = [url.removeprefix(live_server) for url in scripts if "/static/js/" in url]
+    assert all(m.endswith("?v=test-version") and m in imports.values() for m in modules), (modules, imports)
+    assert sorted(modules) == sorted(set(modules)), modules  # none twice
+    loaded = {m.split("?")[0].removeprefix("/static/js/") for m in modules}
+    assert {"page.js", "outbox.js", "storage.js", "sync.js", "incident.js", "engine.js"} <= loaded
+
+    ready_for_offline(phone, live_server)
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+    assert waiting(phone) == 1
+    assert not [p for p in problems if "net::ERR_INTERNET_DISCONNECTED" not in p], problems
 
 
 # ---- offline logging -----------------------------------------------------------------------------------------------

@@ -1,6 +1,4 @@
 """Real Chromium at 390x844: what a judge sees on a phone."""
-import json
-
 import pytest
 
 from tests.browser.conftest import PHONE, log_in, shot
@@ -82,35 +80,3 @@ def test_quick_reference_shows_the_chosen_level_and_the_upgrade_rule(live_server
     assert item.get_by_text("Instead: Warning when the judge can still legalise").is_visible()
     assert item.get_by_text("Repeats: counted within sub-section 3.5").is_visible()
     shot(phone, "05-reference-detail")
-
-
-def test_each_module_of_the_phones_script_loads_once_from_the_address_the_pages_import_map_gives(live_server, phone):
-    """Static URLs versioned (here by a test version): a module's relative imports go through the import map, so no
-    module is fetched at its plain, unversioned address, and the page's script works under its CSP."""
-
-    @live_server.app.url_defaults  # before the server's first request
-    def versioned(endpoint: str, values: dict) -> None:
-        if endpoint == "static":
-            values.setdefault("v", "test-version")
-
-    scripts: list[str] = []
-    problems: list[str] = []
-    phone.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
-    phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
-    phone.on("pageerror", lambda e: problems.append(str(e)))
-    log_in(phone, live_server)
-    scripts.clear()
-    phone.goto(f"{live_server}/events/1/incidents/new")
-    phone.get_by_label("Table").fill("1")
-    phone.locator("#table-players .chip").first.click()
-    phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
-    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()  # the form's script works
-    assert phone.evaluate("typeof JudgeOutbox.list") == "function"  # and the outbox's (page.js)
-
-    imports = json.loads(phone.locator("script[type=importmap]").text_content())["imports"]
-    modules = [url.removeprefix(live_server) for url in scripts if "/static/js/" in url]
-    assert all(m.endswith("?v=test-version") and m in imports.values() for m in modules), (modules, imports)
-    assert sorted(modules) == sorted(set(modules)), modules  # none twice
-    loaded = {m.split("?")[0].removeprefix("/static/js/") for m in modules}
-    assert {"page.js", "outbox.js", "storage.js", "sync.js", "incident.js", "engine.js"} <= loaded
-    assert not problems, problems

@@ -8,6 +8,7 @@ gives (versioned or not), so one page loads each module once, at the address the
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from pathlib import Path
 
@@ -19,10 +20,11 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 MODULE_DIR = "js"
 
 
-def module_files() -> list[str]:
+@functools.cache
+def module_files() -> tuple[str, ...]:
     """Every module of the phone's script, as static filenames ("js/page.js"): the one list the import map and the
-    service worker's shell are built from."""
-    return sorted(f"{MODULE_DIR}/{p.name}" for p in (STATIC / MODULE_DIR).glob("*.js"))
+    service worker's shell are built from (read once: the files change only with a deployment)."""
+    return tuple(sorted(f"{MODULE_DIR}/{p.name}" for p in (STATIC / MODULE_DIR).glob("*.js")))
 
 
 def plain_url(filename: str) -> str:

@@ -265,10 +265,11 @@ def test_signing_out_with_records_waiting_asks_first_and_another_account_can_nei
     page = context.new_page()
     offline_at_form(page, live_server)
     log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
-    context.set_offline(False)
-    # the venue network is up again but the server cannot be reached for this one form
+    # the venue network is up again but the server cannot be reached for this one form (routed before the network is
+    # back: the page sends its outbox as soon as it goes online)
     context.route("**/events/1/incidents/new", lambda route: route.abort("internetdisconnected")
                   if route.request.method == "POST" else route.continue_())
+    context.set_offline(False)
     page.goto(f"{live_server}/events/1")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))

@@ -1,4 +1,5 @@
-"""Page weight of the incident form: the HTML of the demo event's form plus every stylesheet and script it loads.
+"""Page weight of the incident form: the HTML of the demo event's form plus every stylesheet and script it loads
+(the entry modules and every module they import, at the addresses the page's import map gives).
 
 Bytes as judgeapp sends them, and gzip-compressed (level 6, what nginx or another front proxy sends on the venue
 network). Baseline: the login page with its own CSS, the lightest page, in the same run. Goal: under 60 KB compressed.
@@ -8,6 +9,8 @@ Run: make bench (or .venv/bin/python bench/page_weight.py)
 from __future__ import annotations
 
 import gzip
+import json
+import posixpath
 import re
 import sys
 import tempfile
@@ -21,13 +24,30 @@ from judgeapp import create_app  # noqa: E402
 from judgeapp.extensions import db  # noqa: E402
 
 ASSET_RE = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]+href|script[^>]+src)="([^"]+)"')
+IMPORT_MAP_RE = re.compile(r'<script type="importmap">(.*?)</script>', re.DOTALL)
+IMPORT_RE = re.compile(r'^import\b[^"]*"(\./[^"]+)";', re.MULTILINE)
 
 
 def weigh(client, url: str) -> tuple[int, int, list[str]]:
-    """(raw bytes, gzip bytes, assets) of a page and everything it loads."""
+    """(raw bytes, gzip bytes, assets) of a page and everything it loads, imported modules included (once each)."""
     html = client.get(url).data
-    assets = ASSET_RE.findall(html.decode())
-    bodies = [html] + [client.get(a).data for a in assets]
+    text = html.decode()
+    found = IMPORT_MAP_RE.search(text)
+    imports = json.loads(found.group(1))["imports"] if found else {}
+    assets, bodies = [], [html]
+    queue = ASSET_RE.findall(text)
+    while queue:
+        asset = queue.pop(0)
+        if asset in assets:
+            continue
+        assets.append(asset)
+        body = client.get(asset).data
+        bodies.append(body)
+        if asset.split("?")[0].endswith(".js"):  # its relative imports, resolved from its plain address, then mapped
+            folder = posixpath.dirname(asset.split("?")[0])
+            for name in IMPORT_RE.findall(body.decode()):
+                plain = posixpath.normpath(posixpath.join(folder, name))
+                queue.append(imports.get(plain, plain))
     return sum(map(len, bodies)), sum(len(gzip.compress(b, 6)) for b in bodies), assets
 
 

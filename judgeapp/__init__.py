@@ -99,9 +99,11 @@ def register_extensions(app: Flask) -> None:
 
         return load_session_user(db.session, token)
 
+    from .offline.scripts import with_script_hashes
+
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("Content-Security-Policy", CSP)
+        response.headers.setdefault("Content-Security-Policy", with_script_hashes(CSP))  # + the import map's hash
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")

@@ -39,7 +39,7 @@ def one_time_key() -> str:
 
 
 class OutboxFields(Form):
-    """Set by the phone on a record that waited in its outbox (static/outbox.js)."""
+    """Set by the phone on a record that waited in its outbox (static/js/sync.js)."""
 
     logged_at = HiddenField(validators=[Optional(), Length(max=64)])  # when logged, by the phone's clock (ISO, UTC)
     outbox_owner = HiddenField(validators=[Optional(), Length(max=20)])  # its writer: another account's is refused

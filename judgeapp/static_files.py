@@ -1,30 +1,31 @@
-"""Static files under names that carry their content's hash, so browsers may keep them for a year.
+"""Static files at addresses that carry their content's hash, so browsers may keep them for a year.
 
-`url_for('static', filename='app.css')` builds `/static/v/<hash>/app.css`, where <hash> is the first 12 hex digits of
+`url_for('static', filename='app.css')` builds `/static/app.css?v=<hash>`, where <hash> is the first 12 hex digits of
 the file's SHA-256: templates, the manifest and the service worker's shell list change nothing and get versioned
 URLs. Such a URL is answered with `Cache-Control: public, max-age=31536000, immutable`; a new deployment changes the
-file, so its hash, so its URL, and no browser or proxy ever serves the old copy under the new name.
+file, so its hash, so its URL, and no browser or proxy ever serves the old copy under the new address.
 
-The hash lives in the path, not in a `?v=` query, because the service worker (static/sw.js) recognises its shell files
-by `url.pathname`: a query would be invisible to it and the files would not be served offline.
+The hash is a query, not a folder, because the phone's scripts are ES modules that import each other by relative
+address: "./engine.js" imported from `/static/js/incident.js?v=…` resolves to `/static/js/engine.js`, which the page's
+import map (judgeapp/offline/scripts.py) sends on to `/static/js/engine.js?v=<its own hash>`. Under a hashed folder
+it would resolve inside the importing file's folder, under the importer's hash. The service worker matches its shell
+files by path and query (static/sw.js).
 
-A request whose hash is not the file's current one (a page rendered before a deployment, or a module's relative
-import resolved against another file's folder) still gets the current file, with the short cache of an unversioned
-request (Flask's `no-cache`, revalidated by ETag): a page that is a few minutes old keeps working instead of losing
-its script to a 404, and no content is ever stored for a year under a name that is not its own hash.
+A request whose hash is not the file's current one (a page rendered before a deployment) still gets the current
+file, with the short cache of an unversioned request (Flask's `no-cache`, revalidated by ETag): a page that is a few
+minutes old keeps working instead of losing its script, and no content is ever stored for a year under an address
+that is not its own hash.
 """
 from __future__ import annotations
 
 import hashlib
 import os
-import re
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 
 IMMUTABLE = "public, max-age=31536000, immutable"
-PREFIX = "v"  # /static/v/<hash>/<filename>; no real static file lives under static/v/
-VERSIONED = re.compile(rf"^{PREFIX}/(?P<hash>[0-9a-f]{{12}})/(?P<filename>.+)$")
+VERSION_ARG = "v"  # /static/<filename>?v=<hash>
 
 
 class StaticVersions:
@@ -62,26 +63,17 @@ def init_static_versions(app: Flask) -> None:
     @app.url_defaults
     def _versioned_url(endpoint: str, values: dict[str, Any]) -> None:
         filename = values.get("filename")
-        if endpoint != "static" or not isinstance(filename, str) or VERSIONED.match(filename):
+        if endpoint != "static" or not isinstance(filename, str) or VERSION_ARG in values:
             return
         digest = versions.hash_of(filename)
         if digest is not None:  # a missing file keeps its plain URL (and answers 404 as before)
-            values["filename"] = f"{PREFIX}/{digest}/{filename}"
-
-    @app.url_value_preprocessor
-    def _unversioned_file(endpoint: str | None, values: dict[str, Any] | None) -> None:
-        if endpoint != "static" or not values:
-            return
-        match = VERSIONED.match(values.get("filename", ""))
-        if match:
-            values["filename"] = match["filename"]
-            g.judgeapp_static_version = match["hash"]
+            values[VERSION_ARG] = digest
 
     @app.after_request  # registered after Flask-Compress, so it runs before it (after_request runs in reverse)
     def _cache_versioned(response: Response) -> Response:
         if request.endpoint != "static":
             return response
-        requested = g.pop("judgeapp_static_version", None)
+        requested = request.args.get(VERSION_ARG)
         if (requested is not None and response.status_code in (200, 304) and request.view_args
                 and requested == versions.hash_of(request.view_args["filename"])):
             response.headers["Cache-Control"] = IMMUTABLE

@@ -46,7 +46,7 @@ def safe_next(target: str | None, default: str) -> str:
 
 
 def outbox_post(form) -> bool:
-    """Whether this request asks for a JSON answer: a record sent from a phone's outbox (static/outbox.js). It carries
+    """Whether this request asks for a JSON answer: a record sent from a phone's outbox (static/js/sync.js). It carries
     its writer's account, and another account's record is refused even with a valid session and token."""
     from flask import request
     from flask_login import current_user

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Install the Debian packages judgeapp needs when any is missing: WeasyPrint's Pango and fonts
 # (CJK included, for Japanese and other player names), Chromium for the browser tests, PostgreSQL
-# for the second test pass, Redis for the login limits shared by several workers (scripts/with-redis.sh). Does nothing
+# for the second test pass, Redis for the login limits shared by several workers (scripts/with-redis.sh), Node for the
+# unit tests of the phone's script (tests/js, run by tests/unit/test_javascript.py). Does nothing
 # when all are there.
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
-          chromium postgresql redis-server python3-venv poppler-utils)
+          chromium postgresql redis-server python3-venv poppler-utils nodejs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

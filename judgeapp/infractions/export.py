@@ -1,4 +1,4 @@
-"""A policy as plain JSON data, for the phone's copy of the penalty engine (judgeapp/static/engine.js).
+"""A policy as plain JSON data, for the phone's copy of the penalty engine (judgeapp/static/js/engine.js).
 
 The phone computes suggestions offline from exactly this shape; `tests/shared/engine_cases.json` runs the same cases
 through the Python engine and through engine.js over this export, so the two cannot drift.

@@ -13,11 +13,10 @@ from ..extensions import current_catalog, db, event_policy
 from ..infractions.export import policy_as_json
 from ..models import utcnow
 from . import bp, services
+from .scripts import STATIC, module_files
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
-# the app shell: served from the phone's cache when there is no network
-SHELL_FILES = ["app.css", "outbox.js", "engine.js", "incident.js", "badge.js", "clock.js", "feed.js", "reference.js",
-               "icons/icon-192.png", "icons/icon-512.png", "icons/maskable-512.png"]
+# the app shell: served from the phone's cache when there is no network; every module of the phone's script
+SHELL_FILES = ["app.css", *module_files(), "icons/icon-192.png", "icons/icon-512.png", "icons/maskable-512.png"]
 
 
 def _no_store(response: Response) -> Response:

@@ -1,5 +1,5 @@
 // judgeapp's service worker: the app shell from cache, pages network-first with the last copy kept for offline use.
-// Records logged offline are kept by the pages themselves (static/outbox.js, IndexedDB), not here.
+// Records logged offline are kept by the pages themselves (static/js/storage.js, IndexedDB), not here.
 "use strict";
 var VERSION = "__VERSION__";
 var SHELL = __SHELL__;
@@ -81,13 +81,13 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
-  } else if (SHELL.indexOf(url.pathname) !== -1) {
-    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname); })
+  } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query
+    event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname + url.search); })
       .then(function (hit) { return hit || fetch(request); }));
   }
 });
 
-// The page asks for the pages of the judge's events to be kept (static/outbox.js); done here, it finishes even
+// The page asks for the pages of the judge's events to be kept (static/js/page.js); done here, it finishes even
 // when the judge moves on to another page.
 self.addEventListener("message", function (event) {
   if (!event.data || event.data.type !== "keep-pages") return;

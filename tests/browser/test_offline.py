@@ -1,10 +1,12 @@
 """Offline capture in real Chromium at 390x844, with the network switched off from the test (Playwright's offline
 mode): records wait in the phone's outbox and reach the server exactly once; a changed upgrade is flagged; the
-outbox survives a browser restart; it belongs to the judge who wrote it. The shared engine cases run in the browser."""
+outbox survives a browser restart; it belongs to the judge who wrote it. (The shared engine cases run through the
+phone's engine.js under Node: tests/unit/test_javascript.py.)"""
 from __future__ import annotations
 
+import json
+import re
 import time
-from pathlib import Path
 
 import pytest
 from sqlalchemy import select
@@ -12,15 +14,12 @@ from sqlalchemy import select
 from judgeapp.extensions import db
 from judgeapp.incidents import services as incidents
 from judgeapp.infractions import load_catalog
-from judgeapp.infractions.export import policy_as_json
 from judgeapp.models import DeckCheck, Incident, Player, TimeExtension, User
 from tests.browser.conftest import CHROMIUM, DEMO_PASSWORD, PHONE, log_in, shot
 from tests.conftest import CATALOG
-from tests.shared.engine_cases import CASES, expected_part, js_answer_fields, policy_json_of, python_answer
 
 pytestmark = pytest.mark.browser
 
-ENGINE_JS = Path(__file__).resolve().parents[2] / "judgeapp" / "static" / "engine.js"
 PHONE_CONTEXT = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
 
 
@@ -80,47 +79,39 @@ def offline_at_form(page, base, path="/events/1/incidents/new", email="floor1@de
     page.goto(f"{base}{path}")  # served by the service worker from the phone's copy
 
 
-# ---- the shared engine cases ----------------------------------------------------------------------------------------
+# ---- the script's modules ------------------------------------------------------------------------------------------
 
-@pytest.fixture
-def engine_page(browser):
-    context = browser.new_context()
-    page = context.new_page()
-    page.set_content("<!doctype html><title>engine</title>")
-    page.add_script_tag(path=str(ENGINE_JS))
-    yield page
-    context.close()
+def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and_from_the_phone_offline(live_server,
+                                                                                                       phone):
+    """Static URLs carry their content hash (judgeapp/static_files.py): a module's relative imports go through the
+    page's import map, so no module is fetched at its plain address; the page's script runs under its CSP; offline the
+    service worker serves every module at that versioned address and the form works from the phone."""
+    scripts: list[str] = []
+    problems: list[str] = []
+    phone.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    phone.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: problems.append(str(e)))
+    log_in(phone, live_server)
+    scripts.clear()
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("1")
+    phone.locator("#table-players .chip").first.click()
+    phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()  # the form's script works
 
+    imports = json.loads(phone.locator("script[type=importmap]").text_content())["imports"]
+    modules = [url.removeprefix(live_server) for url in scripts if "/static/js/" in url]
+    assert all(re.search(r"\?v=[0-9a-f]{12}$", m) and m in imports.values() for m in modules), (modules, imports)
+    assert sorted(modules) == sorted(set(modules)), modules  # none twice
+    loaded = {m.split("?")[0].removeprefix("/static/js/") for m in modules}
+    assert {"page.js", "outbox.js", "storage.js", "sync.js", "incident.js", "engine.js"} <= loaded
 
-def test_browser_engine_gives_the_shared_expected_suggestions(engine_page):
-    catalog = load_catalog(CATALOG)
-    inputs = [{"policy": policy_json_of(catalog, c), "level": c["level"], "code": c["infraction"],
-               "priors": c["priors"], "today": c.get("today")} for c in CASES]
-    answers = engine_page.evaluate(
-        "cases => cases.map(c => JudgeEngine.suggest(c.policy, c.level, c.code, c.priors, c.today))", inputs)
-    for case, answer in zip(CASES, answers):
-        assert expected_part(case, js_answer_fields(answer)) == case["expect"], case["name"]
-        assert js_answer_fields(answer) == python_answer(catalog, case), case["name"]
-
-
-def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history_shape(engine_page):
-    catalog = load_catalog(CATALOG)
-    sweep = []
-    for policy in catalog.policies.values():
-        for level in policy.levels:
-            for inf in policy.infractions:
-                other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
-                for priors in ([], [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1}],
-                               [{"infraction": inf.code, "rank": policy.ranks[0].id, "ref": 1, "round": 1, "status": "voided"}],
-                               [{"infraction": other.code, "rank": policy.ranks[0].id, "ref": 2, "round": 1},
-                                {"infraction": inf.code, "rank": policy.ranks[-1].id, "ref": 3, "round": 2}]):
-                    sweep.append({"policy": policy.id, "level": level.number, "infraction": inf.code, "priors": priors})
-    payload = {"policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}, "cases": sweep}
-    answers = engine_page.evaluate("""p => p.cases.map(c =>
-        JudgeEngine.suggest(p.policies[c.policy], c.level, c.infraction, c.priors, null))""", payload)
-    assert len(answers) == len(sweep) > 500
-    for case, answer in zip(sweep, answers):
-        assert js_answer_fields(answer) == python_answer(catalog, case), case
+    ready_for_offline(phone, live_server)
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
+    assert waiting(phone) == 1
+    assert not [p for p in problems if "net::ERR_INTERNET_DISCONNECTED" not in p], problems
 
 
 # ---- offline logging -----------------------------------------------------------------------------------------------
@@ -269,10 +260,11 @@ def test_signing_out_with_records_waiting_asks_first_and_another_account_can_nei
     page = context.new_page()
     offline_at_form(page, live_server)
     log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
-    context.set_offline(False)
-    # the venue network is up again but the server cannot be reached for this one form
+    # the venue network is up again but the server cannot be reached for this one form (routed before the network is
+    # back: the page sends its outbox as soon as it goes online)
     context.route("**/events/1/incidents/new", lambda route: route.abort("internetdisconnected")
                   if route.request.method == "POST" else route.continue_())
+    context.set_offline(False)
     page.goto(f"{live_server}/events/1")
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import re
 from datetime import datetime, timedelta
+from pathlib import Path
 
+from flask import url_for
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
@@ -18,7 +20,7 @@ JSON = {"Accept": "application/json"}
 
 
 def outbox_send(client, event_id, user_id, *, key, path="incidents/new", **fields):
-    """What static/outbox.js sends: the form's fields, a fresh token from /offline/token, the writer's account."""
+    """What static/js/sync.js sends: the form's fields, a fresh token from /offline/token, the writer's account."""
     token = client.get("/offline/token").get_json()
     data = {"csrf_token": token["csrf_token"], "key": key, "outbox_owner": str(user_id), "round": "1",
             "subject_kind": "player", "table": "2"}
@@ -169,11 +171,11 @@ def test_the_app_installs_a_manifest_and_a_root_scoped_service_worker_listing_th
     worker = client.get("/sw.js")
     assert worker.mimetype == "text/javascript" and worker.headers["Cache-Control"] == "no-cache"
     text = worker.get_data(as_text=True)
-    # shell files under their content-hashed names (judgeapp/static_files.py), as the pages load them
+    # shell files under their content-hashed addresses (judgeapp/static_files.py), as the pages load them
     assert "__VERSION__" not in text and '"/offline"' in text
-    assert re.search(r'"/static/v/[0-9a-f]{12}/engine\.js"', text)
+    assert re.search(r'"/static/js/engine\.js\?v=[0-9a-f]{12}"', text)
     page = client.get("/login").get_data(as_text=True)
-    assert 'rel="manifest"' in page and re.search(r"/static/v/[0-9a-f]{12}/outbox\.js", page)
+    assert 'rel="manifest"' in page and re.search(r"/static/js/page\.js\?v=[0-9a-f]{12}", page)
     assert "No network" in client.get("/offline").get_data(as_text=True)
 
 
@@ -185,7 +187,25 @@ def test_every_page_names_its_account_for_the_phones_page_cache_and_shared_files
     stranger = app.test_client()
     assert stranger.get("/login").headers["X-Judgeapp-Account"] == "none"
     assert stranger.get(f"/events/{floor['event_id']}").headers["X-Judgeapp-Account"] == "none"  # the redirect to log in
-    for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/outbox.js"):  # the same for every account
+    for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/js/page.js"):  # the same for every account
         response = judge.get(path)
         assert "X-Judgeapp-Account" not in response.headers, path
         response.close()
+
+
+def test_every_page_maps_each_module_of_the_phones_script_from_its_plain_address_before_any_module_runs(app):
+    """The import map: a relative import resolves to the plain static address (under the app's URL prefix too), which
+    the map sends to the address url_for gives; the service worker keeps every module for offline use."""
+    modules = sorted(p.name for p in (Path(app.static_folder) / "js").glob("*.js"))
+    assert {"engine.js", "outbox.js", "storage.js", "sync.js", "page.js", "incident.js"} <= set(modules)
+    client = app.test_client()
+    for prefix in ("", "/judgeapp"):
+        for path in ("/login", "/offline"):
+            html = client.get(path, base_url=f"http://localhost{prefix}").get_data(as_text=True)
+            found = re.search(r'<script type="importmap">(.*?)</script>', html, re.DOTALL)
+            assert found and found.start() < html.index('<script type="module"'), path
+            with app.test_request_context(path, base_url=f"http://localhost{prefix}"):
+                expected = {f"{prefix}/static/js/{m}": url_for("static", filename=f"js/{m}") for m in modules}
+            assert json.loads(found.group(1))["imports"] == expected, path
+    worker = client.get("/sw.js").get_data(as_text=True)
+    assert all(re.search(rf'"/static/js/{re.escape(m)}\?v=[0-9a-f]{{12}}"', worker) for m in modules)

@@ -115,7 +115,7 @@ def log_in(served: Served, password: str, address: str) -> requests.Response:
 def test_make_serve_sends_plain_pages_and_compressed_year_long_cached_versioned_static_files(served):
     page = requests.get(served.url + "/login", headers={"Accept-Encoding": "br, gzip"}, timeout=30)
     assert page.status_code == 200 and "Content-Encoding" not in page.headers and "<form" in page.text  # BREACH
-    style_url = re.search(r'href="(/static/v/[0-9a-f]{12}/app\.css)"', page.text).group(1)
+    style_url = re.search(r'href="(/static/app\.css\?v=[0-9a-f]{12})"', page.text).group(1)
     for encoding in ("br", "gzip"):
         style = requests.get(served.url + style_url, headers={"Accept-Encoding": encoding}, timeout=30)
         assert style.headers["Cache-Control"] == IMMUTABLE and style.headers["Content-Encoding"] == encoding

@@ -1,10 +1,14 @@
 """Cookies, Content-Security-Policy on every page, and the login limits with the app's own settings."""
+import base64
+import hashlib
 import re
 
 from tests.conftest import PASSWORD, csrf_token, login, post_form
 from tests.security.conftest import url_of
 
-INLINE_SCRIPT = re.compile(r"<script(?![^>]*\b(?:src=|type=\"application/json\"))[^>]*>", re.I)  # JSON data blocks never run
+# JSON data blocks never run; the import map is data too, allowed by its hash in the CSP (IMPORT_MAP, checked below)
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\b(?:src=|type=\"(?:application/json|importmap)\"))[^>]*>", re.I)
+IMPORT_MAP = re.compile(r'<script type="importmap">(.*?)</script>', re.DOTALL)
 INLINE_HANDLER = re.compile(r"<[^>]+\son[a-z]+\s*=", re.I)
 
 
@@ -42,7 +46,8 @@ def test_behind_a_trusted_proxy_the_forwarded_https_marks_the_cookie_secure(tmp_
     assert "Secure" in answer.headers["Set-Cookie"]
 
 
-def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framing_and_has_no_inline_script(app, world):
+def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framing_and_has_no_inline_script_but_its_import_map(
+        app, world):
     users, args = world
     clients = {}
     for role in ("head_judge", "organizer"):
@@ -57,12 +62,14 @@ def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framin
             response = client.get(url)
             csp = response.headers.get("Content-Security-Policy", "")
             directives = dict((d.strip().split(" ", 1) + [""])[:2] for d in csp.split(";") if d.strip())
-            if (directives.get("script-src") != "'self'" or directives.get("frame-ancestors") != "'none'"
-                    or directives.get("object-src") != "'none'"):
+            html = response.get_data(as_text=True) if response.mimetype == "text/html" else ""
+            maps = IMPORT_MAP.findall(html)
+            hashes = [f"'sha256-{base64.b64encode(hashlib.sha256(m.encode()).digest()).decode()}'" for m in maps]
+            if (directives.get("script-src") != " ".join(["'self'", *sorted(set(hashes))])
+                    or directives.get("frame-ancestors") != "'none'" or directives.get("object-src") != "'none'"):
                 wrong.append(f"{url}: CSP {csp!r}")
             if response.mimetype == "text/html":
-                html = response.get_data(as_text=True)
-                if INLINE_SCRIPT.search(html) or INLINE_HANDLER.search(html):
+                if INLINE_SCRIPT.search(html) or INLINE_HANDLER.search(html) or len(maps) > 1:
                     wrong.append(f"{url}: inline script or event handler")
                 checked += 1
     assert not wrong, "\n".join(wrong)

@@ -1,4 +1,4 @@
-"""The shared penalty-engine cases (engine_cases.json), read the same way for the Python and the browser suites."""
+"""The shared penalty-engine cases (engine_cases.json), read the same way for the Python engine and engine.js under Node."""
 from __future__ import annotations
 
 import dataclasses
@@ -30,7 +30,8 @@ def _day(text):
 
 
 def python_answer(catalog, case) -> dict:
-    """The Python engine's suggestion for a case, in the fields engine.js answers with."""
+    """The Python engine's suggestion for a case, in the fields engine.js answers with (tests/js/engine.test.mjs
+    picks the same fields from its answer)."""
     policy = policy_of(catalog, case)
     priors = [Prior(p["infraction"], p["rank"], ref=p.get("ref"), round=p.get("round"), day=_day(p.get("day")),
                     status=PriorStatus(p.get("status", "standing")), subsection=p.get("subsection"))
@@ -46,16 +47,6 @@ def python_answer(catalog, case) -> dict:
         "in_range": [r.id for r in expected_ranks(policy, s)],
         "alternatives": [a.penalty.label() for a in s.alternatives],
         "explanation": s.explanation(),
-    }
-
-
-def js_answer_fields(answer: dict) -> dict:
-    """engine.js's answer in the same fields as python_answer."""
-    return {
-        "suggested": answer["suggested"], "upgraded": answer["upgraded"], "because": [b["ref"] for b in answer["because"]],
-        "default": answer["default"], "default_label": answer["default_label"],
-        "head_judge_only": answer["head_judge_only"], "in_range": answer["in_range"],
-        "alternatives": [a["penalty"] for a in answer["alternatives"]], "explanation": answer["explanation"],
     }
 
 

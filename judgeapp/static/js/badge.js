@@ -1,6 +1,5 @@
 // The head judge's appeals badge: refreshed every few seconds, so a new appeal shows without a reload.
-(function () {
-  "use strict";
+function keepBadgeFresh() {
   var link = document.getElementById("appeals-badge");
   if (!link) return;
   var count = link.querySelector(".count");
@@ -15,4 +14,6 @@
       .catch(function () {});
   }
   setInterval(refresh, 4000);
-})();
+}
+
+keepBadgeFresh();

@@ -1,6 +1,5 @@
 // Round clock: live countdowns from the server's times, corrected for the phone's clock being off.
-(function () {
-  "use strict";
+function startClock() {
   var clock = document.getElementById("clock");
   if (!clock) return;
   var skew = Date.parse(clock.dataset.now) - Date.now();  // server minus phone, at page load
@@ -19,4 +18,6 @@
   }
   tick();
   setInterval(tick, 1000);
-})();
+}
+
+startClock();

@@ -1,6 +1,10 @@
-// Incident form: player pick list, table chips, infraction search, live penalty suggestion, call stopwatch.
-(function () {
-  "use strict";
+// Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
+// offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
+import { suggest as suggestOnPhone } from "./engine.js";
+import { fieldMap, playerNamed, waitingPriors } from "./outbox.js";
+import { Outbox } from "./storage.js";
+
+function main() {
   var DRAFT = "judgeapp:incident-draft:" + location.pathname;
   var saved = document.querySelector("[data-clear-draft]");
   if (saved) { try { localStorage.removeItem(saved.dataset.clearDraft); } catch (e) {} }
@@ -212,7 +216,6 @@
   // ---- offline: the engine on the phone, over the copy of the event and the records waiting in the outbox ----
   var user = document.body.dataset.user;
   function today() { return new Date().toISOString().slice(0, 10); }
-  function fieldMap(fields) { var m = {}; fields.forEach(function (f) { m[f[0]] = f[1]; }); return m; }
   function subjectIds(ev, k) {
     if (k === "spectator" || $("#new_player").checked) return [];
     if (k === "team") {
@@ -220,16 +223,11 @@
       return ev.players.filter(function (p) { return team && p.team === team; }).map(function (p) { return p.id; });
     }
     if (playerId.value) return [parseInt(playerId.value, 10)];
-    var typed = playerInput.value.trim().toLowerCase();
-    var found = ev.players.filter(function (p) {
-      var label = (p.code ? p.name + " · " + p.code : p.name).toLowerCase();
-      return label === typed || p.name.toLowerCase() === typed || (p.code && p.code.toLowerCase() === typed);
-    });
-    return found.length === 1 ? [found[0].id] : null;
+    return playerNamed(ev.players, playerInput.value);
   }
   function localSuggestion(k, code) {
-    if (!window.JudgeOutbox || !window.JudgeEngine || !user) return Promise.resolve(null);
-    return Promise.all([JudgeOutbox.copy(user), JudgeOutbox.list(user)]).then(function (got) {
+    if (!user) return Promise.resolve(null);
+    return Promise.all([Outbox.copy(user), Outbox.list(user)]).then(function (got) {
       var copy = got[0], waiting = got[1];
       var ev = copy && copy.events.filter(function (e) { return String(e.id) === form.dataset.event; })[0];
       if (!ev) return null;
@@ -237,16 +235,9 @@
       if (ids === null) return null;
       var has = function (id) { return ids.indexOf(id) !== -1; };
       var priors = ev.priors.filter(function (p) { return p.players.some(has); });
-      waiting.forEach(function (r) {  // this phone's own incidents, not sent yet, are history too
-        if (r.kind !== "incident" || r.state !== "waiting" || String(r.event_id) !== form.dataset.event) return;
-        var f = fieldMap(r.fields);
-        if (f.penalty && f.subject_kind === "player" && has(parseInt(f.player_id, 10))) {
-          priors.push({ infraction: f.infraction, rank: f.penalty, ref: null, round: parseInt(f.round, 10) || null,
-                        day: new Date(r.created).toISOString().slice(0, 10), status: "standing" });
-        }
-      });
+      priors = priors.concat(waitingPriors(waiting, form.dataset.event, has));  // this phone's own, not sent yet
       var policy = copy.policies[ev.policy];
-      var s = JudgeEngine.suggest(policy, ev.level, code, priors, today());
+      var s = suggestOnPhone(policy, ev.level, code, priors, today());
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
@@ -304,7 +295,7 @@
 
   // "Open it" from the outbox: a record the server refused comes back into the form with the server's messages.
   var opened = /^#outbox=([0-9a-f]{16,64})$/.exec(location.hash);
-  if (opened && window.JudgeOutbox) JudgeOutbox.get(opened[1]).then(function (record) {
+  if (opened) Outbox.get(opened[1]).then(function (record) {
     if (!record || record.owner !== user) return;
     var f = fieldMap(record.fields);
     form.querySelectorAll(FIELDS).forEach(function (el) {
@@ -321,7 +312,7 @@
       (field.closest ? field.closest(".field") || field.parentNode : field.parentNode).appendChild(p);
     });
     record.state = "editing";  // out of the send queue while the judge corrects it; saving sends it again
-    return JudgeOutbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
+    return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
   });
 
   // Call stopwatch: elapsed time and what the policy would owe if the call ended now.
@@ -369,4 +360,6 @@
   syncPlayerId();
   showTablePlayers();
   if (infraction.value) suggest();
-})();
+}
+
+main();

@@ -1,6 +1,5 @@
 // Quick reference: filter infractions as the judge types, without a page reload.
-(function () {
-  "use strict";
+function filterAsTyped() {
   var input = document.getElementById("q");
   var items = Array.prototype.slice.call(document.querySelectorAll("#infractions .infraction"));
   var count = document.getElementById("count");
@@ -38,4 +37,6 @@
       window.location.href = policy.dataset.nav + encodeURIComponent(policy.value);
     });
   }
-})();
+}
+
+filterAsTyped();

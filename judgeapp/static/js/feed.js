@@ -1,6 +1,5 @@
 // Head judge feed: refresh the list every few seconds without reloading the page.
-(function () {
-  "use strict";
+function keepFeedFresh() {
   var feed = document.getElementById("feed");
   if (!feed) return;
   function refresh() {
@@ -10,4 +9,6 @@
       .catch(function () {});
   }
   setInterval(refresh, 4000);
-})();
+}
+
+keepFeedFresh();

@@ -1,0 +1,54 @@
+"""The phone's script: native ES modules in static/js/, and the import map that keeps their imports versioned.
+
+A module imports another by a relative address ("./storage.js"), which the browser resolves to the plain static URL.
+When static URLs carry a content version (and are cached for a year), such an import would fetch the plain URL and
+could keep a stale module for good. The import map in every page sends each module's plain URL to the one url_for
+gives (versioned or not), so one page loads each module once, at the address the app chose.
+"""
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+from pathlib import Path
+
+from flask import current_app, g, request, url_for
+from jinja2.utils import htmlsafe_json_dumps
+from markupsafe import Markup
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
+MODULE_DIR = "js"
+
+
+@functools.cache
+def module_files() -> tuple[str, ...]:
+    """Every module of the phone's script, as static filenames ("js/page.js"): the one list the import map and the
+    service worker's shell are built from (read once: the files change only with a deployment)."""
+    return tuple(sorted(f"{MODULE_DIR}/{p.name}" for p in (STATIC / MODULE_DIR).glob("*.js")))
+
+
+def plain_url(filename: str) -> str:
+    """The address a relative import resolves to: the static URL with no version."""
+    return f"{request.script_root}{current_app.static_url_path}/{filename}"
+
+
+def import_map() -> dict[str, dict[str, str]]:
+    """{"imports": {plain URL: url_for's URL}} for every module."""
+    return {"imports": {plain_url(f): url_for("static", filename=f) for f in module_files()}}
+
+
+def import_map_tag() -> Markup:
+    """The <script type="importmap"> element; its hash is allowed by this response's Content-Security-Policy."""
+    text = htmlsafe_json_dumps(import_map())
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    g.setdefault("judgeapp_script_hashes", set()).add(f"'sha256-{digest}'")
+    return Markup(f'<script type="importmap">{text}</script>')
+
+
+def with_script_hashes(csp: str) -> str:
+    """The policy with script-src extended by the hashes of the inline scripts this response rendered (the import map
+    only: every other script is a file from 'self')."""
+    hashes = sorted(g.get("judgeapp_script_hashes", ()))
+    if not hashes:
+        return csp
+    return csp.replace("script-src 'self'", "script-src 'self' " + " ".join(hashes), 1)

@@ -1,0 +1,136 @@
+// The outbox's rules, pure (no DOM, no IndexedDB, no network), so tests/js/outbox.test.mjs runs them under Node:
+// the order records are sent in, the one-time keys, the form body a record is sent as, what each answer means, and
+// which records and pages the phone keeps. storage.js keeps the records, sync.js sends them, page.js shows them.
+
+export const SEND_TIMEOUT_MS = 15000;
+export const COPY_EVERY_MS = 60000;
+export const WARM_EVERY_MS = 10 * 60000;  // the form pages are fetched again at least this often
+export const SENT_KEPT = 20;  // the last sent records are enough to show what went
+
+// Records in the order they were logged on the phone; the key breaks a tie, so every tab sends in the same order.
+export function inLoggedOrder(rows) {
+  return (rows || []).slice().sort(function (a, b) { return a.created - b.created || (a.key < b.key ? -1 : 1); });
+}
+
+// A record's one-time key: 32 hex digits, stored once by the server however often the record is sent.
+export function newKey(source) {
+  var c = source || globalThis.crypto;
+  if (c.randomUUID) return c.randomUUID().replace(/-/g, "");
+  var bytes = new Uint8Array(16); c.getRandomValues(bytes);
+  return Array.prototype.map.call(bytes, function (b) { return ("0" + b.toString(16)).slice(-2); }).join("");
+}
+
+// The same form fields the page would post, with a fresh CSRF token, the writer's account and, for a record that
+// waited for the network, the time it was logged on the phone.
+export function formBody(record, token) {
+  var body = new URLSearchParams();
+  record.fields.forEach(function (f) { if (f[0] !== "csrf_token") body.append(f[0], f[1]); });
+  body.set("csrf_token", token.csrf_token);
+  body.set("outbox_owner", record.owner);
+  if (record.waited) body.set("logged_at", record.logged_at);
+  return body;
+}
+
+export const REFUSED = {
+  400: "The server refused the form's security token.", 403: "Your role at this event no longer allows this.",
+  404: "The event or record no longer exists.", 409: "The event is closed: nothing more can be logged.",
+  413: "Too large.", 429: "Too many attempts; it will be tried again."
+};
+
+export function firstErrors(errors) {
+  return Object.keys(errors || {}).map(function (k) { return [].concat(errors[k]).join(" "); }).join(" ");
+}
+
+// What the judge reads about a refused record: the server's field errors, else what its status means.
+export function refusalMessage(answer) {
+  return firstErrors(answer.errors) || REFUSED[answer.status] || ("Refused (" + answer.status + ").");
+}
+
+// What to do after the server answered one record: "signed-out" (stop), "sent", "new-token" (a token that expired
+// meanwhile: once more with a fresh one), "retry" (later, keeping the order: the ones after it wait too), "rejected".
+export function nextStep(answer, retried) {
+  if (answer.signedOut) return "signed-out";
+  if (answer.ok) return "sent";
+  if (answer.status === 400 && !retried) return "new-token";
+  if (answer.status === 429 || answer.status >= 500) return "retry";
+  return "rejected";
+}
+
+// Records still waiting that could not go at once: from now on each is sent with the time it was logged.
+export function newlyWaited(records) {
+  return records.filter(function (r) { return r.state === "waiting" && !r.waited; });
+}
+
+// The row kept to show what went, and whether the server now suggests a different penalty.
+export function sentRow(record, answer, now) {
+  return { key: record.key, owner: record.owner, kind: record.kind, event_id: String(record.event_id || ""),
+           summary: record.summary, sent_at: now, created: now, url: (answer.url || "").split("?")[0],
+           number: answer.number || null, changed: !!answer.changed, suggested: answer.suggested || null,
+           waited: !!record.waited };
+}
+
+// The sent rows past the last `keep` (rows in logged order): these are dropped.
+export function beyondLast(rows, keep) {
+  return rows.slice(0, Math.max(0, rows.length - keep));
+}
+
+export function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
+
+// The event of a sent row; rows kept before event_id was stored name it in their address.
+export function eventOf(sent) {
+  var found = sent.event_id || ((sent.url || "").match(/^\/events\/(\d+)\//) || [])[1];
+  return found ? String(found) : "";
+}
+
+export function unseenChange(sent) { return sent.changed && !sent.seen; }
+
+// The one-line summary of a record, from the form's label and its round and table.
+export function summaryText(label, round, table) {
+  return [label, round && "round " + round, table && "table " + table].filter(Boolean).join(" · ");
+}
+
+// The addresses the phone keeps for its copy of the judge's events: the home page and each event's form pages.
+export function pagesOf(copy) {
+  var urls = [copy.home];
+  copy.events.forEach(function (e) { urls = urls.concat(e.pages); });
+  return urls;
+}
+
+// A fresh copy of the events is stamped; every page is fetched again when the stamps changed, or after a while.
+export function stampsOf(copy) {
+  return copy.events.map(function (e) { return e.stamp; }).join("|") + copy.shell;
+}
+export function warmAll(old, stamps, now) {
+  return !old || old.stamps !== stamps || now - (old.warmed_at || 0) > WARM_EVERY_MS;
+}
+
+// A record's fields ([[name, value], …]) as an object.
+export function fieldMap(fields) {
+  var m = {};
+  fields.forEach(function (f) { m[f[0]] = f[1]; });
+  return m;
+}
+
+// This phone's own incidents at the event, not sent yet, count as the subject's history too (priors for engine.js).
+export function waitingPriors(records, eventId, isSubject) {
+  var priors = [];
+  records.forEach(function (r) {
+    if (r.kind !== "incident" || r.state !== "waiting" || String(r.event_id) !== String(eventId)) return;
+    var f = fieldMap(r.fields);
+    if (f.penalty && f.subject_kind === "player" && isSubject(parseInt(f.player_id, 10))) {
+      priors.push({ infraction: f.infraction, rank: f.penalty, ref: null, round: parseInt(f.round, 10) || null,
+                    day: new Date(r.created).toISOString().slice(0, 10), status: "standing" });
+    }
+  });
+  return priors;
+}
+
+// The players a typed name, "name · code" label or player ID names; null unless exactly one.
+export function playerNamed(players, typed) {
+  var t = typed.trim().toLowerCase();
+  var found = players.filter(function (p) {
+    var label = (p.code ? p.name + " · " + p.code : p.name).toLowerCase();
+    return label === t || p.name.toLowerCase() === t || (p.code && p.code.toLowerCase() === t);
+  });
+  return found.length === 1 ? [found[0].id] : null;
+}

@@ -1,0 +1,278 @@
+// The glue of every page (base.html and the offline page): the service worker, the outbox banner (what waits, what
+// the server refused, what was sent with a different upgrade), forms logged through the outbox, signing out with
+// records waiting, the offline page's list, and the offline copy of the judge's events with their form pages.
+import { COPY_EVERY_MS, eventOf, pagesOf, plural, stampsOf, summaryText, unseenChange, warmAll } from "./outbox.js";
+import { changed, markSeen, Outbox } from "./storage.js";
+import { freshToken, request, syncNow } from "./sync.js";
+
+const PAGES = "judgeapp-pages";
+// The outbox from the console and the browser tests: JudgeOutbox.list(user), JudgeOutbox.syncFromPage(true), …
+Outbox.sync = syncNow;
+self.JudgeOutbox = Outbox;
+
+var body = document.body, user = body.dataset.user || "";
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch(function () {});
+}
+// Emptied entry by entry: deleting the cache itself would orphan a handle another script holds open.
+function clearPages() {
+  if (!self.caches) return Promise.resolve();
+  return caches.open(PAGES).then(function (cache) {
+    return cache.keys().then(function (keys) { return Promise.all(keys.map(function (k) { return cache["delete"](k); })); });
+  }).catch(function () {});
+}
+
+var lastUser = null, pagesCleared = Promise.resolve();
+try { lastUser = localStorage.getItem("judgeapp:user"); } catch (e) {}
+if ((user && lastUser !== user) || (!user && body.dataset.signedOut)) {
+  pagesCleared = clearPages();  // signed out, or another account signed in: the previous one's pages go
+}
+if (user || body.dataset.signedOut) {  // and so does its copy of events, so the offline page cannot list it
+  Outbox.dropCopiesBut(user || null).catch(function () {});
+}
+try {  // the offline page shows the copy and the records of the account signed in last; signed out, of nobody
+  if (user) localStorage.setItem("judgeapp:user", user);
+  else if (body.dataset.signedOut) { localStorage.removeItem("judgeapp:user"); lastUser = null; }
+} catch (e) {}
+var owner = user || (body.dataset.offlinePage ? lastUser || "" : "");
+
+// The banner: how many records wait, what the server refused, what was sent with a different upgrade.
+var banner = document.createElement("section");
+banner.id = "outbox"; banner.className = "outbox"; banner.hidden = true;
+banner.setAttribute("aria-live", "polite");
+var main = document.querySelector("main");
+if (main) main.insertBefore(banner, main.firstChild);
+
+function el(tag, cls, text) {
+  var e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+}
+// "Check incident #n" shows only records of events the copy lists: the events the judge is staff at now. Online, the
+// page first asks the server for a fresh copy when such a record waits (a judge removed meanwhile gets a copy without
+// that event); until that answer, or with no copy on the phone at all, none is shown.
+var copyChecked = !user;
+
+function render() {
+  Promise.all([owner ? Outbox.list(owner) : Promise.resolve([]), Outbox.all(),
+               owner ? Outbox.sent(owner) : Promise.resolve([]),
+               owner ? Outbox.copy(owner) : Promise.resolve(null)]).then(function (got) {
+    var mine = got[0], all = got[1], sent = got[2], copy = got[3];
+    var waiting = mine.filter(function (r) { return r.state === "waiting"; });
+    var rejected = mine.filter(function (r) { return r.state !== "waiting"; });  // refused, or opened for a correction
+    var others = all.length - mine.length;
+    var staffed = (copy && (copyChecked || !navigator.onLine) ? copy.events : []).map(function (e) { return String(e.id); });
+    var flagged = sent.filter(function (r) { return unseenChange(r) && staffed.indexOf(eventOf(r)) !== -1; });
+    banner.textContent = "";
+    if (waiting.length) {
+      var head = el("p", "outbox-count");
+      head.appendChild(el("strong", "", plural(waiting.length, "record", "records") + " waiting to be sent"));
+      head.appendChild(document.createTextNode(navigator.onLine
+        ? " · sending…" : " · no network: kept on this phone, sent when the network is back."));
+      banner.appendChild(head);
+      var list = el("ul", "outbox-list");
+      waiting.forEach(function (r) { list.appendChild(el("li", "", r.summary)); });
+      banner.appendChild(list);
+      var again = el("button", "button", "Send now");
+      again.type = "button";
+      again.addEventListener("click", function () { sync(true); });
+      banner.appendChild(again);
+    }
+    rejected.forEach(function (r) {
+      var p = el("p", "outbox-rejected");
+      p.appendChild(el("strong", "", "Not accepted by the server: "));
+      p.appendChild(document.createTextNode(r.summary + " — " + r.message + " "));
+      var open = el("a", "", "Open it");
+      open.href = r.page + "#outbox=" + r.key;
+      p.appendChild(open);
+      p.appendChild(document.createTextNode(" "));
+      var drop = el("button", "link", "Discard");
+      drop.type = "button";
+      drop.addEventListener("click", function () {
+        if (confirm("Discard this record for good? " + r.summary)) Outbox.remove(r.key);
+      });
+      p.appendChild(drop);
+      banner.appendChild(p);
+    });
+    flagged.forEach(function (r) {
+      var p = el("p", "outbox-changed");
+      p.appendChild(el("strong", "", "Check incident #" + r.number + ": "));
+      p.appendChild(document.createTextNode("sent after other penalties reached the server, which now suggests a different penalty. "));
+      var a = el("a", "", "Open incident #" + r.number);
+      a.href = r.url;
+      a.addEventListener("click", function () { markSeen(r); });
+      p.appendChild(a);
+      banner.appendChild(p);
+    });
+    if (others) {
+      banner.appendChild(el("p", "muted", plural(others, "record", "records") + " " + (others === 1 ? "waits" : "wait") +
+        " on this phone for the judge who wrote " + (others === 1 ? "it" : "them") + "; sent when that judge signs in."));
+    }
+    banner.hidden = !banner.firstChild;
+    body.dataset.outboxWaiting = String(waiting.length);
+  }).catch(function () {});
+}
+Outbox.onChange(render);
+render();
+
+var syncing = null;
+function sync(force) {
+  if (!user) return Promise.resolve(null);
+  if (syncing) return force ? syncing.then(function () { return sync(force); }) : syncing;
+  if (!force && !navigator.onLine) return Promise.resolve(null);
+  syncing = syncNow().then(function (outcome) {
+    syncing = null; render();
+    if (outcome && outcome.sent) refreshCopy(true);
+    return outcome;
+  }, function () { syncing = null; return null; });
+  return syncing;
+}
+Outbox.syncFromPage = sync;
+
+// The offline copy of the judge's events; the form pages it lists are fetched into the phone's page cache.
+function refreshCopy(force) {
+  if (!user || !navigator.onLine) return Promise.resolve();
+  return Outbox.copy(user).then(function (old) {
+    if (!force && old && Date.now() - old.saved_at < COPY_EVERY_MS) return;
+    return request("/offline/copy.json", { headers: { Accept: "application/json" }, cache: "no-store" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (copy) {
+        if (!copy || String(copy.user_id) !== user) return;
+        copy.saved_at = Date.now();
+        var stamps = stampsOf(copy);
+        var all = warmAll(old, stamps, Date.now());
+        copy.stamps = stamps;
+        copy.warmed_at = all ? Date.now() : old.warmed_at;
+        return Outbox.saveCopy(copy).then(function () { changed(); return keepPages(copy, all); });
+      });
+  }).catch(function () {});
+}
+// The service worker fetches the form pages of the judge's events into the phone's page cache: all of them when
+// the events changed, otherwise the ones missing. (It finishes even if the judge opens another page meanwhile.)
+function keepPages(copy, all) {
+  if (!self.caches || !navigator.serviceWorker) return Promise.resolve();
+  var urls = pagesOf(copy);
+  return pagesCleared.then(function () { return caches.open(PAGES); }).then(function (cache) {
+    return Promise.all(urls.map(function (url) { return cache.match(url).then(function (hit) { return hit ? null : url; }); }));
+  }).then(function (missing) {
+    var wanted = all ? urls : missing.filter(Boolean);
+    if (!wanted.length) return;
+    return navigator.serviceWorker.ready.then(function (reg) {
+      reg.active.postMessage({ type: "keep-pages", urls: wanted });
+    });
+  });
+}
+Outbox.refreshCopy = refreshCopy;
+
+// A form that may be logged offline: the record goes into the outbox first, then the outbox sends in order.
+function fieldsOf(form) {
+  var out = [];
+  new FormData(form).forEach(function (value, name) { if (typeof value === "string") out.push([name, value]); });
+  return out;
+}
+document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+  var keyInput = form.querySelector("input[name=key]");
+  if (keyInput && !form.dataset.rerender && !location.hash) keyInput.value = Outbox.newKey();  // a cached page's key is used
+  form.addEventListener("submit", function (event) {
+    if (!user || form.dataset.sending === "native") return;
+    event.preventDefault();
+    if (form.dataset.sending === "1") return;
+    if (!navigator.onLine && form.outboxCheck && !form.outboxCheck()) return;
+    form.dataset.sending = "1";
+    var said = document.getElementById("outbox-said");
+    if (said) said.remove();
+    var key = keyInput.value;
+    var record = { key: key, owner: user, kind: form.dataset.outbox, event_id: form.dataset.event,
+                   url: form.getAttribute("action") || location.pathname, page: location.pathname,
+                   fields: fieldsOf(form), summary: form.outboxSummary ? form.outboxSummary() : summaryOf(form),
+                   created: Date.now(), logged_at: new Date().toISOString(), state: "waiting", waited: false };
+    Outbox.put(record).then(function () { return sync(true); }).then(function (outcome) {
+      var result = outcome && outcome.results[key];
+      if (result && result.ok) { location.assign(result.answer.url); return; }
+      if (result && result.rejected && !result.network) {  // show the server's own page with the errors at the fields
+        return Outbox.remove(key).then(function () { submitNatively(form); });
+      }
+      if (outcome && outcome.signedOut) {
+        form.dataset.sending = "";
+        say(form, "Kept on this phone: you are signed out. Sign in again and it is sent.", "error");
+        return;
+      }
+      form.dataset.sending = "";
+      form.dispatchEvent(new CustomEvent("outbox:queued", { detail: record }));
+      form.reset();
+      if (keyInput) keyInput.value = Outbox.newKey();
+      form.querySelectorAll("[type=submit]").forEach(function (b) { b.disabled = false; });
+      say(form, "Saved on this phone: " + record.summary + ". It is sent when the network is back.", "success");
+      window.scrollTo(0, 0);
+    }).catch(function () {
+      form.dataset.sending = "";
+      say(form, "Could not keep this on the phone (storage refused). Nothing was sent; try again.", "error");
+    });
+  });
+});
+function summaryOf(form) {
+  var value = function (name) { var f = form.elements[name]; return f && f.value ? f.value : ""; };
+  return summaryText(form.dataset.summary || form.dataset.outbox, value("round"), value("table"));
+}
+function submitNatively(form) {
+  form.dataset.sending = "native";
+  freshToken().then(function (t) {
+    var csrf = form.querySelector("input[name=csrf_token]");
+    if (t.ok && csrf) csrf.value = t.csrf_token;
+  }).catch(function () {}).then(function () { HTMLFormElement.prototype.submit.call(form); });
+}
+function say(form, text, kind) {
+  var old = document.getElementById("outbox-said");
+  if (old) old.remove();
+  var p = el("p", "flash flash-" + kind, text);
+  p.id = "outbox-said"; p.setAttribute("role", "status");
+  form.parentNode.insertBefore(p, form);
+}
+
+// Signing out with records waiting asks first; they stay on the phone for this judge's next sign-in.
+var logout = document.querySelector("form[data-logout]");
+if (logout) logout.addEventListener("submit", function (event) {
+  if (logout.dataset.confirmed) return;
+  event.preventDefault();
+  sync().then(function () { return Outbox.list(user); }).then(function (mine) {
+    var waiting = mine.filter(function (r) { return r.state === "waiting"; }).length;
+    var text = plural(mine.length, "record", "records") + " could not be sent yet (" + waiting + " waiting for the network). " +
+      "They stay on this phone, unreadable to other accounts, and are sent when you sign in again. Sign out anyway?";
+    if (mine.length && !confirm(text)) return;
+    return Promise.all([clearPages(), Outbox.dropCopy(user)]).then(function () {
+      logout.dataset.confirmed = "1";
+      HTMLFormElement.prototype.submit.call(logout);
+    });
+  }).catch(function () { logout.dataset.confirmed = "1"; HTMLFormElement.prototype.submit.call(logout); });
+});
+
+// The offline page: what this phone can do without network, from the copy of the last signed-in judge.
+var ready = document.getElementById("offline-ready");
+if (ready && owner) Outbox.copy(owner).then(function (copy) {
+  if (!copy || !copy.events.length) return;
+  ready.textContent = "";
+  copy.events.forEach(function (e) {
+    var li = el("li");
+    li.appendChild(el("strong", "", e.name));
+    [["Event", e.pages[0]], ["New incident", e.pages[1]], ["Time extension", e.pages[2]], ["Deck check", e.pages[3]]]
+      .forEach(function (link) {
+        var a = el("a", "button", link[0]); a.href = link[1]; li.appendChild(a);
+      });
+    ready.appendChild(li);
+  });
+  var when = document.getElementById("offline-copy-time");
+  if (when) when.textContent = "Copy of your events from " + new Date(copy.saved_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ".";
+}).catch(function () {});
+
+if (user) {
+  sync().then(function () { return Outbox.sent(user); }).then(function (sent) {
+    return refreshCopy(sent.some(unseenChange));  // fresh when a "Check incident" depends on it
+  }).then(function () { copyChecked = true; render(); }, function () { copyChecked = true; render(); }).then(function () {
+    return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, false); });
+  }).catch(function () {});
+  window.addEventListener("online", function () { sync(); refreshCopy(false); render(); });
+  window.addEventListener("offline", render);
+  document.addEventListener("visibilitychange", function () { if (document.visibilityState === "visible") sync(); });
+  setInterval(function () { if (body.dataset.outboxWaiting !== "0") sync(); }, 20000);
+}

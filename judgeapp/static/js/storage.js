@@ -1,0 +1,89 @@
+// The phone's storage (IndexedDB "judgeapp"): the outbox of records logged with no network wait here with their
+// one-time key; the last records sent; the offline copy of each judge's events (/offline/copy.json). Opened on first
+// use, not at import. Every tab hears of a change (BroadcastChannel), so each shows the same outbox.
+import { beyondLast, inLoggedOrder, newKey, newlyWaited, SENT_KEPT, sentRow } from "./outbox.js";
+
+const DB_NAME = "judgeapp";
+const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel("judgeapp-outbox") : null;
+const listeners = [];
+let opening = null;
+
+function db() {
+  if (!opening) {
+    opening = new Promise(function (resolve, reject) {
+      var req = indexedDB.open(DB_NAME, 1);
+      req.onupgradeneeded = function () {
+        var d = req.result;
+        d.createObjectStore("outbox", { keyPath: "key" }).createIndex("owner", "owner");
+        d.createObjectStore("sent", { keyPath: "key" }).createIndex("owner", "owner");
+        d.createObjectStore("copies", { keyPath: "user_id" });
+      };
+      req.onsuccess = function () { resolve(req.result); };
+      req.onerror = function () { reject(req.error); };
+    });
+  }
+  return opening;
+}
+
+export function tx(store, mode, work) {
+  return db().then(function (d) {
+    return new Promise(function (resolve, reject) {
+      var t = d.transaction(store, mode), result;
+      var req = work(t.objectStore(store));
+      if (req) req.onsuccess = function () { result = req.result; };
+      t.oncomplete = function () { resolve(result); };
+      t.onerror = t.onabort = function () { reject(t.error); };
+    });
+  });
+}
+
+function byOwner(store, owner) {
+  return tx(store, "readonly", function (s) { return s.index("owner").getAll(String(owner)); }).then(inLoggedOrder);
+}
+
+function notify() { listeners.forEach(function (f) { try { f(); } catch (e) {} }); }
+if (channel) channel.onmessage = notify;
+export function changed() { if (channel) channel.postMessage("changed"); notify(); }
+
+export const Outbox = {
+  put: function (record) { return tx("outbox", "readwrite", function (s) { return s.put(record); }).then(changed); },
+  remove: function (key) { return tx("outbox", "readwrite", function (s) { return s["delete"](key); }).then(changed); },
+  get: function (key) { return tx("outbox", "readonly", function (s) { return s.get(key); }); },
+  list: function (owner) { return byOwner("outbox", owner); },
+  all: function () { return tx("outbox", "readonly", function (s) { return s.getAll(); }); },
+  sent: function (owner) { return byOwner("sent", owner); },
+  saveCopy: function (copy) { return tx("copies", "readwrite", function (s) { return s.put(copy); }); },
+  copy: function (userId) { return tx("copies", "readonly", function (s) { return s.get(Number(userId)); }); },
+  dropCopy: function (userId) { return tx("copies", "readwrite", function (s) { return s["delete"](Number(userId)); }); },
+  dropCopiesBut: function (userId) {  // the copies of every other account (of all, for null)
+    return tx("copies", "readwrite", function (s) {
+      s.getAllKeys().onsuccess = function (e) {
+        e.target.result.forEach(function (k) { if (k !== Number(userId)) s["delete"](k); });
+      };
+    });
+  },
+  onChange: function (f) { listeners.push(f); },
+  newKey: function () { return newKey(); }
+};
+
+// A sent record is kept (the last SENT_KEPT of its owner) to show what went.
+export function keepSent(record, answer) {
+  return tx("sent", "readwrite", function (s) { return s.put(sentRow(record, answer, Date.now())); }).then(function () {
+    return Outbox.sent(record.owner);
+  }).then(function (rows) {
+    var old = beyondLast(rows, SENT_KEPT);
+    return tx("sent", "readwrite", function (s) { old.forEach(function (r) { s["delete"](r.key); }); });
+  });
+}
+
+export function markSeen(sent) {
+  sent.seen = true;
+  return tx("sent", "readwrite", function (s) { return s.put(sent); });
+}
+
+// Records that could not go at once have waited: each is sent with the time it was logged on the phone.
+export function markWaited(records) {
+  var held = newlyWaited(records);
+  if (!held.length) return Promise.resolve();
+  return tx("outbox", "readwrite", function (s) { held.forEach(function (r) { r.waited = true; s.put(r); }); });
+}

@@ -1,0 +1,79 @@
+// The phone's penalty engine (judgeapp/static/js/engine.js) against the Python engine, under Node's test runner.
+// tests/unit/test_javascript.py writes the cases with the Python engine's answers (tests/shared/engine_cases.json, and
+// a sweep of every infraction, level and history shape) to a file and names it in JUDGEAPP_ENGINE_CASES.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
+
+const FILE = process.env.JUDGEAPP_ENGINE_CASES;
+const WHY = "no JUDGEAPP_ENGINE_CASES: run through pytest tests/unit/test_javascript.py, which writes the Python answers";
+const fixture = FILE ? JSON.parse(readFileSync(FILE, "utf8")) : { cases: [], sweep: [], policies: {} };
+
+// engine.js's answer in the fields tests/shared/engine_cases.py's python_answer gives.
+function fields(answer) {
+  return {
+    suggested: answer.suggested, upgraded: answer.upgraded, because: answer.because.map((b) => b.ref),
+    default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
+    in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), explanation: answer.explanation,
+  };
+}
+
+function expectedPart(expect, got) {
+  return Object.fromEntries(Object.keys(expect).map((k) => [k, got[k]]));
+}
+
+test("every shared engine case gives the expected suggestion and the Python engine's answer", { skip: !FILE && WHY }, () => {
+  assert.ok(fixture.cases.length >= 20);
+  for (const c of fixture.cases) {
+    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null));
+    assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
+    assert.deepEqual(got, c.python, c.name);
+  }
+});
+
+test("the engine agrees with Python on every infraction, level and history shape", { skip: !FILE && WHY }, () => {
+  assert.ok(fixture.sweep.length > 500);
+  for (const c of fixture.sweep) {
+    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null));
+    assert.deepEqual(got, c.python, JSON.stringify({ policy: c.policy, level: c.level, infraction: c.infraction, priors: c.priors }));
+  }
+});
+
+// A small policy of its own, so the rules below read without the catalog.
+const POLICY = {
+  id: "tiny", repeat_scope: "event", head_judge_only: ["disqualification"],
+  ranks: [{ id: "warning", name: "Warning", order: 0 }, { id: "loss_of_game", name: "Loss of Game", order: 1 },
+          { id: "disqualification", name: "Disqualification", order: 2 }],
+  levels: [{ number: 1, name: "Local" }],
+  infractions: [
+    { code: "1.1", name: "Drawing extra cards", subsection: "1", penalized: true, defaults: { 1: { min: "warning", max: "loss_of_game" } }, alternatives: [] },
+    { code: "1.2", name: "Looking at extra cards", subsection: "1", penalized: true, defaults: { 1: { min: "warning", max: "warning" } }, alternatives: [] },
+    { code: "2.1", name: "Slow play", subsection: "2", penalized: true, defaults: { 1: { min: "warning", max: "warning" } }, alternatives: [] },
+  ],
+};
+
+test("an unknown infraction code is refused with its code named", () => {
+  assert.throws(() => suggest(POLICY, 1, "9.9", [], null), /unknown infraction 9\.9/);
+});
+
+test("an earlier penalty counts only when standing, in the same sub-section and, by day, on the same day", () => {
+  const infraction = POLICY.infractions[0];
+  const priors = [
+    { infraction: "1.2", rank: "warning", ref: 1, day: "2026-05-01" },
+    { infraction: "1.2", rank: "warning", ref: 2, status: "voided" },
+    { infraction: "2.1", rank: "warning", ref: 3 },
+    { infraction: "gone", rank: "warning", ref: 4 },  // a code the catalog no longer has
+    { infraction: "gone", rank: "warning", ref: 5, subsection: "1" },  // … unless the prior names its sub-section
+  ];
+  assert.deepEqual(countingPriors(POLICY, infraction, priors, "2026-05-02").map((p) => p.ref), [1, 5]);
+  const byDay = { ...POLICY, repeat_scope: "day" };
+  assert.deepEqual(countingPriors(byDay, infraction, priors, "2026-05-02").map((p) => p.ref), [5]);
+});
+
+test("an earlier penalty logged on the phone and not sent yet upgrades, named by its round", () => {
+  const s = suggest(POLICY, 1, "1.1", [{ infraction: "1.2", rank: "warning", ref: null, round: 3 }], null);
+  assert.equal(s.suggested, "loss_of_game");
+  assert.equal(s.explanation, "Upgraded: 2nd penalty in 1 for this player — 1.2, round 3");
+  assert.deepEqual(s.because, [{ infraction: "1.2", rank: "warning", ref: null, number: null, round: 3 }]);
+});

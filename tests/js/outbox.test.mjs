@@ -1,0 +1,136 @@
+// The outbox's rules (judgeapp/static/js/outbox.js), pure: no page, no IndexedDB, no network.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { webcrypto } from "node:crypto";
+import {
+  beyondLast, eventOf, formBody, inLoggedOrder, newKey, newlyWaited, nextStep, pagesOf, playerNamed, refusalMessage,
+  sentRow, stampsOf, summaryText, unseenChange, waitingPriors, warmAll, WARM_EVERY_MS,
+} from "../../judgeapp/static/js/outbox.js";
+
+test("records are sent in the order they were logged, the key breaking a tie, without reordering the list given", () => {
+  const rows = [{ key: "b", created: 2 }, { key: "c", created: 1 }, { key: "a", created: 2 }];
+  assert.deepEqual(inLoggedOrder(rows).map((r) => r.key), ["c", "a", "b"]);
+  assert.deepEqual(rows.map((r) => r.key), ["b", "c", "a"]);
+  assert.deepEqual(inLoggedOrder(undefined), []);
+});
+
+test("a one-time key is 32 hex digits, fresh each time, also where randomUUID is missing (plain http)", () => {
+  const keys = [newKey(webcrypto), newKey(webcrypto), newKey({ getRandomValues: (b) => webcrypto.getRandomValues(b) })];
+  keys.forEach((k) => assert.match(k, /^[0-9a-f]{32}$/));
+  assert.equal(new Set(keys).size, 3);
+});
+
+test("a record is posted with the page's fields, a fresh CSRF token and its writer's account", () => {
+  const record = { owner: "7", waited: false, logged_at: "2026-05-01T10:00:00.000Z",
+                   fields: [["csrf_token", "stale"], ["table", "12"], ["tag", "a"], ["tag", "b"]] };
+  const body = formBody(record, { csrf_token: "fresh" });
+  assert.deepEqual(body.getAll("csrf_token"), ["fresh"]);
+  assert.deepEqual(body.getAll("tag"), ["a", "b"]);
+  assert.equal(body.get("table"), "12");
+  assert.equal(body.get("outbox_owner"), "7");
+  assert.equal(body.get("logged_at"), null);
+});
+
+test("a record that waited for the network is posted with the time it was logged on the phone", () => {
+  const record = { owner: "7", waited: true, logged_at: "2026-05-01T10:00:00.000Z", fields: [] };
+  assert.equal(formBody(record, { csrf_token: "t" }).get("logged_at"), "2026-05-01T10:00:00.000Z");
+});
+
+test("each answer of the server decides what happens to the record and the ones after it", () => {
+  const table = [
+    [{ signedOut: true }, false, "signed-out"],
+    [{ ok: true, status: 200 }, false, "sent"],
+    [{ status: 400 }, false, "new-token"],  // a token that expired meanwhile: once more with a fresh one
+    [{ status: 400 }, true, "rejected"],  // … but only once
+    [{ status: 429 }, false, "retry"],
+    [{ status: 500 }, false, "retry"],
+    [{ status: 503 }, true, "retry"],
+    [{ status: 403 }, false, "rejected"],
+    [{ status: 404 }, false, "rejected"],
+    [{ status: 409 }, false, "rejected"],
+    [{ status: 413 }, false, "rejected"],
+    [{ status: 422, errors: { table: ["Required."] } }, false, "rejected"],
+  ];
+  for (const [answer, retried, step] of table) assert.equal(nextStep(answer, retried), step, JSON.stringify(answer));
+});
+
+test("a refused record says the server's field errors, else what its status means", () => {
+  assert.equal(refusalMessage({ status: 422, errors: { table: ["Required."], round: "Too big.", x: ["A.", "B."] } }),
+               "Required. Too big. A. B.");
+  assert.equal(refusalMessage({ status: 409, errors: {} }), "The event is closed: nothing more can be logged.");
+  assert.equal(refusalMessage({ status: 418 }), "Refused (418).");
+});
+
+test("only waiting records not yet marked are marked as having waited", () => {
+  const records = [{ key: "a", state: "waiting", waited: false }, { key: "b", state: "waiting", waited: true },
+                   { key: "c", state: "rejected", waited: false }];
+  assert.deepEqual(newlyWaited(records).map((r) => r.key), ["a"]);
+});
+
+test("a sent record keeps its incident's address without the query, its number and whether the upgrade changed", () => {
+  const row = sentRow({ key: "k", owner: "7", kind: "incident", event_id: 3, summary: "Incident · table 4", waited: true },
+                      { url: "/events/3/incidents/12?saved=1", number: 12, changed: true, suggested: "loss_of_game" }, 1000);
+  assert.deepEqual(row, { key: "k", owner: "7", kind: "incident", event_id: "3", summary: "Incident · table 4",
+                          sent_at: 1000, created: 1000, url: "/events/3/incidents/12", number: 12, changed: true,
+                          suggested: "loss_of_game", waited: true });
+  const bare = sentRow({ key: "k", owner: "7", kind: "deck_check" }, {}, 5);
+  assert.equal(bare.url, ""); assert.equal(bare.number, null); assert.equal(bare.changed, false);
+  assert.equal(bare.event_id, "");
+});
+
+test("the last 20 sent records are kept and the older ones dropped", () => {
+  const rows = Array.from({ length: 25 }, (_, i) => ({ key: String(i) }));
+  assert.deepEqual(beyondLast(rows, 20).map((r) => r.key), ["0", "1", "2", "3", "4"]);
+  assert.deepEqual(beyondLast(rows.slice(0, 20), 20), []);
+});
+
+test("a sent row names its event, also a row kept before the event was stored", () => {
+  assert.equal(eventOf({ event_id: "4", url: "/events/9/incidents/1" }), "4");
+  assert.equal(eventOf({ url: "/events/9/incidents/1" }), "9");
+  assert.equal(eventOf({ url: "/elsewhere" }), "");
+  assert.ok(unseenChange({ changed: true }));
+  assert.ok(!unseenChange({ changed: true, seen: true }));
+  assert.ok(!unseenChange({ changed: false }));
+});
+
+test("a record's summary names the form, its round and table when given", () => {
+  assert.equal(summaryText("Time extension", "3", "12"), "Time extension · round 3 · table 12");
+  assert.equal(summaryText("Deck check", "", "12"), "Deck check · table 12");
+});
+
+test("the phone keeps the home page and every page of each event, all fetched again when the events changed", () => {
+  const copy = { home: "/", shell: "s1", events: [{ stamp: "a", pages: ["/events/1", "/events/1/incidents/new"] },
+                                                 { stamp: "b", pages: ["/events/2"] }] };
+  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/events/1/incidents/new", "/events/2"]);
+  const stamps = stampsOf(copy);
+  assert.equal(warmAll(null, stamps, 0), true);
+  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stamps, 1000 + 60000), false);
+  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stamps, 1001 + WARM_EVERY_MS), true);
+  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stampsOf({ ...copy, shell: "s2" }), 1000), true);
+});
+
+test("the phone's own incidents not sent yet count as the player's history at that event only", () => {
+  const incident = (over) => ({ kind: "incident", state: "waiting", event_id: "1", created: Date.UTC(2026, 4, 1, 9),
+                                fields: [["subject_kind", "player"], ["player_id", "5"], ["infraction", "3.5.2"],
+                                         ["penalty", "warning"], ["round", "2"]], ...over });
+  const records = [
+    incident({}),
+    incident({ event_id: "2" }),
+    incident({ state: "rejected" }),
+    incident({ kind: "extension" }),
+    incident({ fields: [["subject_kind", "player"], ["player_id", "6"], ["infraction", "3.5.2"], ["penalty", "warning"]] }),
+    incident({ fields: [["subject_kind", "player"], ["player_id", "5"], ["infraction", "3.5.2"], ["penalty", ""]] }),
+  ];
+  assert.deepEqual(waitingPriors(records, "1", (id) => id === 5),
+                   [{ infraction: "3.5.2", rank: "warning", ref: null, round: 2, day: "2026-05-01", status: "standing" }]);
+});
+
+test("a typed name, label or player ID names a player only when it names exactly one", () => {
+  const players = [{ id: 1, name: "Ann Lee", code: "P-1" }, { id: 2, name: "Bo Kim", code: "P-2" },
+                   { id: 3, name: "Bo Kim", code: null }];
+  assert.deepEqual(playerNamed(players, " ann lee "), [1]);
+  assert.deepEqual(playerNamed(players, "Ann Lee · P-1"), [1]);
+  assert.deepEqual(playerNamed(players, "p-2"), [2]);
+  assert.equal(playerNamed(players, "Bo Kim"), null);
+  assert.equal(playerNamed(players, "Nobody"), null);
+});

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from weasyprint import CSS, HTML
 from weasyprint.document import Document
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -67,13 +69,30 @@ def _no_gc_pauses():
             gc.enable()
 
 
+_fonts = threading.local()
+
+
+def font_configuration() -> FontConfiguration:
+    """This thread's fontconfig and Pango font map, kept between renders. Left to itself WeasyPrint builds a new one
+    for every document, so each report opens its fonts again (the CJK ones are 20 MB files): about a tenth of a
+    DQ report's time, paid again by each disqualification report appended to a post-event report
+    (bench/dq_report.py). Pango's font maps are not thread-safe, hence one per thread. The reports declare no
+    @font-face, so the configuration never changes once made."""
+    config = getattr(_fonts, "config", None)
+    if config is None:
+        config = _fonts.config = FontConfiguration()
+    return config
+
+
 def render(html: str, css: str | None = None) -> Document:
     """Lay out trusted template output without fetching anything from outside the app."""
     fetcher = LockedFetcher(allowed_protocols=("file", "data"), allow_redirects=False, timeout=1)
+    fonts = font_configuration()
     document = HTML(string=html, base_url=ASSETS.as_uri() + "/", url_fetcher=fetcher)
-    stylesheets = [CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/")] if css else None
+    stylesheets = ([CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/", font_config=fonts)]
+                   if css else None)
     with _no_gc_pauses():
-        return document.render(stylesheets=stylesheets)
+        return document.render(stylesheets=stylesheets, font_config=fonts)
 
 
 def html_to_pdf(html: str, css: str | None = None) -> bytes:

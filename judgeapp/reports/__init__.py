@@ -57,9 +57,10 @@ class LockedFetcher(URLFetcher):
 
 @contextmanager
 def _no_gc_pauses():
-    """Layout makes hundreds of thousands of short-lived boxes; the cyclic collector's passes over them cost about
-    a third of a long report's layout time (bench/event_report.py). It is off only while one document is laid out;
-    what it would have collected is collected right after."""
+    """Layout makes hundreds of thousands of boxes; the cyclic collector's passes over them cost about a third of a
+    long report's layout time (bench/event_report.py), and once layout is over its passes over the laid-out pages
+    (kept until the PDF is written) cost as much again. It is off from the first layout to the last byte of the
+    PDF; by then reference counting frees most of what it would have found."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -97,11 +98,16 @@ def render(html: str, css: str | None = None) -> Document:
 
 def html_to_pdf(html: str, css: str | None = None) -> bytes:
     """Render trusted template output to PDF without fetching anything from outside the app."""
-    return render(html, css).write_pdf()
+    return documents_to_pdf([html], css)
 
 
-def combine(documents: list[Document]) -> bytes:
-    """Laid-out documents one after the other in a single PDF."""
-    if len(documents) == 1:
-        return documents[0].write_pdf()
-    return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+def documents_to_pdf(htmls: list[str], css: str | None = None) -> bytes:
+    """Each piece of template output laid out as its own document (its own page numbers), one after the other in a
+    single PDF."""
+    with _no_gc_pauses():
+        documents = [render(html, css) for html in htmls]
+        whole = documents[0] if len(documents) == 1 else documents[0].copy(
+            [page for document in documents for page in document.pages])
+        pdf = whole.write_pdf()
+        del documents, whole  # freed while the collector is off: it never walks the pages
+    return pdf

@@ -96,8 +96,9 @@ class _PlainText(HTMLParser):
 
     def handle_endtag(self, tag: str) -> None:
         self.skipping -= tag in self.SKIPPED
-        while self.open and self.open.pop()[0] != tag:
-            pass
+        if any(open_tag == tag for open_tag, _ in self.open):
+            while self.open.pop()[0] != tag:
+                pass
         if tag in self.BLOCKS:
             self.flush()
 

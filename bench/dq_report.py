@@ -62,9 +62,9 @@ def report() -> DQReport:
 class _PlainText(HTMLParser):
     """A report's words, one paragraph per block (a heading, a paragraph, a table row), bold where the report is."""
 
-    BLOCKS = {"p", "h1", "h2", "h3", "tr", "div", "section", "header", "li"}
-    BOLD = {"h1", "h2", "h3", "th", "strong", "b"}
-    SKIPPED = {"head", "style", "title", "svg"}
+    BLOCKS = frozenset({"p", "h1", "h2", "h3", "tr", "div", "section", "header", "li"})
+    BOLD = frozenset({"h1", "h2", "h3", "th", "strong", "b"})
+    SKIPPED = frozenset({"head", "style", "title", "svg"})
 
     def __init__(self) -> None:
         super().__init__()
@@ -119,7 +119,7 @@ def same_text_plain(html: str) -> str:
 
 def fonts_of(pdf: bytes) -> list[str]:
     """The embedded font faces of a PDF (pdffonts), without their subset prefixes."""
-    out = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True).stdout.decode().splitlines()[2:]
+    out = subprocess.run(["pdffonts", "-"], input=pdf, capture_output=True, check=True).stdout.decode().splitlines()[2:]
     return sorted(line.split()[0].split("+")[-1] for line in out if line.strip())
 
 

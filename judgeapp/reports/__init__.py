@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import gc
 import re
+import threading
 import unicodedata
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +12,7 @@ from urllib.parse import unquote, urlsplit
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from weasyprint import CSS, HTML
 from weasyprint.document import Document
+from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 ASSETS = Path(__file__).resolve().parent / "assets"
@@ -55,9 +57,10 @@ class LockedFetcher(URLFetcher):
 
 @contextmanager
 def _no_gc_pauses():
-    """Layout makes hundreds of thousands of short-lived boxes; the cyclic collector's passes over them cost about
-    a third of a long report's layout time (bench/event_report.py). It is off only while one document is laid out;
-    what it would have collected is collected right after."""
+    """Layout makes hundreds of thousands of boxes; the cyclic collector's passes over them cost about a third of a
+    long report's layout time (bench/event_report.py), and once layout is over its passes over the laid-out pages
+    (kept until the PDF is written) cost as much again. It is off from the first layout to the last byte of the
+    PDF; by then reference counting frees most of what it would have found."""
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -67,22 +70,44 @@ def _no_gc_pauses():
             gc.enable()
 
 
+_fonts = threading.local()
+
+
+def font_configuration() -> FontConfiguration:
+    """This thread's fontconfig and Pango font map, kept between renders. Left to itself WeasyPrint builds a new one
+    for every document, so each report opens its fonts again (the CJK ones are 20 MB files): about a tenth of a
+    DQ report's time, paid again by each disqualification report appended to a post-event report
+    (bench/dq_report.py). Pango's font maps are not thread-safe, hence one per thread. The reports declare no
+    @font-face, so the configuration never changes once made."""
+    config = getattr(_fonts, "config", None)
+    if config is None:
+        config = _fonts.config = FontConfiguration()
+    return config
+
+
 def render(html: str, css: str | None = None) -> Document:
     """Lay out trusted template output without fetching anything from outside the app."""
     fetcher = LockedFetcher(allowed_protocols=("file", "data"), allow_redirects=False, timeout=1)
+    fonts = font_configuration()
     document = HTML(string=html, base_url=ASSETS.as_uri() + "/", url_fetcher=fetcher)
-    stylesheets = [CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/")] if css else None
+    stylesheets = ([CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/", font_config=fonts)]
+                   if css else None)
     with _no_gc_pauses():
-        return document.render(stylesheets=stylesheets)
+        return document.render(stylesheets=stylesheets, font_config=fonts)
 
 
 def html_to_pdf(html: str, css: str | None = None) -> bytes:
     """Render trusted template output to PDF without fetching anything from outside the app."""
-    return render(html, css).write_pdf()
+    return documents_to_pdf([html], css)
 
 
-def combine(documents: list[Document]) -> bytes:
-    """Laid-out documents one after the other in a single PDF."""
-    if len(documents) == 1:
-        return documents[0].write_pdf()
-    return documents[0].copy([page for document in documents for page in document.pages]).write_pdf()
+def documents_to_pdf(htmls: list[str], css: str | None = None) -> bytes:
+    """Each piece of template output laid out as its own document (its own page numbers), one after the other in a
+    single PDF."""
+    with _no_gc_pauses():
+        documents = [render(html, css) for html in htmls]
+        whole = documents[0] if len(documents) == 1 else documents[0].copy(
+            [page for document in documents for page in document.pages])
+        pdf = whole.write_pdf()
+        del documents, whole  # freed while the collector is off: it never walks the pages
+    return pdf

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
-from . import combine, page_size, render, templates
+from . import documents_to_pdf, page_size, templates
 
 
 @dataclass
@@ -213,5 +213,4 @@ def event_report_html(report: EventReport, paper: str = "a4") -> str:
 def event_report_pdf(report: EventReport, paper: str = "a4", appendices: list[str] = ()) -> bytes:
     """The report, then each appended document (the disqualification reports' HTML), in one PDF. Each appended
     report keeps its own page numbers, as it was issued."""
-    documents = [render(event_report_html(report, paper))] + [render(html) for html in appendices]
-    return combine(documents)
+    return documents_to_pdf([event_report_html(report, paper), *appendices])

@@ -30,3 +30,21 @@ def test_rendering_fetches_nothing_from_the_network_or_other_files(tmp_path, lis
             f'<link rel=stylesheet href="file://{secret}"><p style="background: url({base}/bg.png)">hello</p>')
     pdf = html_to_pdf(html, css=f"@import url({base}/import.css);")
     assert pdf.startswith(b"%PDF") and hits == []
+
+
+def embedded_fonts(pdf: bytes, tmp_path) -> list[str]:
+    path = tmp_path / "fonts.pdf"
+    path.write_bytes(pdf)
+    lines = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout.splitlines()
+    return [line.split()[0].split("+")[-1] for line in lines[2:] if line.strip()]
+
+
+def test_reports_rendered_one_after_another_each_embed_the_fonts_their_own_text_needs(tmp_path):
+    # The font configuration is kept between renders: what one report loaded must not leak into the next.
+    japanese = html_to_pdf("<link rel=stylesheet href=report.css><p>佐藤 陽翔</p>")
+    latin = html_to_pdf("<link rel=stylesheet href=report.css><p>Chloé Dubois</p>")
+    japanese_again = html_to_pdf("<link rel=stylesheet href=report.css><p>鈴木 結衣</p>")
+    assert "Noto-Sans-CJK-JP" in embedded_fonts(japanese, tmp_path)
+    assert embedded_fonts(latin, tmp_path) == ["Noto-Sans"]
+    assert "Noto-Sans-CJK-JP" in embedded_fonts(japanese_again, tmp_path)
+    assert "鈴木 結衣" in pdf_text(japanese_again, tmp_path) and "Chloé Dubois" in pdf_text(latin, tmp_path)

@@ -98,7 +98,7 @@ def test_browser_engine_gives_the_shared_expected_suggestions(engine_page):
                "priors": c["priors"], "today": c.get("today")} for c in CASES]
     answers = engine_page.evaluate(
         "cases => cases.map(c => JudgeEngine.suggest(c.policy, c.level, c.code, c.priors, c.today))", inputs)
-    for case, answer in zip(CASES, answers):
+    for case, answer in zip(CASES, answers, strict=True):
         assert expected_part(case, js_answer_fields(answer)) == case["expect"], case["name"]
         assert js_answer_fields(answer) == python_answer(catalog, case), case["name"]
 
@@ -119,7 +119,7 @@ def test_browser_engine_agrees_with_python_on_every_infraction_level_and_history
     answers = engine_page.evaluate("""p => p.cases.map(c =>
         JudgeEngine.suggest(p.policies[c.policy], c.level, c.infraction, c.priors, null))""", payload)
     assert len(answers) == len(sweep) > 500
-    for case, answer in zip(sweep, answers):
+    for case, answer in zip(sweep, answers, strict=True):
         assert js_answer_fields(answer) == python_answer(catalog, case), case
 
 

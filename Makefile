@@ -21,15 +21,17 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-# Both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the login limits
-# are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
-# The SQLite pass measures branch coverage of judgeapp/ and prints it per package; the pure domain
-# (judgeapp/infractions) must stay at COVERAGE_FLOOR % or more.
+# The load tests of both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the
+# login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
+# The SQLite pass measures branch coverage of judgeapp/ over the unit and request tests, prints it per package and
+# fails when the pure domain (judgeapp/infractions) is under COVERAGE_FLOOR %. Coverage makes Python ~1.6x slower, so
+# the security, browser and load tests (fuzzing, Chromium, gunicorn workers) run after it, unmeasured.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 test-sqlite:
-	scripts/with-redis.sh $(BIN)/pytest --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
+	$(BIN)/pytest tests/unit tests/integration --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) --floor judgeapp/infractions=$(COVERAGE_FLOOR)
+	scripts/with-redis.sh $(BIN)/pytest tests --ignore=tests/unit --ignore=tests/integration
 
 test-postgres:
 	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider

@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps test-sqlite test-postgres bench clean
+.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean
 
 run: setup
 	$(BIN)/flask --app wsgi init-db
@@ -20,12 +20,28 @@ run: setup
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-test: setup test-sqlite test-postgres
+test: setup lint test-sqlite test-postgres
 
-# Both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the login limits
-# are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
+# The code's own checks, in seconds: ruff's lint rules and its formatting, then mypy (strict for the pure domain and
+# the access rules; see [tool.ruff] and [tool.mypy] in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# The load tests of both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the
+# login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
+# The SQLite pass measures branch coverage of judgeapp/ over the unit and request tests, prints it per package and
+# fails when the pure domain (judgeapp/infractions) or the access rules (permissions.py) are under COVERAGE_FLOOR %.
+# Coverage costs ~1.5x the CPU time of the Python it measures, so the security, browser and load tests (fuzzing,
+# Chromium, gunicorn workers) run after it, unmeasured.
+COVERAGE_JSON := tests/artifacts/coverage.json
+COVERAGE_FLOOR ?= 95
 test-sqlite:
-	scripts/with-redis.sh $(BIN)/pytest
+	$(BIN)/pytest tests/unit tests/integration --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
+	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \
+		--floor judgeapp/infractions=$(COVERAGE_FLOOR) --floor judgeapp/permissions.py=$(COVERAGE_FLOOR)
+	scripts/with-redis.sh $(BIN)/pytest tests --ignore=tests/unit --ignore=tests/integration
 
 test-postgres:
 	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
@@ -57,4 +73,4 @@ bench: setup
 	$(BIN)/python bench/all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache tests/artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/artifacts

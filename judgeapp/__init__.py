@@ -54,7 +54,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
         hops = int(app.config["JUDGEAPP_PROXY_HOPS"])  # trust X-Forwarded-For/-Proto from this many proxies
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     load_catalog(app)
     register_extensions(app)
     register_blueprints(app)
@@ -97,7 +97,7 @@ def register_extensions(app: Flask) -> None:
     def _load(token: str):
         from .auth.services import load_session_user
 
-        return load_session_user(db.session, token)
+        return load_session_user(db.session(), token)
 
     from .offline.scripts import with_script_hashes
 

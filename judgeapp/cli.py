@@ -149,21 +149,23 @@ def _sample_cases(event, people) -> None:
     from .investigations import services as investigations
     from .models import Player
 
+    session = db.session()
     policy = current_catalog().policy(event.policy_id)
-    code = {p.player_code: p for p in db.session.scalars(select(Player).where(Player.event_id == event.id))}
+    code = {p.player_code: p for p in session.scalars(select(Player).where(Player.event_id == event.id))}
     floor1, floor2, head = people["floor1@demo.test"], people["floor2@demo.test"], people["head@demo.test"]
     judge = frozenset({"floor_judge"})
-    warning = incidents.log_incident(db.session, policy, actor=floor1, roles=judge, event=event, data=incidents.IncidentInput(
+    warning = incidents.log_incident(session, policy, actor=floor1, roles=judge, event=event, data=incidents.IncidentInput(
         key="demo-sample-incident-0001", infraction_code="3.5.2", table_number=3, player_id=code["DEMO-005"].id,
         rank_id="warning", description="Did not discard down at the end of the turn."))
-    appeals.file_appeal(db.session, actor=floor1, event=event, incident=warning.incident, data=appeals.AppealInput(
+    appeals.file_appeal(session, actor=floor1, event=event, incident=warning.incident, data=appeals.AppealInput(
         key="demo-sample-appeal-000001", appellant=f"player:{code['DEMO-006'].id}",
         contest="The opponent says a warning is too light: the extra card was used."))
-    dq = incidents.log_incident(db.session, policy, actor=floor2, roles=judge, event=event, data=incidents.IncidentInput(
+    dq = incidents.log_incident(session, policy, actor=floor2, roles=judge, event=event, data=incidents.IncidentInput(
         key="demo-sample-incident-0002", infraction_code="4.1", table_number=6, player_id=code["DEMO-011"].id,
         rank_id="disqualification", description="Seen arranging the top of the deck while shuffling."))
-    investigation = investigations.investigation_of_incident(db.session, dq.incident)
-    investigations.add_statement(db.session, actor=head, roles=frozenset({"head_judge"}), event=event,
+    investigation = investigations.investigation_of_incident(session, dq.incident)
+    assert investigation is not None  # logging a disqualification opens its investigation
+    investigations.add_statement(session, actor=head, roles=frozenset({"head_judge"}), event=event,
                                  investigation=investigation, key="demo-sample-statement-01",
                                  author_name=code["DEMO-012"].name, author_role="opponent",
                                  text="While shuffling he looked at the bottom card and moved two cards to the top.")

@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -59,7 +60,7 @@ def mail_settings(env) -> dict:
     }
 
 
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
     "WTF_CSRF_TIME_LIMIT": None,  # a token lives as long as the session: a judge may keep a form open all round
     "SESSION_COOKIE_HTTPONLY": True,

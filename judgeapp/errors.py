@@ -1,4 +1,10 @@
 """Errors raised by services for the views to show next to a form field."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:
+    from .models import Event
 
 
 class FieldError(ValueError):
@@ -9,6 +15,10 @@ class FieldError(ValueError):
         super().__init__(f"{field}: {message}")
 
 
+@overload
+def one_line(text: str | None, field: str, *, limit: int, missing: str) -> str: ...
+@overload
+def one_line(text: str | None, field: str, *, limit: int, missing: None = None) -> str | None: ...
 def one_line(text: str | None, field: str, *, limit: int, missing: str | None = None) -> str | None:
     """Typed text on one line, white space collapsed. FieldError when it is too long, or empty and `missing`
     gives the message; None when empty and optional."""
@@ -35,7 +45,7 @@ def show_on_form(form, err: FieldError, session) -> None:
 class EventClosed(Exception):
     """A change asked of an event the organizer has closed: its records are read-only until it is reopened."""
 
-    def __init__(self, event):
+    def __init__(self, event: Event):
         self.event_id = event.id
         super().__init__("This event is closed: its incidents, appeals and investigations are read-only. "
                          "The organizer can reopen it, with a reason, if something must still change.")

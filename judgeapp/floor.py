@@ -11,7 +11,6 @@ from .extensions import db
 from .models import Player
 
 
-
 def round_choices(field, event, default_current=True):
     """Fill a round select with the event's rounds, newest first (the current one chosen); returns the rounds."""
     rounds = rounds_of(db.session, event)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from sqlalchemy import select
+from sqlalchemy import Subquery, select
 from sqlalchemy.orm import Session, selectinload
 
 from .infractions import Policy, Prior, PriorStatus
@@ -20,7 +20,7 @@ COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMEN
 STANDING = tuple(s for s, counted in COUNTS.items() if counted is PriorStatus.STANDING)  # statuses that count
 
 
-def _incidents_of(player_ids: list[int]):
+def _incidents_of(player_ids: list[int]) -> Subquery:
     """The incidents any of `player_ids` is a subject of (a team's incident is each member's), each once: a derived
     table read through the subjects' player index, so the look-up costs the same whatever the size of the event
     (bench/history.py; an `incidents.id IN (...)` filter led SQLite to scan the whole event instead)."""
@@ -40,6 +40,8 @@ def incidents_of_players(session: Session, event: Event, player_ids: list[int]) 
 
 
 def as_prior(incident: Incident) -> Prior:
+    if incident.rank_id is None:
+        raise ValueError(f"incident #{incident.number} gave no penalty: it is no prior")
     return Prior(infraction_code=incident.infraction_code, rank_id=incident.rank_id, ref=incident.number,
                  round=incident.round.number, day=incident.created_at.date(), status=COUNTS[incident.status],
                  subsection=incident.subsection)
@@ -60,7 +62,8 @@ def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
     if before_number is not None:
         query = query.where(Incident.number < before_number)
     return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
-                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)]
+                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)
+            if rank is not None]  # none is (the query asks for ranks), but the column may be NULL
 
 
 @dataclass

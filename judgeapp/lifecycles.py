@@ -55,7 +55,7 @@ def _all(states: type[enum.Enum]) -> frozenset:
     return frozenset(states)
 
 
-# ---- incidents --------------------------------------------------------------------------------------------------------
+# ---- incidents -------------------------------------------------------------------------------------------------------
 
 class IncidentState(str, enum.Enum):
     LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
@@ -123,7 +123,7 @@ INCIDENT = Machine("incident", IncidentState, {
 })
 
 
-# ---- appeals ----------------------------------------------------------------------------------------------------------
+# ---- appeals ---------------------------------------------------------------------------------------------------------
 
 class AppealState(str, enum.Enum):
     OPEN = "open"
@@ -236,7 +236,7 @@ INVESTIGATION = Machine("investigation", InvestigationState, {
 })
 
 
-# ---- deck checks, rounds, events --------------------------------------------------------------------------------------
+# ---- deck checks, rounds, events -------------------------------------------------------------------------------------
 
 class DeckCheckState(str, enum.Enum):
     IN_PROGRESS = "in_progress"

@@ -1,7 +1,7 @@
 """The venue's clock: times are stored in UTC and shown, or typed, in the venue's time zone."""
 from __future__ import annotations
 
-from datetime import datetime, time, timedelta, timezone
+from datetime import UTC, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from flask import current_app
@@ -12,7 +12,7 @@ def venue_tz() -> ZoneInfo:
 
 
 def to_local(value: datetime) -> datetime:
-    return value.replace(tzinfo=timezone.utc).astimezone(venue_tz())
+    return value.replace(tzinfo=UTC).astimezone(venue_tz())
 
 
 def local_time_to_utc(clock: time, near: datetime) -> datetime:
@@ -21,4 +21,4 @@ def local_time_to_utc(clock: time, near: datetime) -> datetime:
     local_near = to_local(near)
     candidates = [datetime.combine(local_near.date() + timedelta(days=d), clock, tzinfo=tz) for d in (-1, 0, 1)]
     best = min(candidates, key=lambda c: abs(c - local_near))
-    return best.astimezone(timezone.utc).replace(tzinfo=None)
+    return best.astimezone(UTC).replace(tzinfo=None)

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 import enum
-from datetime import date, datetime, timezone
-from typing import Annotated, Any, ClassVar, Optional
+from datetime import UTC, date, datetime
+from typing import Annotated, Any, ClassVar
 
 from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -14,7 +14,7 @@ from .lifecycles import AppealState, DeckCheckState, InvestigationState  # one w
 
 
 def utcnow() -> datetime:
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 intpk = Annotated[int, mapped_column(primary_key=True)]
@@ -68,9 +68,9 @@ class UserSession(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[created_at]
     expires_at: Mapped[datetime]
-    ended_at: Mapped[Optional[datetime]]
-    end_reason: Mapped[Optional[str]] = mapped_column(String(40))
-    user_agent: Mapped[Optional[str]] = mapped_column(String(300))
+    ended_at: Mapped[datetime | None]
+    end_reason: Mapped[str | None] = mapped_column(String(40))
+    user_agent: Mapped[str | None] = mapped_column(String(300))
 
     user: Mapped[User] = relationship()
 
@@ -87,17 +87,17 @@ class Event(Base):
     level: Mapped[int]
     rounds: Mapped[int]
     round_minutes: Mapped[int]
-    challenge_limit: Mapped[Optional[int]]
+    challenge_limit: Mapped[int | None]
     statement_days: Mapped[int] = mapped_column(default=7, server_default="7")  # one-time statement links stay open
     organizer_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
     created_at: Mapped[created_at]
     # Closed by the organizer after the last round: records are read-only until reopened (both audited).
-    closed_at: Mapped[Optional[datetime]]
-    closed_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+    closed_at: Mapped[datetime | None]
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
     organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
-    closed_by: Mapped[Optional[User]] = relationship(foreign_keys=[closed_by_id])
-    staff: Mapped[list["StaffAssignment"]] = relationship(back_populates="event", order_by="StaffAssignment.id")
+    closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
+    staff: Mapped[list[StaffAssignment]] = relationship(back_populates="event", order_by="StaffAssignment.id")
 
 
 class StaffAssignment(Base):
@@ -116,8 +116,8 @@ class StaffAssignment(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     role: Mapped[Role] = mapped_column(_enum(Role))
     created_at: Mapped[created_at]
-    ended_at: Mapped[Optional[datetime]]
-    end_reason: Mapped[Optional[str]] = mapped_column(String(300))
+    ended_at: Mapped[datetime | None]
+    end_reason: Mapped[str | None] = mapped_column(String(300))
 
     event: Mapped[Event] = relationship(back_populates="staff")
     user: Mapped[User] = relationship()
@@ -130,8 +130,8 @@ class Player(Base):
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     name: Mapped[name_str]
-    player_code: Mapped[Optional[str]] = mapped_column(String(64))
-    team: Mapped[Optional[str]] = mapped_column(String(200))  # team events: a team penalty counts for each member
+    player_code: Mapped[str | None] = mapped_column(String(64))
+    team: Mapped[str | None] = mapped_column(String(200))  # team events: a team penalty counts for each member
     created_at: Mapped[created_at]
 
 
@@ -146,8 +146,8 @@ class Round(Base):
     length_minutes: Mapped[int]
     started_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     # Ended by the head judge or scorekeeper (early, once every match is reported); None: ends on the clock.
-    ended_at: Mapped[Optional[datetime]]
-    ended_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+    ended_at: Mapped[datetime | None]
+    ended_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
 
 
 class AuditEntry(Base):
@@ -157,13 +157,13 @@ class AuditEntry(Base):
 
     id: Mapped[intpk]
     at: Mapped[created_at]
-    actor_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
-    event_id: Mapped[Optional[int]] = mapped_column(ForeignKey("events.id"), index=True)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"), index=True)
     action: Mapped[str] = mapped_column(String(64))
     object_type: Mapped[str] = mapped_column(String(64))
-    object_id: Mapped[Optional[int]]
+    object_id: Mapped[int | None]
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    note: Mapped[Optional[str]] = mapped_column(Text)
+    note: Mapped[str | None] = mapped_column(Text)
 
 
 class Pairing(Base):
@@ -210,34 +210,34 @@ class Incident(Base):
     number: Mapped[int]  # shown as "incident #n", counted per event
     client_key: Mapped[str] = mapped_column(String(64))  # the form's one-time key, unique in its event (records.py)
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
-    table_number: Mapped[Optional[int]]
+    table_number: Mapped[int | None]
     subject_kind: Mapped[SubjectKind] = mapped_column(_enum(SubjectKind))
     subject_name: Mapped[name_str]  # player, team or spectator as it read when logged
     infraction_code: Mapped[str] = mapped_column(String(32))
     subsection: Mapped[str] = mapped_column(String(32))
-    rank_id: Mapped[Optional[str]] = mapped_column(String(64))  # None: not penalised
-    suggested_rank_id: Mapped[Optional[str]] = mapped_column(String(64))
+    rank_id: Mapped[str | None] = mapped_column(String(64))  # None: not penalised
+    suggested_rank_id: Mapped[str | None] = mapped_column(String(64))
     upgraded: Mapped[bool] = mapped_column(default=False)
     upgrade_refs: Mapped[list[int]] = mapped_column(JSON, default=list)  # incident numbers that made it a repeat
-    deviation_reason: Mapped[Optional[str]] = mapped_column(Text)
+    deviation_reason: Mapped[str | None] = mapped_column(Text)
     description: Mapped[str] = mapped_column(Text, default="")
     status: Mapped[IncidentStatus] = mapped_column(_enum(IncidentStatus), default=IncidentStatus.STANDING)
-    status_reason: Mapped[Optional[str]] = mapped_column(Text)
-    deck_check_id: Mapped[Optional[int]] = mapped_column(ForeignKey("deck_checks.id"))
-    call_started_at: Mapped[Optional[datetime]]
+    status_reason: Mapped[str | None] = mapped_column(Text)
+    deck_check_id: Mapped[int | None] = mapped_column(ForeignKey("deck_checks.id"))
+    call_started_at: Mapped[datetime | None]
     judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[created_at]
-    updated_at: Mapped[Optional[datetime]]
+    updated_at: Mapped[datetime | None]
     # logged on a phone without network and sent later from its outbox:
-    logged_offline_at: Mapped[Optional[datetime]]  # when the judge logged it, by the phone's clock (UTC)
-    phone_suggestion: Mapped[Optional[dict]] = mapped_column(JSON)  # what the phone showed: suggested, upgraded, because
+    logged_offline_at: Mapped[datetime | None]  # when the judge logged it, by the phone's clock (UTC)
+    phone_suggestion: Mapped[dict | None] = mapped_column(JSON)  # what the phone showed: suggested, upgraded, because
     suggestion_changed: Mapped[bool] = mapped_column(default=False, server_default=false())  # server's answer differed
     # when the head judge last ruled on it (their own ruling, a correction, a decision): final for floor judges since
-    head_judge_decided_at: Mapped[Optional[datetime]]
+    head_judge_decided_at: Mapped[datetime | None]
 
     judge: Mapped[User] = relationship()
     round: Mapped[Round] = relationship()
-    subjects: Mapped[list["IncidentSubject"]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
+    subjects: Mapped[list[IncidentSubject]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
 
 
 class IncidentSubject(Base):
@@ -276,7 +276,7 @@ class DeckCheck(Base):
     table_number: Mapped[int]
     judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     started_at: Mapped[datetime]
-    ended_at: Mapped[Optional[datetime]]
+    ended_at: Mapped[datetime | None]
     result: Mapped[DeckCheckResult] = mapped_column(_enum(DeckCheckResult), default=DeckCheckResult.IN_PROGRESS)
     notes: Mapped[str] = mapped_column(Text, default="")
 
@@ -305,17 +305,17 @@ class TimeExtension(Base):
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     table_number: Mapped[int]
     minutes: Mapped[int]
-    proposed_minutes: Mapped[Optional[int]]  # what the policy's rule owed, when the pause was timed
-    adjust_reason: Mapped[Optional[str]] = mapped_column(Text)
+    proposed_minutes: Mapped[int | None]  # what the policy's rule owed, when the pause was timed
+    adjust_reason: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[ExtensionReason] = mapped_column(_enum(ExtensionReason))
-    paused_from: Mapped[Optional[datetime]]
-    paused_to: Mapped[Optional[datetime]]
-    incident_id: Mapped[Optional[int]] = mapped_column(ForeignKey("incidents.id"))
-    deck_check_id: Mapped[Optional[int]] = mapped_column(ForeignKey("deck_checks.id"))
+    paused_from: Mapped[datetime | None]
+    paused_to: Mapped[datetime | None]
+    incident_id: Mapped[int | None] = mapped_column(ForeignKey("incidents.id"))
+    deck_check_id: Mapped[int | None] = mapped_column(ForeignKey("deck_checks.id"))
     judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[created_at]
-    voided_at: Mapped[Optional[datetime]]
-    void_reason: Mapped[Optional[str]] = mapped_column(Text)
+    voided_at: Mapped[datetime | None]
+    void_reason: Mapped[str | None] = mapped_column(Text)
 
     judge: Mapped[User] = relationship()
     round: Mapped[Round] = relationship()
@@ -346,7 +346,7 @@ class Appeal(Base):
     client_key: Mapped[str] = mapped_column(String(64))
     incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
     appellant_name: Mapped[name_str]
-    appellant_player_id: Mapped[Optional[int]] = mapped_column(ForeignKey("players.id"), index=True)
+    appellant_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
     appellant_is_penalized: Mapped[bool]  # the penalized player (True) or their opponent
     contest: Mapped[str] = mapped_column(Text)  # what the player disputes, in their words as the judge noted them
     ruling: Mapped[dict[str, Any]] = mapped_column(JSON)  # the floor ruling as it stood when appealed
@@ -354,20 +354,20 @@ class Appeal(Base):
     filed_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     filed_at: Mapped[created_at]
     status: Mapped[AppealStatus] = mapped_column(_enum(AppealStatus), default=AppealStatus.OPEN)
-    proxy_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))  # a judge deciding for the head judge
-    decided_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
+    proxy_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # a judge deciding for the head judge
+    decided_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     decided_as_proxy: Mapped[bool] = mapped_column(default=False)
-    decided_at: Mapped[Optional[datetime]]
-    decision_reason: Mapped[Optional[str]] = mapped_column(Text)
-    new_ruling: Mapped[Optional[dict[str, Any]]] = mapped_column(JSON)
+    decided_at: Mapped[datetime | None]
+    decision_reason: Mapped[str | None] = mapped_column(Text)
+    new_ruling: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     uses_challenge: Mapped[bool] = mapped_column(default=False)
-    seen_by_judge_at: Mapped[Optional[datetime]]  # when the judge who ruled acknowledged the decision
+    seen_by_judge_at: Mapped[datetime | None]  # when the judge who ruled acknowledged the decision
 
     incident: Mapped[Incident] = relationship()
     ruling_judge: Mapped[User] = relationship(foreign_keys=[ruling_judge_id])
     filed_by: Mapped[User] = relationship(foreign_keys=[filed_by_id])
-    proxy: Mapped[Optional[User]] = relationship(foreign_keys=[proxy_id])
-    decided_by: Mapped[Optional[User]] = relationship(foreign_keys=[decided_by_id])
+    proxy: Mapped[User | None] = relationship(foreign_keys=[proxy_id])
+    decided_by: Mapped[User | None] = relationship(foreign_keys=[decided_by_id])
 
 
 class InvestigationStatus(str, enum.Enum):
@@ -401,22 +401,22 @@ class Investigation(Base):
     hj_assumptions: Mapped[str] = mapped_column(Text, default="")
     hj_reasoning: Mapped[str] = mapped_column(Text, default="")
     # The decision.
-    decision_infraction_code: Mapped[Optional[str]] = mapped_column(String(32))
+    decision_infraction_code: Mapped[str | None] = mapped_column(String(32))
     revoke_prizes: Mapped[bool] = mapped_column(default=False)
     revoke_standing: Mapped[bool] = mapped_column(default=False)
     ejected: Mapped[bool] = mapped_column(default=False)
     summary: Mapped[str] = mapped_column(Text, default="")
-    decided_at: Mapped[Optional[datetime]]
-    finalized_at: Mapped[Optional[datetime]]
-    finalized_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))
-    withdrawn_at: Mapped[Optional[datetime]]
-    withdrawn_reason: Mapped[Optional[str]] = mapped_column(Text)
+    decided_at: Mapped[datetime | None]
+    finalized_at: Mapped[datetime | None]
+    finalized_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    withdrawn_at: Mapped[datetime | None]
+    withdrawn_reason: Mapped[str | None] = mapped_column(Text)
 
     incident: Mapped[Incident] = relationship()
     opened_by: Mapped[User] = relationship(foreign_keys=[opened_by_id])
-    finalized_by: Mapped[Optional[User]] = relationship(foreign_keys=[finalized_by_id])
-    statements: Mapped[list["Statement"]] = relationship(back_populates="investigation", order_by="Statement.id")
-    requests: Mapped[list["StatementRequest"]] = relationship(back_populates="investigation",
+    finalized_by: Mapped[User | None] = relationship(foreign_keys=[finalized_by_id])
+    statements: Mapped[list[Statement]] = relationship(back_populates="investigation", order_by="Statement.id")
+    requests: Mapped[list[StatementRequest]] = relationship(back_populates="investigation",
                                                              order_by="StatementRequest.id")
 
 
@@ -445,13 +445,13 @@ class Statement(Base):
     author_name: Mapped[name_str]
     author_role: Mapped[StatementRole] = mapped_column(_enum(StatementRole))
     text: Mapped[str] = mapped_column(Text)
-    taken_by_id: Mapped[Optional[int]] = mapped_column(ForeignKey("users.id"))  # None: written on a one-time link
+    taken_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # None: written on a one-time link
     client_key: Mapped[str] = mapped_column(String(64))
     taken_at: Mapped[created_at]
     addendum: Mapped[bool] = mapped_column(default=False)
 
     investigation: Mapped[Investigation] = relationship(back_populates="statements")
-    taken_by: Mapped[Optional[User]] = relationship()
+    taken_by: Mapped[User | None] = relationship()
 
 
 class StatementRequest(Base):
@@ -467,9 +467,9 @@ class StatementRequest(Base):
     created_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[created_at]
     expires_at: Mapped[datetime]
-    used_at: Mapped[Optional[datetime]]
-    statement_id: Mapped[Optional[int]] = mapped_column(ForeignKey("statements.id"))
-    revoked_at: Mapped[Optional[datetime]]
+    used_at: Mapped[datetime | None]
+    statement_id: Mapped[int | None] = mapped_column(ForeignKey("statements.id"))
+    revoked_at: Mapped[datetime | None]
 
     investigation: Mapped[Investigation] = relationship(back_populates="requests")
 
@@ -490,6 +490,6 @@ class AccountToken(Base):
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     created_at: Mapped[created_at]
     expires_at: Mapped[datetime]
-    used_at: Mapped[Optional[datetime]]
+    used_at: Mapped[datetime | None]
 
     user: Mapped[User] = relationship()

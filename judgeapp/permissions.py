@@ -11,13 +11,35 @@ both carry the reason shown on the page. Which transitions exist at all is `judg
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any
 
-from .lifecycles import (APPEAL, DECK_CHECK, EVENT, INCIDENT, INVESTIGATION, ROUND, AppealState, DeckCheckState,
-                         IllegalTransition, IncidentState, InvestigationState, Machine, RoundState, appeal_state,
-                         incident_state)
+from .lifecycles import (
+    APPEAL,
+    DECK_CHECK,
+    EVENT,
+    INCIDENT,
+    INVESTIGATION,
+    ROUND,
+    AppealState,
+    DeckCheckState,
+    IllegalTransition,
+    IncidentState,
+    InvestigationState,
+    Machine,
+    RoundState,
+    appeal_state,
+    incident_state,
+)
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from .models import Appeal, Event, Incident, User
+
+View = Callable[..., Any]  # a Flask view function
 
 
 class Role(str, enum.Enum):
@@ -37,7 +59,7 @@ class Role(str, enum.Enum):
         return self.value.replace("_", " ")
 
 
-O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER
+O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER  # noqa: E741  (the table's shorthand)
 STAFF = frozenset({O, H, F, S})
 JUDGES = frozenset({H, F})
 
@@ -90,7 +112,7 @@ class Grant:
     """One role's permission for an action: in which record states, and only on its own records or not."""
 
     role: Role
-    states: frozenset | None = None  # None: in every state the record's machine allows
+    states: frozenset[enum.Enum] | None = None  # None: in every state the record's machine allows
     own: bool = False  # only on records of the actor's own (the incident they logged, the time they gave)
     # when the role is refused by the state alone: why, and what it may do instead
     why_not: str = ""
@@ -111,7 +133,7 @@ class Rule:
         return frozenset(g.role for g in self.grants)
 
 
-def grants(*roles: Role, **kwargs) -> tuple[Grant, ...]:
+def grants(*roles: Role, **kwargs: Any) -> tuple[Grant, ...]:
     return tuple(Grant(r, **kwargs) for r in roles)
 
 
@@ -179,7 +201,7 @@ TABLE: dict[Action, Rule] = {
 }
 
 
-# ---- deciding ---------------------------------------------------------------------------------------------------------
+# ---- deciding --------------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Decision:
@@ -198,7 +220,7 @@ CLOSED = ("This event is closed: its records are read-only.",
           "The organizer can reopen it, with a reason, if something must still change.")
 
 
-def decide(action: Action, roles: frozenset, *, state: enum.Enum | None = None, own: bool = False,
+def decide(action: Action, roles: frozenset[str], *, state: enum.Enum | None = None, own: bool = False,
            on_record: bool = False, event_closed: bool = False, opening_form: bool = False) -> Decision:
     """May someone holding `roles` do `action` on a record in `state` (their own record or not), now? Without a
     state and without `on_record` the question is the route's, before the record is known: the role decides alone.
@@ -212,7 +234,7 @@ def decide(action: Action, roles: frozenset, *, state: enum.Enum | None = None, 
         return Decision(False, 409, *CLOSED)
     if state is None and not on_record:
         return ALLOWED
-    if state is not None and rule.machine is not None:  # the transition must exist from this state, whoever asks
+    if state is not None and rule.machine is not None and rule.transition is not None:  # from this state, anyone
         try:
             rule.machine.move(state, rule.transition)
         except IllegalTransition as err:
@@ -235,7 +257,7 @@ class Refused(Exception):
         super().__init__(decision.why)
 
 
-def require(action: Action, roles: frozenset, **kwargs) -> None:
+def require(action: Action, roles: frozenset[str], **kwargs: Any) -> None:
     """Refuse (raise `Refused`) unless `decide` allows it."""
     decision = decide(action, roles, **kwargs)
     if not decision:
@@ -244,7 +266,7 @@ def require(action: Action, roles: frozenset, **kwargs) -> None:
 
 # ---- who holds which role, and in which state a record is ------------------------------------------------------------
 
-def roles_at(session, user, event) -> frozenset[Role]:
+def roles_at(session: Session, user: User, event: Event) -> frozenset[Role]:
     """The roles `user` holds at `event` now (ended staff assignments give none)."""
     from sqlalchemy import select
 
@@ -258,7 +280,7 @@ def roles_at(session, user, event) -> frozenset[Role]:
     return frozenset(roles)
 
 
-def event_and_roles(session, user, event_id: int) -> tuple[Any, frozenset[Role]]:
+def event_and_roles(session: Any, user: Any, event_id: int) -> tuple[Any, frozenset[Role]]:
     """The event `event_id` (None when there is none) and the roles `user` holds there now, read in one query: every
     event page asks both first."""
     from sqlalchemy import and_, select
@@ -279,13 +301,13 @@ def event_and_roles(session, user, event_id: int) -> tuple[Any, frozenset[Role]]
     return event, frozenset(roles)
 
 
-def account_roles(user) -> frozenset[Role]:
+def account_roles(user: Any) -> frozenset[Role]:
     if user is None or not getattr(user, "is_authenticated", False):
         return frozenset({Role.ANONYMOUS})
     return frozenset({Role.SIGNED_IN} | ({Role.ORGANIZER} if user.is_organizer else set()))
 
 
-def record_facts(session, record: Any, user, roles: frozenset) -> dict:
+def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]) -> dict[str, Any]:
     """`state`, `own` and any role the record gives (proxy of this appeal) for `decide`, read from the database."""
     from .models import Appeal, DeckCheck, Incident, Investigation, Round, TimeExtension
 
@@ -309,7 +331,7 @@ def record_facts(session, record: Any, user, roles: frozenset) -> dict:
     raise TypeError(f"no lifecycle for {type(record).__name__}")
 
 
-def incident_state_of(session, incident) -> IncidentState:
+def incident_state_of(session: Session, incident: Incident) -> IncidentState:
     """An incident's lifecycle state: its status, a waiting appeal, whether the head judge has decided on it (stamped
     on the incident when they log, correct, void, accept or decline it; read off its appeals and its investigation
     when they decided an appeal or finalized the disqualification) and whether a proxy decided an appeal of it."""
@@ -332,7 +354,7 @@ def incident_state_of(session, incident) -> IncidentState:
                           proxy_decided=bool(by_proxy))
 
 
-def appeal_state_of(session, appeal) -> AppealState:
+def appeal_state_of(session: Session, appeal: Appeal) -> AppealState:
     """An appeal's state: its status, and whether a proxy already ruled on the same incident (then it is for the head
     judge alone)."""
     from sqlalchemy import exists, select
@@ -344,11 +366,11 @@ def appeal_state_of(session, appeal) -> AppealState:
     return appeal_state(appeal.status.value, after_proxy_ruling=bool(after_proxy))
 
 
-def check(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None,
-          facts: dict | None = None) -> Decision:
+def check(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
+          event: Event | None = None, facts: dict[str, Any] | None = None) -> Decision:
     """`decide` for a record as stored: its state, whether it is the user's own, and the event's closing (`facts`:
     the record's facts already read in this request)."""
-    kwargs: dict = {"event_closed": event is not None and event.closed_at is not None}
+    kwargs: dict[str, Any] = {"event_closed": event is not None and event.closed_at is not None}
     if record is not None:
         facts = dict(facts or record_facts(session, record, user, roles))
         roles = facts.pop("roles")
@@ -356,14 +378,15 @@ def check(session, action: Action, *, user, roles: frozenset, record: Any = None
     return decide(action, roles, **kwargs)
 
 
-def require_on(session, action: Action, *, user, roles: frozenset, record: Any = None, event=None) -> None:
+def require_on(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
+               event: Event | None = None) -> None:
     """Refuse (raise `Refused`) unless `check` allows it."""
     decision = check(session, action, user=user, roles=roles, record=record, event=event)
     if not decision:
         raise Refused(decision)
 
 
-def found(record: Any, action: Action | None = None):
+def found(record: Any, action: Action | None = None) -> Any:
     """For views: the record a URL names, at this request's event. 404 when there is none or it is another event's;
     then, given an action, the table's answer for it on this record (403 or 409, with why)."""
     from flask import abort, g
@@ -374,11 +397,12 @@ def found(record: Any, action: Action | None = None):
     if record is None or record.event_id != g.event.id:
         abort(404)
     if action is not None:
-        require_on(db.session, action, user=current_user, roles=g.roles, record=record, event=g.event)
+        require_on(db.session(), action, user=current_user, roles=g.roles, record=record, event=g.event)
     return record
 
 
-def transition(session, action: Action, *, user, roles: frozenset, record: Any = None, event) -> None:
+def transition(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
+               event: Event) -> None:
     """Begin a state change: take the event's lock (the row lock logging takes on PostgreSQL), read the record again
     under it, then ask the table. Of two judges acting on one record at once, the second sees the first's result
     and gets a clear refusal."""
@@ -393,16 +417,16 @@ def transition(session, action: Action, *, user, roles: frozenset, record: Any =
 
 # ---- the decorators views use, and the template function -----------------------------------------------------------
 
-def event_route(action: Action, *, post: Action | None = None) -> Callable:
+def event_route(action: Action, *, post: Action | None = None) -> Callable[[View], View]:
     """Load the event from the URL (404 when missing), then refuse unless the signed-in user's roles there allow
     `action` (GET) or `post` (other methods; default `action`). The view receives `event` and `roles`."""
-    def decorate(view: Callable) -> Callable:
+    def decorate(view: View) -> View:
         from flask import abort, g, request
         from flask_login import current_user, login_required
 
         @wraps(view)
-        @login_required
-        def wrapper(event_id: int, **kwargs):
+        @login_required  # type: ignore[untyped-decorator]  # flask_login ships no types
+        def wrapper(event_id: int, **kwargs: Any) -> Any:
             from .extensions import db
 
             event, roles = event_and_roles(db.session, current_user, event_id)
@@ -419,24 +443,24 @@ def event_route(action: Action, *, post: Action | None = None) -> Callable:
             g.event, g.roles = event, roles
             return view(event=event, roles=roles, **kwargs)
 
-        wrapper.actions = {"GET": action, "POST": post or action}
+        wrapper.actions = {"GET": action, "POST": post or action}  # type: ignore[attr-defined]  # for the matrix
         return wrapper
 
     return decorate
 
 
-def account_route(action: Action) -> Callable:
+def account_route(action: Action) -> Callable[[View], View]:
     """A page of the account, not of one event: refuse unless the account's roles allow `action`."""
-    def decorate(view: Callable) -> Callable:
+    def decorate(view: View) -> View:
         from flask_login import current_user, login_required
 
         @wraps(view)
-        @login_required
-        def wrapper(*args, **kwargs):
+        @login_required  # type: ignore[untyped-decorator]  # flask_login ships no types
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
             require(action, account_roles(current_user))
             return view(*args, **kwargs)
 
-        wrapper.actions = {"GET": action, "POST": action}
+        wrapper.actions = {"GET": action, "POST": action}  # type: ignore[attr-defined]  # for the matrix
         return wrapper
 
     return decorate
@@ -458,9 +482,9 @@ def can(action: Action | str, record: Any = None) -> bool:
         cache = g.setdefault("record_facts", {})
         key = (type(record).__name__, record.id)
         if key not in cache:
-            cache[key] = record_facts(db.session, record, current_user, roles)
+            cache[key] = record_facts(db.session(), record, current_user, roles)
         facts = cache[key]
-    return bool(check(db.session, Action(action), user=current_user, roles=roles, record=record, event=event,
+    return bool(check(db.session(), Action(action), user=current_user, roles=roles, record=record, event=event,
                       facts=facts))
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from typing import Any, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from .errors import EventClosed, FieldError
-from .models import Event, Statement
+from .models import Base, Event, Statement
+
+R = TypeVar("R", bound=Base)  # a record kind that carries a one-time key
 
 # ---- size limits of typed text (characters) -------------------------------------------------------------------------
 MAX_TEXT = 4000  # an incident's description, a deck check's notes
@@ -49,16 +52,18 @@ def derived_key(key: str, suffix: str) -> str:
     return f"{key}:{suffix}"
 
 
-def _scope_column(model):
+def _scope_column(model: Any) -> Any:
     return model.investigation_id if model is Statement else model.event_id
 
 
-def by_key(session: Session, model, key: str, *, scope: int):
+def by_key(session: Session, model: type[R], key: str, *, scope: int) -> R | None:
     """The `model` record stored with one-time `key` in `scope` (the event's id; a statement's investigation id)."""
-    return session.scalar(select(model).where(_scope_column(model) == scope, model.client_key == key))
+    keyed: Any = model  # each keyed model has client_key and its scope's column
+    found: R | None = session.scalar(select(keyed).where(_scope_column(keyed) == scope, keyed.client_key == key))
+    return found
 
 
-def insert_once(session: Session, record, key: str, *, scope: int):
+def insert_once(session: Session, record: R, key: str, *, scope: int) -> tuple[R, bool]:
     """Store a new record carrying the one-time `key`. When another request stored the same key in the same scope
     between our check and this insert, the unique constraint stops ours; that request's record is returned instead.
     Returns (record, created)."""

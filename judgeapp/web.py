@@ -3,7 +3,7 @@ and for a browser, the venue's clock, and a refusal that says why on the page.""
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import NoReturn
 from urllib.parse import unquote, urlsplit
 from zoneinfo import ZoneInfo
@@ -97,7 +97,7 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     if value is None:
         return ""
     tz = ZoneInfo(current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
-    return value.replace(tzinfo=timezone.utc).astimezone(tz).strftime(fmt)
+    return value.replace(tzinfo=UTC).astimezone(tz).strftime(fmt)
 
 
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):

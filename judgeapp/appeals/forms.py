@@ -1,8 +1,8 @@
-from ..forms import Form
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
+from ..forms import Form
 from ..incidents.forms import one_time_key
 from ..infractions import Outcome
 

@@ -3,20 +3,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import func, or_, select, update
+from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit
-from .. import permissions
-from ..permissions import Action, Role as Authority, roles_at
+from .. import audit, permissions
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Challenges, Outcome, Policy
-from ..models import (Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User,
-                      utcnow)
+from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User, utcnow
+from ..permissions import Action, roles_at
+from ..permissions import Role as Authority
 from ..records import MAX_CONTEST, MAX_REASON, by_key, check_key, insert_once, lock_event
-
 
 # ---- who may appeal ------------------------------------------------------------------------------------------------
 
@@ -227,8 +226,8 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     lock_event(session, event)
     # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
     # sent at once the second finds it decided.
-    claimed = session.execute(update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)
-                              .values(status=AppealStatus.OPEN))
+    claimed = cast(CursorResult[Any], session.execute(  # an UPDATE's result counts its rows
+        update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN).values(status=AppealStatus.OPEN)))
     if claimed.rowcount != 1:
         raise FieldError("outcome", "This appeal is already decided.")
     try:

@@ -6,17 +6,15 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..permissions import Action, event_route, found
+from ..choices import infraction_choices_of, penalty_choices, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..incidents import services as incidents
-from ..choices import infraction_choices_of, penalty_choices, rank_namer
 from ..models import Event, Player, Role, StaffAssignment
+from ..permissions import Action, event_route, found
 from ..web import button, refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
-
-
 
 
 @bp.app_context_processor
@@ -74,7 +72,7 @@ def show(event, roles, number):
     if request.method == "POST":  # the head judge or this appeal's proxy, while it is open (else 403/409 and why)
         found(appeal, Action.DECIDE_APPEAL)
     form = DecisionForm()
-    form.infraction.choices = [SelectChoice("", "Keep the infraction")] + infraction_choices_of(policy)[1:]
+    form.infraction.choices = [SelectChoice("", "Keep the infraction"), *infraction_choices_of(policy)[1:]]
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
         data = services.Decision(outcome=form.outcome.data, reason=form.reason.data or "",

@@ -1,6 +1,7 @@
-from ..forms import Form
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional
+
+from ..forms import Form
 
 
 class LoginForm(Form):

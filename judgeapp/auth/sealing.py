@@ -17,6 +17,8 @@ MAX_AGE_SECONDS = 600
 
 def _fernet() -> Fernet:
     secret = current_app.secret_key
+    if secret is None:
+        raise RuntimeError("SECRET_KEY is not set: nothing to seal with")
     secret = secret.encode() if isinstance(secret, str) else secret
     key = HKDF(algorithm=hashes.SHA256(), length=32, salt=None, info=b"judgeapp sealed session value").derive(secret)
     return Fernet(base64.urlsafe_b64encode(key))

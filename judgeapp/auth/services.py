@@ -6,9 +6,9 @@ import secrets
 import unicodedata
 from datetime import datetime, timedelta
 from functools import cache
+from typing import Any
 
 from flask import current_app, has_app_context
-
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -92,7 +92,7 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
     """The user whose email and password match, else None (same cost either way)."""
     user = session.scalar(select(User).where(User.email == normalise_email(email)))
     usable = user is not None and has_password(user)  # an invited account costs the same as an unknown email
-    ok = check_password_hash(user.password_hash if usable else _dummy_hash(_method()), password)
+    ok = check_password_hash(user.password_hash if user is not None and usable else _dummy_hash(_method()), password)
     return user if usable and ok else None
 
 
@@ -103,7 +103,7 @@ def start_session(session: Session, user: User, *, days: int, user_agent: str | 
                       user_agent=(user_agent or "")[:300])
     session.add(row)
     audit.record(session, user, "session.start", row)
-    user.session_token = token
+    user.session_token = token  # type: ignore[misc]  # a ClassVar only to stay unmapped: set per instance
     return token
 
 
@@ -116,7 +116,7 @@ def load_session_user(session: Session, token: str) -> User | None:
     )
     if user is None:
         return None
-    user.session_token = token
+    user.session_token = token  # type: ignore[misc]  # a ClassVar only to stay unmapped: set per instance
     return user
 
 
@@ -187,6 +187,7 @@ def set_password_by_link(session: Session, token: str, *, new: str, days: int, n
     row = session.scalar(  # under the row lock on PostgreSQL, so two tabs cannot both use one link
         select(AccountToken).where(AccountToken.id == link_by_token(session, token, now).id)
         .with_for_update().execution_options(populate_existing=True))
+    assert row is not None  # link_by_token found it; it is read again under the lock
     if row.used_at is not None:
         raise LinkGone("This link has already been used.")
     if len(new) < MIN_PASSWORD:
@@ -196,9 +197,10 @@ def set_password_by_link(session: Session, token: str, *, new: str, days: int, n
     session.execute(update(AccountToken).where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None))
                     .values(used_at=when))
     _set_password(session, user, new)
-    renamed = row.purpose is TokenPurpose.INVITE and name and name.strip() and name.strip() != user.name
+    new_name = (name or "").strip()
+    renamed = row.purpose is TokenPurpose.INVITE and new_name and new_name != user.name
     if renamed:
-        user.name = name.strip()
-    audit.record(session, user, "user.password_set_by_link", user, purpose=row.purpose.value, link=row.id,
-                 **({"name": user.name} if renamed else {}))
+        user.name = new_name
+    extra: dict[str, Any] = {"name": user.name} if renamed else {}
+    audit.record(session, user, "user.password_set_by_link", user, purpose=row.purpose.value, link=row.id, **extra)
     return user, start_session(session, user, days=days, user_agent=user_agent)

@@ -3,10 +3,10 @@ import smtplib
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
-from ..extensions import db, limiter
 from ..errors import FieldError, show_on_form
-from ..web import safe_next
+from ..extensions import db, limiter
 from ..models import TokenPurpose
+from ..web import safe_next
 from . import bp, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, SetPasswordForm
 

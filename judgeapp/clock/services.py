@@ -7,12 +7,11 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit
+from .. import audit, permissions
 from ..errors import FieldError
+from ..incidents.services import LogResult, check_minutes, check_table, started_round
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
-from ..incidents.services import LogResult, check_minutes, check_table, started_round
-from .. import permissions
 from ..permissions import Action
 from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
 
@@ -45,6 +44,7 @@ def give_time_for_incident(session: Session, *, actor: User, event: Event,
     incident = result.incident
     if not result.created or not result.minutes:
         return None
+    assert incident.table_number is not None  # log_incident refuses time given back without a table
     result.extension = record_extension(
         session, actor=actor, event=event, rnd=incident.round, table=incident.table_number, minutes=result.minutes,
         reason=ExtensionReason.RULING, key=derived_key(incident.client_key, "ext"), incident=incident,

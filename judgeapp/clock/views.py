@@ -7,15 +7,16 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from .. import permissions
-from ..permissions import Action, event_route, found
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
 from ..floor import int_or_none, round_choices
-from ..web import answer, button, clock as clock_text, json_errors, outbox_post
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
+from ..permissions import Action, event_route, found
+from ..web import answer, button, json_errors, outbox_post
+from ..web import clock as clock_text
 from . import bp, services
 from .forms import ExtensionForm
 

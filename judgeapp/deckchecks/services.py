@@ -9,12 +9,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit
+from ..clock.services import propose, record_extension, settle_minutes
 from ..errors import FieldError
+from ..incidents.services import check_table, find_player, pairings_of, started_round, table_count
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..lifecycles import DECK_CHECK, DeckCheckState
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
-from ..clock.services import propose, record_extension, settle_minutes
-from ..incidents.services import check_table, find_player, pairings_of, started_round, table_count
 from ..records import MAX_TEXT, by_key, check_key, derived_key, lock_event
 
 

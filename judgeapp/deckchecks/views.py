@@ -8,16 +8,17 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from .. import permissions
-from ..permissions import Action, event_route, found
 from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
 from ..extensions import db, event_policy
 from ..floor import int_or_none, player_label, round_choices
-from ..web import answer, clock as clock_text, json_errors, outbox_post
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
+from ..permissions import Action, event_route, found
+from ..web import answer, json_errors, outbox_post
+from ..web import clock as clock_text
 from . import bp, services
 from .forms import DeckCheckForm, EndDeckCheckForm, PickTablesForm
 

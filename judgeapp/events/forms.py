@@ -1,9 +1,9 @@
-from ..forms import Form, NumericField
 from flask_wtf.file import FileAllowed, FileField, FileRequired
-from wtforms.fields.choices import SelectChoice
 from wtforms import DateField, EmailField, SelectField, StringField, SubmitField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
+from ..forms import Form, NumericField
 from ..models import Role
 
 

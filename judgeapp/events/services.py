@@ -15,8 +15,20 @@ from ..auth.services import create_user, has_password, issue_link, normalise_ema
 from ..errors import FieldError
 from ..infractions import Catalog, UnknownChoice, round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
-from ..models import (DeckCheck, DeckCheckResult, Event, Incident, Pairing, Player, Role, Round, StaffAssignment, TokenPurpose,
-                      User, utcnow)
+from ..models import (
+    DeckCheck,
+    DeckCheckResult,
+    Event,
+    Incident,
+    Pairing,
+    Player,
+    Role,
+    Round,
+    StaffAssignment,
+    TokenPurpose,
+    User,
+    utcnow,
+)
 from ..records import MAX_CODE, MAX_NAME, lock_event
 
 

@@ -3,20 +3,27 @@ import time
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
-
 from wtforms.fields.choices import SelectChoice
 
-from ..permissions import Action, account_route, can, event_route, found
-from ..web import button, clock
-from ..errors import FieldError, show_on_form
+from ..auth import emails as staff_email
 from ..database import reads_only_from_now
+from ..errors import FieldError, show_on_form
 from ..extensions import csrf, current_catalog, db
 from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
-from ..auth import emails as staff_email
+from ..permissions import Action, account_route, can, event_route, found
+from ..web import button, clock
 from . import bp, services
-from .forms import EndRoundForm, EndStaffForm, EventForm, ImportForm, PairingsForm, PlayerForm, StaffForm, StartRoundForm
-
+from .forms import (
+    EndRoundForm,
+    EndStaffForm,
+    EventForm,
+    ImportForm,
+    PairingsForm,
+    PlayerForm,
+    StaffForm,
+    StartRoundForm,
+)
 
 
 def _event_form(**kwargs) -> EventForm:

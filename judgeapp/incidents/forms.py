@@ -1,10 +1,9 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
-from wtforms import (BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField,
-                     TextAreaField)
+from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key  # noqa: F401  (one_time_key: appeals, investigations)
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
 from ..models import SubjectKind
 
 

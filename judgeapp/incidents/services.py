@@ -2,27 +2,47 @@
 reads is judgeapp/history.py; the time given back on an incident is stored by its caller (judgeapp/clock)."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from math import ceil
-from typing import Callable
+from typing import Literal, overload
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit
-from .. import permissions
-from ..permissions import Action, Role
+from .. import audit, permissions
 from ..errors import FieldError, one_line
-from ..infractions import ExtensionOwed, ExtensionReason, Infraction, Policy, Suggestion, UnknownChoice, suggest
-from ..infractions import extension_owed
-from ..infractions.engine import expected_ranks  # noqa: F401  (the suggest view reads it from here)
-from ..history import priors_of_players
 from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
-from ..models import (AuditEntry, DeckCheck, Event, Incident, IncidentStatus, IncidentSubject,
-                      Pairing, Player, Round, SubjectKind, TimeExtension, User, utcnow)
+from ..history import priors_of_players
+from ..infractions import (
+    ExtensionOwed,
+    ExtensionReason,
+    Infraction,
+    Policy,
+    Suggestion,
+    UnknownChoice,
+    extension_owed,
+    suggest,
+)
+from ..infractions.engine import expected_ranks
+from ..models import (
+    AuditEntry,
+    DeckCheck,
+    Event,
+    Incident,
+    IncidentStatus,
+    IncidentSubject,
+    Pairing,
+    Player,
+    Round,
+    SubjectKind,
+    TimeExtension,
+    User,
+    utcnow,
+)
+from ..permissions import Action, Role
 from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock_event
-
 
 # ---- look-ups shared by the floor tools ------------------------------------------------------------------------
 
@@ -35,6 +55,12 @@ def table_count(session: Session, event: Event) -> int:
     return max(ceil(count / 2), highest, 1)
 
 
+@overload
+def check_table(session: Session, event: Event, table: int | None, *, required: Literal[True] = True,
+                field_name: str = "table") -> int: ...
+@overload
+def check_table(session: Session, event: Event, table: int | None, *, required: bool,
+                field_name: str = "table") -> int | None: ...
 def check_table(session: Session, event: Event, table: int | None, *, required: bool = True,
                 field_name: str = "table") -> int | None:
     if table is None:
@@ -149,7 +175,7 @@ def phone_time(value: str | None, now: datetime) -> datetime | None:
     try:
         at = datetime.fromisoformat((value or "").strip()[:40].replace("Z", "+00:00"))
         if at.tzinfo is not None:
-            at = at.astimezone(timezone.utc).replace(tzinfo=None)
+            at = at.astimezone(UTC).replace(tzinfo=None)
     except (ValueError, OverflowError):
         return None
     if at > now:
@@ -199,7 +225,7 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
     return Subjects(SubjectKind.PLAYER, player.name, [player])
 
 
-def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str, *,
+def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str | None, *,
                reason_needed: bool = True) -> tuple[str | None, str | None]:
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
@@ -235,7 +261,9 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
-    incident.upgraded, incident.upgrade_refs = suggestion.upgraded, [p.ref for p in suggestion.because]
+    # the history's priors are the incidents before this one: their refs are incident numbers
+    incident.upgraded = suggestion.upgraded
+    incident.upgrade_refs = [p.ref for p in suggestion.because if isinstance(p.ref, int)]
     return suggestion
 
 
@@ -483,6 +511,8 @@ def questions_of(session: Session, event: Event, incidents: list[Incident]) -> d
                            .order_by(AuditEntry.id))
     out: dict[int, list[tuple[str, str]]] = {}
     for incident_id, who, note in rows:
+        if incident_id is None:  # never: the query asks for these incidents' ids
+            continue
         out.setdefault(incident_id, []).append((who, note or ""))
     return out
 

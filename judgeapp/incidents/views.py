@@ -11,22 +11,22 @@ from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
 from .. import history, permissions
-from ..permissions import Action, Role, can, event_route, found
-from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..appeals import services as appeals
+from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
+from ..events.services import players_of
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
-from ..records import derived_key
-from ..web import answer, button, json_errors, outbox_post
 from ..infractions import ExtensionReason, extension_owed
+from ..infractions import suggest as suggest_penalty
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
-from ..infractions import suggest as suggest_penalty
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
-from ..events.services import players_of
+from ..permissions import Action, Role, can, event_route, found
+from ..records import derived_key
+from ..web import answer, button, json_errors, outbox_post
 from . import bp, services
 from .forms import CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
 
@@ -45,7 +45,7 @@ def _phone_view(form) -> services.PhoneView | None:
 @bp.app_template_global()
 def head_judge_pending(event) -> int:
     """Penalties waiting for the head judge's decision (the badge in the event menu)."""
-    return services.pending_count(db.session, event)
+    return services.pending_count(db.session(), event)
 
 
 # ---- incidents ---------------------------------------------------------------------------------------------------

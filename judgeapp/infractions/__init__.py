@@ -2,6 +2,7 @@
 
 Nothing here imports Flask or SQLAlchemy (a unit test checks it).
 """
+from .appeals import Challenges, Outcome, link_expiry
 from .catalog import (
     Catalog,
     ExtensionReason,
@@ -13,13 +14,32 @@ from .catalog import (
     RepeatScope,
     UnknownChoice,
 )
-from .appeals import Challenges, Outcome, link_expiry
 from .engine import Prior, PriorStatus, Suggestion, suggest
 from .loader import CatalogError, load_catalog, parse_catalog
 from .timing import ExtensionOwed, extension_owed, round_end, table_end_time
 
 __all__ = [
-    "Catalog", "CatalogError", "Challenges", "Outcome", "link_expiry", "ExtensionOwed", "ExtensionReason", "Infraction", "Level", "PenaltyRange",
-    "Policy", "Prior", "PriorStatus", "Rank", "RepeatScope", "Suggestion", "UnknownChoice",
-    "extension_owed", "load_catalog", "parse_catalog", "round_end", "suggest", "table_end_time",
+    "Catalog",
+    "CatalogError",
+    "Challenges",
+    "ExtensionOwed",
+    "ExtensionReason",
+    "Infraction",
+    "Level",
+    "Outcome",
+    "PenaltyRange",
+    "Policy",
+    "Prior",
+    "PriorStatus",
+    "Rank",
+    "RepeatScope",
+    "Suggestion",
+    "UnknownChoice",
+    "extension_owed",
+    "link_expiry",
+    "load_catalog",
+    "parse_catalog",
+    "round_end",
+    "suggest",
+    "table_end_time",
 ]

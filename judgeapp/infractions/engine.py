@@ -1,10 +1,11 @@
 """The penalty engine: default penalty at a level, upgraded for repeats within a sub-section."""
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 from enum import Enum
-from typing import Iterable
+from typing import Any
 
 from .catalog import Alternative, Infraction, Level, PenaltyRange, Policy, Rank, RepeatScope
 
@@ -45,7 +46,7 @@ class Suggestion:
         """One line a judge can read at the table."""
         if not self.infraction.penalized:
             return "Not an infraction: no penalty."
-        if self.suggested is None:
+        if self.suggested is None or self.default is None:  # no default, so nothing suggested
             return "No default penalty: the judge decides, guided by similar infractions."
         if not self.upgraded:
             return f"Default at {self.level.name}: {self.default.label()}."
@@ -56,7 +57,7 @@ class Suggestion:
             where += f", round {last.round}"
         return f"Upgraded: {nth} penalty in {self.infraction.subsection} for this player — {where}"
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         """The JSON shape the CLI prints and the web layer serves."""
         return {
             "policy": self.policy.id,
@@ -79,7 +80,8 @@ def _ordinal(n: int) -> str:
 
 
 def counting_priors(policy: Policy, infraction: Infraction, prior: Iterable[Prior], today: date | None = None) -> tuple[Prior, ...]:
-    """The earlier penalties that make this one a repeat: standing, same sub-section, same day when the policy says so."""
+    """The earlier penalties that make this one a repeat: standing, same sub-section, same day when the policy says
+    so."""
     out = []
     for p in prior:
         if p.status is not PriorStatus.STANDING:

@@ -5,14 +5,16 @@ through the Python engine and through engine.js over this export, so the two can
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .catalog import PenaltyRange, Policy
 
 
-def _range(r: PenaltyRange | None) -> dict | None:
+def _range(r: PenaltyRange | None) -> dict[str, str] | None:
     return None if r is None else {"min": r.min.id, "max": r.max.id}
 
 
-def policy_as_json(policy: Policy) -> dict:
+def policy_as_json(policy: Policy) -> dict[str, Any]:
     """What the engine reads of a policy (ranks, levels, defaults, sub-sections, who may give what), no prose."""
     return {
         "id": policy.id,

@@ -170,12 +170,12 @@ def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[Path
         seen: set[str] = set()
         for key, value in node.value:
             if key.value in seen:
-                found.append((path + (key.value,), f"key {key.value!r} appears twice", key.start_mark.line + 1))
+                found.append(((*path, key.value), f"key {key.value!r} appears twice", key.start_mark.line + 1))
             seen.add(key.value)
-            found += _duplicate_keys(value, path + (key.value,))
+            found += _duplicate_keys(value, (*path, key.value))
     elif isinstance(node, yaml.SequenceNode):
         for i, item in enumerate(node.value):
-            found += _duplicate_keys(item, path + (i,))
+            found += _duplicate_keys(item, (*path, i))
     return found
 
 
@@ -192,7 +192,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         seen: set[str] = set()
         for i, v in enumerate(items):
             if v in seen:
-                errs.append((base + (field, i, key), f"{what} {v!r} appears twice"))
+                errs.append(((*base, field, i, key), f"{what} {v!r} appears twice"))
             seen.add(v)
 
     dupes(rank_ids, "rank", "ranks", "id")
@@ -209,41 +209,41 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
 
     for field in ("head_judge_only", "report_to_head_judge"):
         for i, r in enumerate(getattr(p, field)):
-            known_rank(r, base + (field, i))
+            known_rank(r, (*base, field, i))
 
     def check_range(rng: RawRange, path: PathT) -> None:
-        ok_min = known_rank(rng.min, path + ("min",))
-        ok_max = known_rank(rng.max, path + ("max",))
+        ok_min = known_rank(rng.min, (*path, "min"))
+        ok_max = known_rank(rng.max, (*path, "max"))
         if ok_min and ok_max and rank_ids.index(rng.min) > rank_ids.index(rng.max):
             errs.append((path, f"min {rng.min!r} is above max {rng.max!r}"))
 
     subsection_codes = {s.code for s in p.subsections}
     for n, inf in enumerate(p.infractions):
-        ipath = base + ("infractions", n)
+        ipath = (*base, "infractions", n)
         if inf.subsection not in subsection_codes:
-            errs.append((ipath + ("subsection",), f"{inf.subsection!r} is not a sub-section of this policy"))
+            errs.append(((*ipath, "subsection"), f"{inf.subsection!r} is not a sub-section of this policy"))
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
-                errs.append((ipath + ("defaults",), f"an infraction {why} has no defaults"))
+                errs.append(((*ipath, "defaults"), f"an infraction {why} has no defaults"))
             continue
         if inf.defaults is None:
             errs.append((ipath, "defaults missing (or say `discretion: true` when the text gives none)"))
             continue
         for key, rng in inf.defaults.items():
             if key not in level_keys:
-                errs.append((ipath + ("defaults", key), f"{key!r} is not a level of this policy (levels: {', '.join(level_keys)})"))
+                errs.append(((*ipath, "defaults", key), f"{key!r} is not a level of this policy (levels: {', '.join(level_keys)})"))
             else:
-                check_range(rng, ipath + ("defaults", key))
+                check_range(rng, (*ipath, "defaults", key))
         for key in level_keys:
             if key not in inf.defaults:
-                errs.append((ipath + ("defaults",), f"{key} missing: every level of the policy needs a default"))
+                errs.append(((*ipath, "defaults"), f"{key} missing: every level of the policy needs a default"))
         for a, alt in enumerate(inf.alternatives):
-            apath = ipath + ("alternatives", a)
+            apath = (*ipath, "alternatives", a)
             for li, lv in enumerate(alt.levels):
                 if f"level_{lv}" not in level_keys:
-                    errs.append((apath + ("levels", li), f"{lv} is not a level of this policy"))
-            check_range(alt.penalty, apath + ("penalty",))
+                    errs.append(((*apath, "levels", li), f"{lv} is not a level of this policy"))
+            check_range(alt.penalty, (*apath, "penalty"))
     return errs
 
 
@@ -319,7 +319,7 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     finally:
         loader.dispose()
 
-    problems: list[tuple] = list(_duplicate_keys(root))
+    problems: list[tuple[PathT, str] | tuple[PathT, str, int]] = list(_duplicate_keys(root))
     raw = None
     if not isinstance(data, dict):
         problems.append(((), "the file must be a mapping with a top-level `policies` key"))

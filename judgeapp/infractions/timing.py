@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Iterable
 
 from .catalog import ExtensionReason, Policy, TimeRule
 

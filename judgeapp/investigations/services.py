@@ -5,20 +5,32 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit
-from .. import permissions
-from ..lifecycles import INVESTIGATION, InvestigationState
-from ..permissions import Action
+from .. import audit, permissions
 from ..choices import level_name
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
-from ..models import (Event, Incident, IncidentStatus, Investigation, InvestigationStatus, Role, StaffAssignment,
-                      Statement, StatementRequest, StatementRole, User, utcnow)
+from ..lifecycles import INVESTIGATION, InvestigationState
+from ..models import (
+    Event,
+    Incident,
+    IncidentStatus,
+    Investigation,
+    InvestigationStatus,
+    Role,
+    StaffAssignment,
+    Statement,
+    StatementRequest,
+    StatementRole,
+    User,
+    utcnow,
+)
+from ..permissions import Action
 from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key, insert_once
 
 
@@ -35,7 +47,7 @@ def _require(session: Session, action: Action, *, actor: User, roles: frozenset,
     permissions.transition(session, action, user=actor, roles=roles, record=record, event=event)
 
 
-# ---- opening, accepting and declining ---------------------------------------------------------------------------------
+# ---- opening, accepting and declining --------------------------------------------------------------------------------
 
 def open_investigation(session: Session, *, actor: User, event: Event, incident: Incident) -> Investigation:
     """The investigation of a disqualification (given or recommended); one per incident."""
@@ -56,12 +68,12 @@ def settle(session: Session, *, actor: User, event: Event, incident: Incident, i
     """After an incident's penalty changed: a disqualification has its investigation (opened once); one that is no
     longer a disqualification has its investigation withdrawn, so nothing is left that keeps the event open."""
     if is_disqualification:
-        investigation = open_investigation(session, actor=actor, event=event, incident=incident)
-        if investigation.status is InvestigationStatus.WITHDRAWN:  # corrected back up: the inquiry goes on
-            investigation.status, investigation.withdrawn_at = InvestigationStatus.OPEN, None
-            audit.record(session, actor, "investigation.reopen", investigation, event_id=event.id,
-                         number=investigation.number, note=why, changed={"status": ["withdrawn", "open"]})
-        return investigation
+        opened = open_investigation(session, actor=actor, event=event, incident=incident)
+        if opened.status is InvestigationStatus.WITHDRAWN:  # corrected back up: the inquiry goes on
+            opened.status, opened.withdrawn_at = InvestigationStatus.OPEN, None
+            audit.record(session, actor, "investigation.reopen", opened, event_id=event.id,
+                         number=opened.number, note=why, changed={"status": ["withdrawn", "open"]})
+        return opened
     investigation = investigation_of_incident(session, incident)
     if investigation is None or not INVESTIGATION.allows(InvestigationState(investigation.status.value), "withdraw"):
         return investigation
@@ -244,9 +256,9 @@ def submit_by_link(session: Session, *, token: str, text: str, now: datetime | N
     now = now or utcnow()
     request = request_by_token(session, token, now)
     text = _text(text)
-    spent = session.execute(update(StatementRequest)
-                            .where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
-                            .values(used_at=now))
+    spent = cast(CursorResult[Any], session.execute(  # an UPDATE's result counts its rows
+        update(StatementRequest).where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
+        .values(used_at=now)))
     if spent.rowcount != 1:  # another submission of the same link won the race
         raise LinkGone("This link has already been used: the statement was received. Each link works once.")
     investigation = request.investigation
@@ -273,7 +285,7 @@ def revoke_request(session: Session, *, actor: User, roles: frozenset[str], even
                      investigation=request.investigation.number, author=request.author_name)
 
 
-# ---- the head judge's write-up and decision ----------------------------------------------------------------------------
+# ---- the head judge's write-up and decision --------------------------------------------------------------------------
 
 @dataclass
 class WriteUp:
@@ -370,7 +382,7 @@ def timeline(investigation: Investigation) -> list[Moment]:
     return sorted(moments, key=lambda m: m.at)
 
 
-# ---- the report -------------------------------------------------------------------------------------------------------
+# ---- the report ------------------------------------------------------------------------------------------------------
 
 def report_of(session: Session, policy: Policy, event: Event, investigation: Investigation, *, local, tz_name: str,
               now: datetime | None = None):
@@ -400,8 +412,8 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
                                   taken=(f"{stamp(s.taken_at)}, taken by {s.taken_by.name}" if s.taken_by
                                          else f"{stamp(s.taken_at)}, written by the author on a one-time link"),
                                   text=s.text, addendum=s.addendum) for s in investigation.statements]
-    status = (f"finalized {stamp(investigation.finalized_at)} by {investigation.finalized_by.name}"
-              if investigation.finalized_at else "DRAFT: not finalized")
+    by = investigation.finalized_by.name if investigation.finalized_by else "?"
+    status = f"finalized {stamp(investigation.finalized_at)} by {by}" if investigation.finalized_at else "DRAFT: not finalized"
     return DQReport(
         number=report_number(event, investigation), generated=stamp(now), event=event.name,
         event_date=event.date.isoformat(), venue=event.venue, policy=f"{policy.name} (version {policy.version})",

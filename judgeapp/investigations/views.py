@@ -7,20 +7,19 @@ import segno
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
 from flask_login import current_user
 
-from ..permissions import Action, event_route, found
 from ..auth import sealing
+from ..choices import infraction_choices_of, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
-from ..choices import infraction_choices_of, rank_namer
 from ..localtime import to_local
 from ..models import Event, StatementRequest
+from ..permissions import Action, event_route, found
 from ..reports import PAPERS
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
 from . import bp, services
-from .forms import (AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm,
-                    decline_form)
+from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm, decline_form
 
 NEW_LINK = "judgeapp.new_statement_link"
 
@@ -31,7 +30,7 @@ def _investigation(event, number, action=None):
     return found(services.investigation_by_number(db.session, event, number), action)
 
 
-# ---- recommendations --------------------------------------------------------------------------------------------------
+# ---- recommendations -------------------------------------------------------------------------------------------------
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
 @event_route(Action.ACCEPT_RECOMMENDATION)

@@ -29,7 +29,7 @@ def shell_version() -> str:
     cached = current_app.extensions.get("judgeapp.shell_version")
     if cached is None:
         digest = hashlib.sha256()
-        for name in SHELL_FILES + ["sw.js"]:
+        for name in [*SHELL_FILES, "sw.js"]:
             digest.update((STATIC / name).read_bytes())
         digest.update(Path(current_catalog().path).read_bytes())
         cached = current_app.extensions["judgeapp.shell_version"] = digest.hexdigest()[:16]

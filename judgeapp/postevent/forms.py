@@ -1,6 +1,7 @@
-from ..forms import Form
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
+
+from ..forms import Form
 
 
 class CloseForm(Form):

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import io
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Callable, Iterable
+from typing import Any
 
 from defusedcsv import csv
 from sqlalchemy import func, select
@@ -16,22 +17,50 @@ from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
 from ..choices import level_name, rank_namer
+from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
-from ..clock.services import round_clock
 from ..infractions import ExtensionReason, Policy
 from ..investigations.services import report_number
-from ..models import (Appeal, AppealStatus, AuditEntry, DeckCheck, DeckCheckResult, Event, Incident,
-                      IncidentStatus, IncidentSubject, Investigation, InvestigationStatus, Player, Role, Round,
-                      StaffAssignment, SubjectKind, TimeExtension, User, utcnow)
-from ..reports.event import (AppealLine, Count, DeckProblem, DQLine, EventReport, JudgeAppeals, PenaltyLine,
-                             PenaltyRow, RoundChecks, UpgradedLine)
+from ..models import (
+    Appeal,
+    AppealStatus,
+    AuditEntry,
+    DeckCheck,
+    DeckCheckResult,
+    Event,
+    Incident,
+    IncidentStatus,
+    IncidentSubject,
+    Investigation,
+    InvestigationStatus,
+    Player,
+    Role,
+    Round,
+    StaffAssignment,
+    SubjectKind,
+    TimeExtension,
+    User,
+    utcnow,
+)
 from ..records import MAX_REASON, lock_event
+from ..reports.event import (
+    AppealLine,
+    Count,
+    DeckProblem,
+    DQLine,
+    EventReport,
+    JudgeAppeals,
+    PenaltyLine,
+    PenaltyRow,
+    RoundChecks,
+    UpgradedLine,
+)
 
 Local = Callable[[datetime], datetime]
 
 
-# ---- closing ----------------------------------------------------------------------------------------------------------
+# ---- closing ---------------------------------------------------------------------------------------------------------
 
 @dataclass
 class Blocker:
@@ -96,7 +125,7 @@ class CannotClose(Exception):
 
 
 def _count(session: Session, model, event: Event) -> int:
-    return session.scalar(select(func.count()).select_from(model).where(model.event_id == event.id))
+    return session.scalar(select(func.count()).select_from(model).where(model.event_id == event.id)) or 0
 
 
 def close_event(session: Session, *, actor: User, event: Event, local: Local, now: datetime | None = None) -> bool:
@@ -110,7 +139,7 @@ def close_event(session: Session, *, actor: User, event: Event, local: Local, no
         raise CannotClose(found)
     session.refresh(event)
     event.closed_at, event.closed_by_id = now, actor.id
-    counts = {
+    counts: dict[str, Any] = {
         "incidents": _count(session, Incident, event),
         "appeals": _count(session, Appeal, event),
         "investigations": _count(session, Investigation, event),
@@ -139,7 +168,7 @@ def closing_history(session: Session, event: Event) -> list[tuple[AuditEntry, st
                                 .order_by(AuditEntry.id)))
 
 
-# ---- the records, loaded once -------------------------------------------------------------------------------------------
+# ---- the records, loaded once ----------------------------------------------------------------------------------------
 
 @dataclass
 class Records:
@@ -204,7 +233,7 @@ def _table(value: int | None) -> str:
     return str(value) if value is not None else "—"
 
 
-# ---- the report ---------------------------------------------------------------------------------------------------------
+# ---- the report ------------------------------------------------------------------------------------------------------
 
 def report_of(session: Session, policy: Policy, event: Event, *, local: Local, tz_name: str,
               now: datetime | None = None) -> EventReport:
@@ -218,7 +247,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     # "no penalty" when any was logged.
     rank_ids = [r.id for r in policy.ranks]
     logged = {i.rank_id for i in standing}
-    columns = rank_ids + sorted(logged - set(rank_ids) - {None}) + ([None] if None in logged else [])
+    columns = rank_ids + sorted(r for r in logged - set(rank_ids) if r is not None) + ([None] if None in logged else [])
     grid: dict[str, Counter] = defaultdict(Counter)
     for i in standing:
         grid[i.infraction_code][i.rank_id] += 1
@@ -305,7 +334,7 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         round_minutes=event.round_minutes,
         players=_count(session, Player, event),
         organizer=event.organizer.name, staff=staff_by_role(session, event, local),
-        status=(f"closed {stamp(event.closed_at)} by {event.closed_by.name}" if event.closed_at
+        status=(f"closed {stamp(event.closed_at)} by {event.closed_by.name if event.closed_by else '?'}" if event.closed_at
                 else "DRAFT: the event is not closed"),
         closed=event.closed_at is not None, generated=stamp(now), time_zone=tz_name,
         ranks=[rank_name(rid) for rid in columns], penalties=penalties, not_counted=not_counted,
@@ -348,7 +377,7 @@ def dq_investigations(session: Session, event: Event, report: EventReport) -> li
     return [found[n] for n in numbers if n in found]
 
 
-# ---- CSV exports --------------------------------------------------------------------------------------------------------
+# ---- CSV exports -----------------------------------------------------------------------------------------------------
 
 INCIDENT_HEADER = ["event", "incident", "round", "table", "player", "player_id", "infraction_code", "infraction",
                    "rank", "suggested_rank", "upgraded", "judge", "time", "appeal_outcome", "status", "void",
@@ -380,7 +409,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
 def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
     return [[event.name, e.round.number, e.table_number, e.minutes, e.reason.label,
              e.proposed_minutes if e.proposed_minutes is not None else "", e.adjust_reason or "",
-             rec.numbers.get(e.incident_id, ""), e.judge.name, f"{local(e.created_at):%Y-%m-%d %H:%M}",
+             rec.numbers.get(e.incident_id, "") if e.incident_id else "", e.judge.name, f"{local(e.created_at):%Y-%m-%d %H:%M}",
              _yes(e.voided_at is not None), e.void_reason or ""] for e in rec.extensions]
 
 
@@ -419,7 +448,7 @@ def to_csv(header: list[str], rows: list[list]) -> bytes:
     return out.getvalue().encode("utf-8-sig")
 
 
-# ---- one player's penalties across the organizer's events -------------------------------------------------------------
+# ---- one player's penalties across the organizer's events ------------------------------------------------------------
 
 @dataclass
 class HistoryLine:
@@ -448,7 +477,7 @@ def player_history(session: Session, catalog, *, organizer: User, code: str) -> 
     code = one_line(code, "code", limit=64, missing="Type a player ID.")
     players = session.scalars(select(Player).join(Event, Event.id == Player.event_id)
                               .where(Event.organizer_id == organizer.id, Player.player_code == code)).all()
-    events = {p.event_id: session.get(Event, p.event_id) for p in players}
+    events = {p.event_id: session.get_one(Event, p.event_id) for p in players}
     incidents = session.scalars(
         select(Incident).join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
         .where(IncidentSubject.player_id.in_([p.id for p in players]))

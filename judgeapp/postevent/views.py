@@ -6,11 +6,11 @@ from io import BytesIO
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from flask_login import current_user
 
-from ..permissions import Action, account_route, event_route
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, event_policy
 from ..investigations import services as investigations
 from ..localtime import to_local
+from ..permissions import Action, account_route, event_route
 from ..reports import PAPERS, slug
 from ..reports.dq import dq_report_html
 from ..reports.event import bar_chart_svg, event_report_pdf

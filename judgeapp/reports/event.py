@@ -1,6 +1,7 @@
 """The post-event report: a plain-data record in; the same record feeds the web page, the PDF and the bar chart."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
@@ -210,7 +211,7 @@ def event_report_html(report: EventReport, paper: str = "a4") -> str:
                                                        chart=bar_chart_svg(report, width=480, font=10))
 
 
-def event_report_pdf(report: EventReport, paper: str = "a4", appendices: list[str] = ()) -> bytes:
+def event_report_pdf(report: EventReport, paper: str = "a4", appendices: Sequence[str] = ()) -> bytes:
     """The report, then each appended document (the disqualification reports' HTML), in one PDF. Each appended
     report keeps its own page numbers, as it was issued."""
     return documents_to_pdf([event_report_html(report, paper), *appendices])

@@ -21,9 +21,12 @@ TAP_TARGETS = """() => {
     if (r.width === 0 && r.height === 0) continue;  // not shown
     let box = r;
     const label = (el.id && document.querySelector(`label[for="${el.id}"]`)) || el.closest('label');
-    if ((el.type === 'radio' || el.type === 'checkbox') && label) box = label.getBoundingClientRect();  // the label taps it
+    // the label is what a thumb taps
+    if ((el.type === 'radio' || el.type === 'checkbox') && label) box = label.getBoundingClientRect();
     if (box.width < 44 - 0.5 || box.height < 44 - 0.5)
-      small.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} "${(el.innerText || el.value || el.name || '').trim().slice(0, 30)}" ${Math.round(box.width)}x${Math.round(box.height)}`);
+      small.push(`${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''} `
+                 + `"${(el.innerText || el.value || el.name || '').trim().slice(0, 30)}" `
+                 + `${Math.round(box.width)}x${Math.round(box.height)}`);
   }
   return small;
 }"""

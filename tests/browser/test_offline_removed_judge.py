@@ -3,6 +3,8 @@ sent from the phone whose suggestion changed meanwhile) shows only records of ev
 copy (/offline/copy.json) lists only the events the judge is still staff at. Without a copy yet, nothing is shown."""
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from sqlalchemy import select
 
@@ -77,10 +79,8 @@ def test_a_judge_removed_from_the_event_no_longer_sees_check_incident_on_the_pho
         const copy = await JudgeOutbox.copy(document.body.dataset.user);
         return !!copy && copy.events.length === 0;
     }"""
-    try:
+    with contextlib.suppress(AssertionError):  # checked below, after what the judge saw
         eventually(page, copy_is_fresh, seconds=10)
-    except AssertionError:
-        pass  # checked below, after what the judge saw
     page.wait_for_timeout(300)
     shot(page, "58-no-check-incident-after-removal")
     assert not page.evaluate("window.sawCheckIncident"), "the banner showed 'Check incident' of an event the judge left"

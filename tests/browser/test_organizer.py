@@ -17,10 +17,10 @@ pytestmark = pytest.mark.browser
 def a_round_of_rulings(app):
     """What floor judges logged in round 1 of the demo: two warnings (the second an upgrade), a loss of game, time
     given back, and a deck check with a problem."""
-    from judgeapp.extensions import CATALOG_KEY, db
+    from judgeapp import history
     from judgeapp.clock import services as timekeeping
     from judgeapp.deckchecks import services as deckchecks
-    from judgeapp import history
+    from judgeapp.extensions import CATALOG_KEY, db
     from judgeapp.incidents import services
     from judgeapp.infractions import suggest
     from judgeapp.models import Event, Player, User

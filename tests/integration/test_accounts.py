@@ -118,7 +118,7 @@ def test_an_invited_judge_added_to_a_second_event_gets_a_fresh_invite(app, organ
     other = app.test_client()
     login(other, other_email)
     add_staff(other, make_event(other_uid, name="Summer Open"), "slow@example.test", role="head_judge")
-    first, second = mailbox.to("slow@example.test")
+    _first, second = mailbox.to("slow@example.test")
     assert ACCOUNT_LINK_RE.search(second.get_body(("plain",)).get_content())  # still no password: a link, not a notice
 
 
@@ -224,7 +224,7 @@ def test_forgot_password_form_is_rate_limited_per_email(app, make_user, mailbox)
 
 
 def test_reset_link_cli_prints_a_working_link(app, make_user):
-    _, email = make_user("operator.help@example.test")
+    make_user("operator.help@example.test")
     app.config["JUDGEAPP_BASE_URL"] = "https://judges.example.org"
     result = app.test_cli_runner().invoke(args=["users", "reset-link", "Operator.Help@example.test"])
     assert result.exit_code == 0, result.output
@@ -237,7 +237,7 @@ def test_reset_link_cli_prints_a_working_link(app, make_user):
 
 
 def test_login_limit_counts_case_and_whitespace_variants_of_one_email_together(app, make_user):
-    _, email = make_user("floor@x.test")
+    make_user("floor@x.test")
     app.config["LOGIN_LIMIT_PER_ACCOUNT"] = "4 per 15 minutes"
     variants = ["Floor@X.test", " floor@x.test\t", "floor@x.test\x00", "FLOOR@X.TEST\u200b"]
     codes = [post_form(app.test_client(), "/login", {"email": v, "password": "wrong-password"},

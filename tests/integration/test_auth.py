@@ -30,7 +30,7 @@ def test_wrong_password_and_unknown_email_get_the_same_answer(client, make_user)
     assert wrong.status_code == unknown.status_code == 401
     assert "Email or password is wrong." in wrong.get_data(as_text=True)
     assert "Email or password is wrong." in unknown.get_data(as_text=True)
-    assert 'value="%s"' % email in wrong.get_data(as_text=True)  # the email typed is kept
+    assert f'value="{email}"' in wrong.get_data(as_text=True)  # the email typed is kept
 
 
 def test_passwords_are_stored_hashed_with_scrypt_by_default(app, make_user, client):

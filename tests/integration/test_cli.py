@@ -55,7 +55,8 @@ def test_penalty_suggest_flags_head_judge_only_ranks(cli):
         (["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"], "unknown level '4'; valid choices: 1, 2, 3"),
         (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "9.9"], "unknown infraction '9.9'; valid choices: 3.1.1, 3.1.2"),
         (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "3.4", "--prior", "3.4:yellow_card"],
-         "unknown rank 'yellow_card'; valid choices: caution, warning, loss_of_game, loss_of_match, disqualification"),
+         "unknown rank 'yellow_card'; valid choices: "
+         "caution, warning, loss_of_game, loss_of_match, disqualification"),
     ],
 )
 def test_penalty_suggest_rejects_unknown_choices_with_exit_2_and_lists_valid_ones(cli, args, message):

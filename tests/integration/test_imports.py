@@ -61,7 +61,7 @@ def organizer_at(app, make_user, make_event):
     return client, make_event(uid)
 
 
-# ---- players: batches -------------------------------------------------------------------------------------------------
+# ---- players: batches ------------------------------------------------------------------------------------------------
 
 def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_finish_before_it_does(
         app, floor, make_event):
@@ -102,7 +102,7 @@ def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_fin
     assert len(players_at(app, big_event)) == rows
 
 
-def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch):  # noqa: F811
+def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch):
     client, event_id = organizer_at
     app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 3
     import_players(client, event_id, "Already Here,X-9\n")
@@ -219,7 +219,7 @@ def test_a_player_already_seated_this_round_is_a_row_error_on_the_next_upload(ap
     assert seated(app) == [(1, "P-001"), (1, "P-003"), (2, "P-002"), (2, "P-004")]
 
 
-# ---- table numbers wherever a table is typed ---------------------------------------------------------------------------
+# ---- table numbers wherever a table is typed -------------------------------------------------------------------------
 
 FLOOR_FORMS = {
     "incident": ("incidents/new", {"round": "1", "subject_kind": "player", "player": "P-001", "infraction": "3.5.2",

@@ -12,7 +12,6 @@ from judgeapp.models import AuditEntry, Incident, IncidentStatus, Player, TimeEx
 from tests.conftest import KEY_RE, csrf_token, login
 
 
-
 def new_url(event_id):
     return f"/events/{event_id}/incidents/new"
 
@@ -309,7 +308,7 @@ def test_people_who_are_not_judges_of_the_event_get_403_and_nothing_is_written(a
     assert incidents(app, floor["event_id"]) == []
 
 
-# ---- corrections, voiding, history -------------------------------------------------------------------------------------
+# ---- corrections, voiding, history -----------------------------------------------------------------------------------
 
 def test_a_judge_corrects_their_incident_and_the_before_and_after_stay_visible(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
@@ -384,7 +383,7 @@ def test_player_history_groups_by_subsection_newest_first_and_marks_the_next_upg
     assert "Next infraction in 3.2" not in three_two and 'class="void"' in three_two
 
 
-# ---- time on the incident, the call stopwatch -------------------------------------------------------------------------
+# ---- time on the incident, the call stopwatch ------------------------------------------------------------------------
 
 def test_time_given_on_the_incident_is_its_own_record_and_moves_the_tables_end(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])

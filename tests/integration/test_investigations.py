@@ -11,8 +11,16 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import (AuditEntry, Incident, IncidentStatus, Investigation, InvestigationStatus, Statement,
-                             StatementRequest, utcnow)
+from judgeapp.models import (
+    AuditEntry,
+    Incident,
+    IncidentStatus,
+    Investigation,
+    InvestigationStatus,
+    Statement,
+    StatementRequest,
+    utcnow,
+)
 from tests.conftest import csrf_token
 from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 

@@ -9,8 +9,19 @@ import pytest
 from sqlalchemy import select, update
 
 from judgeapp.extensions import db
-from judgeapp.models import (AuditEntry, DeckCheck, Event, Incident, IncidentStatus, Investigation,
-                             InvestigationStatus, Round, Statement, TimeExtension, utcnow)
+from judgeapp.models import (
+    AuditEntry,
+    DeckCheck,
+    Event,
+    Incident,
+    IncidentStatus,
+    Investigation,
+    InvestigationStatus,
+    Round,
+    Statement,
+    TimeExtension,
+    utcnow,
+)
 from tests.conftest import csrf_token
 from tests.integration.test_appeals import decide, file_appeal, ruled  # noqa: F401  (fixture)
 from tests.integration.test_incidents import log, signed_in, text

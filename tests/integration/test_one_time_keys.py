@@ -8,10 +8,19 @@ import pytest
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
-from judgeapp.models import (Appeal, AuditEntry, DeckCheck, Event, Incident, Investigation, Statement, TimeExtension,
-                             User)
+from judgeapp.models import (
+    Appeal,
+    AuditEntry,
+    DeckCheck,
+    Event,
+    Incident,
+    Investigation,
+    Statement,
+    TimeExtension,
+    User,
+)
 from tests.conftest import csrf_token
-from tests.integration.test_incidents import KEY_RE, log, signed_in, text
+from tests.integration.test_incidents import log, signed_in, text
 
 KEY = "same-key-on-two-phones-0001"
 PAIRINGS = "1,P-002,P-004\n2,P-001,P-003\n"

@@ -11,8 +11,18 @@ import pytest
 from sqlalchemy import func, select, update
 
 from judgeapp.extensions import CATALOG_KEY, db
-from judgeapp.models import (Appeal, AuditEntry, DeckCheck, Event, Incident, Round, Statement, TimeExtension, User,
-                             utcnow)
+from judgeapp.models import (
+    Appeal,
+    AuditEntry,
+    DeckCheck,
+    Event,
+    Incident,
+    Round,
+    Statement,
+    TimeExtension,
+    User,
+    utcnow,
+)
 from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 from tests.integration.test_investigations import WRITE_UP, dq, pdf_text, post, statement  # noqa: F401  (fixture)
 
@@ -244,8 +254,8 @@ def test_the_incident_csv_has_one_row_per_incident_with_what_the_publisher_asks(
 
 
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floor, organizer):
-    from judgeapp.events.services import add_player
     from judgeapp.deckchecks import services as deckchecks
+    from judgeapp.events.services import add_player
 
     hostile = ["=HYPERLINK(\"http://evil.test\",\"click\")", "+1+1", "-2+3", "@SUM(A1:A2)", " =1+1",
                "<script>alert(1)</script>", "佐藤 陽翔"]
@@ -304,7 +314,7 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     from judgeapp.postevent import services
 
     org_id, org_email = make_user(organizer=True, name="Org")
-    head_id, head_email = make_user(name="Head")
+    head_id, _ = make_user(name="Head")
     judge_ids = [make_user(name=f"Judge {n}")[0] for n in range(4)]
     with app.app_context():
         users = {u.id: u for u in db.session.scalars(select(User))}
@@ -324,7 +334,7 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     for r in incidents:
         if r["status"] == "standing":
             grid[(r["infraction_code"], r["rank"])] = grid.get((r["infraction_code"], r["rank"]), 0) + 1
-    from_report = {(row.code, rank): n for row in report.penalties for rank, n in zip(report.ranks, row.counts) if n}
+    from_report = {(row.code, rank): n for row in report.penalties for rank, n in zip(report.ranks, row.counts, strict=True) if n}
     assert grid == from_report and sum(grid.values()) == report.penalties_total
     extensions = [r for r in rows_of(client.get(f"/events/{event_id}/export/time-extensions.csv")) if r["void"] == "no"]
     assert (len(extensions), sum(int(r["minutes"]) for r in extensions)) == (report.extensions, report.extension_minutes)

@@ -40,7 +40,7 @@ def extensions(app):
                 for e in db.session.scalars(select(TimeExtension).order_by(TimeExtension.id))]
 
 
-# ---- time extensions --------------------------------------------------------------------------------------------------
+# ---- time extensions -------------------------------------------------------------------------------------------------
 
 def test_minutes_owed_are_proposed_from_the_pause_and_given_when_left_empty(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
@@ -100,7 +100,7 @@ def test_the_same_time_extension_form_sent_twice_is_stored_once(app, floor):
     assert extensions(app) == [(1, 2, None, None, "other")]
 
 
-# ---- the round clock ------------------------------------------------------------------------------------------------------
+# ---- the round clock -------------------------------------------------------------------------------------------------
 
 def test_the_round_clock_lists_tables_with_time_latest_end_first(app, floor):
     app.config["JUDGEAPP_TIMEZONE"] = "UTC"
@@ -132,7 +132,7 @@ def test_a_withdrawn_extension_no_longer_moves_the_tables_end(app, floor):
         assert ext.void_reason == "Given to the wrong table" and ext.voided_at is not None
 
 
-# ---- deck checks -------------------------------------------------------------------------------------------------------------
+# ---- deck checks -----------------------------------------------------------------------------------------------------
 
 def import_pairings(app, client, event_id, csv_text):
     url = f"/events/{event_id}/pairings"
@@ -215,8 +215,9 @@ def test_a_deck_check_without_pairings_must_name_the_players(app, floor):
 
 
 def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier(app, floor, make_user):
-    from judgeapp.events.services import add_player, import_pairings as seat, start_round
     from judgeapp.deckchecks import services as deckchecks
+    from judgeapp.events.services import add_player, start_round
+    from judgeapp.events.services import import_pairings as seat
     from judgeapp.models import Event, User
 
     with app.app_context():

@@ -36,11 +36,11 @@ def world(app, make_user, make_event, give_role):
 def floor_objects(app, event_id, floor_id, head_id):
     """A round, a player, an incident, a time extension and a deck check, made by the floor judge; an appeal of the
     incident; a disqualification given by the head judge, with its investigation and a one-time statement link."""
-    from judgeapp.events.services import add_player, start_round
-    from judgeapp.extensions import CATALOG_KEY
     from judgeapp.appeals import services as appeals
     from judgeapp.clock import services as timekeeping
     from judgeapp.deckchecks import services as deckchecks
+    from judgeapp.events.services import add_player, start_round
+    from judgeapp.extensions import CATALOG_KEY
     from judgeapp.incidents import services
     from judgeapp.investigations import services as investigations
     from judgeapp.models import Event, User

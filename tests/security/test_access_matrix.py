@@ -78,7 +78,8 @@ def build_world(app):
     from judgeapp.events import services as events
     from judgeapp.incidents import services as incidents
     from judgeapp.investigations import services as investigations
-    from judgeapp.models import Role as StaffRole, StaffAssignment, User
+    from judgeapp.models import Role as StaffRole
+    from judgeapp.models import StaffAssignment, User
 
     with app.app_context():
         db.drop_all()

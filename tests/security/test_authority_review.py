@@ -12,8 +12,16 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import CATALOG_KEY, db
-from judgeapp.models import (Appeal, AppealStatus, Event, Incident, IncidentStatus, Investigation, InvestigationStatus,
-                             User)
+from judgeapp.models import (
+    Appeal,
+    AppealStatus,
+    Event,
+    Incident,
+    IncidentStatus,
+    Investigation,
+    InvestigationStatus,
+    User,
+)
 from tests.conftest import csrf_token, login
 from tests.security.conftest import url_of
 from tests.security.test_access_matrix import RECORD_OF, build_world, close_event, routes

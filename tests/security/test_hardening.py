@@ -78,7 +78,7 @@ def test_next_parameter_on_the_site_is_followed(app, make_user, decided, target)
     assert response.headers["Location"] == target
 
 
-# ---- number fields ----------------------------------------------------------------------------------------------------
+# ---- number fields ---------------------------------------------------------------------------------------------------
 
 ODD_NUMBERS = ["NaN", "nan", "sNaN", "Infinity", "-Infinity", "inf", "1e999", "1e999999999", "-1e-999999999", "1E3",
                "9" * 5000, "9" * 30, "-" + "9" * 30, "0x10", "١٢", "²", "1_000", "12abc", "+-1"]
@@ -161,7 +161,7 @@ def test_number_fields_of_every_form_refuse_odd_numbers_without_a_500(app, judge
         assert field_error(response, field) == "Give a whole number in digits, such as 12.", field
 
 
-# ---- request bodies over the limit ------------------------------------------------------------------------------------
+# ---- request bodies over the limit -----------------------------------------------------------------------------------
 
 THREE_MB = 3 * 1024 * 1024
 
@@ -207,7 +207,7 @@ def test_a_body_over_the_limit_gets_the_413_page_from_a_real_server_not_a_reset_
         assert "at most 2 MB" in response.text and "Nothing was saved" in response.text
 
 
-# ---- caches, HSTS -----------------------------------------------------------------------------------------------------
+# ---- caches, HSTS ----------------------------------------------------------------------------------------------------
 
 CACHEABLE = {"static", "offline.service_worker", "offline.manifest", "offline.page"}
 
@@ -295,7 +295,7 @@ def test_hsts_can_be_turned_off_for_a_deployment_whose_proxy_sends_it(tmp_path):
     assert "Strict-Transport-Security" not in quiet.test_client().get("/login", base_url="https://x.example").headers
 
 
-# ---- every refusal says why -------------------------------------------------------------------------------------------
+# ---- every refusal says why ------------------------------------------------------------------------------------------
 
 def reason_on_page(response) -> str:
     html = " ".join(response.get_data(as_text=True).split())

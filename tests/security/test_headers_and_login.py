@@ -61,7 +61,7 @@ def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framin
         for client in clients.values():
             response = client.get(url)
             csp = response.headers.get("Content-Security-Policy", "")
-            directives = dict((d.strip().split(" ", 1) + [""])[:2] for d in csp.split(";") if d.strip())
+            directives = dict(([*d.strip().split(" ", 1), ""])[:2] for d in csp.split(";") if d.strip())
             html = response.get_data(as_text=True) if response.mimetype == "text/html" else ""
             maps = IMPORT_MAP.findall(html)
             hashes = [f"'sha256-{base64.b64encode(hashlib.sha256(m.encode()).digest()).decode()}'" for m in maps]
@@ -79,7 +79,7 @@ def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framin
 def test_the_sixth_failed_login_for_one_account_from_one_address_is_refused(app, make_user):
     _, email = make_user()
     client = app.test_client()
-    codes = [login(client, email, "guess-%d" % n).status_code for n in range(6)]
+    codes = [login(client, email, f"guess-{n}").status_code for n in range(6)]
     assert codes == [401] * 5 + [429]
     assert login(client, email).status_code == 429, "the right password waits too, from that address"
     elsewhere = app.test_client()

@@ -58,7 +58,7 @@ def test_every_transition_writes_exactly_one_audit_entry_in_its_transaction(app,
                    "deck_check.end_with_round": 1, "round.end": 1}
 
 
-# ---- two judges at the same moment ------------------------------------------------------------------------------------
+# ---- two judges at the same moment -----------------------------------------------------------------------------------
 
 def at_once(*requests):
     """Run each request in its own thread, released together by a barrier; their responses, in order."""
@@ -90,7 +90,7 @@ def test_two_head_judge_clients_deciding_one_appeal_at_once_give_one_decision_an
     outcomes = [{"outcome": "upheld", "count_challenge": "y"},
                 {"outcome": "overturned", "reason": "Resolved correctly"}]
     responses = at_once(*(lambda c=c, t=t, o=o: c.post(f"/events/{event_id}/appeals/1", data={"csrf_token": t, **o})
-                          for c, t, o in zip(clients, tokens, outcomes)))
+                          for c, t, o in zip(clients, tokens, outcomes, strict=True)))
     assert sorted(r.status_code for r in responses) == [302, 409]
     refused = next(r for r in responses if r.status_code == 409)
     assert "This appeal is already decided" in text(refused)

@@ -5,12 +5,23 @@ from pathlib import Path
 
 import pytest
 
-from judgeapp.lifecycles import (APPEAL, DECK_CHECK, INCIDENT, INVESTIGATION, MACHINES, AppealState, DeckCheckState,
-                                 IllegalTransition, IncidentState, InvestigationState, incident_state)
+from judgeapp.lifecycles import (
+    APPEAL,
+    DECK_CHECK,
+    INCIDENT,
+    INVESTIGATION,
+    MACHINES,
+    AppealState,
+    DeckCheckState,
+    IllegalTransition,
+    IncidentState,
+    InvestigationState,
+    incident_state,
+)
 from judgeapp.permissions import TABLE, Action, Role, decide
 
 ROOT = Path(__file__).resolve().parents[2] / "judgeapp"
-F, H, O, S = (frozenset({r}) for r in (Role.FLOOR_JUDGE, Role.HEAD_JUDGE, Role.ORGANIZER, Role.SCOREKEEPER))
+F, H, O, S = (frozenset({r}) for r in (Role.FLOOR_JUDGE, Role.HEAD_JUDGE, Role.ORGANIZER, Role.SCOREKEEPER))  # noqa: E741
 
 
 @pytest.mark.parametrize("action", [Action.CORRECT_INCIDENT, Action.VOID_INCIDENT])

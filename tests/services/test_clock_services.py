@@ -37,7 +37,7 @@ def round_one(world: World) -> Round:
     return world.session.scalars(select(Round).where(Round.number == 1)).one()
 
 
-# ---- time extensions ---------------------------------------------------------------------------------------------------
+# ---- time extensions -------------------------------------------------------------------------------------------------
 
 def test_minutes_owed_are_proposed_from_the_time_taken_and_given_when_left_empty(world):
     give(world, table_number=1, taken_minutes=2.5)
@@ -121,10 +121,10 @@ def test_a_withdrawn_extension_needs_a_reason_and_no_longer_moves_the_tables_end
     assert world.entries("extension.void")[0].note == "Given to the wrong table"
 
 
-@pytest.mark.xfail(strict=True, reason="found by this test: permissions.decide() answers ALLOWED for a record without a "
-                   "lifecycle state (a time extension) before it checks `own`, so any floor judge withdraws another "
-                   "judge's time, through the page too; left for the lead (judgeapp/permissions.py is not this "
-                   "slice's)")
+@pytest.mark.xfail(strict=True, reason=(
+    "found by this test: permissions.decide() answers ALLOWED for a record without a lifecycle state (a time "
+    "extension) before it checks `own`, so any floor judge withdraws another judge's time, through the page too; "
+    "left for the lead (judgeapp/permissions.py is not this slice's)"))
 def test_only_the_judge_who_gave_the_time_or_the_head_judge_withdraws_it(world, refused):
     ext, _ = give(world, table_number=1, reason="other", minutes=3)
     with refused(403):

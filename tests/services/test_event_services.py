@@ -43,7 +43,7 @@ def current(world: World, role: StaffRole) -> list[StaffAssignment]:
     return [a for a in services.current_staff(world.session, world.event) if a.role is role]
 
 
-# ---- the event and its policy ------------------------------------------------------------------------------------------
+# ---- the event and its policy ----------------------------------------------------------------------------------------
 
 def test_an_organizer_creates_an_event_under_a_policy_and_level_of_the_catalog(world, catalog: Catalog):
     event = services.create_event(world.session, catalog, organizer=world.user("organizer"), data=event_data())
@@ -87,8 +87,8 @@ def test_the_level_may_change_until_the_first_incident_and_then_stays_with_its_i
         services.update_event(world.session, catalog, actor=world.user("organizer"), event=world.event,
                               data=settings_of(world.event, level=2))
     world.session.rollback()
-    assert caught.value.field == "level" and caught.value.message.startswith("1 incident was logged under bushiroad-afr "
-                                                                             "at level 3")
+    assert caught.value.field == "level"
+    assert caught.value.message.startswith("1 incident was logged under bushiroad-afr at level 3")
     assert world.event.level == 3 and len(world.entries("event.update")) == 1
 
 
@@ -151,7 +151,7 @@ def test_removing_staff_needs_a_reason_and_keeps_the_assignment_ended(world):
     assert world.entries("staff.end")[-1].note == "left early"
 
 
-# ---- players -----------------------------------------------------------------------------------------------------------
+# ---- players ---------------------------------------------------------------------------------------------------------
 
 def test_players_are_added_one_by_one_with_unique_ids_at_the_event(world):
     services.add_player(world.session, actor=world.user("organizer"), event=world.event, name="  Haruto   Sato ",
@@ -190,7 +190,7 @@ def test_a_players_file_keeps_good_rows_reports_bad_ones_and_adds_no_one_twice(w
     assert len(world.entries("player.import")) == 2
 
 
-# ---- rounds and pairings -----------------------------------------------------------------------------------------------
+# ---- rounds and pairings ---------------------------------------------------------------------------------------------
 
 def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
     for _ in range(4):

@@ -9,8 +9,17 @@ from judgeapp.errors import FieldError
 from judgeapp.history import priors_of_players
 from judgeapp.incidents import services
 from judgeapp.infractions import Suggestion, suggest
-from judgeapp.models import (Event, Incident, IncidentStatus, IncidentSubject, Investigation, Player,
-                             SubjectKind, TimeExtension, utcnow)
+from judgeapp.models import (
+    Event,
+    Incident,
+    IncidentStatus,
+    IncidentSubject,
+    Investigation,
+    Player,
+    SubjectKind,
+    TimeExtension,
+    utcnow,
+)
 from tests.services.conftest import World
 
 pytestmark = pytest.mark.db
@@ -44,7 +53,7 @@ def void(world: World, who: str, number: int = 1, reason: str = "Logged on the w
     world.session.commit()
 
 
-# ---- logging: the engine's suggestion and upgrades --------------------------------------------------------------------
+# ---- logging: the engine's suggestion and upgrades -------------------------------------------------------------------
 
 def test_logging_a_warning_stores_the_policys_suggestion_the_player_and_one_audit_entry(world):
     result = world.log(player="Aiko Mori · P-001", infraction="3.5.2", penalty="warning", description="Forgot.")
@@ -55,7 +64,8 @@ def test_logging_a_warning_stores_the_policys_suggestion_the_player_and_one_audi
     assert [s.player_id for s in incident.subjects] == [world.player("P-001").id]
     [entry] = world.entries("incident.log")
     assert (entry.object_id, entry.actor_id) == (incident.id, world.user("floor_judge").id)
-    assert (entry.details["rank"], entry.details["suggested"], entry.details["upgraded"]) == ("warning", "warning", False)
+    assert (entry.details["rank"], entry.details["suggested"], entry.details["upgraded"]) == (
+        "warning", "warning", False)
 
 
 def test_a_repeat_in_the_same_subsection_is_suggested_as_an_upgrade_and_stores_the_incidents_behind_it(world):
@@ -155,7 +165,8 @@ def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_no
     world.log(player="P-003", infraction="3.2.1", penalty="caution")
     for number, ask in ((1, True), (2, False)):
         services.add_note(world.session, actor=world.user("floor_judge"), roles=world.roles("floor_judge"),
-                          event=world.event, incident=world.incident(number), text=f"About #{number}", ask_head_judge=ask)
+                          event=world.event, incident=world.incident(number), text=f"About #{number}",
+                          ask_head_judge=ask)
     world.session.commit()
     assert [e.action for e in world.entries()][-2:] == ["incident.question", "incident.note"]
     feed = services.head_judge_feed(world.session, world.policy, world.event)
@@ -163,13 +174,14 @@ def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_no
     assert services.questions_of(world.session, world.event, feed) == {feed[0].id: [("Floor Judge", "About #1")]}
 
 
-# ---- who the incident is about ----------------------------------------------------------------------------------------
+# ---- who the incident is about ---------------------------------------------------------------------------------------
 
 def test_a_team_penalty_counts_in_each_members_history_and_in_no_one_elses(world):
     world.log(subject_kind=SubjectKind.TEAM, team="Blue Lions", player="", infraction="3.5.2", penalty="warning")
     [incident] = world.incidents()
     assert (incident.subject_kind, incident.subject_name) == (SubjectKind.TEAM, "Blue Lions")
-    assert sorted(s.player_id for s in incident.subjects) == sorted([world.player("P-001").id, world.player("P-002").id])
+    members = sorted([world.player("P-001").id, world.player("P-002").id])
+    assert sorted(s.player_id for s in incident.subjects) == members
     assert next_suggestion(world, "P-001", "3.5.3.2").upgraded and next_suggestion(world, "P-002", "3.5.3.2").upgraded
     assert not next_suggestion(world, "P-003", "3.5.3.2").upgraded
 
@@ -189,7 +201,7 @@ def test_a_player_not_yet_registered_is_added_with_the_incident(world):
         "Late Comer", world.ids["event_id"], [late.id])
 
 
-# ---- bad input: a message at the field, nothing stored ----------------------------------------------------------------
+# ---- bad input: a message at the field, nothing stored ---------------------------------------------------------------
 
 @pytest.mark.parametrize("fields, field, message", [
     ({"table": 99}, "table", "There is no table 99: this event has tables 1 to 2."),
@@ -260,7 +272,7 @@ def test_a_call_timed_by_the_stopwatch_owes_the_policys_minutes(world):
     assert result.incident.call_started_at == now - timedelta(minutes=3, seconds=10)
 
 
-# ---- corrections, voiding ----------------------------------------------------------------------------------------------
+# ---- corrections, voiding --------------------------------------------------------------------------------------------
 
 def test_a_correction_keeps_before_and_after_and_the_judges_note_in_one_audit_entry(world):
     world.log(player="P-001", description="First account")

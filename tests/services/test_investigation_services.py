@@ -103,7 +103,8 @@ def test_the_head_judge_declines_a_recommendation_with_a_reason_and_another_pena
     decline(dq, "Could not establish intent", "warning")
     incident = dq.incident(1)
     assert (incident.status, incident.rank_id) == (IncidentStatus.STANDING, "warning")
-    assert incident.deviation_reason == "Head judge declined the recommended Disqualification: Could not establish intent"
+    assert incident.deviation_reason == ("Head judge declined the recommended Disqualification: "
+                                         "Could not establish intent")
     inv = investigation(dq)
     assert (inv.status, inv.summary) == (InvestigationStatus.DECLINED, "Could not establish intent")
     [entry] = dq.entries("incident.decline")
@@ -141,7 +142,7 @@ def test_a_recommendation_already_decided_cannot_be_accepted_again(dq, refused):
     assert dq.incident(1).rank_id == "warning"
 
 
-# ---- statements --------------------------------------------------------------------------------------------------------
+# ---- statements ------------------------------------------------------------------------------------------------------
 
 def test_the_head_judge_types_statements_with_author_role_time_and_taker(dq):
     take_statement(dq)

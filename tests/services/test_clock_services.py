@@ -63,7 +63,8 @@ def test_a_short_ruling_owes_nothing_so_giving_time_needs_a_reason(world):
 def test_adjusting_the_proposed_minutes_keeps_the_reason_with_the_record(world):
     give(world, table_number=1, taken_minutes=3, minutes=5, adjust_reason="Players lost track of the shuffle")
     assert extensions(world) == [(1, 5, 3, "Players lost track of the shuffle", "ruling")]
-    assert world.entries("extension.add")[0].note == "Players lost track of the shuffle"
+    [entry] = world.entries("extension.add")
+    assert (entry.details["minutes"], entry.details["proposed"], entry.note) == (5, 3, "Players lost track of the shuffle")
 
 
 @pytest.mark.parametrize("fields, field, message", [

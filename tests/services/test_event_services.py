@@ -206,7 +206,7 @@ def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
     assert len(world.entries("round.start")) == 5 and len(world.entries("round.end")) == 4
 
 
-def test_pairings_seat_good_rows_and_report_bad_ones(world):
+def test_pairings_seat_good_rows_and_report_bad_ones_with_their_line(world):
     report = services.import_pairings(world.session, actor=world.user("scorekeeper"), event=world.event,
                                       round_number=1, text="table,p1,p2\n1,P-001,P-003\n2,P-002,P-999\nx,P-004\n"
                                                            "3,P-001\n")
@@ -218,3 +218,45 @@ def test_pairings_seat_good_rows_and_report_bad_ones(world):
     seated = services.pairings_of(world.session, services.current_round(world.session, world.event))
     assert {t: [p.player_code for p in ps] for t, ps in seated.items()} == {1: ["P-001", "P-003"]}
     assert world.entries("pairings.import")[0].details["seated"] == 2
+
+
+def seated(world: World) -> list[tuple[int, str]]:
+    """Round 1's seats as (table, player ID), in table order."""
+    rnd = services.current_round(world.session, world.event)
+    return sorted((table, p.player_code) for table, players in services.pairings_of(world.session, rnd).items()
+                  for p in players)
+
+
+def seat(world: World, text: str) -> list[tuple[int, str]]:
+    """Import round 1's pairings as the scorekeeper; the rejected rows as (line, reason)."""
+    report = services.import_pairings(world.session, actor=world.user("scorekeeper"), event=world.event,
+                                      round_number=1, text=text)
+    world.session.commit()
+    return [(line, reason) for line, _, reason in report.rejected]
+
+
+@pytest.mark.parametrize("table", ["²", "٣", "１", "1e3", "-1", "0", "+1", " 1 2", "1.0", "99999999999999999999",
+                                   "10000"])
+@pytest.mark.parametrize("line", [1, 2])
+def test_a_pairings_row_whose_table_is_not_a_table_number_is_a_row_error(world, table, line):
+    rows = [f"{table},P-001,P-003", "2,P-002,P-004"] if line == 1 else ["1,P-001,P-003", f"{table},P-002,P-004"]
+    assert seat(world, "\n".join(rows) + "\n") == [(line, "the table must be a number from 1 to 9999")]
+    good = (2, ["P-002", "P-004"]) if line == 1 else (1, ["P-001", "P-003"])
+    assert seated(world) == [(good[0], code) for code in good[1]]
+
+
+def test_a_player_named_twice_in_one_pairings_row_is_a_row_error(world):
+    assert seat(world, "1,P-001,P-001\n2,P-002,P-004\n") == [(1, "player ID P-001 is named twice in this row")]
+    assert seated(world) == [(2, "P-002"), (2, "P-004")]
+
+
+def test_a_player_seated_twice_in_one_pairings_file_is_reported_with_the_first_line(world):
+    assert seat(world, "table,p1,p2\n1,P-001,P-003\n2,P-002,P-001\n") == [
+        (3, "already seated this round: P-001 (table 1, line 2 of this file)")]
+    assert seated(world) == [(1, "P-001"), (1, "P-003")]
+
+
+def test_a_player_already_seated_this_round_is_a_row_error_on_the_next_upload(world):
+    seat(world, "1,P-001,P-003\n")
+    assert seat(world, "1,P-001,P-003\n2,P-002,P-004\n") == [(1, "already seated this round: P-001, P-003")]
+    assert seated(world) == [(1, "P-001"), (1, "P-003"), (2, "P-002"), (2, "P-004")]

@@ -341,7 +341,8 @@ def test_voiding_needs_a_reason_and_keeps_the_incident_which_no_longer_counts_fo
     [entry] = world.entries("incident.void")
     assert (entry.details["changed"], entry.note) == ({"status": ["standing", "void"]},
                                                      "Wrong player: it was the opponent.")
-    assert not next_suggestion(world, "P-001", "3.5.2").upgraded
+    after = next_suggestion(world, "P-001", "3.5.2")
+    assert (after.suggested.id, after.upgraded) == ("warning", False)
 
 
 def test_a_void_incident_cannot_be_voided_again_and_nothing_is_written(world, refused):

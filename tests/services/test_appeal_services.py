@@ -200,15 +200,16 @@ def test_a_changed_penalty_replaces_the_old_one_and_the_old_ruling_stays_on_the_
     assert not next_suggestion(ruled, "P-001", "3.5.1.1").upgraded
 
 
-@pytest.mark.parametrize("outcome, changes", [("overturned", {}), ("changed", {"rank_id": "loss_of_game"})])
-def test_overturning_or_changing_needs_a_reason(ruled, outcome, changes):
+def test_overturning_or_changing_needs_a_reason(ruled, subtests):
     file(ruled)
-    with pytest.raises(FieldError) as caught:
-        decide(ruled, outcome=outcome, reason=" ", **changes)
-    ruled.session.rollback()
-    assert caught.value.message.startswith("Give the reason for the decision")
-    assert appeals(ruled)[0].status is AppealStatus.OPEN and ruled.incident(1).rank_id == "warning"
-    assert ruled.entries("appeal.decide") == []
+    for outcome, changes in (("overturned", {}), ("changed", {"rank_id": "loss_of_game"})):
+        with subtests.test(outcome):
+            with pytest.raises(FieldError) as caught:
+                decide(ruled, outcome=outcome, reason=" ", **changes)
+            ruled.session.rollback()
+            assert caught.value.message.startswith("Give the reason for the decision")
+            assert appeals(ruled)[0].status is AppealStatus.OPEN and ruled.incident(1).rank_id == "warning"
+            assert ruled.entries("appeal.decide") == []
 
 
 def test_an_appeal_is_decided_once(ruled, refused):
@@ -229,12 +230,13 @@ def test_after_the_head_judge_decided_an_appeal_of_it_the_ruling_is_final(ruled)
     assert caught.value.message == "The head judge has decided an appeal of this ruling: their decision is final."
 
 
-@pytest.mark.parametrize("who", ["floor_judge", "other_floor", "scorekeeper", "organizer"])
-def test_only_the_head_judge_decides(ruled, refused, who):
+def test_only_the_head_judge_decides(ruled, refused, subtests):
     file(ruled)
-    with refused(403):
-        decide(ruled, who=who, outcome="overturned", reason="no")
-    assert appeals(ruled)[0].status is AppealStatus.OPEN and ruled.entries("appeal.decide") == []
+    for who in ("floor_judge", "other_floor", "scorekeeper", "organizer"):
+        with subtests.test(who):
+            with refused(403):
+                decide(ruled, who=who, outcome="overturned", reason="no")
+            assert appeals(ruled)[0].status is AppealStatus.OPEN and ruled.entries("appeal.decide") == []
 
 
 def test_while_an_appeal_waits_the_floor_judge_cannot_void_the_ruling_and_nothing_is_written(ruled, refused):

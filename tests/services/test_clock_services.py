@@ -64,24 +64,33 @@ def test_adjusting_the_proposed_minutes_keeps_the_reason_with_the_record(world):
     give(world, table_number=1, taken_minutes=3, minutes=5, adjust_reason="Players lost track of the shuffle")
     assert extensions(world) == [(1, 5, 3, "Players lost track of the shuffle", "ruling")]
     [entry] = world.entries("extension.add")
-    assert (entry.details["minutes"], entry.details["proposed"], entry.note) == (5, 3, "Players lost track of the shuffle")
+    assert (entry.details["minutes"], entry.details["proposed"], entry.note) == (5, 3,
+                                                                            "Players lost track of the shuffle")
 
 
-@pytest.mark.parametrize("fields, field, message", [
-    ({"table_number": 7, "minutes": 3}, "table", "There is no table 7"),
-    ({"table_number": 1, "minutes": -1}, "minutes", "Minutes cannot be negative."),
-    ({"table_number": 1, "minutes": 75}, "minutes", "75 minutes is longer than a whole round (50 min)."),
-    ({"table_number": 1}, "minutes", "Give the minutes to add"),
-    ({"table_number": 1, "taken_minutes": 300}, "taken_minutes", "A pause of more than four hours is not plausible"),
-    ({"table_number": 1, "paused_from": datetime(2026, 1, 1, 10)}, "paused_to", "Give both the start and the end"),
-    ({"table_number": 1, "reason": "nap", "minutes": 2}, "reason", "Choose ruling, deck check or other."),
-], ids=["table", "negative", "over a round", "no minutes", "implausible pause", "half a pause", "reason"])
-def test_bad_time_extensions_are_refused_at_their_field_and_nothing_is_stored(world, fields, field, message):
-    with pytest.raises(FieldError) as caught:
-        give(world, **fields)
-    world.session.rollback()
-    assert caught.value.field == field and message in caught.value.message
-    assert extensions(world) == []
+BAD_EXTENSIONS = {  # what the form sent: (fields, the field blamed, its message)
+    "table": ({"table_number": 7, "minutes": 3}, "table", "There is no table 7"),
+    "negative": ({"table_number": 1, "minutes": -1}, "minutes", "Minutes cannot be negative."),
+    "over a round": ({"table_number": 1, "minutes": 75}, "minutes",
+                     "75 minutes is longer than a whole round (50 min)."),
+    "no minutes": ({"table_number": 1}, "minutes", "Give the minutes to add"),
+    "implausible pause": ({"table_number": 1, "taken_minutes": 300}, "taken_minutes",
+                          "A pause of more than four hours is not plausible"),
+    "half a pause": ({"table_number": 1, "paused_from": datetime(2026, 1, 1, 10)}, "paused_to",
+                     "Give both the start and the end"),
+    "reason": ({"table_number": 1, "reason": "nap", "minutes": 2}, "reason",
+               "Choose ruling, deck check or other."),
+}
+
+
+def test_bad_time_extensions_are_refused_at_their_field_and_nothing_is_stored(world, subtests):
+    for name, (fields, field, message) in BAD_EXTENSIONS.items():
+        with subtests.test(name):
+            with pytest.raises(FieldError) as caught:
+                give(world, **fields)
+            world.session.rollback()
+            assert caught.value.field == field and message in caught.value.message
+            assert extensions(world) == []
 
 
 def test_the_same_time_extension_sent_twice_is_stored_once(world):

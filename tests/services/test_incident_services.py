@@ -203,24 +203,28 @@ def test_a_player_not_yet_registered_is_added_with_the_incident(world):
 
 # ---- bad input: a message at the field, nothing stored ---------------------------------------------------------------
 
-@pytest.mark.parametrize("fields, field, message", [
-    ({"table": 99}, "table", "There is no table 99: this event has tables 1 to 2."),
-    ({"player": "o"}, "player", "Several players match “o”; pick one from the list."),
-    ({"player": "Nobody Here"}, "player", "No player at this event matches “Nobody Here”."),
-    ({"infraction": "9.9.9"}, "infraction", "Choose an infraction of"),
-    ({"penalty": None}, "penalty", "Choose the penalty."),
-    ({"extension_minutes": -2}, "extension", "Minutes cannot be negative."),
-    ({"extension_minutes": 90}, "extension", "90 minutes is longer than a whole round (50 min)."),
-    ({"description": "x" * 4001}, "description", "At most 4000 characters."),
-    ({"key": "short"}, "key", "This form has no valid one-time key"),
-], ids=["table", "ambiguous player", "unknown player", "infraction", "no penalty", "negative minutes",
-        "minutes over a round", "description", "key"])
-def test_bad_input_is_refused_at_its_field_and_nothing_is_stored(world, fields, field, message):
-    with pytest.raises(FieldError) as caught:
-        world.log(**{"player": "P-001", "infraction": "3.5.2", "penalty": "warning", **fields})
-    world.session.rollback()
-    assert caught.value.field == field and message in caught.value.message
-    assert world.incidents() == [] and world.entries("incident.log") == []
+BAD_INPUT = {  # what the form sent: (fields, the field blamed, its message)
+    "table": ({"table": 99}, "table", "There is no table 99: this event has tables 1 to 2."),
+    "ambiguous player": ({"player": "o"}, "player", "Several players match “o”; pick one from the list."),
+    "unknown player": ({"player": "Nobody Here"}, "player", "No player at this event matches “Nobody Here”."),
+    "infraction": ({"infraction": "9.9.9"}, "infraction", "Choose an infraction of"),
+    "no penalty": ({"penalty": None}, "penalty", "Choose the penalty."),
+    "negative minutes": ({"extension_minutes": -2}, "extension", "Minutes cannot be negative."),
+    "minutes over a round": ({"extension_minutes": 90}, "extension",
+                             "90 minutes is longer than a whole round (50 min)."),
+    "description": ({"description": "x" * 4001}, "description", "At most 4000 characters."),
+    "key": ({"key": "short"}, "key", "This form has no valid one-time key"),
+}
+
+
+def test_bad_input_is_refused_at_its_field_and_nothing_is_stored(world, subtests):
+    for name, (fields, field, message) in BAD_INPUT.items():
+        with subtests.test(name):
+            with pytest.raises(FieldError) as caught:
+                world.log(**{"player": "P-001", "infraction": "3.5.2", "penalty": "warning", **fields})
+            world.session.rollback()
+            assert caught.value.field == field and message in caught.value.message
+            assert world.incidents() == [] and world.entries("incident.log") == []
 
 
 def test_a_round_not_yet_started_is_refused_at_the_round(world):

@@ -112,17 +112,18 @@ def test_the_head_judge_declines_a_recommendation_with_a_reason_and_another_pena
     assert len(dq.entries("investigation.decline")) == 1
 
 
-@pytest.mark.parametrize("reason, rank_id, field, message", [
-    ("", "warning", "reason", "Say why you decline the recommendation."),
-    ("no", "disqualification", "rank", "Choose the penalty you give instead of the recommendation."),
-    ("no", None, "rank", "Choose the penalty you give instead of the recommendation."),
-], ids=["no reason", "still a disqualification", "no penalty"])
-def test_declining_needs_a_reason_and_another_penalty_and_changes_nothing_without(dq, reason, rank_id, field, message):
-    with pytest.raises(FieldError) as caught:
-        decline(dq, reason, rank_id)
-    dq.session.rollback()
-    assert (caught.value.field, caught.value.message) == (field, message)
-    assert dq.incident(1).status is IncidentStatus.RECOMMENDED and dq.entries("incident.decline") == []
+def test_declining_needs_a_reason_and_another_penalty_and_changes_nothing_without(dq, subtests):
+    for name, reason, rank_id, field, message in (
+            ("no reason", "", "warning", "reason", "Say why you decline the recommendation."),
+            ("still a disqualification", "no", "disqualification", "rank",
+             "Choose the penalty you give instead of the recommendation."),
+            ("no penalty", "no", None, "rank", "Choose the penalty you give instead of the recommendation.")):
+        with subtests.test(name):
+            with pytest.raises(FieldError) as caught:
+                decline(dq, reason, rank_id)
+            dq.session.rollback()
+            assert (caught.value.field, caught.value.message) == (field, message)
+            assert dq.incident(1).status is IncidentStatus.RECOMMENDED and dq.entries("incident.decline") == []
 
 
 def test_a_floor_judge_cannot_accept_their_own_recommendation_nor_finalize_it(dq, refused):
@@ -225,18 +226,17 @@ def test_every_change_to_the_write_up_is_audited_with_what_changed(dq):
     assert entries[1].details["changed"] == {"hj_reasoning": [WRITE_UP["hj_reasoning"], "Changed."]}
 
 
-@pytest.mark.parametrize("field, message", [
-    ("hj_facts", "State the facts you consider established, and why."),
-    ("hj_reasoning", "Give your reasoning."),
-    ("decision_infraction_code", "Choose the infraction the disqualification is for."),
-    ("summary", "Write the summary of your decision."),
-])
-def test_finalizing_needs_facts_reasoning_infraction_and_summary(dq, field, message):
-    with pytest.raises(FieldError) as caught:
-        write_up(dq, final=True, **{field: ""})
-    dq.session.rollback()
-    assert (caught.value.field, caught.value.message) == (field, message + " It is required to finalize.")
-    assert investigation(dq).status is InvestigationStatus.OPEN and dq.entries("investigation.finalize") == []
+def test_finalizing_needs_facts_reasoning_infraction_and_summary(dq, subtests):
+    for field, message in (("hj_facts", "State the facts you consider established, and why."),
+                           ("hj_reasoning", "Give your reasoning."),
+                           ("decision_infraction_code", "Choose the infraction the disqualification is for."),
+                           ("summary", "Write the summary of your decision.")):
+        with subtests.test(field):
+            with pytest.raises(FieldError) as caught:
+                write_up(dq, final=True, **{field: ""})
+            dq.session.rollback()
+            assert (caught.value.field, caught.value.message) == (field, message + " It is required to finalize.")
+            assert investigation(dq).status is InvestigationStatus.OPEN and dq.entries("investigation.finalize") == []
 
 
 def test_finalizing_gives_the_recommended_disqualification_and_locks_the_investigation(dq, refused):

@@ -11,20 +11,21 @@ def pytest_collection_modifyitems(items):
 
 
 @pytest.fixture
-def floor(app, make_user, make_event, give_role):
+def floor(app, make_user, make_event):
     """Level 2 Bushiroad event, round 1 running, a head judge, two floor judges, a scorekeeper and four players."""
-    from judgeapp.events.services import add_player, start_round
-    from judgeapp.models import Event, User
+    from judgeapp.events.services import add_player, add_staff, start_round
+    from judgeapp.models import Event, Role, User
 
     people = {role: make_user(name=role.replace("_", " ").title()) for role in
               ("head_judge", "floor_judge", "other_floor", "scorekeeper", "outsider")}
     organizer = make_user(organizer=True, name="Organizer")
     event_id = make_event(organizer[0])
-    for role, person in people.items():
-        if role != "outsider":
-            give_role(event_id, person[0], {"other_floor": "floor_judge"}.get(role, role))
-    with app.app_context():
+    with app.app_context():  # the roles, the round and the players in one transaction (one commit instead of five)
         event = db.session.get(Event, event_id)
+        for role, (_, email) in people.items():
+            if role != "outsider":
+                add_staff(db.session, actor=event.organizer, event=event, email=email, name="",
+                          role=Role({"other_floor": "floor_judge"}.get(role, role)))
         start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
         players = {}
         for name, code, team in [("Aiko Mori", "P-001", "Blue Lions"), ("Ben Ode", "P-002", "Blue Lions"),

@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
-from judgeapp.models import AuditEntry, Event, Player, Round, StaffAssignment
+from judgeapp.models import AuditEntry, Event, Player, Round
 from tests.conftest import post_form
 
 EVENT_FORM = {"name": "Winter Open", "date": "2026-12-12", "venue": "Hall C", "policy_id": "bushiroad-afr",
@@ -67,41 +67,9 @@ def test_organizer_edits_settings_and_the_change_is_audited(app, client, organiz
         assert entry.details["changed"]["level"] == [2, 3]
 
 
-def test_event_has_exactly_one_head_judge(app, client, organizer, make_event, make_user):
-    event_id = make_event(organizer)
-    _, first = make_user(name="First Head")
-    _, second = make_user(name="Second Head")
-    for email in (first, second):
-        assert post_form(client, f"/events/{event_id}/staff", {"email": email, "role": "head_judge"}).status_code == 302
-    with app.app_context():
-        heads = db.session.scalars(select(StaffAssignment).where(StaffAssignment.role == "head_judge")).all()
-    assert len(heads) == 2  # the first is kept, ended, not deleted
-    assert [h.ended_at is None for h in heads] == [False, True]
-    assert "replaced as head judge" in heads[0].end_reason
-
-
-def test_one_person_may_hold_several_roles(app, client, organizer, make_event, make_user):
-    event_id = make_event(organizer)
-    _, email = make_user()
-    for role in ("head_judge", "scorekeeper"):
-        post_form(client, f"/events/{event_id}/staff", {"email": email, "role": role})
-    assert count(app, StaffAssignment, StaffAssignment.ended_at.is_(None)) == 2
-
-
+# Staff (one head judge, several roles for one person, removing with a reason): tests/services/test_event_services.py.
 # Adding someone without an account (an emailed invite, never a password shown to the organizer) and the same
 # answer with or without an account: tests/integration/test_accounts.py.
-
-
-def test_removing_staff_keeps_the_record_with_a_reason(app, client, organizer, make_event, make_user, give_role):
-    event_id = make_event(organizer)
-    uid, _ = make_user()
-    give_role(event_id, uid, "floor_judge")
-    with app.app_context():
-        aid = db.session.scalar(select(StaffAssignment.id))
-    post_form(client, f"/events/{event_id}/staff/{aid}/end", {"reason": "left early"}, form_page=f"/events/{event_id}/staff")
-    with app.app_context():
-        row = db.session.get(StaffAssignment, aid)
-        assert row.ended_at is not None and row.end_reason == "left early"
 
 
 def test_players_are_added_one_by_one_with_unique_ids(app, client, organizer, make_event):

@@ -11,7 +11,7 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import stream_encode_multipart
 
 from judgeapp.extensions import db
-from judgeapp.models import AuditEntry, DeckCheck, Incident, Pairing, Player, TimeExtension
+from judgeapp.models import AuditEntry, DeckCheck, Incident, Player, TimeExtension
 from tests.conftest import KEY_RE, csrf_token, login
 from tests.integration.test_incidents import log, signed_in
 from tests.security.conftest import audit_watch  # noqa: F401  (the fixture: every change has its audit entry)
@@ -170,53 +170,8 @@ def test_a_players_file_over_the_import_limit_gets_413_and_other_forms_keep_thei
     assert form_post.status_code == 413, "the larger limit is for the import routes only"
 
 
-# ---- pairings --------------------------------------------------------------------------------------------------------
-
-def import_pairings(client, event_id, csv_text):
-    return upload(client, f"/events/{event_id}/pairings", csv_text)
-
-
-def seated(app, event_id=None):
-    with app.app_context():
-        return db.session.execute(select(Pairing.table_number, Player.player_code)
-                                  .join(Player, Player.id == Pairing.player_id)
-                                  .order_by(Pairing.table_number, Player.player_code)).all()
-
-
-@pytest.mark.parametrize("table", ["²", "٣", "１", "1e3", "-1", "0", "+1", " 1 2", "1.0", "99999999999999999999",
-                                   "10000"])
-@pytest.mark.parametrize("line", [1, 2])
-def test_a_pairings_row_whose_table_is_not_a_table_number_is_a_row_error(app, floor, table, line):
-    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
-    rows = [f"{table},P-001,P-003", "2,P-002,P-004"] if line == 1 else ["1,P-001,P-003", f"{table},P-002,P-004"]
-    response = import_pairings(scorekeeper, floor["event_id"], "\n".join(rows) + "\n")
-    assert response.status_code == 200
-    assert rejected_rows(page(response)) == [(line, "the table must be a number from 1 to 9999")]
-    good = ("2", ["P-002", "P-004"]) if line == 1 else ("1", ["P-001", "P-003"])
-    assert seated(app) == [(int(good[0]), code) for code in good[1]]
-
-
-def test_a_player_named_twice_in_one_pairings_row_is_a_row_error(app, floor):
-    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
-    response = import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-001\n2,P-002,P-004\n")
-    assert response.status_code == 200
-    assert rejected_rows(page(response)) == [(1, "player ID P-001 is named twice in this row")]
-    assert seated(app) == [(2, "P-002"), (2, "P-004")]
-
-
-def test_a_player_seated_twice_in_one_pairings_file_is_reported_with_the_first_line(app, floor):
-    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
-    response = import_pairings(scorekeeper, floor["event_id"], "table,p1,p2\n1,P-001,P-003\n2,P-002,P-001\n")
-    assert rejected_rows(page(response)) == [(3, "already seated this round: P-001 (table 1, line 2 of this file)")]
-    assert seated(app) == [(1, "P-001"), (1, "P-003")]
-
-
-def test_a_player_already_seated_this_round_is_a_row_error_on_the_next_upload(app, floor):
-    scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
-    import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-003\n")
-    response = import_pairings(scorekeeper, floor["event_id"], "1,P-001,P-003\n2,P-002,P-004\n")
-    assert rejected_rows(page(response)) == [(1, "already seated this round: P-001, P-003")]
-    assert seated(app) == [(1, "P-001"), (1, "P-003"), (2, "P-002"), (2, "P-004")]
+# Pairings files (a table that is not a table number, a player named or seated twice): tests/services/
+# test_event_services.py; their report on the page: tests/integration/test_time_and_deck_checks.py.
 
 
 # ---- table numbers wherever a table is typed -------------------------------------------------------------------------

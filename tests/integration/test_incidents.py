@@ -103,13 +103,6 @@ def test_each_new_form_carries_a_fresh_one_time_key(app, floor):
     assert len(keys) == 3
 
 
-def test_incidents_are_numbered_per_event(app, floor, make_event, give_role):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
-    log(judge, floor["event_id"], player="P-003", infraction="3.2.1", penalty="caution")
-    assert [i.number for i in incidents(app, floor["event_id"])] == [1, 2]
-
-
 # ---- the engine on the form ---------------------------------------------------------------------------------------
 
 def test_the_form_suggests_the_upgrade_after_an_earlier_penalty_in_the_same_subsection(app, floor):
@@ -129,17 +122,6 @@ def test_no_upgrade_after_a_penalty_in_another_subsection_or_for_another_player(
     answer = suggestion(judge, floor["event_id"], player="Aiko", infraction="3.5.2").get_json()
     assert (answer["suggested"], answer["upgraded"]) == ("warning", False)
     assert answer["explanation"] == "Default at Level 2: Warning."
-
-
-def test_a_voided_incident_no_longer_counts_for_upgrades(app, floor):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
-    url = f"/events/{floor['event_id']}/incidents/1"
-    judge.post(f"{url}/void", data={"csrf_token": csrf_token(judge, url), "reason": "Wrong player: it was the opponent."})
-    answer = suggestion(judge, floor["event_id"], player_id=floor["players"]["P-001"], infraction="3.5.2").get_json()
-    assert (answer["suggested"], answer["upgraded"]) == ("warning", False)
-    [incident] = incidents(app, floor["event_id"])
-    assert (incident.status, incident.status_reason) == (IncidentStatus.VOID, "Wrong player: it was the opponent.")
 
 
 def test_the_stored_incident_keeps_the_upgrade_and_the_incidents_behind_it(app, floor):
@@ -167,15 +149,6 @@ def test_a_penalty_below_the_upgrade_needs_a_reason_and_the_form_keeps_the_input
     assert incidents(app, floor["event_id"])[1].deviation_reason == "Opponent's shuffle caused it"
 
 
-def test_a_penalty_outside_the_default_range_needs_a_reason(app, floor):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player="P-003", infraction="3.2.1", penalty="loss_of_match")
-    assert response.status_code == 400
-    assert "Loss of Match is outside the default Caution ~ Warning: give a short reason." in response.get_data(as_text=True)
-    ok = log(judge, floor["event_id"], player="P-003", infraction="3.2.1", penalty="warning")
-    assert ok.status_code == 302  # inside the range and not below the suggestion: no reason asked
-
-
 def test_a_floor_judges_disqualification_is_saved_as_recommended_and_reaches_the_head_judge(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     log(judge, floor["event_id"], player="P-004", infraction="3.8.3", penalty="disqualification",
@@ -189,12 +162,6 @@ def test_a_floor_judges_disqualification_is_saved_as_recommended_and_reaches_the
     assert "#1 · Disqualification — recommended, your decision" in feed and "Dana Roy" in feed
     history = head.get(f"/events/{floor['event_id']}/players/{floor['players']['P-004']}").get_data(as_text=True)
     assert "pending head judge" in history
-
-
-def test_the_head_judge_issues_a_disqualification_directly(app, floor):
-    head = signed_in(app, floor["people"]["head_judge"][1])
-    log(head, floor["event_id"], player="P-004", infraction="3.8.3", penalty="disqualification")
-    assert incidents(app, floor["event_id"])[0].status is IncidentStatus.STANDING
 
 
 def test_loss_of_game_and_above_appear_in_the_head_judges_feed_and_warnings_do_not(app, floor):
@@ -240,13 +207,6 @@ def test_a_player_not_yet_registered_is_added_from_the_incident_form(app, floor)
         assert player.name == "Late Comer" and player.event_id == floor["event_id"]
 
 
-def test_a_name_that_matches_several_players_asks_to_pick_one(app, floor):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player="o", infraction="3.5.2", penalty="warning")
-    assert response.status_code == 400
-    assert "Several players match “o”; pick one from the list." in response.get_data(as_text=True)
-
-
 # ---- bad input -------------------------------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fields, field, message", [
@@ -266,23 +226,6 @@ def test_bad_input_comes_back_with_the_input_kept_and_a_message_at_the_field(app
     error = re.search(rf'<p id="{field}-error" class="error" role="alert">(.*?)</p>', page, re.S)
     assert error and message in error.group(1).replace("&#34;", '"')
     assert "Kept text ✓" in page
-    assert incidents(app, floor["event_id"]) == []
-
-
-def test_a_player_of_another_event_is_refused(app, floor, make_event):
-    from judgeapp.events.services import add_player
-    from judgeapp.models import Event
-
-    other_id = make_event(floor["organizer"][0], name="Other")
-    with app.app_context():
-        other = db.session.get(Event, other_id)
-        stranger = add_player(db.session, actor=other.organizer, event=other, name="Stranger", player_code="X-1")
-        db.session.commit()
-        stranger_id = stranger.id
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player_id=stranger_id, player="Stranger", infraction="3.5.2",
-                   penalty="warning")
-    assert response.status_code == 400 and "That player is not registered at this event." in response.get_data(as_text=True)
     assert incidents(app, floor["event_id"]) == []
 
 

@@ -154,23 +154,6 @@ def test_after_closing_incidents_appeals_investigations_and_the_clock_refuse_cha
     assert "Aiko Mori" in text(judge.get(f"{event}/incidents/2"))
 
 
-def test_a_change_racing_the_close_is_refused_by_the_service_too(app, finished):
-    """A request that passed the route's check before the close committed still finds the event closed."""
-    from judgeapp.errors import EventClosed
-    from judgeapp.incidents import services
-
-    close(finished["organizer_client"], finished)
-    with app.app_context():
-        event = db.session.get(Event, finished["event_id"])
-        judge = db.session.scalar(select(User).where(User.email == finished["people"]["floor_judge"][1]))
-        policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
-        with pytest.raises(EventClosed):
-            services.log_incident(db.session, policy, actor=judge, roles=frozenset({"floor_judge"}), event=event,
-                                  data=services.IncidentInput(key="racing-the-close-key-01", infraction_code="3.5.2",
-                                                              table_number=2, player_id=finished["players"]["P-004"],
-                                                              rank_id="warning"))
-
-
 def test_the_head_judge_still_adds_a_dated_addendum_after_closing(app, finished, tmp_path):
     close(finished["organizer_client"], finished)
     response = statement(finished["head"], finished, name="Dana Roy", role="witness",

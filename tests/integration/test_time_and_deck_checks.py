@@ -42,13 +42,6 @@ def extensions(app):
 
 # ---- time extensions -------------------------------------------------------------------------------------------------
 
-def test_minutes_owed_are_proposed_from_the_pause_and_given_when_left_empty(app, floor):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = add_time(judge, floor["event_id"], table=1, taken_minutes="2.5")
-    assert response.status_code == 302
-    assert extensions(app) == [(1, 3, 3, None, "ruling")]  # over one minute: the time taken, rounded up
-
-
 def test_a_pause_timed_by_its_start_and_end_is_worked_out_by_the_policy(app, floor):
     app.config["JUDGEAPP_TIMEZONE"] = "UTC"
     started, _ = round_one(app)
@@ -88,16 +81,6 @@ def test_bad_time_extensions_come_back_with_a_message(app, floor, fields, messag
     response = add_time(judge, floor["event_id"], **fields)
     assert response.status_code == 400 and message in text(response)
     assert extensions(app) == []
-
-
-def test_the_same_time_extension_form_sent_twice_is_stored_once(app, floor):
-    judge = signed_in(app, floor["people"]["floor_judge"][1])
-    url = f"/events/{floor['event_id']}/extensions/new"
-    token, key = form_key(judge, url)
-    for _ in range(2):
-        judge.post(url, data={"csrf_token": token, "key": key, "round": "1", "table": "1", "reason": "other",
-                              "minutes": "2"})
-    assert extensions(app) == [(1, 2, None, None, "other")]
 
 
 # ---- the round clock -------------------------------------------------------------------------------------------------

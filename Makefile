@@ -31,17 +31,17 @@ lint: $(STAMP)
 
 # The load tests of both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the
 # login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
-# The SQLite pass measures branch coverage of judgeapp/ over the unit and request tests, prints it per package and
+# The SQLite pass measures branch coverage of judgeapp/ over the unit, service and request tests, prints it per package and
 # fails when the pure domain (judgeapp/infractions) or the access rules (permissions.py) are under COVERAGE_FLOOR %.
 # Coverage costs ~1.5x the CPU time of the Python it measures, so the security, browser and load tests (fuzzing,
 # Chromium, gunicorn workers) run after it, unmeasured.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 test-sqlite:
-	$(BIN)/pytest tests/unit tests/integration --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
+	$(BIN)/pytest tests/unit tests/services tests/integration --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \
 		--floor judgeapp/infractions=$(COVERAGE_FLOOR) --floor judgeapp/permissions.py=$(COVERAGE_FLOOR)
-	scripts/with-redis.sh $(BIN)/pytest tests --ignore=tests/unit --ignore=tests/integration
+	scripts/with-redis.sh $(BIN)/pytest tests --ignore=tests/unit --ignore=tests/services --ignore=tests/integration
 
 test-postgres:
 	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider

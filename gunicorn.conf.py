@@ -25,6 +25,7 @@ Proxy headers. Which forwarded headers to believe is decided in one place, the a
 ProxyFix: X-Forwarded-For/-Proto/-Host from that many proxies; 0 = none). gunicorn's own handling is turned off:
 by default it would believe X-Forwarded-Proto from any local process even with JUDGEAPP_PROXY_HOPS=0.
 """
+
 from __future__ import annotations
 
 import multiprocessing

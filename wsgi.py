@@ -1,4 +1,5 @@
 """WSGI entry point: `gunicorn wsgi:app` or `flask --app wsgi ...`."""
+
 import sys
 
 from judgeapp import create_app

@@ -5,6 +5,7 @@ The table is also written to bench/RESULTS.md (linked from the README), with the
 Run: make bench            (everything: about 30 minutes, 20 of them the two 10-minute load runs)
      .venv/bin/python bench/all.py --quick    (load runs of 60 s, smaller report sizes: about 6 minutes)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -15,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,11 +73,14 @@ def main() -> None:
                 failed.append(f"{name} (exit {done.returncode})")
         if results.exists():
             rows = [json.loads(line) for line in results.read_text().splitlines()]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    header = (f"judgeapp benchmarks, {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit or '?'}, "
-              f"{os.cpu_count()} CPUs, Python {platform.python_version()}"
-              f"{', quick run' if args.quick else ''}; {time.monotonic() - started:.0f} s in all")
+    commit = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True
+    ).stdout.strip()
+    header = (
+        f"judgeapp benchmarks, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit or '?'}, "
+        f"{os.cpu_count()} CPUs, Python {platform.python_version()}"
+        f"{', quick run' if args.quick else ''}; {time.monotonic() - started:.0f} s in all"
+    )
     text = f"{header}\n\n{table(rows)}\n"
     if failed:
         text += f"\nFailed: {', '.join(failed)}\n"
@@ -84,7 +88,8 @@ def main() -> None:
     if not args.only:
         (ROOT / "bench" / "RESULTS.md").write_text(
             "# Latest benchmark table\n\nWritten by `make bench` (bench/all.py); every ratio is against a baseline "
-            "measured in the same run.\n\n" + text)
+            "measured in the same run.\n\n" + text
+        )
     sys.exit(1 if failed else 0)
 
 

@@ -10,6 +10,7 @@ Where the goal is not met, the top of a profile of the report's rendering is pri
 
 Run: make bench (or .venv/bin/python bench/dq_report.py [--runs 15])
 """
+
 from __future__ import annotations
 
 import argparse
@@ -29,34 +30,65 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgeapp.reports import html_to_pdf  # noqa: E402
-from judgeapp.reports.dq import DQReport, ReportStatement, dq_report_html, dq_report_pdf  # noqa: E402
-
-from bench.results import emit  # noqa: E402
+from bench.results import emit
+from judgeapp.reports import html_to_pdf
+from judgeapp.reports.dq import DQReport, ReportStatement, dq_report_html, dq_report_pdf
 
 GOAL = 1.5
-STATEMENT = ("I was sitting at the next table and looked over when the players started arguing. I saw the player "
-             "take the top card of the deck, look at it, and put it back before shuffling. ") * 4
+STATEMENT = (
+    "I was sitting at the next table and looked over when the players started arguing. I saw the player "
+    "take the top card of the deck, look at it, and put it back before shuffling. "
+) * 4
 # The plain stylesheet: the report's font stack and size, nothing else.
 PLAIN_CSS = 'body { font-family: "Noto Sans", "Noto Sans CJK JP", "DejaVu Sans", sans-serif; font-size: 10pt; }'
 
 
 def report() -> DQReport:
     roles = ["player", "opponent", "witness", "witness", "judge", "judge", "witness", "opponent"]
-    names = ["佐藤 陽翔", "Chloé Dubois", "김지호", "Wendy Witness", "Fatima Floor", "Felix Floor", "李 伟", "Ana Souza"]
+    names = [
+        "佐藤 陽翔",
+        "Chloé Dubois",
+        "김지호",
+        "Wendy Witness",
+        "Fatima Floor",
+        "Felix Floor",
+        "李 伟",
+        "Ana Souza",
+    ]
     return DQReport(
-        number="DQ-1-1", generated="2026-11-21 15:02", event="Demo Open", event_date="2026-11-21",
-        venue="Demo Convention Hall, Hall B", policy="Bushiroad TCG Advanced Floor Rules (version 1.11)",
-        level="Level 2", head_judge="Hiro Head", organizer="Olivia Organizer", player="佐藤 陽翔", player_id="DEMO-007",
-        round="3", table="4", opponents="鈴木 結衣 (DEMO-008)", infraction_code="4.1", infraction_name="Cheating",
-        section="4.1 Cheating", penalty="Disqualification", revoked=["prizes", "standing"], ejected=False,
+        number="DQ-1-1",
+        generated="2026-11-21 15:02",
+        event="Demo Open",
+        event_date="2026-11-21",
+        venue="Demo Convention Hall, Hall B",
+        policy="Bushiroad TCG Advanced Floor Rules (version 1.11)",
+        level="Level 2",
+        head_judge="Hiro Head",
+        organizer="Olivia Organizer",
+        player="佐藤 陽翔",
+        player_id="DEMO-007",
+        round="3",
+        table="4",
+        opponents="鈴木 結衣 (DEMO-008)",
+        infraction_code="4.1",
+        infraction_name="Cheating",
+        section="4.1 Cheating",
+        penalty="Disqualification",
+        revoked=["prizes", "standing"],
+        ejected=False,
         status="finalized 2026-11-21 15:00 by Hiro Head",
         timeline=[(f"2026-11-21 14:{m:02d}", f"Step {m}") for m in range(12)],
-        statements=[ReportStatement(author=n, role=r, taken=f"2026-11-21 14:{i:02d}, taken by Hiro Head",
-                                    text=STATEMENT) for i, (n, r) in enumerate(zip(names, roles))],
-        hj_infraction="Cheating (4.1).", hj_facts="Three witnesses saw the top card moved. " * 5,
-        hj_assumptions="None.", hj_reasoning="Deliberate and for advantage. " * 6,
-        summary="Disqualified; prizes and standing revoked.", incident_description="Seen looking at the top card.")
+        statements=[
+            ReportStatement(author=n, role=r, taken=f"2026-11-21 14:{i:02d}, taken by Hiro Head", text=STATEMENT)
+            for i, (n, r) in enumerate(zip(names, roles, strict=True))
+        ],
+        hj_infraction="Cheating (4.1).",
+        hj_facts="Three witnesses saw the top card moved. " * 5,
+        hj_assumptions="None.",
+        hj_reasoning="Deliberate and for advantage. " * 6,
+        summary="Disqualified; prizes and standing revoked.",
+        incident_description="Seen looking at the top card.",
+    )
 
 
 class _PlainText(HTMLParser):
@@ -134,8 +166,12 @@ def interleaved(subject: Callable[[], object], baseline: Callable[[], object], r
             fn()
             cpu[name].append(time.process_time() - c)
             wall[name].append(time.perf_counter() - w)
-    medians = {"cpu": statistics.median(cpu["subject"]), "base_cpu": statistics.median(cpu["baseline"]),
-               "wall": statistics.median(wall["subject"]), "base_wall": statistics.median(wall["baseline"])}
+    medians = {
+        "cpu": statistics.median(cpu["subject"]),
+        "base_cpu": statistics.median(cpu["baseline"]),
+        "wall": statistics.median(wall["subject"]),
+        "base_wall": statistics.median(wall["baseline"]),
+    }
     return {**medians, "ratio": medians["cpu"] / medians["base_cpu"]}
 
 
@@ -148,7 +184,7 @@ def profile_top(fn: Callable[[], object], lines: int = 15, repeat: int = 3) -> s
     profile.disable()
     out = io.StringIO()
     pstats.Stats(profile, stream=out).strip_dirs().sort_stats("cumulative").print_stats(lines)
-    return out.getvalue()[out.getvalue().find("   ncalls"):].rstrip()
+    return out.getvalue()[out.getvalue().find("   ncalls") :].rstrip()
 
 
 def main() -> None:
@@ -164,20 +200,39 @@ def main() -> None:
     full = interleaved(lambda: dq_report_pdf(data), lambda: html_to_pdf(plain, PLAIN_CSS), args.runs)
     print(f"CPU ms (wall ms on this machine in brackets), medians of {args.runs} alternate runs")
     for label, r in (("1 statement", single), ("8 statements", full)):
-        print(f"{'same text, plain stylesheet, ' + label:<44} {r['base_cpu'] * 1000:7.1f} ({r['base_wall'] * 1000:.0f})")
-        print(f"{'DQ report, ' + label:<44} {r['cpu'] * 1000:7.1f} ({r['wall'] * 1000:.0f})   "
-              f"{r['ratio']:5.2f}× baseline")
+        print(
+            f"{'same text, plain stylesheet, ' + label:<44} {r['base_cpu'] * 1000:7.1f} ({r['base_wall'] * 1000:.0f})"
+        )
+        print(
+            f"{'DQ report, ' + label:<44} {r['cpu'] * 1000:7.1f} ({r['wall'] * 1000:.0f})   {r['ratio']:5.2f}× baseline"
+        )
     met = full["ratio"] <= GOAL
-    print(f"goal: 8 statements ≤ {GOAL}× the same text in a plain stylesheet -> {full['ratio']:.2f}× "
-          f"({'met' if met else 'NOT met'}; {len(pdf) // 1024} KB PDF against {len(base_pdf) // 1024} KB)")
+    print(
+        f"goal: 8 statements ≤ {GOAL}× the same text in a plain stylesheet -> {full['ratio']:.2f}× "
+        f"({'met' if met else 'NOT met'}; {len(pdf) // 1024} KB PDF against {len(base_pdf) // 1024} KB)"
+    )
     if not met:
         print("where the report's time goes (cumulative CPU, 3 renders):")
         print(profile_top(lambda: dq_report_pdf(data)))
     base = "same text, plain stylesheet, same fonts (CPU)"
-    emit("dq_report", "DQ report PDF, 1 statement (CPU)", single["cpu"] * 1000, "ms", baseline=base,
-         baseline_value=single["base_cpu"] * 1000)
-    emit("dq_report", "DQ report PDF, 8 statements (CPU)", full["cpu"] * 1000, "ms", baseline=base,
-         baseline_value=full["base_cpu"] * 1000, goal=f"≤ {GOAL}× baseline", met=met)
+    emit(
+        "dq_report",
+        "DQ report PDF, 1 statement (CPU)",
+        single["cpu"] * 1000,
+        "ms",
+        baseline=base,
+        baseline_value=single["base_cpu"] * 1000,
+    )
+    emit(
+        "dq_report",
+        "DQ report PDF, 8 statements (CPU)",
+        full["cpu"] * 1000,
+        "ms",
+        baseline=base,
+        baseline_value=full["base_cpu"] * 1000,
+        goal=f"≤ {GOAL}× baseline",
+        met=met,
+    )
 
 
 if __name__ == "__main__":

@@ -3,13 +3,14 @@
 The player looked up always has the same five incidents; only the rest of the database grows. Two databases side by
 side: one of 1,000 incidents (one event), and one of 200,000: 100 events of 1,000 incidents and one event of 100,000
 (20,000 players), where a player of a 1,000-incident event and a player of the big event are looked up. The
-look-ups are timed in turn, one of each per round, so load on the machine hits all alike. Measured: priors_of_players (what every
-save and every suggestion reads) and player_history (the player page). Goal: 100k at most 1.2x 1k. The query plans
-(SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN) are printed, to show the indexes used.
+look-ups are timed in turn, one of each per round, so load on the machine hits all alike. Measured:
+priors_of_players (what every save and every suggestion reads) and player_history (the player page). Goal: 100k
+at most 1.2x 1k. The query plans (SQLite's EXPLAIN QUERY PLAN, PostgreSQL's EXPLAIN) are printed, to show the indexes.
 
 Run: make bench, or .venv/bin/python bench/history.py                      (SQLite in a temporary folder)
      scripts/with-postgres.sh .venv/bin/python bench/history.py             (PostgreSQL, from TEST_DATABASE_URL)
 """
+
 from __future__ import annotations
 
 import os
@@ -24,15 +25,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import create_engine, func, insert, select, text  # noqa: E402
-from sqlalchemy.engine import make_url  # noqa: E402
+from sqlalchemy import create_engine, func, insert, select, text
+from sqlalchemy.engine import make_url
 
-from bench.results import emit  # noqa: E402
-from judgeapp import create_app  # noqa: E402
-from judgeapp.auth.services import create_user  # noqa: E402
-from judgeapp.extensions import CATALOG_KEY, db  # noqa: E402
-from judgeapp.history import _incidents_of, player_history, priors_of_players  # noqa: E402
-from judgeapp.models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, SubjectKind, utcnow  # noqa: E402
+from bench.results import emit
+from judgeapp import create_app
+from judgeapp.auth.services import create_user
+from judgeapp.extensions import CATALOG_KEY, db
+from judgeapp.history import _incidents_of, player_history, priors_of_players
+from judgeapp.models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, SubjectKind, utcnow
 
 CODES = ["3.5.2", "3.2.1", "3.3.1", "3.9.1", "3.20.1"]
 PER_PLAYER = 5
@@ -42,28 +43,58 @@ RUNS = 400
 def add_event(n: int, organizer_id: int, players: int) -> tuple[int, int]:
     """An event with one round and `players` players, each the subject of PER_PLAYER incidents (bulk inserts).
     Returns (event id, the first player's id)."""
-    event = Event(name=f"History bench {n}", date=date(2026, 1, 1), venue="Hall", policy_id="bushiroad-afr",
-                  policy_version="1.11", level=2, rounds=15, round_minutes=50, organizer_id=organizer_id)
+    event = Event(
+        name=f"History bench {n}",
+        date=date(2026, 1, 1),
+        venue="Hall",
+        policy_id="bushiroad-afr",
+        policy_version="1.11",
+        level=2,
+        rounds=15,
+        round_minutes=50,
+        organizer_id=organizer_id,
+    )
     db.session.add(event)
     db.session.flush()
     rnd = Round(event_id=event.id, number=1, started_at=utcnow(), length_minutes=50, started_by_id=organizer_id)
     db.session.add(rnd)
     db.session.flush()
-    player_ids = list(db.session.scalars(insert(Player).returning(Player.id), [
-        dict(event_id=event.id, name=f"Player {n}-{p}", player_code=f"H{n}-{p:05d}") for p in range(players)]))
+    player_ids = list(
+        db.session.scalars(
+            insert(Player).returning(Player.id),
+            [dict(event_id=event.id, name=f"Player {n}-{p}", player_code=f"H{n}-{p:05d}") for p in range(players)],
+        )
+    )
     first = (db.session.scalar(select(func.max(Incident.id))) or 0) + 1
     rows, subjects = [], []
     for k in range(players * PER_PLAYER):
         code = CODES[k % len(CODES)]
-        rows.append(dict(id=first + k, event_id=event.id, number=k + 1, client_key=uuid.uuid4().hex, round_id=rnd.id,
-                         table_number=1, subject_kind=SubjectKind.PLAYER, subject_name="x", infraction_code=code,
-                         subsection=code.rsplit(".", 1)[0], rank_id="warning", suggested_rank_id="warning",
-                         upgraded=False, upgrade_refs=[], description="", status=IncidentStatus.STANDING,
-                         judge_id=organizer_id, created_at=utcnow()))
+        rows.append(
+            dict(
+                id=first + k,
+                event_id=event.id,
+                number=k + 1,
+                client_key=uuid.uuid4().hex,
+                round_id=rnd.id,
+                table_number=1,
+                subject_kind=SubjectKind.PLAYER,
+                subject_name="x",
+                infraction_code=code,
+                subsection=code.rsplit(".", 1)[0],
+                rank_id="warning",
+                suggested_rank_id="warning",
+                upgraded=False,
+                upgrade_refs=[],
+                description="",
+                status=IncidentStatus.STANDING,
+                judge_id=organizer_id,
+                created_at=utcnow(),
+            )
+        )
         subjects.append(dict(incident_id=first + k, player_id=player_ids[k % players]))
     for start in range(0, len(rows), 5000):
-        db.session.execute(insert(Incident), rows[start:start + 5000])
-        db.session.execute(insert(IncidentSubject), subjects[start:start + 5000])
+        db.session.execute(insert(Incident), rows[start : start + 5000])
+        db.session.execute(insert(IncidentSubject), subjects[start : start + 5000])
     db.session.commit()
     return event.id, player_ids[0]
 
@@ -84,6 +115,7 @@ def interleaved(lookups: list) -> list[float]:
 
 def lookups(app, event_id: int, player_id: int) -> list:
     """priors_of_players and player_history of one player, each in the app's context."""
+
     def priors():
         with app.app_context():
             event = db.session.get(Event, event_id)
@@ -101,9 +133,14 @@ def plans(event_id: int, player_id: int) -> str:
     """The query plan of the priors look-up on this database."""
     event = db.session.get(Event, event_id)
     subjects = _incidents_of([player_id])
-    query = (select(Incident.number).select_from(subjects).join(Incident, Incident.id == subjects.c.incident_id)
-             .join(Round, Round.id == Incident.round_id)
-             .where(Incident.event_id == event.id, Incident.rank_id.is_not(None)).order_by(Incident.number))
+    query = (
+        select(Incident.number)
+        .select_from(subjects)
+        .join(Incident, Incident.id == subjects.c.incident_id)
+        .join(Round, Round.id == Incident.round_id)
+        .where(Incident.event_id == event.id, Incident.rank_id.is_not(None))
+        .order_by(Incident.number)
+    )
     compiled = query.compile(db.engine, compile_kwargs={"literal_binds": True})
     if db.engine.dialect.name == "sqlite":
         rows = db.session.execute(text(f"EXPLAIN QUERY PLAN {compiled}")).all()
@@ -128,13 +165,20 @@ def second_database(url: str, name: str) -> str:
 def filled(url: str, events: list[int]):
     """An app on `url` with an event of `players` players (five incidents each) per entry of `events`.
     Returns the app and, per event, (event id, the looked-up player's id)."""
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": url, "RATELIMIT_STORAGE_URI": "memory://",
-                      "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml")})
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": url,
+            "RATELIMIT_STORAGE_URI": "memory://",
+            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+        }
+    )
     with app.app_context():
         db.drop_all()
         db.create_all()
-        organizer = create_user(db.session, email="org@example.test", name="Org", password="bench-password-1",
-                                organizer=True)
+        organizer = create_user(
+            db.session, email="org@example.test", name="Org", password="bench-password-1", organizer=True
+        )
         db.session.commit()
         made = [add_event(n, organizer.id, players) for n, players in enumerate(events)]
         if db.engine.dialect.name == "postgresql":
@@ -152,27 +196,49 @@ def main() -> None:
         (many_event, many_player), (big_event, big_player) = made[0], made[-1]
         with large_app.app_context():
             total = db.session.scalar(select(func.count()).select_from(Incident))
-            print(f"{kind} plan of the priors look-up, {total:,} incidents in the database, an event of 100,000:\n"
-                  f"{plans(big_event, big_player)}")
+            print(
+                f"{kind} plan of the priors look-up, {total:,} incidents in the database, an event of 100,000:\n"
+                f"{plans(big_event, big_player)}"
+            )
         with small_app.app_context():
             print(f"{kind} plan, 1,000 incidents in the database:\n{plans(small_event, small_player)}")
         small_priors, small_page, many_priors, many_page, big_priors, big_page = interleaved(
-            lookups(small_app, small_event, small_player) + lookups(large_app, many_event, many_player)
-            + lookups(large_app, big_event, big_player))
+            lookups(small_app, small_event, small_player)
+            + lookups(large_app, many_event, many_player)
+            + lookups(large_app, big_event, big_player)
+        )
         for app in (small_app, large_app):
             with app.app_context():
                 db.engine.dispose()
     print(f"{kind}, 1,000 incidents: priors {small_priors:.0f} µs, player page history {small_page:.0f} µs")
-    for label, priors, page in (("100 events of 1,000", many_priors, many_page),
-                                ("one event of 100,000", big_priors, big_page)):
-        print(f"{kind}, {label}: priors {priors:.0f} µs ({priors / small_priors:.2f}× 1k), "
-              f"player page history {page:.0f} µs ({page / small_page:.2f}× 1k)")
-        emit("history", f"{kind}: a player's priors, {label} incidents", priors, "µs",
-             baseline="1,000 incidents", baseline_value=small_priors, goal="≤ 1.2× baseline",
-             met=priors <= 1.2 * small_priors)
-        emit("history", f"{kind}: player page history, {label} incidents", page, "µs",
-             baseline="1,000 incidents", baseline_value=small_page, goal="≤ 1.2× baseline",
-             met=page <= 1.2 * small_page)
+    for label, priors, page in (
+        ("100 events of 1,000", many_priors, many_page),
+        ("one event of 100,000", big_priors, big_page),
+    ):
+        print(
+            f"{kind}, {label}: priors {priors:.0f} µs ({priors / small_priors:.2f}× 1k), "
+            f"player page history {page:.0f} µs ({page / small_page:.2f}× 1k)"
+        )
+        emit(
+            "history",
+            f"{kind}: a player's priors, {label} incidents",
+            priors,
+            "µs",
+            baseline="1,000 incidents",
+            baseline_value=small_priors,
+            goal="≤ 1.2× baseline",
+            met=priors <= 1.2 * small_priors,
+        )
+        emit(
+            "history",
+            f"{kind}: player page history, {label} incidents",
+            page,
+            "µs",
+            baseline="1,000 incidents",
+            baseline_value=small_page,
+            goal="≤ 1.2× baseline",
+            met=page <= 1.2 * small_page,
+        )
 
 
 if __name__ == "__main__":

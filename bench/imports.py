@@ -8,6 +8,7 @@ saves' max and p95 latency during the import, with the same saves measured first
 
 Run: .venv/bin/python bench/imports.py [--rows 130000] (or make bench)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,24 +26,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import func, select  # noqa: E402
-from werkzeug.datastructures import FileStorage  # noqa: E402
-from werkzeug.test import stream_encode_multipart  # noqa: E402
+from sqlalchemy import func, select
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import stream_encode_multipart
 
-from judgeapp import create_app  # noqa: E402
-from judgeapp.auth.services import create_user  # noqa: E402
-from judgeapp.events import services  # noqa: E402
-from judgeapp.extensions import CATALOG_KEY, db  # noqa: E402
-from judgeapp.models import Player, Role, User  # noqa: E402
+from judgeapp import create_app
+from judgeapp.auth.services import create_user
+from judgeapp.events import services
+from judgeapp.extensions import CATALOG_KEY, db
+from judgeapp.models import Player, Role
 
 PASSWORD = "bench-password-1"
 TOKEN_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
 def make_app(path: Path):
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                      "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": "memory://",
-                      "JUDGEAPP_PASSWORD_HASH": "pbkdf2:sha256:1000"})
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+            "RATELIMIT_STORAGE_URI": "memory://",
+            "JUDGEAPP_PASSWORD_HASH": "pbkdf2:sha256:1000",
+        }
+    )
     with app.app_context():
         db.create_all()
     return app
@@ -57,9 +64,22 @@ def setup(app) -> tuple[int, int]:
         catalog = app.extensions[CATALOG_KEY]
         events = []
         for name in ("Big Open", "Store Championship"):
-            events.append(services.create_event(db.session, catalog, organizer=organizer, data=services.EventData(
-                name=name, date=date(2026, 11, 28), venue="Hall", policy_id="bushiroad-afr", level=2, rounds=5,
-                round_minutes=50)))
+            events.append(
+                services.create_event(
+                    db.session,
+                    catalog,
+                    organizer=organizer,
+                    data=services.EventData(
+                        name=name,
+                        date=date(2026, 11, 28),
+                        venue="Hall",
+                        policy_id="bushiroad-afr",
+                        level=2,
+                        rounds=5,
+                        round_minutes=50,
+                    ),
+                )
+            )
         db.session.flush()
         small = events[1]
         for role in (Role.HEAD_JUDGE, Role.FLOOR_JUDGE):
@@ -81,9 +101,18 @@ def signed_in(app, email: str):
 def save_incident(client, event_id: int, n: int) -> float:
     url = f"/events/{event_id}/incidents/new"
     token = TOKEN_RE.search(client.get(url).get_data(as_text=True)).group(1)
-    data = {"csrf_token": token, "key": uuid.uuid4().hex, "round": "1", "table": "3", "subject_kind": "player",
-            "player": f"S-{n % 16:03d}", "infraction": "3.20.1", "penalty": "loss_of_game", "deviation_reason": "bench",
-            "description": "Benchmark incident"}
+    data = {
+        "csrf_token": token,
+        "key": uuid.uuid4().hex,
+        "round": "1",
+        "table": "3",
+        "subject_kind": "player",
+        "player": f"S-{n % 16:03d}",
+        "infraction": "3.20.1",
+        "penalty": "loss_of_game",
+        "deviation_reason": "bench",
+        "description": "Benchmark incident",
+    }
     start = time.perf_counter()
     response = client.post(url, data=data)
     took = time.perf_counter() - start
@@ -109,15 +138,18 @@ def main() -> None:
         baseline = [save_incident(judge, small, n) for n in range(args.baseline_saves)]
         body = players_file(args.rows)
         token = TOKEN_RE.search(organizer.get(f"/events/{big}/players").get_data(as_text=True)).group(1)
-        stream, _, boundary = stream_encode_multipart({"csrf_token": token, "file": FileStorage(io.BytesIO(body),
-                                                                                                 "players.csv")},
-                                                      use_tempfile=False)
+        stream, _, boundary = stream_encode_multipart(
+            {"csrf_token": token, "file": FileStorage(io.BytesIO(body), "players.csv")}, use_tempfile=False
+        )
         done, answer, took = threading.Event(), {}, {}
 
         def run_import():
             start = time.perf_counter()
-            answer["response"] = organizer.post(f"/events/{big}/players/import", data=stream.getvalue(),
-                                                content_type=f"multipart/form-data; boundary={boundary}")
+            answer["response"] = organizer.post(
+                f"/events/{big}/players/import",
+                data=stream.getvalue(),
+                content_type=f"multipart/form-data; boundary={boundary}",
+            )
             took["import"] = time.perf_counter() - start
             done.set()
 
@@ -131,22 +163,44 @@ def main() -> None:
         assert answer["response"].status_code == 200
         assert f"Import: {args.rows} added, 0 rejected" in answer["response"].get_data(as_text=True)
         with app.app_context():
-            assert db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == big)) == args.rows
+            assert (
+                db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == big)) == args.rows
+            )
     mb = len(body) / 1e6
     worst, p95 = max(during), statistics.quantiles(during, n=20, method="inclusive")[-1]
     base_max, base_p95 = max(baseline), statistics.quantiles(baseline, n=20, method="inclusive")[-1]
-    print(f"import of {args.rows:,} rows ({mb:.1f} MB) through the request: {took['import']:.1f} s; "
-          f"{len(during)} saves at another event meanwhile")
-    print(f"save latency during the import: max {worst * 1e3:.0f} ms, p95 {p95 * 1e3:.0f} ms, "
-          f"median {statistics.median(during) * 1e3:.0f} ms")
-    print(f"same saves, no import:          max {base_max * 1e3:.0f} ms, p95 {base_p95 * 1e3:.0f} ms, "
-          f"median {statistics.median(baseline) * 1e3:.0f} ms")
+    print(
+        f"import of {args.rows:,} rows ({mb:.1f} MB) through the request: {took['import']:.1f} s; "
+        f"{len(during)} saves at another event meanwhile"
+    )
+    print(
+        f"save latency during the import: max {worst * 1e3:.0f} ms, p95 {p95 * 1e3:.0f} ms, "
+        f"median {statistics.median(during) * 1e3:.0f} ms"
+    )
+    print(
+        f"same saves, no import:          max {base_max * 1e3:.0f} ms, p95 {base_p95 * 1e3:.0f} ms, "
+        f"median {statistics.median(baseline) * 1e3:.0f} ms"
+    )
     print(f"ratio: max {worst / base_max:.1f}×, p95 {p95 / base_p95:.1f}×")
     rows = f"{args.rows:,}-row players import"
-    emit("imports", f"save at another event during a {rows}, max", worst * 1000, "ms",
-         baseline="same saves, no import, max", baseline_value=base_max * 1000, goal="< 1 s", met=worst < 1)
-    emit("imports", f"save at another event during a {rows}, p95", p95 * 1000, "ms",
-         baseline="same saves, no import, p95", baseline_value=base_p95 * 1000)
+    emit(
+        "imports",
+        f"save at another event during a {rows}, max",
+        worst * 1000,
+        "ms",
+        baseline="same saves, no import, max",
+        baseline_value=base_max * 1000,
+        goal="< 1 s",
+        met=worst < 1,
+    )
+    emit(
+        "imports",
+        f"save at another event during a {rows}, p95",
+        p95 * 1000,
+        "ms",
+        baseline="same saves, no import, p95",
+        baseline_value=base_p95 * 1000,
+    )
     emit("imports", f"{rows} ({mb:.1f} MB), whole request", took["import"], "s")
 
 

@@ -8,6 +8,7 @@ and no growth of the full path between a small and a large database.
 
 Run: make bench (or .venv/bin/python bench/incidents.py [--events 50] [--per-event 2000] [--samples 300])
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,13 +25,24 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import insert, select  # noqa: E402
+from sqlalchemy import insert, select
 
-from judgeapp import create_app  # noqa: E402
-from judgeapp.auth.services import create_user  # noqa: E402
-from judgeapp.extensions import csrf, db  # noqa: E402
-from judgeapp.models import (AuditEntry, Event, Incident, IncidentStatus, IncidentSubject, Player, Role,  # noqa: E402
-                             Round, StaffAssignment, SubjectKind, utcnow)
+from judgeapp import create_app
+from judgeapp.auth.services import create_user
+from judgeapp.extensions import csrf, db
+from judgeapp.models import (
+    AuditEntry,
+    Event,
+    Incident,
+    IncidentStatus,
+    IncidentSubject,
+    Player,
+    Role,
+    Round,
+    StaffAssignment,
+    SubjectKind,
+    utcnow,
+)
 
 PASSWORD = "bench-password-1"
 PLAYERS = 64
@@ -38,8 +50,14 @@ CODES = ["3.5.2", "3.2.1", "3.3.1", "3.9.1", "3.20.1", "3.6.1.1", "3.5.3.2", "3.
 
 
 def make_app(path: Path):
-    app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-                      "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": "memory://"})
+    app = create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
+            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+            "RATELIMIT_STORAGE_URI": "memory://",
+        }
+    )
 
     @app.post("/bench/bare")
     @csrf.exempt
@@ -58,28 +76,55 @@ def fill(app, events: range, per_event: int, judge_id: int, organizer_id: int) -
     rng = random.Random(events.start)
     with app.app_context():
         for n in events:
-            event = Event(name=f"Bench event {n}", date=date(2026, 1, 1) + timedelta(days=n), venue="Hall",
-                          policy_id="bushiroad-afr", policy_version="1.11", level=2, rounds=15, round_minutes=50,
-                          organizer_id=organizer_id)
+            event = Event(
+                name=f"Bench event {n}",
+                date=date(2026, 1, 1) + timedelta(days=n),
+                venue="Hall",
+                policy_id="bushiroad-afr",
+                policy_version="1.11",
+                level=2,
+                rounds=15,
+                round_minutes=50,
+                organizer_id=organizer_id,
+            )
             db.session.add(event)
             db.session.flush()
             db.session.add(StaffAssignment(event_id=event.id, user_id=judge_id, role=Role.FLOOR_JUDGE))
-            rounds = [Round(event_id=event.id, number=r, started_at=utcnow(), length_minutes=50, started_by_id=judge_id)
-                      for r in range(1, 16)]
-            players = [Player(event_id=event.id, name=f"Player {n}-{p}", player_code=f"B{n}-{p:03d}")
-                       for p in range(PLAYERS)]
+            rounds = [
+                Round(event_id=event.id, number=r, started_at=utcnow(), length_minutes=50, started_by_id=judge_id)
+                for r in range(1, 16)
+            ]
+            players = [
+                Player(event_id=event.id, name=f"Player {n}-{p}", player_code=f"B{n}-{p:03d}") for p in range(PLAYERS)
+            ]
             db.session.add_all(rounds + players)
             db.session.flush()
             first_id = (db.session.scalar(select(Incident.id).order_by(Incident.id.desc()).limit(1)) or 0) + 1
             rows, subjects = [], []
             for k in range(per_event):
                 code = rng.choice(CODES)
-                rows.append(dict(id=first_id + k, event_id=event.id, number=k + 1, client_key=uuid.uuid4().hex,
-                                 round_id=rounds[k * 15 // per_event].id, table_number=rng.randint(1, 32),
-                                 subject_kind=SubjectKind.PLAYER, subject_name="x", infraction_code=code,
-                                 subsection=code.rsplit(".", 1)[0] if code.count(".") > 1 else code,
-                                 rank_id="warning", suggested_rank_id="warning", upgraded=False, upgrade_refs=[],
-                                 description="", status=IncidentStatus.STANDING, judge_id=judge_id, created_at=utcnow()))
+                rows.append(
+                    dict(
+                        id=first_id + k,
+                        event_id=event.id,
+                        number=k + 1,
+                        client_key=uuid.uuid4().hex,
+                        round_id=rounds[k * 15 // per_event].id,
+                        table_number=rng.randint(1, 32),
+                        subject_kind=SubjectKind.PLAYER,
+                        subject_name="x",
+                        infraction_code=code,
+                        subsection=code.rsplit(".", 1)[0] if code.count(".") > 1 else code,
+                        rank_id="warning",
+                        suggested_rank_id="warning",
+                        upgraded=False,
+                        upgrade_refs=[],
+                        description="",
+                        status=IncidentStatus.STANDING,
+                        judge_id=judge_id,
+                        created_at=utcnow(),
+                    )
+                )
                 subjects.append(dict(incident_id=first_id + k, player_id=players[rng.randrange(PLAYERS)].id))
             db.session.execute(insert(Incident), rows)
             db.session.execute(insert(IncidentSubject), subjects)
@@ -90,17 +135,30 @@ def measure(app, event_id: int, samples: int) -> tuple[list[float], list[float]]
     client = app.test_client()
     page = client.get("/login").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    assert client.post("/login", data={"csrf_token": token, "email": "bench@example.test",
-                                       "password": PASSWORD}).status_code == 302
+    assert (
+        client.post(
+            "/login", data={"csrf_token": token, "email": "bench@example.test", "password": PASSWORD}
+        ).status_code
+        == 302
+    )
     form = client.get(f"/events/{event_id}/incidents/new").get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
     with app.app_context():
         codes = list(db.session.scalars(select(Player.player_code).where(Player.event_id == event_id)))
     full, bare = [], []
     for n in range(samples):
-        data = {"csrf_token": token, "key": uuid.uuid4().hex, "round": "15", "table": "3", "subject_kind": "player",
-                "player": codes[n % len(codes)], "infraction": "3.20.1", "penalty": "loss_of_game",
-                "deviation_reason": "bench", "description": "Benchmark incident"}
+        data = {
+            "csrf_token": token,
+            "key": uuid.uuid4().hex,
+            "round": "15",
+            "table": "3",
+            "subject_kind": "player",
+            "player": codes[n % len(codes)],
+            "infraction": "3.20.1",
+            "penalty": "loss_of_game",
+            "deviation_reason": "bench",
+            "description": "Benchmark incident",
+        }
         start = time.perf_counter()
         response = client.post(f"/events/{event_id}/incidents/new", data=data)
         full.append(time.perf_counter() - start)
@@ -115,10 +173,20 @@ def line(label: str, full: list[float], bare: list[float]) -> float:
     from bench.results import emit
 
     f, b = statistics.median(full), statistics.median(bare)
-    emit("incidents", f"save an incident, {label.strip()}", f * 1000, "ms", baseline="bare one-row insert",
-         baseline_value=b * 1000, goal="< 2× baseline", met=f / b < 2)
-    print(f"{label:<34} full path {f * 1e3:7.2f} ms   bare insert {b * 1e3:7.2f} ms   ratio {f / b:5.2f}×"
-          f"   (p90 full {statistics.quantiles(full, n=10)[-1] * 1e3:.2f} ms)")
+    emit(
+        "incidents",
+        f"save an incident, {label.strip()}",
+        f * 1000,
+        "ms",
+        baseline="bare one-row insert",
+        baseline_value=b * 1000,
+        goal="< 2× baseline",
+        met=f / b < 2,
+    )
+    print(
+        f"{label:<34} full path {f * 1e3:7.2f} ms   bare insert {b * 1e3:7.2f} ms   ratio {f / b:5.2f}×"
+        f"   (p90 full {statistics.quantiles(full, n=10)[-1] * 1e3:.2f} ms)"
+    )
     return f
 
 
@@ -146,8 +214,10 @@ def main() -> None:
         with app.app_context():
             total = db.session.query(Incident).count()
         f_large = line(f"{total:>7,} incidents in the database", *measure(app, 2, args.samples))
-        print(f"full path, large / small database: {f_large / f_small:.2f}× "
-              f"(history look-up is per event and per player, indexed)")
+        print(
+            f"full path, large / small database: {f_large / f_small:.2f}× "
+            f"(history look-up is per event and per player, indexed)"
+        )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ Run: make bench (SQLite, then PostgreSQL), or
      .venv/bin/python bench/load.py [--seconds 600] [--throughput-seconds 30]   (SQLite in a temporary folder)
      scripts/with-postgres.sh .venv/bin/python bench/load.py                     (PostgreSQL, from TEST_DATABASE_URL)
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,19 +28,30 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.results import emit  # noqa: E402
-from judgeapp import create_app  # noqa: E402
-from judgeapp.extensions import db  # noqa: E402
-from tests.load.harness import (Gunicorn, Judge, Tally, WorkerKiller, check_database, run_bare_clients,  # noqa: E402
-                                in_threads, run_judges, set_up_event)
+from bench.results import emit
+from judgeapp import create_app
+from judgeapp.extensions import db
+from tests.load.harness import (
+    Gunicorn,
+    Judge,
+    Tally,
+    WorkerKiller,
+    check_database,
+    in_threads,
+    run_bare_clients,
+    run_judges,
+    set_up_event,
+)
 
 
 def queue_throughput(base: str, staffing, tally: Tally, seconds: float) -> float:
     """Incidents acknowledged per second while every judge sends incidents back to back, each with a fresh one-time
     key made on the phone (as the outbox sends its queue). Judges sign in and open the form before the clock starts,
     so password hashing and page rendering are not counted."""
-    judges = [Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(n))
-              for n, email in enumerate(staffing.emails)]
+    judges = [
+        Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(n))
+        for n, email in enumerate(staffing.emails)
+    ]
     tokens: dict[int, str] = {}
 
     def ready(n: int) -> None:
@@ -69,9 +81,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp}/load.sqlite3"
         kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
-        app = create_app({"SECRET_KEY": "load-test-secret", "SQLALCHEMY_DATABASE_URI": url,
-                          "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-                          "RATELIMIT_STORAGE_URI": "memory://"})
+        app = create_app(
+            {
+                "SECRET_KEY": "load-test-secret",
+                "SQLALCHEMY_DATABASE_URI": url,
+                "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+                "RATELIMIT_STORAGE_URI": "memory://",
+            }
+        )
         with app.app_context():
             db.drop_all()
             db.create_all()
@@ -98,30 +115,66 @@ def main() -> None:
     acknowledged = {**flow.acknowledged, **alone.acknowledged, **tally.acknowledged}
     lost = len(set(acknowledged) - set(held["rows"]))
     doubled = len(tally.mismatches) + len(flow.mismatches) + sum(1 for c in held["audit_counts"].values() if c != 1)
-    errors = sum(n for t in (tally, flow) for status, n in t.statuses.items() if status >= 500) \
-        + len(tally.unexpected) + len(flow.unexpected)
+    errors = (
+        sum(n for t in (tally, flow) for status, n in t.statuses.items() if status >= 500)
+        + len(tally.unexpected)
+        + len(flow.unexpected)
+    )
     p50, p95, p99 = statistics.median(tally.latencies), tally.percentile(0.95), tally.percentile(0.99)
     rate = len(tally.acknowledged) / elapsed
     print(f"{kind}: {args.judges} judges for {elapsed:.0f} s, {killed} workers killed; {tally.summary()}")
-    print(f"{kind}: lost {lost}, doubled {doubled}, server errors {errors}; integrity {held['integrity']}; "
-          f"{rate:.1f} incidents/s; one judge alone: median {baseline * 1e3:.0f} ms")
-    print(f"{kind}: throughput, {args.judges} clients for {args.throughput_seconds:.0f} s each: bare insert "
-          f"{bare_rate:.1f}/s (median {statistics.median(bare) * 1e3:.0f} ms), incidents {flow_rate:.1f}/s; "
-          f"{flow.summary()}")
+    print(
+        f"{kind}: lost {lost}, doubled {doubled}, server errors {errors}; integrity {held['integrity']}; "
+        f"{rate:.1f} incidents/s; one judge alone: median {baseline * 1e3:.0f} ms"
+    )
+    print(
+        f"{kind}: throughput, {args.judges} clients for {args.throughput_seconds:.0f} s each: bare insert "
+        f"{bare_rate:.1f}/s (median {statistics.median(bare) * 1e3:.0f} ms), incidents {flow_rate:.1f}/s; "
+        f"{flow.summary()}"
+    )
     bench = f"load_{kind.lower()}"
-    emit(bench, f"{kind}: incidents acknowledged per second, {args.judges} judges", flow_rate, "/s",
-         baseline=f"bare insert route, {args.judges} clients", baseline_value=bare_rate, goal="≥ 0.5× baseline",
-         met=flow_rate >= 0.5 * bare_rate)
+    emit(
+        bench,
+        f"{kind}: incidents acknowledged per second, {args.judges} judges",
+        flow_rate,
+        "/s",
+        baseline=f"bare insert route, {args.judges} clients",
+        baseline_value=bare_rate,
+        goal="≥ 0.5× baseline",
+        met=flow_rate >= 0.5 * bare_rate,
+    )
     for name, q in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99)):
-        emit(bench, f"{kind}: incident post latency {name}, {args.judges} judges", flow.percentile(q) * 1e3, "ms",
-             baseline=f"bare insert {name}", baseline_value=sorted(bare)[min(len(bare) - 1, int(q * len(bare)))] * 1e3)
-    emit(bench, f"{kind}: lost + doubled + 5xx ({args.seconds:.0f} s, {killed} kills)", lost + doubled + errors,
-         "records", goal="0", met=lost + doubled + errors == 0)
-    emit(bench, f"{kind}: incidents per second while workers are killed ({args.judges} judges, form per incident)",
-         rate, "/s")
+        emit(
+            bench,
+            f"{kind}: incident post latency {name}, {args.judges} judges",
+            flow.percentile(q) * 1e3,
+            "ms",
+            baseline=f"bare insert {name}",
+            baseline_value=sorted(bare)[min(len(bare) - 1, int(q * len(bare)))] * 1e3,
+        )
+    emit(
+        bench,
+        f"{kind}: lost + doubled + 5xx ({args.seconds:.0f} s, {killed} kills)",
+        lost + doubled + errors,
+        "records",
+        goal="0",
+        met=lost + doubled + errors == 0,
+    )
+    emit(
+        bench,
+        f"{kind}: incidents per second while workers are killed ({args.judges} judges, form per incident)",
+        rate,
+        "/s",
+    )
     for name, value in (("median", p50), ("p95", p95), ("p99", p99)):
-        emit(bench, f"{kind}: post latency {name}, {args.judges} judges", value * 1e3, "ms",
-             baseline="one judge alone, median", baseline_value=baseline * 1e3)
+        emit(
+            bench,
+            f"{kind}: post latency {name}, {args.judges} judges",
+            value * 1e3,
+            "ms",
+            baseline="one judge alone, median",
+            baseline_value=baseline * 1e3,
+        )
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 (the entry modules and every module they import, at the addresses the page's import map gives).
 
 Bytes as judgeapp sends them to a phone that accepts brotli: the page itself plain (pages are never compressed:
-BREACH), its CSS and scripts brotli-compressed by the app; and all of it uncompressed. Baseline: the login page with its own CSS, the lightest page, in the same run. Goal: under 60 KB compressed.
+BREACH), its CSS and scripts brotli-compressed by the app; and all of it uncompressed. Baseline: the login page with
+its own CSS and scripts, the lightest page, in the same run. Goal: under 60 KB as sent.
 
 Run: make bench (or .venv/bin/python bench/page_weight.py)
 """
+
 from __future__ import annotations
 
 import gzip
@@ -19,11 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-import brotli  # noqa: E402
+import brotli
 
-from bench.results import emit  # noqa: E402
-from judgeapp import create_app  # noqa: E402
-from judgeapp.extensions import db  # noqa: E402
+from bench.results import emit
+from judgeapp import create_app
+from judgeapp.extensions import db
 
 ASSET_RE = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]+href|script[^>]+src)="([^"]+)"')
 IMPORT_MAP_RE = re.compile(r'<script type="importmap">(.*?)</script>', re.DOTALL)
@@ -65,9 +67,14 @@ def weigh(client, url: str) -> tuple[int, int, list[str]]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app({"SECRET_KEY": "bench", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/w.sqlite3",
-                          "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-                          "RATELIMIT_STORAGE_URI": "memory://"})
+        app = create_app(
+            {
+                "SECRET_KEY": "bench",
+                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/w.sqlite3",
+                "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+                "RATELIMIT_STORAGE_URI": "memory://",
+            }
+        )
         with app.app_context():
             db.create_all()
         assert app.test_cli_runner().invoke(args=["demo", "--password", "bench-pass"]).exit_code == 0
@@ -79,13 +86,29 @@ def main() -> None:
         raw, gz, assets = weigh(client, "/events/1/incidents/new")
         with app.app_context():
             db.engine.dispose()
-    print(f"incident form + {len(assets)} assets ({', '.join(a.rsplit('/', 1)[-1].split('?')[0] for a in assets)}): "
-          f"{raw / 1024:.1f} KB uncompressed, {gz / 1024:.1f} KB as sent ({gz / login_gz:.2f}× the login page's "
-          f"{login_gz / 1024:.1f} KB); goal < 60 KB as sent: {'met' if gz < 60 * 1024 else 'NOT met'}")
-    emit("page_weight", "incident form + CSS + JS, as sent (page plain, files br)", gz / 1024, "KB",
-         baseline="login page + CSS + JS, as sent", baseline_value=login_gz / 1024, goal="< 60 KB", met=gz < 60 * 1024)
-    emit("page_weight", "incident form + CSS + JS, uncompressed", raw / 1024, "KB", baseline="login page + CSS",
-         baseline_value=login_raw / 1024)
+    print(
+        f"incident form + {len(assets)} assets ({', '.join(a.rsplit('/', 1)[-1].split('?')[0] for a in assets)}): "
+        f"{raw / 1024:.1f} KB uncompressed, {gz / 1024:.1f} KB as sent ({gz / login_gz:.2f}× the login page's "
+        f"{login_gz / 1024:.1f} KB); goal < 60 KB as sent: {'met' if gz < 60 * 1024 else 'NOT met'}"
+    )
+    emit(
+        "page_weight",
+        "incident form + CSS + JS, as sent (page plain, files br)",
+        gz / 1024,
+        "KB",
+        baseline="login page + CSS + JS, as sent",
+        baseline_value=login_gz / 1024,
+        goal="< 60 KB",
+        met=gz < 60 * 1024,
+    )
+    emit(
+        "page_weight",
+        "incident form + CSS + JS, uncompressed",
+        raw / 1024,
+        "KB",
+        baseline="login page + CSS",
+        baseline_value=login_raw / 1024,
+    )
 
 
 if __name__ == "__main__":

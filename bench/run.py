@@ -2,6 +2,7 @@
 
 Run: make bench
 """
+
 from __future__ import annotations
 
 import sys
@@ -14,8 +15,8 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from judgeapp.infractions import Prior, load_catalog, suggest  # noqa: E402
-from judgeapp.infractions.search import search  # noqa: E402
+from judgeapp.infractions import Prior, load_catalog, suggest
+from judgeapp.infractions.search import search
 
 CATALOG = ROOT / "data" / "infractions.yaml"
 
@@ -42,23 +43,40 @@ def main() -> None:
     text = CATALOG.read_text()
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     parse = best_of(lambda: yaml.load(text, Loader=loader), number=5)
-    report("load + validate shipped catalog", best_of(lambda: load_catalog(CATALOG), number=5), "YAML parse alone", parse)
+    report(
+        "load + validate shipped catalog", best_of(lambda: load_catalog(CATALOG), number=5), "YAML parse alone", parse
+    )
 
     policy = load_catalog(CATALOG).policy("bushiroad-afr")
     codes = [i.code for i in policy.infractions if i.defaults]
     history = [Prior(codes[n % len(codes)], "warning", ref=n, round=n % 15 + 1) for n in range(40)]
     lookup = best_of(lambda: [policy.infraction(c) for c in codes], number=200) / len(codes)
-    report("suggest(), no history", best_of(lambda: [suggest(policy, 2, c) for c in codes], number=200) / len(codes),
-           "infraction lookup", lookup)
-    report("suggest(), 40 earlier penalties", best_of(lambda: [suggest(policy, 2, c, history) for c in codes], number=50) / len(codes),
-           "infraction lookup", lookup)
+    report(
+        "suggest(), no history",
+        best_of(lambda: [suggest(policy, 2, c) for c in codes], number=200) / len(codes),
+        "infraction lookup",
+        lookup,
+    )
+    report(
+        "suggest(), 40 earlier penalties",
+        best_of(lambda: [suggest(policy, 2, c, history) for c in codes], number=50) / len(codes),
+        "infraction lookup",
+        lookup,
+    )
 
     # A 300-infraction catalog, the size the quick reference must search as the judge types.
-    big = replace(policy, infractions=tuple(replace(i, code=f"{i.code}.{k}") for k in range(6) for i in policy.infractions)[:300],
-                  _by_code={})
+    big = replace(
+        policy,
+        infractions=tuple(replace(i, code=f"{i.code}.{k}") for k in range(6) for i in policy.infractions)[:300],
+        _by_code={},
+    )
     scan = best_of(lambda: [i.name.lower() for i in big.infractions], number=200)
-    report("server-side search, 300 infractions ('extra cards')", best_of(lambda: search(big, "extra cards"), number=200),
-           "plain scan of names", scan)
+    report(
+        "server-side search, 300 infractions ('extra cards')",
+        best_of(lambda: search(big, "extra cards"), number=200),
+        "plain scan of names",
+        scan,
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """judgeapp: tournament judges' incident and penalty tool."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
@@ -9,14 +10,16 @@ from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import inspect as sa_inspect
 
+from .config import DEFAULTS, ROOT, from_environment
 from .errors import EventClosed
+from .extensions import CATALOG_KEY, compress, csrf, db, limiter, login_manager, migrate
 from .lifecycles import IllegalTransition
 from .permissions import Refused
-from .config import DEFAULTS, ROOT, from_environment
-from .extensions import CATALOG_KEY, compress, csrf, db, limiter, login_manager, migrate
 
-CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
-       "base-uri 'self'; form-action 'self'; frame-ancestors 'none'")
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
+    "base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+)
 # Responses a browser or proxy may keep: static files and the installable app's own files (sw.js sets no-cache).
 # Everything else may carry credentials or personal data (pages, reports, CSV, one-time links): never stored.
 CACHEABLE_ENDPOINTS = frozenset({"static", "offline.service_worker", "offline.manifest", "offline.page"})
@@ -112,8 +115,9 @@ def register_extensions(app: Flask) -> None:
             # the phone's service worker keeps a page only for the account it names, and shows it only to that one
             response.headers["X-Judgeapp-Account"] = account_header(current_user)
         if request.is_secure and app.config.get("JUDGEAPP_HSTS_SECONDS"):
-            response.headers.setdefault("Strict-Transport-Security",
-                                        f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}")
+            response.headers.setdefault(
+                "Strict-Transport-Security", f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}"
+            )
         return response
 
 
@@ -142,7 +146,8 @@ def register_blueprints(app: Flask) -> None:
 
 
 def register_errorhandlers(app: Flask) -> None:
-    from .web import ERROR_PAGES, error_page as render, too_large_text
+    from .web import ERROR_PAGES, too_large_text
+    from .web import error_page as render
 
     for code in ERROR_PAGES:
         if code in (413, 500):
@@ -156,8 +161,11 @@ def register_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf(e):
-        return render(400, "This form has expired or was not sent by judgeapp (missing or wrong security token). "
-                           "Reload the page and send it again; what you typed was not saved.")
+        return render(
+            400,
+            "This form has expired or was not sent by judgeapp (missing or wrong security token). "
+            "Reload the page and send it again; what you typed was not saved.",
+        )
 
     @app.errorhandler(Refused)
     def _refused(e):
@@ -190,7 +198,7 @@ def register_template_helpers(app: Flask) -> None:
     @app.template_filter("iso_utc")
     def iso_utc(value: datetime | None) -> str:
         """A stored UTC time for scripts (countdowns, stopwatches)."""
-        return "" if value is None else value.replace(tzinfo=timezone.utc).isoformat().replace("+00:00", "Z")
+        return "" if value is None else value.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
 
     from .permissions import Action, Role, can, may
 

@@ -5,6 +5,7 @@ when a write lands on a page already copied, so the result is always one committ
 transaction. The copy is written beside the target and renamed into place only after `PRAGMA integrity_check`
 has passed, so an interrupted backup never leaves a broken file under the target's name.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,8 +31,10 @@ class BackupResult:
 def sqlite_path(url: URL) -> Path:
     """The file behind a SQLite database URL."""
     if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:"):
-        raise BackupError(f"not a SQLite database file: {url.render_as_string(hide_password=True)}. "
-                          "For PostgreSQL use pg_dump (README).")
+        raise BackupError(
+            f"not a SQLite database file: {url.render_as_string(hide_password=True)}. "
+            "For PostgreSQL use pg_dump (README)."
+        )
     return Path(url.database)
 
 

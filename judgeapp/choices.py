@@ -1,4 +1,5 @@
 """Choices the forms offer from the catalog: infractions, penalties, and rank names for templates."""
+
 from __future__ import annotations
 
 from wtforms.fields.choices import SelectChoice
@@ -18,11 +19,14 @@ def level_name(policy, number: int) -> str:
 
 def infraction_choices(field, policy, most_used=()):
     def choice(inf, group):
-        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group,
-                            render_kw={"data-sub": inf.subsection})
+        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group, render_kw={"data-sub": inf.subsection})
+
     choices = [SelectChoice("", "Choose the infraction…")]
-    choices += [choice(policy.infraction(code), "Most used at this event") for code in most_used
-                if code in {i.code for i in policy.infractions}]
+    choices += [
+        choice(policy.infraction(code), "Most used at this event")
+        for code in most_used
+        if code in {i.code for i in policy.infractions}
+    ]
     choices += [choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name}") for inf in policy.infractions]
     field.choices = choices
 

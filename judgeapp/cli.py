@@ -1,4 +1,5 @@
 """Command line: thin wrappers over the same services the web uses."""
+
 from __future__ import annotations
 
 import json
@@ -16,12 +17,38 @@ from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, sugge
 
 DEMO_PASSWORD = "judgeapp-demo"
 DEMO_PLAYERS = [
-    "Haruto Sato", "Yui Suzuki", "Sota Takahashi", "Mei Tanaka", "Minato Watanabe", "Sakura Ito",
-    "佐藤 陽翔", "鈴木 結衣", "Ji-ho Kim", "Seo-yeon Park", "Wei Chen", "Li Na Wang",
-    "Nguyen Van An", "Tran Thi Mai", "Juan Pablo García", "María José López", "Liam O'Connor", "Aoife Byrne",
-    "Lukas Müller", "Sophie Schneider", "Mateo Rossi", "Giulia Bianchi", "Noah Martin", "Chloé Dubois",
-    "Oliver Smith", "Amelia Jones", "Ethan Brown", "Priya Sharma", "Arjun Patel", "Siti Nurhaliza",
-    "Rizky Pratama", "Kwame Mensah",
+    "Haruto Sato",
+    "Yui Suzuki",
+    "Sota Takahashi",
+    "Mei Tanaka",
+    "Minato Watanabe",
+    "Sakura Ito",
+    "佐藤 陽翔",
+    "鈴木 結衣",
+    "Ji-ho Kim",
+    "Seo-yeon Park",
+    "Wei Chen",
+    "Li Na Wang",
+    "Nguyen Van An",
+    "Tran Thi Mai",
+    "Juan Pablo García",
+    "María José López",
+    "Liam O'Connor",
+    "Aoife Byrne",
+    "Lukas Müller",
+    "Sophie Schneider",
+    "Mateo Rossi",
+    "Giulia Bianchi",
+    "Noah Martin",
+    "Chloé Dubois",
+    "Oliver Smith",
+    "Amelia Jones",
+    "Ethan Brown",
+    "Priya Sharma",
+    "Arjun Patel",
+    "Siti Nurhaliza",
+    "Rizky Pratama",
+    "Kwame Mensah",
 ]
 
 
@@ -48,8 +75,10 @@ def backup(path):
     except BackupError as err:
         click.echo(f"Backup failed: {err}", err=True)
         sys.exit(1)
-    click.echo(f"Backed up to {result.path}: {result.bytes:,} bytes, {result.pages:,} pages, "
-               f"integrity check {result.integrity}")
+    click.echo(
+        f"Backed up to {result.path}: {result.bytes:,} bytes, {result.pages:,} pages, "
+        f"integrity check {result.integrity}"
+    )
 
 
 @click.command("init-db")
@@ -104,8 +133,11 @@ def users_reset_link(email):
 @click.command("demo")
 @with_appcontext
 @click.option("--password", default=DEMO_PASSWORD, show_default=True, help="Password of every demo account.")
-@click.option("--sample-cases", is_flag=True, help="Also log a ruling under appeal and a disqualification under "
-                                                    "investigation, to show the head judge's screens.")
+@click.option(
+    "--sample-cases",
+    is_flag=True,
+    help="Also log a ruling under appeal and a disqualification under investigation, to show the head judge's screens.",
+)
 def demo(password, sample_cases):
     """Create the "Demo Open" event with demo accounts, 32 players and round 1's pairings (for trying the app only)."""
     from .auth.services import create_user
@@ -117,14 +149,30 @@ def demo(password, sample_cases):
         return
     cat = current_catalog()
     people = {}
-    for email, name, organizer in [("organizer@demo.test", "Olivia Organizer", True), ("head@demo.test", "Hiro Head", False),
-                                   ("floor1@demo.test", "Fatima Floor", False), ("floor2@demo.test", "Felix Floor", False)]:
+    for email, name, organizer in [
+        ("organizer@demo.test", "Olivia Organizer", True),
+        ("head@demo.test", "Hiro Head", False),
+        ("floor1@demo.test", "Fatima Floor", False),
+        ("floor2@demo.test", "Felix Floor", False),
+    ]:
         user = db.session.scalar(select(User).where(User.email == email))
         people[email] = user or create_user(db.session, email=email, name=name, password=password, organizer=organizer)
     org = people["organizer@demo.test"]
-    event = services.create_event(db.session, cat, organizer=org, data=services.EventData(
-        name="Demo Open", date=date.today(), venue="Demo Convention Hall, Hall B", policy_id="bushiroad-afr", level=2,
-        rounds=6, round_minutes=50, challenge_limit=2))
+    event = services.create_event(
+        db.session,
+        cat,
+        organizer=org,
+        data=services.EventData(
+            name="Demo Open",
+            date=date.today(),
+            venue="Demo Convention Hall, Hall B",
+            policy_id="bushiroad-afr",
+            level=2,
+            rounds=6,
+            round_minutes=50,
+            challenge_limit=2,
+        ),
+    )
     services.add_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE)
     for email in ("floor1@demo.test", "floor2@demo.test"):
         services.add_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
@@ -154,21 +202,60 @@ def _sample_cases(event, people) -> None:
     code = {p.player_code: p for p in session.scalars(select(Player).where(Player.event_id == event.id))}
     floor1, floor2, head = people["floor1@demo.test"], people["floor2@demo.test"], people["head@demo.test"]
     judge = frozenset({"floor_judge"})
-    warning = incidents.log_incident(session, policy, actor=floor1, roles=judge, event=event, data=incidents.IncidentInput(
-        key="demo-sample-incident-0001", infraction_code="3.5.2", table_number=3, player_id=code["DEMO-005"].id,
-        rank_id="warning", description="Did not discard down at the end of the turn."))
-    appeals.file_appeal(session, actor=floor1, event=event, incident=warning.incident, data=appeals.AppealInput(
-        key="demo-sample-appeal-000001", appellant=f"player:{code['DEMO-006'].id}",
-        contest="The opponent says a warning is too light: the extra card was used."))
-    dq = incidents.log_incident(session, policy, actor=floor2, roles=judge, event=event, data=incidents.IncidentInput(
-        key="demo-sample-incident-0002", infraction_code="4.1", table_number=6, player_id=code["DEMO-011"].id,
-        rank_id="disqualification", description="Seen arranging the top of the deck while shuffling."))
+    warning = incidents.log_incident(
+        session,
+        policy,
+        actor=floor1,
+        roles=judge,
+        event=event,
+        data=incidents.IncidentInput(
+            key="demo-sample-incident-0001",
+            infraction_code="3.5.2",
+            table_number=3,
+            player_id=code["DEMO-005"].id,
+            rank_id="warning",
+            description="Did not discard down at the end of the turn.",
+        ),
+    )
+    appeals.file_appeal(
+        session,
+        actor=floor1,
+        event=event,
+        incident=warning.incident,
+        data=appeals.AppealInput(
+            key="demo-sample-appeal-000001",
+            appellant=f"player:{code['DEMO-006'].id}",
+            contest="The opponent says a warning is too light: the extra card was used.",
+        ),
+    )
+    dq = incidents.log_incident(
+        session,
+        policy,
+        actor=floor2,
+        roles=judge,
+        event=event,
+        data=incidents.IncidentInput(
+            key="demo-sample-incident-0002",
+            infraction_code="4.1",
+            table_number=6,
+            player_id=code["DEMO-011"].id,
+            rank_id="disqualification",
+            description="Seen arranging the top of the deck while shuffling.",
+        ),
+    )
     investigation = investigations.investigation_of_incident(session, dq.incident)
     assert investigation is not None  # logging a disqualification opens its investigation
-    investigations.add_statement(session, actor=head, roles=frozenset({"head_judge"}), event=event,
-                                 investigation=investigation, key="demo-sample-statement-01",
-                                 author_name=code["DEMO-012"].name, author_role="opponent",
-                                 text="While shuffling he looked at the bottom card and moved two cards to the top.")
+    investigations.add_statement(
+        session,
+        actor=head,
+        roles=frozenset({"head_judge"}),
+        event=event,
+        investigation=investigation,
+        key="demo-sample-statement-01",
+        author_name=code["DEMO-012"].name,
+        author_role="opponent",
+        text="While shuffling he looked at the bottom card and moved two cards to the top.",
+    )
 
 
 catalog = AppGroup("catalog", help="Check an infraction catalog file.")
@@ -188,8 +275,10 @@ def catalog_check(path):
         sys.exit(1)
     for p in cat.policies.values():
         levels = ", ".join(str(lv.number) for lv in p.levels)
-        click.echo(f"{p.id} {p.version}: {len(p.infractions)} infractions in {len(p.subsections)} sub-sections, "
-                   f"levels {levels}, ranks {' < '.join(r.id for r in p.ranks)}")
+        click.echo(
+            f"{p.id} {p.version}: {len(p.infractions)} infractions in {len(p.subsections)} sub-sections, "
+            f"levels {levels}, ranks {' < '.join(r.id for r in p.ranks)}"
+        )
 
 
 penalty = AppGroup("penalty", help="Ask the penalty engine.")

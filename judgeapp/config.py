@@ -1,4 +1,5 @@
 """Configuration: defaults, then the environment (DATABASE_URL, SECRET_KEY, JUDGEAPP_CATALOG, MAIL_*)."""
+
 from __future__ import annotations
 
 import os
@@ -36,8 +37,9 @@ def from_environment(instance_path: str) -> dict:
         "SESSION_COOKIE_SECURE": os.environ.get("JUDGEAPP_HTTPS", "") == "1",
         "JUDGEAPP_TIMEZONE": os.environ.get("JUDGEAPP_TIMEZONE", "UTC"),
         "JUDGEAPP_PROXY_HOPS": int(os.environ.get("JUDGEAPP_PROXY_HOPS") or 0),
-        "JUDGEAPP_HSTS_SECONDS": int(os.environ.get("JUDGEAPP_HSTS_SECONDS", "").strip()
-                                     or DEFAULTS["JUDGEAPP_HSTS_SECONDS"]),
+        "JUDGEAPP_HSTS_SECONDS": int(
+            os.environ.get("JUDGEAPP_HSTS_SECONDS", "").strip() or DEFAULTS["JUDGEAPP_HSTS_SECONDS"]
+        ),
         "JUDGEAPP_BASE_URL": os.environ.get("JUDGEAPP_BASE_URL") or DEFAULTS["JUDGEAPP_BASE_URL"],
         **mail_settings(os.environ),
     }
@@ -98,7 +100,15 @@ DEFAULTS: dict[str, Any] = {
     # 500 bytes are not worth it.
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],  # CSV exports are sent as streams: the same choice for them
-    "COMPRESS_MIMETYPES": ["text/css", "text/javascript", "application/javascript", "application/json",
-                           "application/manifest+json", "text/csv", "text/plain", "image/svg+xml"],
+    "COMPRESS_MIMETYPES": [
+        "text/css",
+        "text/javascript",
+        "application/javascript",
+        "application/json",
+        "application/manifest+json",
+        "text/csv",
+        "text/plain",
+        "image/svg+xml",
+    ],
     "COMPRESS_MIN_SIZE": 500,
 }

@@ -1,4 +1,5 @@
 """Engine set-up: SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
+
 from __future__ import annotations
 
 from flask import g, has_request_context, request

@@ -1,4 +1,5 @@
 """Errors raised by services for the views to show next to a form field."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, overload
@@ -47,5 +48,7 @@ class EventClosed(Exception):
 
     def __init__(self, event: Event):
         self.event_id = event.id
-        super().__init__("This event is closed: its incidents, appeals and investigations are read-only. "
-                         "The organizer can reopen it, with a reason, if something must still change.")
+        super().__init__(
+            "This event is closed: its incidents, appeals and investigations are read-only. "
+            "The organizer can reopen it, with a reason, if something must still change."
+        )

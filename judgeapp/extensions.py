@@ -1,4 +1,5 @@
 """Extension objects, unbound: create_app() binds them to an app."""
+
 from flask import current_app
 from flask_compress import Compress
 from flask_limiter import Limiter

@@ -1,5 +1,6 @@
 """Request-level helpers shared by the floor's views (incidents, the clock, deck checks): round pickers, lenient
 query-string numbers, player labels. The phone outbox's JSON answers and the clock's text are in web.py."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -32,10 +33,6 @@ def int_or_none(value) -> int | None:
         return int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
         return None
-
-
-
-
 
 
 def player_label(player: Player) -> str:

@@ -4,6 +4,7 @@ Control characters other than tab and line breaks are taken out of every text fi
 invisible on a page, PostgreSQL cannot store NUL, and they are a classic way to hide text in a record. Everything
 printable is kept exactly as typed (markup, quotes, right-to-left marks), and escaped wherever it is shown.
 """
+
 from __future__ import annotations
 
 import re

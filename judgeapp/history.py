@@ -3,6 +3,7 @@
 The one place that reads the history from the records: the incident form and the engine call (log and correct),
 the suggest route, appeals' re-suggestion, the player page and the phone's copy all count with it. It builds on the
 models and the engine only; the modules that use it import it, never the other way round."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,8 +16,12 @@ from .infractions import Policy, Prior, PriorStatus
 from .infractions.engine import counting_priors
 from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, utcnow
 
-COUNTS = {IncidentStatus.STANDING: PriorStatus.STANDING, IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
-          IncidentStatus.VOID: PriorStatus.VOIDED, IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED}
+COUNTS = {
+    IncidentStatus.STANDING: PriorStatus.STANDING,
+    IncidentStatus.RECOMMENDED: PriorStatus.STANDING,
+    IncidentStatus.VOID: PriorStatus.VOIDED,
+    IncidentStatus.OVERTURNED: PriorStatus.OVERTURNED,
+}
 STANDING = tuple(s for s, counted in COUNTS.items() if counted is PriorStatus.STANDING)  # statuses that count
 
 
@@ -24,8 +29,12 @@ def _incidents_of(player_ids: list[int]) -> Subquery:
     """The incidents any of `player_ids` is a subject of (a team's incident is each member's), each once: a derived
     table read through the subjects' player index, so the look-up costs the same whatever the size of the event
     (bench/history.py; an `incidents.id IN (...)` filter led SQLite to scan the whole event instead)."""
-    return (select(IncidentSubject.incident_id).where(IncidentSubject.player_id.in_(player_ids))
-            .distinct().subquery("subject_of"))
+    return (
+        select(IncidentSubject.incident_id)
+        .where(IncidentSubject.player_id.in_(player_ids))
+        .distinct()
+        .subquery("subject_of")
+    )
 
 
 def incidents_of_players(session: Session, event: Event, player_ids: list[int]) -> list[Incident]:
@@ -33,37 +42,70 @@ def incidents_of_players(session: Session, event: Event, player_ids: list[int]) 
     if not player_ids:
         return []
     subjects = _incidents_of(player_ids)
-    return list(session.scalars(select(Incident).select_from(subjects)
-                                .join(Incident, Incident.id == subjects.c.incident_id)
-                                .where(Incident.event_id == event.id)
-                                .options(selectinload(Incident.round)).order_by(Incident.number)))
+    return list(
+        session.scalars(
+            select(Incident)
+            .select_from(subjects)
+            .join(Incident, Incident.id == subjects.c.incident_id)
+            .where(Incident.event_id == event.id)
+            .options(selectinload(Incident.round))
+            .order_by(Incident.number)
+        )
+    )
 
 
 def as_prior(incident: Incident) -> Prior:
     if incident.rank_id is None:
         raise ValueError(f"incident #{incident.number} gave no penalty: it is no prior")
-    return Prior(infraction_code=incident.infraction_code, rank_id=incident.rank_id, ref=incident.number,
-                 round=incident.round.number, day=incident.created_at.date(), status=COUNTS[incident.status],
-                 subsection=incident.subsection)
+    return Prior(
+        infraction_code=incident.infraction_code,
+        rank_id=incident.rank_id,
+        ref=incident.number,
+        round=incident.round.number,
+        day=incident.created_at.date(),
+        status=COUNTS[incident.status],
+        subsection=incident.subsection,
+    )
 
 
-def priors_of_players(session: Session, event: Event, player_ids: list[int], *,
-                      before_number: int | None = None) -> list[Prior]:
+def priors_of_players(
+    session: Session, event: Event, player_ids: list[int], *, before_number: int | None = None
+) -> list[Prior]:
     """The penalties in the history of any of `player_ids` at this event, as the engine reads them (one query)."""
     if not player_ids:
         return []
     subjects = _incidents_of(player_ids)
-    query = (select(Incident.infraction_code, Incident.rank_id, Incident.number, Round.number, Incident.created_at,
-                    Incident.status, Incident.subsection)
-             .select_from(subjects).join(Incident, Incident.id == subjects.c.incident_id)
-             .join(Round, Round.id == Incident.round_id)
-             .where(Incident.event_id == event.id, Incident.rank_id.is_not(None))
-             .order_by(Incident.number))
+    query = (
+        select(
+            Incident.infraction_code,
+            Incident.rank_id,
+            Incident.number,
+            Round.number,
+            Incident.created_at,
+            Incident.status,
+            Incident.subsection,
+        )
+        .select_from(subjects)
+        .join(Incident, Incident.id == subjects.c.incident_id)
+        .join(Round, Round.id == Incident.round_id)
+        .where(Incident.event_id == event.id, Incident.rank_id.is_not(None))
+        .order_by(Incident.number)
+    )
     if before_number is not None:
         query = query.where(Incident.number < before_number)
-    return [Prior(infraction_code=code, rank_id=rank, ref=number, round=rnd, day=at.date(), status=COUNTS[status],
-                  subsection=sub) for code, rank, number, rnd, at, status, sub in session.execute(query)
-            if rank is not None]  # none is (the query asks for ranks), but the column may be NULL
+    return [
+        Prior(
+            infraction_code=code,
+            rank_id=rank,
+            ref=number,
+            round=rnd,
+            day=at.date(),
+            status=COUNTS[status],
+            subsection=sub,
+        )
+        for code, rank, number, rnd, at, status, sub in session.execute(query)
+        if rank is not None
+    ]  # none is (the query asks for ranks), but the column may be NULL
 
 
 @dataclass
@@ -75,8 +117,9 @@ class SubsectionHistory:
     next_upgraded: bool
 
 
-def player_history(session: Session, policy: Policy, event: Event, player: Player, *,
-                   today: date | None = None) -> list[SubsectionHistory]:
+def player_history(
+    session: Session, policy: Policy, event: Event, player: Player, *, today: date | None = None
+) -> list[SubsectionHistory]:
     """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded: the
     engine's own count (standing penalties, within the policy's repeat scope)."""
     today = today or utcnow().date()

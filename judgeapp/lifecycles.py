@@ -8,6 +8,7 @@ file says which transitions exist at all.
 Some states are stored as they are (an appeal's status); others are read off several stored facts (an incident
 under appeal is a standing incident with an open appeal): the `*_state` functions do that reading, in one place.
 """
+
 from __future__ import annotations
 
 import enum
@@ -57,24 +58,32 @@ def _all(states: type[enum.Enum]) -> frozenset:
 
 # ---- incidents -------------------------------------------------------------------------------------------------------
 
+
 class IncidentState(str, enum.Enum):
     LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
     RECOMMENDED = "recommended"  # a penalty only the head judge may give, waiting for them
     UNDER_APPEAL = "under_appeal"  # an appeal waits for the head judge (or their proxy)
     DECIDED = "decided"  # the head judge decided (their own ruling, a correction, an appeal, a recommendation, a DQ)
-    PROXY_DECIDED = "proxy_decided"  # the head judge's proxy decided an appeal: final for the floor, appealable once more
+    PROXY_DECIDED = (
+        "proxy_decided"  # the head judge's proxy decided an appeal: final for the floor, appealable once more
+    )
     OVERTURNED = "overturned"
     VOID = "void"
 
     @property
     def label(self) -> str:
-        return {"logged": "standing", "recommended": "waiting for the head judge", "under_appeal": "under appeal",
-                "decided": "decided by the head judge",
-                "proxy_decided": "decided by the head judge's proxy"}.get(self.value, self.value)
+        return {
+            "logged": "standing",
+            "recommended": "waiting for the head judge",
+            "under_appeal": "under appeal",
+            "decided": "decided by the head judge",
+            "proxy_decided": "decided by the head judge's proxy",
+        }.get(self.value, self.value)
 
 
-def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool,
-                   proxy_decided: bool = False) -> IncidentState:
+def incident_state(
+    status: str, *, open_appeal: bool, head_judge_decided: bool, proxy_decided: bool = False
+) -> IncidentState:
     """The lifecycle state of an incident from its stored status, whether an appeal of it is waiting, whether the
     head judge has decided on it (their own ruling, a correction, an appeal, a recommendation, a finalized
     disqualification) and whether their proxy decided an appeal of it."""
@@ -91,39 +100,64 @@ def incident_state(status: str, *, open_appeal: bool, head_judge_decided: bool,
     return IncidentState.PROXY_DECIDED if proxy_decided else IncidentState.LOGGED
 
 
-_LIVE = frozenset({IncidentState.LOGGED, IncidentState.RECOMMENDED, IncidentState.UNDER_APPEAL,
-                   IncidentState.DECIDED, IncidentState.PROXY_DECIDED, IncidentState.OVERTURNED})
-INCIDENT = Machine("incident", IncidentState, {
-    "correct": (_LIVE - {IncidentState.OVERTURNED}, None),
-    # an appeal waiting holds the ruling: it is settled by deciding the appeal (overturned), not by voiding it
-    "void": (_LIVE - {IncidentState.UNDER_APPEAL}, IncidentState.VOID),
-    "note": (_all(IncidentState), None),
-    "appeal": (frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.PROXY_DECIDED}),
-               IncidentState.UNDER_APPEAL),
-    "accept": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
-    "decline": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
-}, refusals={
-    "correct": ("This incident is {state}: it can no longer be corrected.",
-                "Add a note to it instead, or log a new incident."),
-    "void": {
-        IncidentState.UNDER_APPEAL: ("This incident is under appeal: only the head judge may change it now, by "
-                                     "deciding the appeal.", "Add a note, or ask the head judge: they settle it by deciding the "
-                                     "appeal (overturned, if the ruling should go)."),
-        IncidentState.VOID: ("This incident is already void.", "Add a note to it if something more should be known."),
+_LIVE = frozenset(
+    {
+        IncidentState.LOGGED,
+        IncidentState.RECOMMENDED,
+        IncidentState.UNDER_APPEAL,
+        IncidentState.DECIDED,
+        IncidentState.PROXY_DECIDED,
+        IncidentState.OVERTURNED,
+    }
+)
+INCIDENT = Machine(
+    "incident",
+    IncidentState,
+    {
+        "correct": (_LIVE - {IncidentState.OVERTURNED}, None),
+        # an appeal waiting holds the ruling: it is settled by deciding the appeal (overturned), not by voiding it
+        "void": (_LIVE - {IncidentState.UNDER_APPEAL}, IncidentState.VOID),
+        "note": (_all(IncidentState), None),
+        "appeal": (
+            frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.PROXY_DECIDED}),
+            IncidentState.UNDER_APPEAL,
+        ),
+        "accept": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
+        "decline": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
     },
-    "appeal": {
-        IncidentState.RECOMMENDED: ("The ruling is not complete: the head judge has not decided the recommended "
-                                    "penalty yet.", "Appeal once the head judge has accepted or declined it."),
-        IncidentState.DECIDED: ("The head judge has decided on this ruling: their decision is final.", ""),
-        IncidentState.VOID: ("This incident is void: there is no ruling to appeal.", ""),
-        IncidentState.OVERTURNED: ("This ruling was already overturned.", ""),
+    refusals={
+        "correct": (
+            "This incident is {state}: it can no longer be corrected.",
+            "Add a note to it instead, or log a new incident.",
+        ),
+        "void": {
+            IncidentState.UNDER_APPEAL: (
+                "This incident is under appeal: only the head judge may change it now, by deciding the appeal.",
+                "Add a note, or ask the head judge: they settle it by deciding the "
+                "appeal (overturned, if the ruling should go).",
+            ),
+            IncidentState.VOID: (
+                "This incident is already void.",
+                "Add a note to it if something more should be known.",
+            ),
+        },
+        "appeal": {
+            IncidentState.RECOMMENDED: (
+                "The ruling is not complete: the head judge has not decided the recommended penalty yet.",
+                "Appeal once the head judge has accepted or declined it.",
+            ),
+            IncidentState.DECIDED: ("The head judge has decided on this ruling: their decision is final.", ""),
+            IncidentState.VOID: ("This incident is void: there is no ruling to appeal.", ""),
+            IncidentState.OVERTURNED: ("This ruling was already overturned.", ""),
+        },
+        "accept": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
+        "decline": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
     },
-    "accept": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
-    "decline": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
-})
+)
 
 
 # ---- appeals ---------------------------------------------------------------------------------------------------------
+
 
 class AppealState(str, enum.Enum):
     OPEN = "open"
@@ -134,8 +168,10 @@ class AppealState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"open": "waiting for a decision",
-                "open_to_head_judge": "waiting for the head judge (a proxy already ruled)"}.get(self.value, self.value)
+        return {
+            "open": "waiting for a decision",
+            "open_to_head_judge": "waiting for the head judge (a proxy already ruled)",
+        }.get(self.value, self.value)
 
 
 def appeal_state(status: str, *, after_proxy_ruling: bool) -> AppealState:
@@ -147,27 +183,37 @@ def appeal_state(status: str, *, after_proxy_ruling: bool) -> AppealState:
 
 _OPEN_APPEAL = frozenset({AppealState.OPEN, AppealState.OPEN_TO_HEAD_JUDGE})
 _DECIDED_APPEAL = frozenset({AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED})
-APPEAL = Machine("appeal", AppealState, {
-    "uphold": (_OPEN_APPEAL, AppealState.UPHELD),
-    "overturn": (_OPEN_APPEAL, AppealState.OVERTURNED),
-    "change": (_OPEN_APPEAL, AppealState.CHANGED),
-    "delegate": (frozenset({AppealState.OPEN}), None),
-    "acknowledge": (_DECIDED_APPEAL, None),
-}, refusals={
-    "uphold": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-    "overturn": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-    "change": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-    "delegate": {
-        AppealState.OPEN_TO_HEAD_JUDGE: ("A proxy has already ruled on this incident: this appeal is for the head "
-                                         "judge alone.", "Decide it yourself."),
-        **{s: ("This appeal is already decided ({state}): there is nothing left to hand over.", "")
-           for s in (AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED)},
+APPEAL = Machine(
+    "appeal",
+    AppealState,
+    {
+        "uphold": (_OPEN_APPEAL, AppealState.UPHELD),
+        "overturn": (_OPEN_APPEAL, AppealState.OVERTURNED),
+        "change": (_OPEN_APPEAL, AppealState.CHANGED),
+        "delegate": (frozenset({AppealState.OPEN}), None),
+        "acknowledge": (_DECIDED_APPEAL, None),
     },
-    "acknowledge": ("This appeal is still waiting for a decision.", ""),
-})
+    refusals={
+        "uphold": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+        "overturn": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+        "change": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+        "delegate": {
+            AppealState.OPEN_TO_HEAD_JUDGE: (
+                "A proxy has already ruled on this incident: this appeal is for the head judge alone.",
+                "Decide it yourself.",
+            ),
+            **{
+                s: ("This appeal is already decided ({state}): there is nothing left to hand over.", "")
+                for s in (AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED)
+            },
+        },
+        "acknowledge": ("This appeal is still waiting for a decision.", ""),
+    },
+)
 
 
 # ---- disqualifications and their investigations --------------------------------------------------------------------
+
 
 class DisqualificationState(str, enum.Enum):
     """recommended -> accepted/declined -> under investigation -> finalized (or withdrawn when corrected down)."""
@@ -191,8 +237,9 @@ class InvestigationState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"declined": "recommendation declined",
-                "withdrawn": "withdrawn (no longer a disqualification)"}.get(self.value, self.value)
+        return {"declined": "recommendation declined", "withdrawn": "withdrawn (no longer a disqualification)"}.get(
+            self.value, self.value
+        )
 
 
 def disqualification_state(incident_status: str, investigation_status: str) -> DisqualificationState:
@@ -207,36 +254,58 @@ def disqualification_state(incident_status: str, investigation_status: str) -> D
     return DisqualificationState.UNDER_INVESTIGATION
 
 
-DISQUALIFICATION = Machine("disqualification", DisqualificationState, {
-    "accept": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.UNDER_INVESTIGATION),
-    "decline": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.DECLINED),
-    "finalize": (frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION}),
-                 DisqualificationState.FINALIZED),
-    "withdraw": (frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION,
-                            DisqualificationState.FINALIZED}), DisqualificationState.WITHDRAWN),
-})
+DISQUALIFICATION = Machine(
+    "disqualification",
+    DisqualificationState,
+    {
+        "accept": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.UNDER_INVESTIGATION),
+        "decline": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.DECLINED),
+        "finalize": (
+            frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION}),
+            DisqualificationState.FINALIZED,
+        ),
+        "withdraw": (
+            frozenset(
+                {
+                    DisqualificationState.RECOMMENDED,
+                    DisqualificationState.UNDER_INVESTIGATION,
+                    DisqualificationState.FINALIZED,
+                }
+            ),
+            DisqualificationState.WITHDRAWN,
+        ),
+    },
+)
 
 _TAKING_STATEMENTS = frozenset({InvestigationState.OPEN, InvestigationState.FINALIZED})
-INVESTIGATION = Machine("investigation", InvestigationState, {
-    "write_up": (frozenset({InvestigationState.OPEN}), None),
-    "finalize": (frozenset({InvestigationState.OPEN}), InvestigationState.FINALIZED),
-    "decline": (frozenset({InvestigationState.OPEN}), InvestigationState.DECLINED),
-    "withdraw": (_TAKING_STATEMENTS, InvestigationState.WITHDRAWN),
-    "add_statement": (_TAKING_STATEMENTS, None),  # after finalizing: a dated addendum
-    "request_statement": (_TAKING_STATEMENTS, None),
-    "revoke_link": (_all(InvestigationState), None),
-}, refusals={
-    "write_up": ("This investigation is {state} and locked: nothing was changed.",
-                 "Add a dated addendum (a statement) instead."),
-    "finalize": ("This investigation is already {state}.", ""),
-    "decline": ("This investigation is {state}.", ""),
-    "withdraw": ("This investigation is already {state}.", ""),
-    "add_statement": ("This investigation is {state}: it takes no more statements.", ""),
-    "request_statement": ("This investigation is {state}: it takes no more statements.", ""),
-})
+INVESTIGATION = Machine(
+    "investigation",
+    InvestigationState,
+    {
+        "write_up": (frozenset({InvestigationState.OPEN}), None),
+        "finalize": (frozenset({InvestigationState.OPEN}), InvestigationState.FINALIZED),
+        "decline": (frozenset({InvestigationState.OPEN}), InvestigationState.DECLINED),
+        "withdraw": (_TAKING_STATEMENTS, InvestigationState.WITHDRAWN),
+        "add_statement": (_TAKING_STATEMENTS, None),  # after finalizing: a dated addendum
+        "request_statement": (_TAKING_STATEMENTS, None),
+        "revoke_link": (_all(InvestigationState), None),
+    },
+    refusals={
+        "write_up": (
+            "This investigation is {state} and locked: nothing was changed.",
+            "Add a dated addendum (a statement) instead.",
+        ),
+        "finalize": ("This investigation is already {state}.", ""),
+        "decline": ("This investigation is {state}.", ""),
+        "withdraw": ("This investigation is already {state}.", ""),
+        "add_statement": ("This investigation is {state}: it takes no more statements.", ""),
+        "request_statement": ("This investigation is {state}: it takes no more statements.", ""),
+    },
+)
 
 
 # ---- deck checks, rounds, events -------------------------------------------------------------------------------------
+
 
 class DeckCheckState(str, enum.Enum):
     IN_PROGRESS = "in_progress"
@@ -246,17 +315,26 @@ class DeckCheckState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"in_progress": "in progress", "matches": "deck matches the registration",
-                "problems": "problems found", "unfinished": "ended with the round, no result"}[self.value]
+        return {
+            "in_progress": "in progress",
+            "matches": "deck matches the registration",
+            "problems": "problems found",
+            "unfinished": "ended with the round, no result",
+        }[self.value]
 
 
-DECK_CHECK = Machine("deck check", DeckCheckState, {
-    # a deck check can always be ended while it runs, however long it has been open
-    "end": (frozenset({DeckCheckState.IN_PROGRESS}), None),  # to MATCHES or PROBLEMS, as the judge found
-    "end_with_round": (frozenset({DeckCheckState.IN_PROGRESS}), DeckCheckState.UNFINISHED),
-}, refusals={
-    "end": ("This deck check already ended ({state}).", "Log an incident from it if a problem was found."),
-})
+DECK_CHECK = Machine(
+    "deck check",
+    DeckCheckState,
+    {
+        # a deck check can always be ended while it runs, however long it has been open
+        "end": (frozenset({DeckCheckState.IN_PROGRESS}), None),  # to MATCHES or PROBLEMS, as the judge found
+        "end_with_round": (frozenset({DeckCheckState.IN_PROGRESS}), DeckCheckState.UNFINISHED),
+    },
+    refusals={
+        "end": ("This deck check already ended ({state}).", "Log an incident from it if a problem was found."),
+    },
+)
 
 
 class RoundState(str, enum.Enum):
@@ -264,10 +342,15 @@ class RoundState(str, enum.Enum):
     ENDED = "ended"
 
 
-ROUND = Machine("round", RoundState, {
-    "end": (frozenset({RoundState.RUNNING}), RoundState.ENDED),
-    "log": (frozenset({RoundState.RUNNING, RoundState.ENDED}), None),  # late incidents of a round stay possible
-}, refusals={"end": ("This round has already ended.", "")})
+ROUND = Machine(
+    "round",
+    RoundState,
+    {
+        "end": (frozenset({RoundState.RUNNING}), RoundState.ENDED),
+        "log": (frozenset({RoundState.RUNNING, RoundState.ENDED}), None),  # late incidents of a round stay possible
+    },
+    refusals={"end": ("This round has already ended.", "")},
+)
 
 
 class EventState(str, enum.Enum):
@@ -275,15 +358,22 @@ class EventState(str, enum.Enum):
     CLOSED = "closed"
 
 
-EVENT = Machine("event", EventState, {
-    "close": (frozenset({EventState.OPEN}), EventState.CLOSED),
-    "reopen": (frozenset({EventState.CLOSED}), EventState.OPEN),
-    "change": (frozenset({EventState.OPEN}), None),
-}, refusals={
-    "close": ("This event is already closed.", ""),
-    "reopen": ("This event is open.", ""),
-    "change": ("This event is closed: its incidents, appeals and investigations are read-only.",
-               "The organizer can reopen it, with a reason, if something must still change."),
-})
+EVENT = Machine(
+    "event",
+    EventState,
+    {
+        "close": (frozenset({EventState.OPEN}), EventState.CLOSED),
+        "reopen": (frozenset({EventState.CLOSED}), EventState.OPEN),
+        "change": (frozenset({EventState.OPEN}), None),
+    },
+    refusals={
+        "close": ("This event is already closed.", ""),
+        "reopen": ("This event is open.", ""),
+        "change": (
+            "This event is closed: its incidents, appeals and investigations are read-only.",
+            "The organizer can reopen it, with a reason, if something must still change.",
+        ),
+    },
+)
 
 MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT)

@@ -1,4 +1,5 @@
 """The venue's clock: times are stored in UTC and shown, or typed, in the venue's time zone."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta

@@ -1,5 +1,6 @@
 """Outgoing mail through Flask-Mailman: SMTP when MAIL_SERVER is set, else the server's log (like Django's console
 backend: visible to whoever runs the server, never shown in the app)."""
+
 from __future__ import annotations
 
 import logging
@@ -19,8 +20,14 @@ class LogEmailBackend(BaseEmailBackend):
 
     def send_messages(self, email_messages) -> int:
         for message in email_messages:
-            log.warning("No MAIL_SERVER configured; this email was not sent:\nFrom: %s\nTo: %s\nSubject: %s\n\n%s\n%s",
-                        message.from_email, ", ".join(message.to), message.subject, message.body, "-" * 72)
+            log.warning(
+                "No MAIL_SERVER configured; this email was not sent:\nFrom: %s\nTo: %s\nSubject: %s\n\n%s\n%s",
+                message.from_email,
+                ", ".join(message.to),
+                message.subject,
+                message.body,
+                "-" * 72,
+            )
         return len(email_messages)
 
 

@@ -1,4 +1,5 @@
 """Database records (SQLAlchemy 2.0 typed models). Records only: rules live in services and infractions/."""
+
 from __future__ import annotations
 
 import enum
@@ -24,8 +25,14 @@ name_str = Annotated[str, mapped_column(String(200))]
 
 def _enum(cls: type[enum.Enum]) -> Enum:
     """Store enums by value, with a CHECK constraint named after the type."""
-    return Enum(cls, values_callable=lambda e: [m.value for m in e], native_enum=False, length=32,
-                create_constraint=True, name=cls.__name__.lower())
+    return Enum(
+        cls,
+        values_callable=lambda e: [m.value for m in e],
+        native_enum=False,
+        length=32,
+        create_constraint=True,
+        name=cls.__name__.lower(),
+    )
 
 
 class Role(str, enum.Enum):
@@ -105,9 +112,13 @@ class StaffAssignment(Base):
 
     __tablename__ = "staff_assignments"
     __table_args__ = (
-        Index("uq_staff_one_head_judge", "event_id", unique=True,
-              sqlite_where=text("role = 'head_judge' AND ended_at IS NULL"),
-              postgresql_where=text("role = 'head_judge' AND ended_at IS NULL")),
+        Index(
+            "uq_staff_one_head_judge",
+            "event_id",
+            unique=True,
+            sqlite_where=text("role = 'head_judge' AND ended_at IS NULL"),
+            postgresql_where=text("role = 'head_judge' AND ended_at IS NULL"),
+        ),
         Index("ix_staff_event_user", "event_id", "user_id"),
     )
 
@@ -170,8 +181,10 @@ class Pairing(Base):
     """Who sits at which table in a round (imported by the scorekeeper)."""
 
     __tablename__ = "pairings"
-    __table_args__ = (UniqueConstraint("round_id", "player_id", name="uq_pairings_round_player"),
-                      Index("ix_pairings_round_table", "round_id", "table_number"))
+    __table_args__ = (
+        UniqueConstraint("round_id", "player_id", name="uq_pairings_round_player"),
+        Index("ix_pairings_round_table", "round_id", "table_number"),
+    )
 
     id: Mapped[intpk]
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
@@ -202,8 +215,10 @@ class Incident(Base):
     """One infraction logged by a judge. Corrected or voided, never deleted."""
 
     __tablename__ = "incidents"
-    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_incidents_event_number"),
-                      UniqueConstraint("event_id", "client_key", name="uq_incidents_event_client_key"))
+    __table_args__ = (
+        UniqueConstraint("event_id", "number", name="uq_incidents_event_number"),
+        UniqueConstraint("event_id", "client_key", name="uq_incidents_event_client_key"),
+    )
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
@@ -296,8 +311,10 @@ class TimeExtension(Base):
     """Minutes given back to the match at one table in one round."""
 
     __tablename__ = "time_extensions"
-    __table_args__ = (Index("ix_time_extensions_round_table", "round_id", "table_number"),
-                      UniqueConstraint("event_id", "client_key", name="uq_time_extensions_event_client_key"))
+    __table_args__ = (
+        Index("ix_time_extensions_round_table", "round_id", "table_number"),
+        UniqueConstraint("event_id", "client_key", name="uq_time_extensions_event_client_key"),
+    )
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
@@ -336,9 +353,11 @@ class Appeal(Base):
     """A player's appeal of a floor ruling to the head judge (or the head judge's proxy for this appeal)."""
 
     __tablename__ = "appeals"
-    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_appeals_event_number"),
-                      Index("ix_appeals_event_status", "event_id", "status"),
-                      UniqueConstraint("event_id", "client_key", name="uq_appeals_event_client_key"))
+    __table_args__ = (
+        UniqueConstraint("event_id", "number", name="uq_appeals_event_number"),
+        Index("ix_appeals_event_status", "event_id", "status"),
+        UniqueConstraint("event_id", "client_key", name="uq_appeals_event_client_key"),
+    )
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
@@ -391,8 +410,7 @@ class Investigation(Base):
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     number: Mapped[int]  # report number DQ-<event>-<n>
     incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), unique=True)
-    status: Mapped[InvestigationStatus] = mapped_column(_enum(InvestigationStatus),
-                                                        default=InvestigationStatus.OPEN)
+    status: Mapped[InvestigationStatus] = mapped_column(_enum(InvestigationStatus), default=InvestigationStatus.OPEN)
     opened_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     opened_at: Mapped[created_at]
     # The head judge's own statement, from the template.
@@ -416,8 +434,9 @@ class Investigation(Base):
     opened_by: Mapped[User] = relationship(foreign_keys=[opened_by_id])
     finalized_by: Mapped[User | None] = relationship(foreign_keys=[finalized_by_id])
     statements: Mapped[list[Statement]] = relationship(back_populates="investigation", order_by="Statement.id")
-    requests: Mapped[list[StatementRequest]] = relationship(back_populates="investigation",
-                                                             order_by="StatementRequest.id")
+    requests: Mapped[list[StatementRequest]] = relationship(
+        back_populates="investigation", order_by="StatementRequest.id"
+    )
 
 
 class StatementRole(str, enum.Enum):
@@ -437,8 +456,9 @@ class Statement(Base):
 
     __tablename__ = "statements"
     # A statement's key is scoped by its investigation, which belongs to one event (records.py).
-    __table_args__ = (UniqueConstraint("investigation_id", "client_key",
-                                       name="uq_statements_investigation_client_key"),)
+    __table_args__ = (
+        UniqueConstraint("investigation_id", "client_key", name="uq_statements_investigation_client_key"),
+    )
 
     id: Mapped[intpk]
     investigation_id: Mapped[int] = mapped_column(ForeignKey("investigations.id"), index=True)

@@ -8,6 +8,7 @@ server would accept the action. tests/security/test_access_matrix.py generates i
 A refusal is 403 when the role may never do it, and 409 when the record's state (or the closed event) stops it;
 both carry the reason shown on the page. Which transitions exist at all is `judgeapp/lifecycles.py`.
 """
+
 from __future__ import annotations
 
 import enum
@@ -138,70 +139,106 @@ def grants(*roles: Role, **kwargs: Any) -> tuple[Grant, ...]:
 
 
 ONLY_HEAD_JUDGE = "Only the head judge may do this."
-FINAL = ("This incident is {state}: only the head judge may change it now (their decision is final for floor "
-         "judges).", "Add a note to it, or ask the head judge: they can still correct it.")
+FINAL = (
+    "This incident is {state}: only the head judge may change it now (their decision is final for floor judges).",
+    "Add a note to it, or ask the head judge: they can still correct it.",
+)
 _FLOOR_MAY_CHANGE = frozenset({IncidentState.LOGGED})
 
 TABLE: dict[Action, Rule] = {
     Action.CREATE_EVENT: Rule(grants(O), "Only organizer accounts create events; ask the operator of this server."),
-    Action.SEARCH_PLAYER_HISTORY: Rule(grants(O), "Only organizer accounts search players across their events.",
-                                       changes=False),
+    Action.SEARCH_PLAYER_HISTORY: Rule(
+        grants(O), "Only organizer accounts search players across their events.", changes=False
+    ),
     Action.VIEW_EVENT: Rule(grants(O, H, F, S), "You are not on this event's staff.", changes=False),
-    Action.EDIT_SETTINGS: Rule(grants(O), "Only the event's organizer changes its settings.", EVENT, "change",
-                               new_record_form=True),  # the settings page is only its form
+    Action.EDIT_SETTINGS: Rule(
+        grants(O), "Only the event's organizer changes its settings.", EVENT, "change", new_record_form=True
+    ),  # the settings page is only its form
     Action.MANAGE_STAFF: Rule(grants(O), "Only the event's organizer adds and removes staff.", EVENT, "change"),
-    Action.EDIT_PLAYERS: Rule(grants(O, H, S), "Only the organizer, the head judge and the scorekeeper edit players.",
-                              EVENT, "change"),
+    Action.EDIT_PLAYERS: Rule(
+        grants(O, H, S), "Only the organizer, the head judge and the scorekeeper edit players.", EVENT, "change"
+    ),
     Action.START_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper start rounds.", EVENT, "change"),
     Action.END_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper end rounds.", ROUND, "end"),
-    Action.IMPORT_PAIRINGS: Rule(grants(H, S), "Only the head judge and the scorekeeper import pairings.", EVENT,
-                                 "change"),
-    Action.CLOSE_EVENT: Rule(grants(O), "Only the event's organizer closes it.", EVENT, "close",
-                             when_closed=True),  # closing again (a retried tap) answers "already closed"
+    Action.IMPORT_PAIRINGS: Rule(
+        grants(H, S), "Only the head judge and the scorekeeper import pairings.", EVENT, "change"
+    ),
+    Action.CLOSE_EVENT: Rule(
+        grants(O), "Only the event's organizer closes it.", EVENT, "close", when_closed=True
+    ),  # closing again (a retried tap) answers "already closed"
     Action.REOPEN_EVENT: Rule(grants(O), "Only the event's organizer reopens it.", EVENT, "reopen", when_closed=True),
-    Action.VIEW_REPORT: Rule(grants(O, H), "Only the organizer and the head judge read the event's reports.",
-                             changes=False),
+    Action.VIEW_REPORT: Rule(
+        grants(O, H), "Only the organizer and the head judge read the event's reports.", changes=False
+    ),
     Action.LOG_INCIDENT: Rule(grants(H, F), "Only judges log incidents.", new_record_form=True),
     Action.CORRECT_INCIDENT: Rule(
         (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
-        "Only the judge who logged an incident, or the head judge, may correct it.", INCIDENT, "correct",
-        new_record_form=True),
+        "Only the judge who logged an incident, or the head judge, may correct it.",
+        INCIDENT,
+        "correct",
+        new_record_form=True,
+    ),
     Action.VOID_INCIDENT: Rule(
         (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
-        "Only the judge who logged an incident, or the head judge, may void it.", INCIDENT, "void"),
+        "Only the judge who logged an incident, or the head judge, may void it.",
+        INCIDENT,
+        "void",
+    ),
     Action.NOTE_INCIDENT: Rule(grants(H, F), "Only judges add notes to incidents.", INCIDENT, "note"),
     Action.VIEW_FEED: Rule(grants(H), "Only the head judge has the feed.", changes=False),
     Action.GIVE_TIME: Rule(grants(H, F), "Only judges give time extensions.", new_record_form=True),
-    Action.WITHDRAW_TIME: Rule((Grant(H), Grant(F, own=True)),
-                               "Only the judge who gave the time, or the head judge, may withdraw it."),
+    Action.WITHDRAW_TIME: Rule(
+        (Grant(H), Grant(F, own=True)), "Only the judge who gave the time, or the head judge, may withdraw it."
+    ),
     Action.START_DECK_CHECK: Rule(grants(H, F), "Only judges start deck checks.", new_record_form=True),
     Action.END_DECK_CHECK: Rule(grants(H, F), "Only judges end deck checks.", DECK_CHECK, "end"),
     Action.PICK_TABLES: Rule(grants(H, F), "Only judges pick tables for deck checks.", changes=False),
-    Action.FILE_APPEAL: Rule(grants(H, F), "Only judges file a player's appeal.", INCIDENT, "appeal",
-                             new_record_form=True),
+    Action.FILE_APPEAL: Rule(
+        grants(H, F), "Only judges file a player's appeal.", INCIDENT, "appeal", new_record_form=True
+    ),
     Action.VIEW_APPEALS: Rule(grants(O, H, F), "Only the organizer and the judges see the appeals.", changes=False),
     Action.DECIDE_APPEAL: Rule(
-        (Grant(H), Grant(Role.PROXY, states=frozenset({AppealState.OPEN}), why_not="This appeal is {state}.",
-                         instead="The head judge decides it.")),
-        "Only the head judge, or the judge they handed this appeal to, decides it.", APPEAL, "uphold"),
+        (
+            Grant(H),
+            Grant(
+                Role.PROXY,
+                states=frozenset({AppealState.OPEN}),
+                why_not="This appeal is {state}.",
+                instead="The head judge decides it.",
+            ),
+        ),
+        "Only the head judge, or the judge they handed this appeal to, decides it.",
+        APPEAL,
+        "uphold",
+    ),
     Action.DELEGATE_APPEAL: Rule(grants(H), ONLY_HEAD_JUDGE, APPEAL, "delegate"),
-    Action.ACKNOWLEDGE_DECISION: Rule(grants(H, F, own=True), "Only the judge whose ruling was appealed "
-                                      "acknowledges the decision.", APPEAL, "acknowledge", changes=False),
+    Action.ACKNOWLEDGE_DECISION: Rule(
+        grants(H, F, own=True),
+        "Only the judge whose ruling was appealed acknowledges the decision.",
+        APPEAL,
+        "acknowledge",
+        changes=False,
+    ),
     Action.ACCEPT_RECOMMENDATION: Rule(grants(H), "Only the head judge issues a disqualification.", INCIDENT, "accept"),
-    Action.DECLINE_RECOMMENDATION: Rule(grants(H), "Only the head judge decides a recommended disqualification.",
-                                        INCIDENT, "decline"),
-    Action.VIEW_INVESTIGATIONS: Rule(grants(O, H), "Only the head judge and the organizer read investigations.",
-                                     changes=False),
+    Action.DECLINE_RECOMMENDATION: Rule(
+        grants(H), "Only the head judge decides a recommended disqualification.", INCIDENT, "decline"
+    ),
+    Action.VIEW_INVESTIGATIONS: Rule(
+        grants(O, H), "Only the head judge and the organizer read investigations.", changes=False
+    ),
     Action.TAKE_STATEMENT: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "add_statement", when_closed=True),
-    Action.MANAGE_STATEMENT_LINKS: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "request_statement",
-                                        when_closed=True),
+    Action.MANAGE_STATEMENT_LINKS: Rule(
+        grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "request_statement", when_closed=True
+    ),
     Action.WRITE_UP: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "write_up"),
-    Action.WRITE_STATEMENT_BY_LINK: Rule(grants(Role.STATEMENT_AUTHOR), "This page needs its one-time link.",
-                                         when_closed=True),
+    Action.WRITE_STATEMENT_BY_LINK: Rule(
+        grants(Role.STATEMENT_AUTHOR), "This page needs its one-time link.", when_closed=True
+    ),
 }
 
 
 # ---- deciding --------------------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Decision:
@@ -216,12 +253,22 @@ class Decision:
 
 ALLOWED = Decision(True)
 ROLE_INSTEAD = "Your role at this event does not allow this. Ask the organizer or the head judge."
-CLOSED = ("This event is closed: its records are read-only.",
-          "The organizer can reopen it, with a reason, if something must still change.")
+CLOSED = (
+    "This event is closed: its records are read-only.",
+    "The organizer can reopen it, with a reason, if something must still change.",
+)
 
 
-def decide(action: Action, roles: frozenset[str], *, state: enum.Enum | None = None, own: bool = False,
-           on_record: bool = False, event_closed: bool = False, opening_form: bool = False) -> Decision:
+def decide(
+    action: Action,
+    roles: frozenset[str],
+    *,
+    state: enum.Enum | None = None,
+    own: bool = False,
+    on_record: bool = False,
+    event_closed: bool = False,
+    opening_form: bool = False,
+) -> Decision:
     """May someone holding `roles` do `action` on a record in `state` (their own record or not), now? Without a
     state and without `on_record` the question is the route's, before the record is known: the role decides alone.
     A record without a lifecycle (a time extension) is asked with `on_record` and no state: whose it is still counts."""
@@ -266,14 +313,18 @@ def require(action: Action, roles: frozenset[str], **kwargs: Any) -> None:
 
 # ---- who holds which role, and in which state a record is ------------------------------------------------------------
 
+
 def roles_at(session: Session, user: User, event: Event) -> frozenset[Role]:
     """The roles `user` holds at `event` now (ended staff assignments give none)."""
     from sqlalchemy import select
 
     from .models import StaffAssignment
 
-    stored = session.scalars(select(StaffAssignment.role).where(
-        StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)))
+    stored = session.scalars(
+        select(StaffAssignment.role).where(
+            StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)
+        )
+    )
     roles = {Role(r.value) for r in stored}
     if event.organizer_id == user.id:
         roles.add(Role.ORGANIZER)
@@ -289,9 +340,16 @@ def event_and_roles(session: Any, user: Any, event_id: int) -> tuple[Any, frozen
 
     rows = session.execute(
         select(Event, StaffAssignment.role)
-        .outerjoin(StaffAssignment, and_(StaffAssignment.event_id == Event.id, StaffAssignment.user_id == user.id,
-                                         StaffAssignment.ended_at.is_(None)))
-        .where(Event.id == event_id)).all()
+        .outerjoin(
+            StaffAssignment,
+            and_(
+                StaffAssignment.event_id == Event.id,
+                StaffAssignment.user_id == user.id,
+                StaffAssignment.ended_at.is_(None),
+            ),
+        )
+        .where(Event.id == event_id)
+    ).all()
     if not rows:
         return None, frozenset()
     event = rows[0][0]
@@ -315,10 +373,16 @@ def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]
     if isinstance(record, Incident):
         return {"state": incident_state_of(session, record), "own": record.judge_id == user_id, "roles": roles}
     if isinstance(record, Appeal):
-        extra = {Role.PROXY} if (record.proxy_id is not None and record.proxy_id == user_id
-                                 and Role.FLOOR_JUDGE in roles) else set()
-        return {"state": appeal_state_of(session, record), "own": record.ruling_judge_id == user_id,
-                "roles": roles | extra}
+        extra = (
+            {Role.PROXY}
+            if (record.proxy_id is not None and record.proxy_id == user_id and Role.FLOOR_JUDGE in roles)
+            else set()
+        )
+        return {
+            "state": appeal_state_of(session, record),
+            "own": record.ruling_judge_id == user_id,
+            "roles": roles | extra,
+        }
     if isinstance(record, Investigation):
         return {"state": InvestigationState(record.status.value), "own": False, "roles": roles}
     if isinstance(record, DeckCheck):
@@ -326,8 +390,11 @@ def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]
     if isinstance(record, TimeExtension):
         return {"state": None, "own": record.judge_id == user_id, "roles": roles}
     if isinstance(record, Round):
-        return {"state": RoundState.ENDED if record.ended_at is not None else RoundState.RUNNING, "own": False,
-                "roles": roles}
+        return {
+            "state": RoundState.ENDED if record.ended_at is not None else RoundState.RUNNING,
+            "own": False,
+            "roles": roles,
+        }
     raise TypeError(f"no lifecycle for {type(record).__name__}")
 
 
@@ -343,15 +410,23 @@ def incident_state_of(session: Session, incident: Incident) -> IncidentState:
     if status in ("void", "overturned", "recommended"):
         return incident_state(status, open_appeal=False, head_judge_decided=False)
     decided = Appeal.incident_id == incident.id, Appeal.status != AppealStatus.OPEN
-    open_appeal, by_head_judge, by_proxy = session.execute(select(
-        exists().where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN),
-        exists().where(*decided, Appeal.decided_as_proxy.is_(False))
-        | exists().where(Investigation.incident_id == incident.id,
-                         Investigation.status.in_([InvestigationStatus.FINALIZED, InvestigationStatus.DECLINED])),
-        exists().where(*decided, Appeal.decided_as_proxy.is_(True)))).one()
-    return incident_state(status, open_appeal=bool(open_appeal),
-                          head_judge_decided=incident.head_judge_decided_at is not None or bool(by_head_judge),
-                          proxy_decided=bool(by_proxy))
+    open_appeal, by_head_judge, by_proxy = session.execute(
+        select(
+            exists().where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN),
+            exists().where(*decided, Appeal.decided_as_proxy.is_(False))
+            | exists().where(
+                Investigation.incident_id == incident.id,
+                Investigation.status.in_([InvestigationStatus.FINALIZED, InvestigationStatus.DECLINED]),
+            ),
+            exists().where(*decided, Appeal.decided_as_proxy.is_(True)),
+        )
+    ).one()
+    return incident_state(
+        status,
+        open_appeal=bool(open_appeal),
+        head_judge_decided=incident.head_judge_decided_at is not None or bool(by_head_judge),
+        proxy_decided=bool(by_proxy),
+    )
 
 
 def appeal_state_of(session: Session, appeal: Appeal) -> AppealState:
@@ -361,13 +436,26 @@ def appeal_state_of(session: Session, appeal: Appeal) -> AppealState:
 
     from .models import Appeal
 
-    after_proxy = appeal.status.value == "open" and session.scalar(select(exists().where(
-        Appeal.incident_id == appeal.incident_id, Appeal.id != appeal.id, Appeal.decided_as_proxy.is_(True))))
+    after_proxy = appeal.status.value == "open" and session.scalar(
+        select(
+            exists().where(
+                Appeal.incident_id == appeal.incident_id, Appeal.id != appeal.id, Appeal.decided_as_proxy.is_(True)
+            )
+        )
+    )
     return appeal_state(appeal.status.value, after_proxy_ruling=bool(after_proxy))
 
 
-def check(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
-          event: Event | None = None, facts: dict[str, Any] | None = None) -> Decision:
+def check(
+    session: Session,
+    action: Action,
+    *,
+    user: Any,
+    roles: frozenset[str],
+    record: Any = None,
+    event: Event | None = None,
+    facts: dict[str, Any] | None = None,
+) -> Decision:
     """`decide` for a record as stored: its state, whether it is the user's own, and the event's closing (`facts`:
     the record's facts already read in this request)."""
     kwargs: dict[str, Any] = {"event_closed": event is not None and event.closed_at is not None}
@@ -378,8 +466,15 @@ def check(session: Session, action: Action, *, user: Any, roles: frozenset[str],
     return decide(action, roles, **kwargs)
 
 
-def require_on(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
-               event: Event | None = None) -> None:
+def require_on(
+    session: Session,
+    action: Action,
+    *,
+    user: Any,
+    roles: frozenset[str],
+    record: Any = None,
+    event: Event | None = None,
+) -> None:
     """Refuse (raise `Refused`) unless `check` allows it."""
     decision = check(session, action, user=user, roles=roles, record=record, event=event)
     if not decision:
@@ -401,8 +496,9 @@ def found(record: Any, action: Action | None = None) -> Any:
     return record
 
 
-def transition(session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None,
-               event: Event) -> None:
+def transition(
+    session: Session, action: Action, *, user: Any, roles: frozenset[str], record: Any = None, event: Event
+) -> None:
     """Begin a state change: take the event's lock (the row lock logging takes on PostgreSQL), read the record again
     under it, then ask the table. Of two judges acting on one record at once, the second sees the first's result
     and gets a clear refusal."""
@@ -417,9 +513,11 @@ def transition(session: Session, action: Action, *, user: Any, roles: frozenset[
 
 # ---- the decorators views use, and the template function -----------------------------------------------------------
 
+
 def event_route(action: Action, *, post: Action | None = None) -> Callable[[View], View]:
     """Load the event from the URL (404 when missing), then refuse unless the signed-in user's roles there allow
     `action` (GET) or `post` (other methods; default `action`). The view receives `event` and `roles`."""
+
     def decorate(view: View) -> View:
         from flask import abort, g, request
         from flask_login import current_user, login_required
@@ -433,10 +531,15 @@ def event_route(action: Action, *, post: Action | None = None) -> Callable[[View
             if event is None:
                 abort(404)
             asked = action if request.method in ("GET", "HEAD") or post is None else post
-            decision = decide(asked, roles, event_closed=event.closed_at is not None,
-                              opening_form=request.method in ("GET", "HEAD"))
-            if not decision and decision.status == 403 and Role.FLOOR_JUDGE in roles \
-                    and Role.PROXY in TABLE[asked].roles():
+            decision = decide(
+                asked, roles, event_closed=event.closed_at is not None, opening_form=request.method in ("GET", "HEAD")
+            )
+            if (
+                not decision
+                and decision.status == 403
+                and Role.FLOOR_JUDGE in roles
+                and Role.PROXY in TABLE[asked].roles()
+            ):
                 decision = ALLOWED  # perhaps the proxy of the appeal the URL names: the view asks with the record
             if not decision:
                 raise Refused(decision)
@@ -451,6 +554,7 @@ def event_route(action: Action, *, post: Action | None = None) -> Callable[[View
 
 def account_route(action: Action) -> Callable[[View], View]:
     """A page of the account, not of one event: refuse unless the account's roles allow `action`."""
+
     def decorate(view: View) -> View:
         from flask_login import current_user, login_required
 
@@ -484,8 +588,9 @@ def can(action: Action | str, record: Any = None) -> bool:
         if key not in cache:
             cache[key] = record_facts(db.session(), record, current_user, roles)
         facts = cache[key]
-    return bool(check(db.session(), Action(action), user=current_user, roles=roles, record=record, event=event,
-                      facts=facts))
+    return bool(
+        check(db.session(), Action(action), user=current_user, roles=roles, record=record, event=event, facts=facts)
+    )
 
 
 def may(action: Action | str) -> bool:

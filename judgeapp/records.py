@@ -6,6 +6,7 @@ again from the phone's outbox) stores one record. A key belongs to one record ki
 look-up never finds another event's record, and the same key at two events, or for two kinds, stores two records.
 Statements are scoped by their investigation (which belongs to one event), so no event id is copied onto them.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -38,8 +39,11 @@ def check_key(key: str | None) -> str:
     """The form's one-time key, trimmed; FieldError (shown on the form) when missing or of the wrong length."""
     key = (key or "").strip()
     if not KEY_MIN <= len(key) <= KEY_MAX:
-        raise FieldError("key", "This form has no valid one-time key (it may be an old copy of the page): "
-                                "reload the page and send it again.")
+        raise FieldError(
+            "key",
+            "This form has no valid one-time key (it may be an old copy of the page): "
+            "reload the page and send it again.",
+        )
     return key
 
 
@@ -48,7 +52,7 @@ def derived_key(key: str, suffix: str) -> str:
     column whatever the length of `key`: a key too long for the suffix is replaced by its digest, the same each time,
     so a retried save still finds the record."""
     if len(key) + 1 + len(suffix) > KEY_MAX:
-        key = hashlib.sha256(key.encode()).hexdigest()[:KEY_MAX - 1 - len(suffix)]
+        key = hashlib.sha256(key.encode()).hexdigest()[: KEY_MAX - 1 - len(suffix)]
     return f"{key}:{suffix}"
 
 
@@ -80,6 +84,7 @@ def insert_once(session: Session, record: R, key: str, *, scope: int) -> tuple[R
 
 
 # ---- the event lock --------------------------------------------------------------------------------------------------
+
 
 def lock_event(session: Session, event: Event, *, open_only: bool = True) -> datetime | None:
     """Serialise writes per event (PostgreSQL row lock; SQLite's BEGIN IMMEDIATE already serialises writers).

@@ -16,6 +16,7 @@ file, with the short cache of an unversioned request (Flask's `no-cache`, revali
 minutes old keeps working instead of losing its script, and no content is ever stored for a year under an address
 that is not its own hash.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -74,8 +75,12 @@ def init_static_versions(app: Flask) -> None:
         if request.endpoint != "static":
             return response
         requested = request.args.get(VERSION_ARG)
-        if (requested is not None and response.status_code in (200, 304) and request.view_args
-                and requested == versions.hash_of(request.view_args["filename"])):
+        if (
+            requested is not None
+            and response.status_code in (200, 304)
+            and request.view_args
+            and requested == versions.hash_of(request.view_args["filename"])
+        ):
             response.headers["Cache-Control"] = IMMUTABLE
         if response.status_code == 200 and response.direct_passthrough:
             # Read the (small) file now: Flask-Compress then compresses it whole, with gzip too, and the file is closed

@@ -1,5 +1,6 @@
 """Small request helpers every blueprint uses: where a `next` link may lead, one answer for the phone's outbox script
 and for a browser, the venue's clock, and a refusal that says why on the page."""
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,10 @@ ERROR_PAGES = {
     410: ("Link no longer works", "This link has been used or has expired."),
     413: ("Too large", "What was sent is larger than this page accepts. Nothing was saved."),
     429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
-    500: ("Something went wrong",
-          "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),
+    500: (
+        "Something went wrong",
+        "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge.",
+    ),
 }
 
 # Characters a browser drops from a URL (control characters) or reads as a slash: a target with any is not followed.
@@ -52,8 +55,10 @@ def outbox_post(form) -> bool:
     from flask_login import current_user
 
     if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
-        refuse(403, "This record was written on this phone by another account; it is sent only when that judge is "
-                    "signed in.")
+        refuse(
+            403,
+            "This record was written on this phone by another account; it is sent only when that judge is signed in.",
+        )
     return request.accept_mimetypes.best == "application/json"
 
 
@@ -62,8 +67,15 @@ def json_errors(form):
     return jsonify(ok=False, errors=form.errors), 422
 
 
-def answer(as_json: bool, url: str, *, created: bool = True, message: str | None = None,
-           redirect_to: str | None = None, **fields):
+def answer(
+    as_json: bool,
+    url: str,
+    *,
+    created: bool = True,
+    message: str | None = None,
+    redirect_to: str | None = None,
+    **fields,
+):
     """The one answer to a saved form: JSON for the phone's outbox script (201 when the record is new, 200 when its
     one-time key had stored it already), a flashed message and a redirect (to `redirect_to`, else `url`) for a
     browser."""
@@ -103,8 +115,9 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):
     """The error page for `code` with a specific reason (the status's default text when none is given)."""
     default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
-    return render_template("errors/error.html", code=code, title=title or default_title, text=text or default,
-                           instead=instead), code
+    return render_template(
+        "errors/error.html", code=code, title=title or default_title, text=text or default, instead=instead
+    ), code
 
 
 def refuse(code: int, why: str, instead: str | None = None) -> NoReturn:
@@ -118,13 +131,22 @@ def refuse(code: int, why: str, instead: str | None = None) -> NoReturn:
 def refuse_form(form) -> NoReturn:
     """A button's form that did not validate (its token sent only in a header, a field missing): say what was wrong."""
     problems = [f"{message}" for messages in form.errors.values() for message in messages]
-    refuse(400, "This form could not be used" + (f" ({' '.join(problems)})" if problems else "") +
-           ". Reload the page and send it again; nothing was changed.")
+    refuse(
+        400,
+        "This form could not be used"
+        + (f" ({' '.join(problems)})" if problems else "")
+        + ". Reload the page and send it again; nothing was changed.",
+    )
 
 
 def too_large_text(limit: int | None) -> str:
     """Why a body over the limit was refused, with the limit in words (2 MB for forms, more for the imports)."""
-    size = "the server's limit" if not limit else (
-        f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB")
-    return (f"What was sent is larger than this page accepts (at most {size}). Nothing was saved: go back and send "
-            "a smaller file, or shorten the text.")
+    size = (
+        "the server's limit"
+        if not limit
+        else (f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB")
+    )
+    return (
+        f"What was sent is larger than this page accepts (at most {size}). Nothing was saved: go back and send "
+        "a smaller file, or shorten the text."
+    )

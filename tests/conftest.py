@@ -1,4 +1,5 @@
 """Shared fixtures: a fresh app and database per test, accounts and events made to order."""
+
 from __future__ import annotations
 
 import email
@@ -130,8 +131,13 @@ def make_user(app):
 
     def make(email: str | None = None, *, name: str = "Test Judge", organizer: bool = False, password: str = PASSWORD):
         with app.app_context():
-            user = create_user(db.session, email=email or f"user{next(counter)}@example.test", name=name,
-                               password=password, organizer=organizer)
+            user = create_user(
+                db.session,
+                email=email or f"user{next(counter)}@example.test",
+                name=name,
+                password=password,
+                organizer=organizer,
+            )
             db.session.commit()
             return user.id, user.email
 
@@ -146,12 +152,24 @@ def make_event(app, make_user):
     def make(organizer_id: int | None = None, **overrides):
         if organizer_id is None:
             organizer_id, _ = make_user(organizer=True)
-        data = dict(name="Regional Qualifier", date=date(2026, 11, 28), venue="Hall A", policy_id="bushiroad-afr",
-                    level=2, rounds=5, round_minutes=50, challenge_limit=None)
+        data = dict(
+            name="Regional Qualifier",
+            date=date(2026, 11, 28),
+            venue="Hall A",
+            policy_id="bushiroad-afr",
+            level=2,
+            rounds=5,
+            round_minutes=50,
+            challenge_limit=None,
+        )
         data.update(overrides)
         with app.app_context():
-            event = services.create_event(db.session, app.extensions[CATALOG_KEY],
-                                          organizer=db.session.get(User, organizer_id), data=services.EventData(**data))
+            event = services.create_event(
+                db.session,
+                app.extensions[CATALOG_KEY],
+                organizer=db.session.get(User, organizer_id),
+                data=services.EventData(**data),
+            )
             db.session.commit()
             return event.id
 
@@ -167,7 +185,9 @@ def give_role(app):
         with app.app_context():
             event = db.session.get(Event, event_id)
             user = db.session.get(User, user_id)
-            services.add_staff(db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role))
+            services.add_staff(
+                db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role)
+            )
             db.session.commit()
 
     return give

@@ -1,4 +1,5 @@
 """Appeals of floor rulings: filing, the head judge's queue, proxies, decisions and the challenge limit."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,6 +19,7 @@ from ..permissions import Role as Authority
 from ..records import MAX_CONTEST, MAX_REASON, by_key, check_key, insert_once, lock_event
 
 # ---- who may appeal ------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Appellant:
@@ -44,8 +46,12 @@ def appellants_of(session: Session, event: Event, incident: Incident) -> list[Ap
     if incident.table_number is not None:
         seated = incidents.pairings_of(session, incident.round).get(incident.table_number, [])
         out += [Appellant(f"player:{p.id}", p.name, p, False) for p in seated if p.id not in subject_ids]
-    waiting = {(a.appellant_player_id, a.appellant_name) for a in session.scalars(
-        select(Appeal).where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN))}
+    waiting = {
+        (a.appellant_player_id, a.appellant_name)
+        for a in session.scalars(
+            select(Appeal).where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN)
+        )
+    }
     for a in out:
         a.waiting = (a.player.id if a.player else None, a.name) in waiting
         if a.player is not None:
@@ -55,8 +61,11 @@ def appellants_of(session: Session, event: Event, incident: Incident) -> list[Ap
 
 def challenges_of(session: Session, event: Event, player: Player) -> Challenges:
     spent, waiting = session.execute(
-        select(func.count().filter(Appeal.uses_challenge.is_(True)), func.count().filter(Appeal.status == AppealStatus.OPEN))
-        .where(Appeal.event_id == event.id, Appeal.appellant_player_id == player.id)).one()
+        select(
+            func.count().filter(Appeal.uses_challenge.is_(True)),
+            func.count().filter(Appeal.status == AppealStatus.OPEN),
+        ).where(Appeal.event_id == event.id, Appeal.appellant_player_id == player.id)
+    ).one()
     return Challenges(event.challenge_limit, spent or 0, waiting or 0)
 
 
@@ -80,6 +89,7 @@ def why_not_appealable(session: Session, event: Event, incident: Incident) -> st
 
 # ---- filing ---------------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class AppealInput:
     key: str
@@ -87,8 +97,9 @@ class AppealInput:
     contest: str
 
 
-def file_appeal(session: Session, *, actor: User, event: Event, incident: Incident, data: AppealInput,
-                now: datetime | None = None) -> tuple[Appeal, bool]:
+def file_appeal(
+    session: Session, *, actor: User, event: Event, incident: Incident, data: AppealInput, now: datetime | None = None
+) -> tuple[Appeal, bool]:
     """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created)."""
     now = now or utcnow()
     key = check_key(data.key)
@@ -107,32 +118,61 @@ def file_appeal(session: Session, *, actor: User, event: Event, incident: Incide
     if chosen.waiting:
         raise FieldError("appellant", f"{chosen.name}'s appeal of this ruling is already waiting for a decision.")
     if chosen.challenges is not None and not chosen.challenges.may_appeal:
-        raise FieldError("appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); "
-                                      "the ruling stands.")
+        raise FieldError(
+            "appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); the ruling stands."
+        )
     contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing="Note what the player contests.")
     number = (session.scalar(select(func.max(Appeal.number)).where(Appeal.event_id == event.id)) or 0) + 1
-    appeal = Appeal(event_id=event.id, number=number, client_key=key, incident=incident,
-                    appellant_name=chosen.name, appellant_player_id=chosen.player.id if chosen.player else None,
-                    appellant_is_penalized=chosen.penalized, contest=contest, ruling=ruling_of(incident),
-                    ruling_judge_id=incident.judge_id, filed_by_id=actor.id, filed_at=now)
+    appeal = Appeal(
+        event_id=event.id,
+        number=number,
+        client_key=key,
+        incident=incident,
+        appellant_name=chosen.name,
+        appellant_player_id=chosen.player.id if chosen.player else None,
+        appellant_is_penalized=chosen.penalized,
+        contest=contest,
+        ruling=ruling_of(incident),
+        ruling_judge_id=incident.judge_id,
+        filed_by_id=actor.id,
+        filed_at=now,
+    )
     appeal, created = insert_once(session, appeal, key, scope=event.id)
     if not created:
         return appeal, False
-    audit.record(session, actor, "appeal.file", appeal, event_id=event.id, number=number, incident=incident.number,
-                 appellant=chosen.name, ruling=appeal.ruling, note=contest)
+    audit.record(
+        session,
+        actor,
+        "appeal.file",
+        appeal,
+        event_id=event.id,
+        number=number,
+        incident=incident.number,
+        appellant=chosen.name,
+        ruling=appeal.ruling,
+        note=contest,
+    )
     return appeal, True
 
 
 def ruling_of(incident: Incident) -> dict:
-    return {"infraction_code": incident.infraction_code, "rank_id": incident.rank_id,
-            "upgraded": incident.upgraded, "description": incident.description}
+    return {
+        "infraction_code": incident.infraction_code,
+        "rank_id": incident.rank_id,
+        "upgraded": incident.upgraded,
+        "description": incident.description,
+    }
 
 
 # ---- the queue ----------------------------------------------------------------------------------------------------
 
+
 def appeal_by_number(session: Session, event: Event, number: int) -> Appeal | None:
-    return session.scalar(select(Appeal).where(Appeal.event_id == event.id, Appeal.number == number)
-                          .options(selectinload(Appeal.incident).selectinload(Incident.round)))
+    return session.scalar(
+        select(Appeal)
+        .where(Appeal.event_id == event.id, Appeal.number == number)
+        .options(selectinload(Appeal.incident).selectinload(Incident.round))
+    )
 
 
 def appeals_of_incident(session: Session, incident: Incident) -> list[Appeal]:
@@ -141,9 +181,16 @@ def appeals_of_incident(session: Session, incident: Incident) -> list[Appeal]:
 
 def appeals_of(session: Session, event: Event, *, open_only: bool = False) -> list[Appeal]:
     """Open appeals oldest first (the order to hear them), then decided ones newest first."""
-    query = (select(Appeal).where(Appeal.event_id == event.id)
-             .options(selectinload(Appeal.incident).selectinload(Incident.round), selectinload(Appeal.proxy),
-                      selectinload(Appeal.ruling_judge), selectinload(Appeal.decided_by)))
+    query = (
+        select(Appeal)
+        .where(Appeal.event_id == event.id)
+        .options(
+            selectinload(Appeal.incident).selectinload(Incident.round),
+            selectinload(Appeal.proxy),
+            selectinload(Appeal.ruling_judge),
+            selectinload(Appeal.decided_by),
+        )
+    )
     if open_only:
         query = query.where(Appeal.status == AppealStatus.OPEN)
     rows = list(session.scalars(query))
@@ -154,23 +201,41 @@ def appeals_of(session: Session, event: Event, *, open_only: bool = False) -> li
 
 def _events_where(user: User, *roles: Role):
     """The ids of the events where `user` holds one of `roles` now (an ended assignment no longer counts)."""
-    return select(StaffAssignment.event_id).where(StaffAssignment.user_id == user.id, StaffAssignment.role.in_(roles),
-                                                  StaffAssignment.ended_at.is_(None))
+    return select(StaffAssignment.event_id).where(
+        StaffAssignment.user_id == user.id, StaffAssignment.role.in_(roles), StaffAssignment.ended_at.is_(None)
+    )
 
 
 def waiting_for(session: Session, user: User) -> int:
     """Open appeals this person must decide: at events where they are head judge, and those delegated to them while
     they are still a floor judge there (a removed proxy no longer decides, so it no longer waits for them)."""
     delegated = (Appeal.proxy_id == user.id) & Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE))
-    return session.scalar(select(func.count()).select_from(Appeal).where(
-        Appeal.status == AppealStatus.OPEN,
-        or_(Appeal.event_id.in_(_events_where(user, Role.HEAD_JUDGE)), delegated))) or 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Appeal)
+            .where(
+                Appeal.status == AppealStatus.OPEN,
+                or_(Appeal.event_id.in_(_events_where(user, Role.HEAD_JUDGE)), delegated),
+            )
+        )
+        or 0
+    )
 
 
 def is_head_judge_anywhere(session: Session, user: User) -> bool:
-    return session.scalar(select(StaffAssignment.id).where(
-        StaffAssignment.user_id == user.id, StaffAssignment.role == Role.HEAD_JUDGE,
-        StaffAssignment.ended_at.is_(None)).limit(1)) is not None
+    return (
+        session.scalar(
+            select(StaffAssignment.id)
+            .where(
+                StaffAssignment.user_id == user.id,
+                StaffAssignment.role == Role.HEAD_JUDGE,
+                StaffAssignment.ended_at.is_(None),
+            )
+            .limit(1)
+        )
+        is not None
+    )
 
 
 def may_decide(session: Session, event: Event, appeal: Appeal, actor: User, roles: frozenset) -> bool:
@@ -180,33 +245,59 @@ def may_decide(session: Session, event: Event, appeal: Appeal, actor: User, role
 
 # ---- proxies -------------------------------------------------------------------------------------------------------
 
+
 def proxy_candidates(session: Session, event: Event, appeal: Appeal) -> list[User]:
     """Floor judges of the event other than the one whose ruling is appealed."""
-    return list(session.scalars(
-        select(User).join(StaffAssignment, StaffAssignment.user_id == User.id)
-        .where(StaffAssignment.event_id == event.id, StaffAssignment.role == Role.FLOOR_JUDGE,
-               StaffAssignment.ended_at.is_(None), User.id != appeal.ruling_judge_id)
-        .order_by(User.name).distinct()))
+    return list(
+        session.scalars(
+            select(User)
+            .join(StaffAssignment, StaffAssignment.user_id == User.id)
+            .where(
+                StaffAssignment.event_id == event.id,
+                StaffAssignment.role == Role.FLOOR_JUDGE,
+                StaffAssignment.ended_at.is_(None),
+                User.id != appeal.ruling_judge_id,
+            )
+            .order_by(User.name)
+            .distinct()
+        )
+    )
 
 
-def delegate(session: Session, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal,
-             proxy_id: int | None) -> None:
+def delegate(
+    session: Session, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal, proxy_id: int | None
+) -> None:
     """The head judge hands one appeal to another judge, who rules a second time in their place."""
     permissions.transition(session, Action.DELEGATE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
     if proxy_id is None:
         before = appeal.proxy_id
         appeal.proxy_id = None
-        audit.record(session, actor, "appeal.take_back", appeal, event_id=event.id, number=appeal.number,
-                     changed={"proxy": [before, None]})
+        audit.record(
+            session,
+            actor,
+            "appeal.take_back",
+            appeal,
+            event_id=event.id,
+            number=appeal.number,
+            changed={"proxy": [before, None]},
+        )
         return
     if proxy_id not in {u.id for u in proxy_candidates(session, event, appeal)}:
         raise FieldError("proxy", "Choose a floor judge of this event who did not make the ruling.")
     before, appeal.proxy_id = appeal.proxy_id, proxy_id
-    audit.record(session, actor, "appeal.delegate", appeal, event_id=event.id, number=appeal.number,
-                 changed={"proxy": [before, proxy_id]})
+    audit.record(
+        session,
+        actor,
+        "appeal.delegate",
+        appeal,
+        event_id=event.id,
+        number=appeal.number,
+        changed={"proxy": [before, proxy_id]},
+    )
 
 
 # ---- decisions ------------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Decision:
@@ -217,8 +308,17 @@ class Decision:
     count_challenge: bool = True  # the head judge may decide an upheld appeal does not spend a challenge
 
 
-def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal,
-           data: Decision, now: datetime | None = None) -> None:
+def decide(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    appeal: Appeal,
+    data: Decision,
+    now: datetime | None = None,
+) -> None:
     """Uphold, overturn or change the ruling. A changed penalty replaces the old one for upgrades; the old ruling
     stays in the appeal and in the incident's history."""
     now = now or utcnow()
@@ -226,17 +326,30 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     lock_event(session, event)
     # A no-op write that only matches while the appeal is open: it takes the row's write lock, so of two decisions
     # sent at once the second finds it decided.
-    claimed = cast(CursorResult[Any], session.execute(  # an UPDATE's result counts its rows
-        update(Appeal).where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN).values(status=AppealStatus.OPEN)))
+    claimed = cast(
+        CursorResult[Any],
+        session.execute(  # an UPDATE's result counts its rows
+            update(Appeal)
+            .where(Appeal.id == appeal.id, Appeal.status == AppealStatus.OPEN)
+            .values(status=AppealStatus.OPEN)
+        ),
+    )
     if claimed.rowcount != 1:
         raise FieldError("outcome", "This appeal is already decided.")
     try:
         outcome = Outcome(data.outcome)
     except ValueError:
         raise FieldError("outcome", "Choose upheld, overturned or changed.") from None
-    reason = one_line(data.reason, "reason", limit=MAX_REASON, missing=(
-        "Give the reason for the decision; the players and the floor judge will read it." if outcome.needs_reason
-        else None))
+    reason = one_line(
+        data.reason,
+        "reason",
+        limit=MAX_REASON,
+        missing=(
+            "Give the reason for the decision; the players and the floor judge will read it."
+            if outcome.needs_reason
+            else None
+        ),
+    )
     incident = appeal.incident
     before = incidents.snapshot(incident)
     as_proxy = Authority.HEAD_JUDGE not in roles
@@ -245,24 +358,52 @@ def decide(session: Session, policy: Policy, *, actor: User, roles: frozenset[st
     elif outcome is Outcome.CHANGED:
         appeal.new_ruling = _change(session, policy, event, incident, data, as_proxy)
     if outcome is not Outcome.UPHELD:
-        incidents.investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
-                                                  why=f"Appeal #{appeal.number} was decided: {outcome.value}.")
+        incidents.investigate_if_disqualification(
+            session,
+            policy,
+            actor=actor,
+            event=event,
+            incident=incident,
+            why=f"Appeal #{appeal.number} was decided: {outcome.value}.",
+        )
     appeal.status = AppealStatus(outcome.value)
     appeal.decided_by_id, appeal.decided_at, appeal.decided_as_proxy = actor.id, now, as_proxy
     appeal.decision_reason = reason
-    appeal.uses_challenge = (outcome.spends_challenge and data.count_challenge
-                             and appeal.appellant_player_id is not None and event.challenge_limit is not None)
+    appeal.uses_challenge = (
+        outcome.spends_challenge
+        and data.count_challenge
+        and appeal.appellant_player_id is not None
+        and event.challenge_limit is not None
+    )
     changed = audit.changes(before, incidents.snapshot(incident))
     if changed:
         incident.updated_at = now
-        audit.record(session, actor, "incident.appeal_decision", incident, event_id=event.id, number=incident.number,
-                     appeal=appeal.number, changed=changed, note=reason)
-    audit.record(session, actor, "appeal.decide", appeal, event_id=event.id, number=appeal.number,
-                 outcome=outcome.value, as_proxy=as_proxy, uses_challenge=appeal.uses_challenge, note=reason)
+        audit.record(
+            session,
+            actor,
+            "incident.appeal_decision",
+            incident,
+            event_id=event.id,
+            number=incident.number,
+            appeal=appeal.number,
+            changed=changed,
+            note=reason,
+        )
+    audit.record(
+        session,
+        actor,
+        "appeal.decide",
+        appeal,
+        event_id=event.id,
+        number=appeal.number,
+        outcome=outcome.value,
+        as_proxy=as_proxy,
+        uses_challenge=appeal.uses_challenge,
+        note=reason,
+    )
 
 
-def _change(session: Session, policy: Policy, event: Event, incident: Incident, data: Decision,
-            as_proxy: bool) -> dict:
+def _change(session: Session, policy: Policy, event: Event, incident: Incident, data: Decision, as_proxy: bool) -> dict:
     infraction = incidents.infraction_of(policy, data.infraction_code or incident.infraction_code)
     rank_id = data.rank_id or None
     if infraction.penalized and rank_id is None:
@@ -272,8 +413,9 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
         if not infraction.penalized:
             raise FieldError("penalty", f"{infraction.code} is not penalised; choose “No penalty”.")
     if infraction.code == incident.infraction_code and rank_id == incident.rank_id:
-        raise FieldError("outcome", "That is the ruling as it stands: choose “Upheld”, or change the infraction "
-                                    "or the penalty.")
+        raise FieldError(
+            "outcome", "That is the ruling as it stands: choose “Upheld”, or change the infraction or the penalty."
+        )
     incidents.resuggest(session, policy, event, incident, infraction)
     incident.rank_id = rank_id
     pending = as_proxy and rank_id in policy.head_judge_only  # a proxy recommends a disqualification, never gives it
@@ -283,14 +425,24 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
 
 # ---- the ruling judge hears back -------------------------------------------------------------------------------------
 
+
 def decisions_to_see(session: Session, user: User) -> list[Appeal]:
     """Decided appeals of this judge's rulings they have not acknowledged yet (shown on every page until they do), at
     events where they judge now: a judge removed from an event no longer hears of it (nor could say "Got it")."""
-    return list(session.scalars(
-        select(Appeal).where(Appeal.ruling_judge_id == user.id, Appeal.status != AppealStatus.OPEN,
-                             Appeal.seen_by_judge_at.is_(None), Appeal.decided_by_id != user.id,
-                             Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE, Role.HEAD_JUDGE)))
-        .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by)).order_by(Appeal.decided_at)))
+    return list(
+        session.scalars(
+            select(Appeal)
+            .where(
+                Appeal.ruling_judge_id == user.id,
+                Appeal.status != AppealStatus.OPEN,
+                Appeal.seen_by_judge_at.is_(None),
+                Appeal.decided_by_id != user.id,
+                Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE, Role.HEAD_JUDGE)),
+            )
+            .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by))
+            .order_by(Appeal.decided_at)
+        )
+    )
 
 
 def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event, appeal: Appeal) -> None:

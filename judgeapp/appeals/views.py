@@ -1,4 +1,5 @@
 """Appeals: filed on an incident by a judge, decided by the head judge (or their proxy). Thin views."""
+
 from __future__ import annotations
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
@@ -24,9 +25,11 @@ def _appeal_news():
         return {}
     waiting = services.waiting_for(db.session, current_user)
     show = bool(waiting) or services.is_head_judge_anywhere(db.session, current_user)
-    return {"appeals_waiting": waiting if show else None,
-            "appeal_decisions": services.decisions_to_see(db.session, current_user),
-            "seen_form": SeenForm(formdata=None)}  # only shown: never reads the request (a 413's body was not read)
+    return {
+        "appeals_waiting": waiting if show else None,
+        "appeal_decisions": services.decisions_to_see(db.session, current_user),
+        "seen_form": SeenForm(formdata=None),
+    }  # only shown: never reads the request (a 413's body was not read)
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
@@ -49,9 +52,17 @@ def new(event, roles, number):
         form.appellant.data = next((a.value for a in appellants if a.may_appeal), None)
     policy = event_policy(event)
     blocked = services.why_not_appealable(db.session, event, incident)
-    return render_template("appeals/new.html", event=event, roles=roles, form=form, incident=incident,
-                           appellants=appellants, blocked=blocked, rank_name=rank_namer(policy),
-                           policy=policy), 400 if form.errors else 200
+    return render_template(
+        "appeals/new.html",
+        event=event,
+        roles=roles,
+        form=form,
+        incident=incident,
+        appellants=appellants,
+        blocked=blocked,
+        rank_name=rank_namer(policy),
+        policy=policy,
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/appeals")
@@ -60,8 +71,9 @@ def index(event, roles):
     policy = event_policy(event)
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
     template = "appeals/_queue.html" if request.args.get("partial") else "appeals/index.html"
-    return render_template(template, event=event, roles=roles, appeals=appeals, rank_name=rank_namer(policy),
-                           now=incidents.utcnow())
+    return render_template(
+        template, event=event, roles=roles, appeals=appeals, rank_name=rank_namer(policy), now=incidents.utcnow()
+    )
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>", methods=["GET", "POST"])
@@ -75,29 +87,44 @@ def show(event, roles, number):
     form.infraction.choices = [SelectChoice("", "Keep the infraction"), *infraction_choices_of(policy)[1:]]
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
-        data = services.Decision(outcome=form.outcome.data, reason=form.reason.data or "",
-                                 infraction_code=form.infraction.data or None, rank_id=form.penalty.data or None,
-                                 count_challenge=form.count_challenge.data)
+        data = services.Decision(
+            outcome=form.outcome.data,
+            reason=form.reason.data or "",
+            infraction_code=form.infraction.data or None,
+            rank_id=form.penalty.data or None,
+            count_challenge=form.count_challenge.data,
+        )
         try:
             services.decide(db.session, policy, actor=current_user, roles=roles, event=event, appeal=appeal, data=data)
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash(f"Appeal #{appeal.number}: {appeal.status.label}. The floor judge sees it on their next page.",
-                  "success")
+            flash(
+                f"Appeal #{appeal.number}: {appeal.status.label}. The floor judge sees it on their next page.",
+                "success",
+            )
             return redirect(url_for("appeals.index", event_id=event.id))
     proxy_form = ProxyForm()
     proxy_form.proxy.choices = [SelectChoice("", "Nobody: I decide")] + [
-        SelectChoice(str(u.id), u.name) for u in services.proxy_candidates(db.session, event, appeal)]
+        SelectChoice(str(u.id), u.name) for u in services.proxy_candidates(db.session, event, appeal)
+    ]
     proxy_form.proxy.data = str(appeal.proxy_id or "")
     challenges = None
     if appeal.appellant_player_id is not None:
         challenges = services.challenges_of(db.session, event, db.session.get(Player, appeal.appellant_player_id))
-    return render_template("appeals/show.html", event=event, roles=roles, appeal=appeal, form=form,
-                           proxy_form=proxy_form,
-                           challenges=challenges, rank_name=rank_namer(policy), policy=policy,
-                           now=incidents.utcnow()), 400 if form.errors else 200
+    return render_template(
+        "appeals/show.html",
+        event=event,
+        roles=roles,
+        appeal=appeal,
+        form=form,
+        proxy_form=proxy_form,
+        challenges=challenges,
+        rank_name=rank_namer(policy),
+        policy=policy,
+        now=incidents.utcnow(),
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/appeals/<int:number>/proxy", methods=["POST"])
@@ -111,10 +138,16 @@ def delegate(event, roles, number):
         proxy_id = int(form.proxy.data) if form.proxy.data else None
     except ValueError:
         refuse(400, "Choose the proxy from the list of this event's judges; nothing was changed.")
-    button(lambda: services.delegate(db.session, actor=current_user, roles=roles, event=event, appeal=appeal,
-                                     proxy_id=proxy_id),
-           lambda _: f"Appeal #{appeal.number} delegated to {appeal.proxy.name}." if appeal.proxy
-           else f"Appeal #{appeal.number} is yours to decide again.")
+    button(
+        lambda: services.delegate(
+            db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id
+        ),
+        lambda _: (
+            f"Appeal #{appeal.number} delegated to {appeal.proxy.name}."
+            if appeal.proxy
+            else f"Appeal #{appeal.number} is yours to decide again."
+        ),
+    )
     return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
 
 
@@ -137,11 +170,19 @@ def waiting():
     count = services.waiting_for(db.session, current_user)
     if request.args.get("format") == "json":
         return jsonify(count=count)
-    head_of = list(db.session.scalars(
-        select(Event).join(StaffAssignment, StaffAssignment.event_id == Event.id)
-        .where(StaffAssignment.user_id == current_user.id, StaffAssignment.ended_at.is_(None),
-               StaffAssignment.role.in_([Role.HEAD_JUDGE, Role.FLOOR_JUDGE]))
-        .order_by(Event.date.desc()).distinct()))
+    head_of = list(
+        db.session.scalars(
+            select(Event)
+            .join(StaffAssignment, StaffAssignment.event_id == Event.id)
+            .where(
+                StaffAssignment.user_id == current_user.id,
+                StaffAssignment.ended_at.is_(None),
+                StaffAssignment.role.in_([Role.HEAD_JUDGE, Role.FLOOR_JUDGE]),
+            )
+            .order_by(Event.date.desc())
+            .distinct()
+        )
+    )
     if len(head_of) == 1:
         return redirect(url_for("appeals.index", event_id=head_of[0].id))
     return render_template("appeals/waiting.html", events=head_of, count=count)

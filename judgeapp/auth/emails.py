@@ -2,6 +2,7 @@
 
 Links start with JUDGEAPP_BASE_URL, never with the Host header of the request that caused the email: a forged
 Host must not turn a reset email into a link to someone else's site."""
+
 from __future__ import annotations
 
 import smtplib
@@ -44,14 +45,21 @@ def tell_staff(event, assignment, invite_token: str | None, *, organizer: User) 
     user, role = assignment.user, assignment.role.label.lower()
     try:
         if invite_token:
-            send_invite(user, external_url("auth.set_password", token=invite_token), event_name=event.name, role=role,
-                        organizer=organizer.name)
+            send_invite(
+                user,
+                external_url("auth.set_password", token=invite_token),
+                event_name=event.name,
+                role=role,
+                organizer=organizer.name,
+            )
         else:
             send_staff_notice(user, event_name=event.name, role=role, organizer=organizer.name)
     except (OSError, smtplib.SMTPException):
         current_app.logger.exception("Could not send the staff email to %s", user.email)
-        return (f"{user.email} is now {role}, but the email to them could not be sent. They can use “Forgot "
-                "password?” on the login page with this address, or the server's operator can check its mail settings.")
+        return (
+            f"{user.email} is now {role}, but the email to them could not be sent. They can use “Forgot "
+            "password?” on the login page with this address, or the server's operator can check its mail settings."
+        )
     return f"{user.email} is now {role}; we emailed them."
 
 
@@ -65,21 +73,36 @@ def _expires(purpose: TokenPurpose) -> str:
 
 
 def send_invite(user: User, url: str, *, event_name: str, role: str, organizer: str) -> None:
-    mail.send(user.email, f"You are {role} at {event_name} on judgeapp", (
-        f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n\n"
-        f"Choose your password here (the link works once, for {_expires(TokenPurpose.INVITE)}):\n{url}\n\n"
-        f"Then log in at {external_url('auth.login')} with this email address.\n"
-        "If you did not expect this, ignore this email: nothing happens until the link is used.\n"))
+    mail.send(
+        user.email,
+        f"You are {role} at {event_name} on judgeapp",
+        (
+            f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n\n"
+            f"Choose your password here (the link works once, for {_expires(TokenPurpose.INVITE)}):\n{url}\n\n"
+            f"Then log in at {external_url('auth.login')} with this email address.\n"
+            "If you did not expect this, ignore this email: nothing happens until the link is used.\n"
+        ),
+    )
 
 
 def send_staff_notice(user: User, *, event_name: str, role: str, organizer: str) -> None:
-    mail.send(user.email, f"You are {role} at {event_name} on judgeapp", (
-        f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n"
-        f"You will find the event in your list when you log in: {external_url('auth.login')}\n"))
+    mail.send(
+        user.email,
+        f"You are {role} at {event_name} on judgeapp",
+        (
+            f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n"
+            f"You will find the event in your list when you log in: {external_url('auth.login')}\n"
+        ),
+    )
 
 
 def send_reset(user: User, url: str) -> None:
-    mail.send(user.email, "Choose a new judgeapp password", (
-        f"Hello {user.name},\n\nSomeone (we hope you) asked for a new password for this address.\n\n"
-        f"Choose it here (the link works once, for {_expires(TokenPurpose.RESET)}):\n{url}\n\n"
-        "If it was not you, ignore this email: your password stays as it is.\n"))
+    mail.send(
+        user.email,
+        "Choose a new judgeapp password",
+        (
+            f"Hello {user.name},\n\nSomeone (we hope you) asked for a new password for this address.\n\n"
+            f"Choose it here (the link works once, for {_expires(TokenPurpose.RESET)}):\n{url}\n\n"
+            "If it was not you, ignore this email: your password stays as it is.\n"
+        ),
+    )

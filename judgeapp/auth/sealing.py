@@ -3,6 +3,7 @@
 Flask's session cookie is signed, not encrypted: anyone holding it can read it (base64). A one-time statement link,
 shown on the page after the POST that made it, therefore travels sealed with Fernet (AES-128-CBC + HMAC-SHA256) under
 a key derived from SECRET_KEY, and only for a few minutes."""
+
 from __future__ import annotations
 
 import base64

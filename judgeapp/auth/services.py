@@ -1,4 +1,5 @@
 """Accounts and server-side sessions."""
+
 from __future__ import annotations
 
 import hashlib
@@ -68,8 +69,9 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def create_user(session: Session, *, email: str, name: str, password: str | None, organizer: bool = False,
-                actor: User | None = None) -> User:
+def create_user(
+    session: Session, *, email: str, name: str, password: str | None, organizer: bool = False, actor: User | None = None
+) -> User:
     """Create an account; the email must be new. Without a password the account cannot log in until its owner
     sets one from an invite link (see issue_link)."""
     email = normalise_email(email)
@@ -99,8 +101,12 @@ def authenticate(session: Session, email: str, password: str) -> User | None:
 def start_session(session: Session, user: User, *, days: int, user_agent: str | None = None) -> str:
     """Open a server-side session for `user`; returns the token for the cookie."""
     token = secrets.token_urlsafe(32)
-    row = UserSession(token_hash=_token_hash(token), user_id=user.id, expires_at=utcnow() + timedelta(days=days),
-                      user_agent=(user_agent or "")[:300])
+    row = UserSession(
+        token_hash=_token_hash(token),
+        user_id=user.id,
+        expires_at=utcnow() + timedelta(days=days),
+        user_agent=(user_agent or "")[:300],
+    )
     session.add(row)
     audit.record(session, user, "session.start", row)
     user.session_token = token  # type: ignore[misc]  # a ClassVar only to stay unmapped: set per instance
@@ -110,9 +116,13 @@ def start_session(session: Session, user: User, *, days: int, user_agent: str | 
 def load_session_user(session: Session, token: str) -> User | None:
     """The user of a live session token, or None when it was ended, expired or never existed."""
     user = session.scalar(  # one query per request: the session row and its user together
-        select(User).join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token_hash == _token_hash(token), UserSession.ended_at.is_(None),
-               UserSession.expires_at > utcnow())
+        select(User)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(
+            UserSession.token_hash == _token_hash(token),
+            UserSession.ended_at.is_(None),
+            UserSession.expires_at > utcnow(),
+        )
     )
     if user is None:
         return None
@@ -128,8 +138,9 @@ def end_session(session: Session, user: User, token: str, reason: str = "logout"
         audit.record(session, user, "session.end", row, reason=reason)
 
 
-def change_password(session: Session, user: User, *, current: str, new: str, days: int,
-                    user_agent: str | None = None) -> str:
+def change_password(
+    session: Session, user: User, *, current: str, new: str, days: int, user_agent: str | None = None
+) -> str:
     """Set a new password, end every session of the user, and open a fresh one for this browser."""
     if not has_password(user) or not check_password_hash(user.password_hash, current):
         raise FieldError("current_password", "That is not your current password.")
@@ -144,23 +155,31 @@ def _set_password(session: Session, user: User, new: str) -> None:
     """Store the new password's hash and end every open session of the account (a copied cookie stops working)."""
     user.password_hash = hash_password(new)
     session.execute(
-        update(UserSession).where(UserSession.user_id == user.id, UserSession.ended_at.is_(None))
+        update(UserSession)
+        .where(UserSession.user_id == user.id, UserSession.ended_at.is_(None))
         .values(ended_at=utcnow(), end_reason="password changed")
     )
 
 
 # ---- one-time account links (invite, reset) -------------------------------------------------------------------------
 
-def issue_link(session: Session, user: User, purpose: TokenPurpose, *, lifetime: timedelta,
-               actor: User | None = None) -> str:
+
+def issue_link(
+    session: Session, user: User, purpose: TokenPurpose, *, lifetime: timedelta, actor: User | None = None
+) -> str:
     """A one-time link token for `user`; returned once, only its SHA-256 is stored."""
     token = secrets.token_urlsafe(32)
-    row = AccountToken(user_id=user.id, purpose=purpose, token_hash=_token_hash(token),
-                       expires_at=utcnow() + lifetime)
+    row = AccountToken(user_id=user.id, purpose=purpose, token_hash=_token_hash(token), expires_at=utcnow() + lifetime)
     session.add(row)
     session.flush()
-    audit.record(session, actor, f"account_link.{purpose.value}", row, user=user.email,
-                 expires_at=row.expires_at.isoformat(timespec="seconds"))
+    audit.record(
+        session,
+        actor,
+        f"account_link.{purpose.value}",
+        row,
+        user=user.email,
+        expires_at=row.expires_at.isoformat(timespec="seconds"),
+    )
     return token
 
 
@@ -172,21 +191,35 @@ def link_by_token(session: Session, token: str, now: datetime | None = None) -> 
     if row is None:
         raise LookupError(token)
     if row.used_at is not None:
-        raise LinkGone("This link has already been used. To set a new password, use “Forgot password?” "
-                       "on the login page.")
+        raise LinkGone(
+            "This link has already been used. To set a new password, use “Forgot password?” on the login page."
+        )
     if row.expires_at <= (now or utcnow()):
-        raise LinkGone("This link has expired. Use “Forgot password?” on the login page for a new one, or ask "
-                       "the organizer to add you again.")
+        raise LinkGone(
+            "This link has expired. Use “Forgot password?” on the login page for a new one, or ask "
+            "the organizer to add you again."
+        )
     return row
 
 
-def set_password_by_link(session: Session, token: str, *, new: str, days: int, name: str | None = None,
-                         user_agent: str | None = None, now: datetime | None = None) -> tuple[User, str]:
+def set_password_by_link(
+    session: Session,
+    token: str,
+    *,
+    new: str,
+    days: int,
+    name: str | None = None,
+    user_agent: str | None = None,
+    now: datetime | None = None,
+) -> tuple[User, str]:
     """Use a one-time link: set the password, spend every open link of the account, end its other sessions, and
     open a session for this browser. Returns the user and the new session's token."""
     row = session.scalar(  # under the row lock on PostgreSQL, so two tabs cannot both use one link
-        select(AccountToken).where(AccountToken.id == link_by_token(session, token, now).id)
-        .with_for_update().execution_options(populate_existing=True))
+        select(AccountToken)
+        .where(AccountToken.id == link_by_token(session, token, now).id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
     assert row is not None  # link_by_token found it; it is read again under the lock
     if row.used_at is not None:
         raise LinkGone("This link has already been used.")
@@ -194,8 +227,9 @@ def set_password_by_link(session: Session, token: str, *, new: str, days: int, n
         raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
     user = row.user
     when = now or utcnow()
-    session.execute(update(AccountToken).where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None))
-                    .values(used_at=when))
+    session.execute(
+        update(AccountToken).where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None)).values(used_at=when)
+    )
     _set_password(session, user, new)
     new_name = (name or "").strip()
     renamed = row.purpose is TokenPurpose.INVITE and new_name and new_name != user.name

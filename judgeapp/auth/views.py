@@ -11,8 +11,10 @@ from . import bp, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, SetPasswordForm
 
 LOGIN_FAILED = "Email or password is wrong."
-RESET_SENT = ("If an account uses this address, we have emailed it a link to choose a new password. "
-              "Check your inbox (and spam folder).")
+RESET_SENT = (
+    "If an account uses this address, we have emailed it a link to choose a new password. "
+    "Check your inbox (and spam folder)."
+)
 ACCOUNT_SCOPE = "login-account"  # wrong passwords at login and at the password-change page count together
 NO_STORE = {"Cache-Control": "no-store"}
 
@@ -61,8 +63,9 @@ def login():
     if form.validate_on_submit():
         user = services.authenticate(db.session, form.email.data, form.password.data)
         if user is not None:
-            services.start_session(db.session, user, days=current_app.config["JUDGEAPP_SESSION_DAYS"],
-                                   user_agent=request.user_agent.string)
+            services.start_session(
+                db.session, user, days=current_app.config["JUDGEAPP_SESSION_DAYS"], user_agent=request.user_agent.string
+            )
             db.session.commit()
             session.clear()
             login_user(user)
@@ -86,15 +89,26 @@ def logout():
 
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
-@limiter.shared_limit(_account_limit, ACCOUNT_SCOPE, key_func=_signed_in_account_key, methods=["POST"],
-                      deduct_when=_wrong_current_password, exempt_when=lambda: not current_user.is_authenticated)
+@limiter.shared_limit(
+    _account_limit,
+    ACCOUNT_SCOPE,
+    key_func=_signed_in_account_key,
+    methods=["POST"],
+    deduct_when=_wrong_current_password,
+    exempt_when=lambda: not current_user.is_authenticated,
+)
 def change_password():
     form = ChangePasswordForm()
     if form.validate_on_submit():
         try:
-            services.change_password(db.session, current_user, current=form.current_password.data,
-                                     new=form.new_password.data, days=current_app.config["JUDGEAPP_SESSION_DAYS"],
-                                     user_agent=request.user_agent.string)
+            services.change_password(
+                db.session,
+                current_user,
+                current=form.current_password.data,
+                new=form.new_password.data,
+                days=current_app.config["JUDGEAPP_SESSION_DAYS"],
+                user_agent=request.user_agent.string,
+            )
         except FieldError as err:
             g.wrong_current_password = err.field == "current_password"
             show_on_form(form, err, db.session)
@@ -141,8 +155,11 @@ def set_password(token):
     try:
         link = services.link_by_token(db.session, token)
     except LookupError:
-        return _gone("This is not a link we sent, or it was not copied whole. Use “Forgot password?” on the login "
-                     "page for a new one.", 404)
+        return _gone(
+            "This is not a link we sent, or it was not copied whole. Use “Forgot password?” on the login "
+            "page for a new one.",
+            404,
+        )
     except services.LinkGone as gone:
         return _gone(gone.why)
     invite = link.purpose is TokenPurpose.INVITE
@@ -153,10 +170,14 @@ def set_password(token):
         try:
             if current_user.is_authenticated:  # someone else's session in this browser ends here
                 services.end_session(db.session, current_user, current_user.session_token, "another account signed in")
-            user, _ = services.set_password_by_link(db.session, token, new=form.new_password.data,
-                                                    name=form.name.data if invite else None,
-                                                    days=current_app.config["JUDGEAPP_SESSION_DAYS"],
-                                                    user_agent=request.user_agent.string)
+            user, _ = services.set_password_by_link(
+                db.session,
+                token,
+                new=form.new_password.data,
+                name=form.name.data if invite else None,
+                days=current_app.config["JUDGEAPP_SESSION_DAYS"],
+                user_agent=request.user_agent.string,
+            )
         except services.LinkGone as gone:
             db.session.rollback()
             return _gone(gone.why)
@@ -166,8 +187,13 @@ def set_password(token):
             db.session.commit()
             session.clear()
             login_user(user)
-            flash("Your password is set, and you are signed in. Any other sessions of your account are signed out.",
-                  "success")
+            flash(
+                "Your password is set, and you are signed in. Any other sessions of your account are signed out.",
+                "success",
+            )
             return redirect(url_for("events.index"))
-    return (render_template("auth/set_password.html", form=form, link=link, invite=invite),
-            400 if form.errors else 200, NO_STORE)
+    return (
+        render_template("auth/set_password.html", form=form, link=link, invite=invite),
+        400 if form.errors else 200,
+        NO_STORE,
+    )

@@ -1,4 +1,5 @@
 """Time extensions and the round clock."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,29 +17,63 @@ from ..permissions import Action
 from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
 
 
-def record_extension(session: Session, *, actor: User, event: Event, rnd: Round, table: int, minutes: int,
-                     reason: ExtensionReason, key: str, proposed: int | None = None, adjust_reason: str | None = None,
-                     incident: Incident | None = None, deck_check: DeckCheck | None = None,
-                     paused_from: datetime | None = None, paused_to: datetime | None = None,
-                     now: datetime | None = None) -> TimeExtension:
+def record_extension(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    rnd: Round,
+    table: int,
+    minutes: int,
+    reason: ExtensionReason,
+    key: str,
+    proposed: int | None = None,
+    adjust_reason: str | None = None,
+    incident: Incident | None = None,
+    deck_check: DeckCheck | None = None,
+    paused_from: datetime | None = None,
+    paused_to: datetime | None = None,
+    now: datetime | None = None,
+) -> TimeExtension:
     """Store minutes given back to one table (once per key), with an audit entry."""
     existing = by_key(session, TimeExtension, key, scope=event.id)
     if existing is not None:
         return existing
-    ext = TimeExtension(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, minutes=minutes,
-                        proposed_minutes=proposed, adjust_reason=adjust_reason, reason=reason,
-                        paused_from=paused_from, paused_to=paused_to,
-                        incident_id=incident.id if incident else None, deck_check_id=deck_check.id if deck_check else None,
-                        judge_id=actor.id, created_at=now or utcnow())
+    ext = TimeExtension(
+        event_id=event.id,
+        client_key=key,
+        round_id=rnd.id,
+        table_number=table,
+        minutes=minutes,
+        proposed_minutes=proposed,
+        adjust_reason=adjust_reason,
+        reason=reason,
+        paused_from=paused_from,
+        paused_to=paused_to,
+        incident_id=incident.id if incident else None,
+        deck_check_id=deck_check.id if deck_check else None,
+        judge_id=actor.id,
+        created_at=now or utcnow(),
+    )
     ext.round = rnd
     session.add(ext)
-    audit.record(session, actor, "extension.add", ext, event_id=event.id, round=rnd.number, table=table,
-                 minutes=minutes, proposed=proposed, reason=reason.value, note=adjust_reason)
+    audit.record(
+        session,
+        actor,
+        "extension.add",
+        ext,
+        event_id=event.id,
+        round=rnd.number,
+        table=table,
+        minutes=minutes,
+        proposed=proposed,
+        reason=reason.value,
+        note=adjust_reason,
+    )
     return ext
 
 
-def give_time_for_incident(session: Session, *, actor: User, event: Event,
-                           result: LogResult) -> TimeExtension | None:
+def give_time_for_incident(session: Session, *, actor: User, event: Event, result: LogResult) -> TimeExtension | None:
     """The minutes a judge gave back on the incident form: their own record, linked to the incident, with what the
     call stopwatch says the match is owed. Called by whoever logs the incident, in the same transaction."""
     incident = result.incident
@@ -46,16 +81,31 @@ def give_time_for_incident(session: Session, *, actor: User, event: Event,
         return None
     assert incident.table_number is not None  # log_incident refuses time given back without a table
     result.extension = record_extension(
-        session, actor=actor, event=event, rnd=incident.round, table=incident.table_number, minutes=result.minutes,
-        reason=ExtensionReason.RULING, key=derived_key(incident.client_key, "ext"), incident=incident,
+        session,
+        actor=actor,
+        event=event,
+        rnd=incident.round,
+        table=incident.table_number,
+        minutes=result.minutes,
+        reason=ExtensionReason.RULING,
+        key=derived_key(incident.client_key, "ext"),
+        incident=incident,
         proposed=result.owed.minutes if result.owed and result.owed.rule else None,
-        paused_from=incident.call_started_at, paused_to=result.call_ended if incident.call_started_at else None,
-        now=incident.created_at)
+        paused_from=incident.call_started_at,
+        paused_to=result.call_ended if incident.call_started_at else None,
+        now=incident.created_at,
+    )
     return result.extension
 
 
-def propose(policy: Policy, reason: ExtensionReason, *, paused_from: datetime | None = None,
-            paused_to: datetime | None = None, taken_minutes: float | None = None) -> ExtensionOwed | None:
+def propose(
+    policy: Policy,
+    reason: ExtensionReason,
+    *,
+    paused_from: datetime | None = None,
+    paused_to: datetime | None = None,
+    taken_minutes: float | None = None,
+) -> ExtensionOwed | None:
     """What the policy owes for a pause, from its start and end or the minutes it took; None when not timed."""
     if paused_from is not None and paused_to is not None:
         if paused_to < paused_from:
@@ -70,13 +120,20 @@ def propose(policy: Policy, reason: ExtensionReason, *, paused_from: datetime | 
     else:
         return None
     if taken > timedelta(hours=4):
-        raise FieldError("taken_minutes" if taken_minutes is not None else "paused_to",
-                         "A pause of more than four hours is not plausible; check the times.")
+        raise FieldError(
+            "taken_minutes" if taken_minutes is not None else "paused_to",
+            "A pause of more than four hours is not plausible; check the times.",
+        )
     return extension_owed(policy, reason, taken)
 
 
-def settle_minutes(event: Event, owed: ExtensionOwed | None, minutes: int | None, adjust_reason: str | None,
-                   field_name: str = "minutes") -> tuple[int | None, str | None]:
+def settle_minutes(
+    event: Event,
+    owed: ExtensionOwed | None,
+    minutes: int | None,
+    adjust_reason: str | None,
+    field_name: str = "minutes",
+) -> tuple[int | None, str | None]:
     """The minutes to give: the policy's figure unless the judge adjusts it, with a reason."""
     adjust_reason = " ".join((adjust_reason or "").split()) or None
     if adjust_reason and len(adjust_reason) > MAX_REASON:
@@ -102,8 +159,9 @@ class ExtensionInput:
     adjust_reason: str | None = None
 
 
-def add_extension(session: Session, policy: Policy, *, actor: User, event: Event, data: ExtensionInput,
-                  now: datetime | None = None) -> tuple[TimeExtension, bool]:
+def add_extension(
+    session: Session, policy: Policy, *, actor: User, event: Event, data: ExtensionInput, now: datetime | None = None
+) -> tuple[TimeExtension, bool]:
     """A judge gives a table time back; returns the record and whether it is new (a resent form is stored once)."""
     key = check_key(data.key)
     existing = by_key(session, TimeExtension, key, scope=event.id)
@@ -116,19 +174,33 @@ def add_extension(session: Session, policy: Policy, *, actor: User, event: Event
         reason = ExtensionReason(data.reason)
     except ValueError:
         raise FieldError("reason", "Choose ruling, deck check or other.") from None
-    owed = propose(policy, reason, paused_from=data.paused_from, paused_to=data.paused_to,
-                   taken_minutes=data.taken_minutes)
+    owed = propose(
+        policy, reason, paused_from=data.paused_from, paused_to=data.paused_to, taken_minutes=data.taken_minutes
+    )
     minutes, adjust = settle_minutes(event, owed, data.minutes, data.adjust_reason)
     if not minutes:
         raise FieldError("minutes", "Give the minutes to add (or the pause's times, for the policy to work them out).")
-    ext = record_extension(session, actor=actor, event=event, rnd=rnd, table=table, minutes=minutes, reason=reason,
-                           key=key, proposed=owed.minutes if owed and owed.rule else None, adjust_reason=adjust,
-                           paused_from=data.paused_from, paused_to=data.paused_to, now=now)
+    ext = record_extension(
+        session,
+        actor=actor,
+        event=event,
+        rnd=rnd,
+        table=table,
+        minutes=minutes,
+        reason=reason,
+        key=key,
+        proposed=owed.minutes if owed and owed.rule else None,
+        adjust_reason=adjust,
+        paused_from=data.paused_from,
+        paused_to=data.paused_to,
+        now=now,
+    )
     return ext, True
 
 
-def void_extension(session: Session, *, actor: User, roles: frozenset[str], event: Event, ext: TimeExtension,
-                   reason: str) -> None:
+def void_extension(
+    session: Session, *, actor: User, roles: frozenset[str], event: Event, ext: TimeExtension, reason: str
+) -> None:
     permissions.transition(session, Action.WITHDRAW_TIME, user=actor, roles=roles, record=ext, event=event)
     reason = " ".join((reason or "").split())
     if not reason:
@@ -136,8 +208,16 @@ def void_extension(session: Session, *, actor: User, roles: frozenset[str], even
     if ext.voided_at is not None:
         raise FieldError("reason", "Already withdrawn.")
     ext.voided_at, ext.void_reason = utcnow(), reason[:MAX_REASON]
-    audit.record(session, actor, "extension.void", ext, event_id=event.id, note=ext.void_reason,
-                 table=ext.table_number, minutes=ext.minutes)
+    audit.record(
+        session,
+        actor,
+        "extension.void",
+        ext,
+        event_id=event.id,
+        note=ext.void_reason,
+        table=ext.table_number,
+        minutes=ext.minutes,
+    )
 
 
 @dataclass
@@ -157,19 +237,32 @@ class RoundClock:
 
 def round_clock(session: Session, rnd: Round) -> RoundClock:
     """The round's end, and each table with time given back and its own end, latest first."""
-    extensions = session.scalars(select(TimeExtension).where(TimeExtension.round_id == rnd.id,
-                                                             TimeExtension.voided_at.is_(None))
-                                 .options(selectinload(TimeExtension.judge)).order_by(TimeExtension.id))
+    extensions = session.scalars(
+        select(TimeExtension)
+        .where(TimeExtension.round_id == rnd.id, TimeExtension.voided_at.is_(None))
+        .options(selectinload(TimeExtension.judge))
+        .order_by(TimeExtension.id)
+    )
     by_table: dict[int, list[TimeExtension]] = {}
     for ext in extensions:
         by_table.setdefault(ext.table_number, []).append(ext)
-    tables = [TableClock(t, table_end_time(rnd.started_at, rnd.length_minutes, [e.minutes for e in exts]),
-                         sum(e.minutes for e in exts), exts) for t, exts in by_table.items()]
+    tables = [
+        TableClock(
+            t,
+            table_end_time(rnd.started_at, rnd.length_minutes, [e.minutes for e in exts]),
+            sum(e.minutes for e in exts),
+            exts,
+        )
+        for t, exts in by_table.items()
+    ]
     tables.sort(key=lambda c: (-c.ends_at.timestamp(), c.table))
     return RoundClock(rnd, round_end(rnd.started_at, rnd.length_minutes), tables)
 
 
 def table_ends_at(session: Session, rnd: Round, table: int) -> datetime:
-    minutes = session.scalars(select(TimeExtension.minutes).where(
-        TimeExtension.round_id == rnd.id, TimeExtension.table_number == table, TimeExtension.voided_at.is_(None)))
+    minutes = session.scalars(
+        select(TimeExtension.minutes).where(
+            TimeExtension.round_id == rnd.id, TimeExtension.table_number == table, TimeExtension.voided_at.is_(None)
+        )
+    )
     return table_end_time(rnd.started_at, rnd.length_minutes, list(minutes))

@@ -1,4 +1,5 @@
 """The round clock and time extensions: minutes given back to a table. Thin views."""
+
 from __future__ import annotations
 
 from decimal import Decimal
@@ -34,11 +35,16 @@ def new_extension(event, roles):
         rnd = next((r for r in rounds if r.number == form.round.data), None)
         near = rnd.started_at if rnd else utcnow()
         data = services.ExtensionInput(
-            key=form.key.data, reason=form.reason.data, round_number=form.round.data, table_number=form.table.data,
+            key=form.key.data,
+            reason=form.reason.data,
+            round_number=form.round.data,
+            table_number=form.table.data,
             paused_from=local_time_to_utc(form.paused_from.data, near) if form.paused_from.data else None,
             paused_to=local_time_to_utc(form.paused_to.data, near) if form.paused_to.data else None,
             taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,
-            minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+            minutes=form.minutes.data,
+            adjust_reason=form.adjust_reason.data,
+        )
         try:
             ext, created = services.add_extension(db.session, policy, actor=current_user, event=event, data=data)
         except FieldError as err:
@@ -47,17 +53,27 @@ def new_extension(event, roles):
             db.session.commit()
             ends = services.table_ends_at(db.session, ext.round, ext.table_number)
             back = request.args.get("next_incident")
-            return answer(as_json, url_for("clock.clock", event_id=event.id, round=ext.round.number), created=created,
-                          message=f"Table {ext.table_number}: {ext.minutes} min added; it now ends at {clock_text(ends)}."
-                          if created else "This time extension was already saved.",
-                          redirect_to=url_for("incidents.show", event_id=event.id, number=int(back))
-                          if back and back.isdigit() else None,
-                          kind="extension", id=ext.id, minutes=ext.minutes, table=ext.table_number,
-                          ends_at=clock_text(ends))
+            return answer(
+                as_json,
+                url_for("clock.clock", event_id=event.id, round=ext.round.number),
+                created=created,
+                message=f"Table {ext.table_number}: {ext.minutes} min added; it now ends at {clock_text(ends)}."
+                if created
+                else "This time extension was already saved.",
+                redirect_to=url_for("incidents.show", event_id=event.id, number=int(back))
+                if back and back.isdigit()
+                else None,
+                kind="extension",
+                id=ext.id,
+                minutes=ext.minutes,
+                table=ext.table_number,
+                ends_at=clock_text(ends),
+            )
     if as_json and form.is_submitted():
         return json_errors(form)
-    return render_template("clock/extension.html", event=event, roles=roles, form=form,
-                           has_rounds=bool(rounds)), 400 if form.errors else 200
+    return render_template(
+        "clock/extension.html", event=event, roles=roles, form=form, has_rounds=bool(rounds)
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])
@@ -68,9 +84,12 @@ def void_extension(event, roles, extension_id):
     if not form.validate_on_submit():
         flash("Say why the time is withdrawn.", "error")
     else:
-        button(lambda: services.void_extension(db.session, actor=current_user, roles=roles, event=event, ext=ext,
-                                               reason=form.reason.data),
-               f"Time extension for table {ext.table_number} withdrawn.")
+        button(
+            lambda: services.void_extension(
+                db.session, actor=current_user, roles=roles, event=event, ext=ext, reason=form.reason.data
+            ),
+            f"Time extension for table {ext.table_number} withdrawn.",
+        )
     return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
 
 
@@ -83,7 +102,16 @@ def clock(event, roles):
     if number is not None and (rnd is None or rnd.number != number):
         abort(404)
     view = services.round_clock(db.session, rnd) if rnd else None
-    withdrawable = {e.id for t in (view.tables if view else []) for e in t.extensions if permissions.can(
-        Action.WITHDRAW_TIME, e)}  # the judge who gave it, or the head judge, while the event is open
-    return render_template("clock/clock.html", event=event, roles=roles, rounds=rounds, view=view,
-                           now=utcnow(), void_form=VoidForm(), withdrawable=withdrawable)
+    withdrawable = {
+        e.id for t in (view.tables if view else []) for e in t.extensions if permissions.can(Action.WITHDRAW_TIME, e)
+    }  # the judge who gave it, or the head judge, while the event is open
+    return render_template(
+        "clock/clock.html",
+        event=event,
+        roles=roles,
+        rounds=rounds,
+        view=view,
+        now=utcnow(),
+        void_form=VoidForm(),
+        withdrawable=withdrawable,
+    )

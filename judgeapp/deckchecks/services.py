@@ -1,4 +1,5 @@
 """Deck checks: who was checked where and when, what was found, and the time the match is owed back."""
+
 from __future__ import annotations
 
 import random
@@ -26,8 +27,9 @@ class DeckCheckInput:
     player_texts: list[str] = field(default_factory=list)
 
 
-def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckCheckInput,
-                     now: datetime | None = None) -> tuple[DeckCheck, bool]:
+def start_deck_check(
+    session: Session, *, actor: User, event: Event, data: DeckCheckInput, now: datetime | None = None
+) -> tuple[DeckCheck, bool]:
     """Start the clock on a deck check at a table; players default to the table's pairing."""
     key = check_key(data.key)
     existing = by_key(session, DeckCheck, key, scope=event.id)
@@ -47,15 +49,29 @@ def start_deck_check(session: Session, *, actor: User, event: Event, data: DeckC
         players = pairings_of(session, rnd).get(table, [])
         if not players:
             raise FieldError("player_1", "No pairings known for this table: name the player or players checked.")
-    dc = DeckCheck(event_id=event.id, client_key=key, round_id=rnd.id, table_number=table, judge_id=actor.id,
-                   started_at=now or utcnow())
+    dc = DeckCheck(
+        event_id=event.id,
+        client_key=key,
+        round_id=rnd.id,
+        table_number=table,
+        judge_id=actor.id,
+        started_at=now or utcnow(),
+    )
     dc.round = rnd
     session.add(dc)
     session.flush()
     for player in players:
         session.add(DeckCheckPlayer(deck_check_id=dc.id, player_id=player.id))
-    audit.record(session, actor, "deck_check.start", dc, event_id=event.id, round=rnd.number, table=table,
-                 players=[p.id for p in players])
+    audit.record(
+        session,
+        actor,
+        "deck_check.start",
+        dc,
+        event_id=event.id,
+        round=rnd.number,
+        table=table,
+        players=[p.id for p in players],
+    )
     return dc, True
 
 
@@ -65,8 +81,19 @@ class EndResult:
     extension: TimeExtension | None
 
 
-def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Event, dc: DeckCheck, result: str,
-                   notes: str, minutes: int | None, adjust_reason: str | None, now: datetime | None = None) -> EndResult:
+def end_deck_check(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    event: Event,
+    dc: DeckCheck,
+    result: str,
+    notes: str,
+    minutes: int | None,
+    adjust_reason: str | None,
+    now: datetime | None = None,
+) -> EndResult:
     """Finish a deck check: the result, notes, and the time the policy owes the match for it. A check can always be
     ended while it runs, however long it has been open: its real length is recorded; when it ran longer than a round
     (left open by mistake) no time is proposed, and the judge gives what the match is really owed, if anything."""
@@ -85,26 +112,50 @@ def end_deck_check(session: Session, policy: Policy, *, actor: User, event: Even
         raise FieldError("notes", f"At most {MAX_TEXT} characters.")
     taken = max(now, dc.started_at) - dc.started_at
     plausible = taken <= timedelta(minutes=event.round_minutes) and dc.round.ended_at is None
-    owed = propose(policy, ExtensionReason.DECK_CHECK, paused_from=dc.started_at, paused_to=dc.started_at + taken) \
-        if plausible else None
+    owed = (
+        propose(policy, ExtensionReason.DECK_CHECK, paused_from=dc.started_at, paused_to=dc.started_at + taken)
+        if plausible
+        else None
+    )
     given, adjust = settle_minutes(event, owed, minutes, adjust_reason, field_name="minutes")
     dc.ended_at, dc.result, dc.notes = now, outcome, notes
-    audit.record(session, actor, "deck_check.end", dc, event_id=event.id, result=outcome.value,
-                 seconds=int((now - dc.started_at).total_seconds()))
+    audit.record(
+        session,
+        actor,
+        "deck_check.end",
+        dc,
+        event_id=event.id,
+        result=outcome.value,
+        seconds=int((now - dc.started_at).total_seconds()),
+    )
     ext = None
     if given:
-        ext = record_extension(session, actor=actor, event=event, rnd=dc.round, table=dc.table_number, minutes=given,
-                               reason=ExtensionReason.DECK_CHECK, key=derived_key(dc.client_key, "ext"),
-                               proposed=owed.minutes if owed and owed.rule else None, adjust_reason=adjust,
-                               deck_check=dc, paused_from=dc.started_at, paused_to=now, now=now)
+        ext = record_extension(
+            session,
+            actor=actor,
+            event=event,
+            rnd=dc.round,
+            table=dc.table_number,
+            minutes=given,
+            reason=ExtensionReason.DECK_CHECK,
+            key=derived_key(dc.client_key, "ext"),
+            proposed=owed.minutes if owed and owed.rule else None,
+            adjust_reason=adjust,
+            deck_check=dc,
+            paused_from=dc.started_at,
+            paused_to=now,
+            now=now,
+        )
     return EndResult(owed, ext)
 
 
 def deck_checks_by_round(session: Session, event: Event) -> list[tuple[Round, list[DeckCheck]]]:
-    checks = session.scalars(select(DeckCheck).where(DeckCheck.event_id == event.id)
-                             .options(selectinload(DeckCheck.players), selectinload(DeckCheck.judge),
-                                      selectinload(DeckCheck.round))
-                             .order_by(DeckCheck.started_at))
+    checks = session.scalars(
+        select(DeckCheck)
+        .where(DeckCheck.event_id == event.id)
+        .options(selectinload(DeckCheck.players), selectinload(DeckCheck.judge), selectinload(DeckCheck.round))
+        .order_by(DeckCheck.started_at)
+    )
     out: dict[int, tuple[Round, list[DeckCheck]]] = {}
     for dc in checks:
         out.setdefault(dc.round_id, (dc.round, []))[1].append(dc)
@@ -124,8 +175,9 @@ def pick_tables(session: Session, event: Event, *, count: int = 2, rng: random.R
     rng = rng or random.SystemRandom()
     rnd = started_round(session, event, None, field_name="count")
     checked_tables = set(session.scalars(select(DeckCheck.table_number).where(DeckCheck.round_id == rnd.id)))
-    checked_players = set(session.scalars(select(DeckCheckPlayer.player_id).join(DeckCheck).where(
-        DeckCheck.event_id == event.id)))
+    checked_players = set(
+        session.scalars(select(DeckCheckPlayer.player_id).join(DeckCheck).where(DeckCheck.event_id == event.id))
+    )
     seating = pairings_of(session, rnd)
     tables = sorted(seating) if seating else list(range(1, table_count(session, event) + 1))
     free = [t for t in tables if t not in checked_tables]

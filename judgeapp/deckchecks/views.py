@@ -1,4 +1,5 @@
 """Deck checks: pick tables, start a check, end it with the time owed back. Thin views."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -35,8 +36,14 @@ def index(event, roles):
                 pick = services.pick_tables(db.session, event, count=pick_form.count.data or 2)
             except FieldError as err:
                 pick_form.count.errors.append(err.message)
-    return render_template("deckchecks/index.html", event=event, roles=roles, pick_form=pick_form, pick=pick,
-                           by_round=services.deck_checks_by_round(db.session, event))
+    return render_template(
+        "deckchecks/index.html",
+        event=event,
+        roles=roles,
+        pick_form=pick_form,
+        pick=pick,
+        by_round=services.deck_checks_by_round(db.session, event),
+    )
 
 
 @bp.route("/events/<int:event_id>/deck-checks/new", methods=["GET", "POST"])
@@ -48,22 +55,43 @@ def new(event, roles):
         form.table.data = int_or_none(request.args.get("table"))
     as_json = outbox_post(form)
     if form.validate_on_submit():
-        data = services.DeckCheckInput(key=form.key.data, round_number=form.round.data, table_number=form.table.data,
-                                         player_texts=[form.player_1.data or "", form.player_2.data or ""])
+        data = services.DeckCheckInput(
+            key=form.key.data,
+            round_number=form.round.data,
+            table_number=form.table.data,
+            player_texts=[form.player_1.data or "", form.player_2.data or ""],
+        )
         try:
-            dc, created = services.start_deck_check(db.session, actor=current_user, event=event, data=data,
-                                                      now=incident_services.phone_time(form.logged_at.data, utcnow()))
+            dc, created = services.start_deck_check(
+                db.session,
+                actor=current_user,
+                event=event,
+                data=data,
+                now=incident_services.phone_time(form.logged_at.data, utcnow()),
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            return answer(as_json, url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id), created=created,
-                          kind="deck_check", id=dc.id, table=dc.table_number)
+            return answer(
+                as_json,
+                url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id),
+                created=created,
+                kind="deck_check",
+                id=dc.id,
+                table=dc.table_number,
+            )
     if as_json and form.is_submitted():
         return json_errors(form)
-    return render_template("deckchecks/new.html", event=event, roles=roles, form=form,
-                           players=players_of(db.session, event), label=player_label,
-                           has_rounds=bool(rounds)), 400 if form.errors else 200
+    return render_template(
+        "deckchecks/new.html",
+        event=event,
+        roles=roles,
+        form=form,
+        players=players_of(db.session, event),
+        label=player_label,
+        has_rounds=bool(rounds),
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/deck-checks/<int:deck_check_id>", methods=["GET", "POST"])
@@ -76,25 +104,47 @@ def show(event, roles, deck_check_id):
         found(dc, Action.END_DECK_CHECK)
     if form.validate_on_submit():
         try:
-            ended = services.end_deck_check(db.session, policy, actor=current_user, event=event, dc=dc,
-                                              result=form.result.data, notes=form.notes.data,
-                                              minutes=form.minutes.data, adjust_reason=form.adjust_reason.data)
+            ended = services.end_deck_check(
+                db.session,
+                policy,
+                actor=current_user,
+                event=event,
+                dc=dc,
+                result=form.result.data,
+                notes=form.notes.data,
+                minutes=form.minutes.data,
+                adjust_reason=form.adjust_reason.data,
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
             if ended.extension:
                 ends = timekeeping.table_ends_at(db.session, dc.round, dc.table_number)
-                flash(f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
-                      f"it now ends at {clock_text(ends)}.", "success")
+                flash(
+                    f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
+                    f"it now ends at {clock_text(ends)}.",
+                    "success",
+                )
             else:
                 flash("Deck check ended; no time added.", "success")
             return redirect(url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id))
-    incidents = list(db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number)))
+    incidents = list(
+        db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number))
+    )
     extensions = list(db.session.scalars(select(TimeExtension).where(TimeExtension.deck_check_id == dc.id)))
     running = None
     if dc.ended_at is None:
         running = extension_owed(policy, ExtensionReason.DECK_CHECK, max(utcnow() - dc.started_at, timedelta(0)))
-    return render_template("deckchecks/show.html", event=event, roles=roles, dc=dc, form=form,
-                           incidents=incidents, extensions=extensions, running=running, policy=policy,
-                           now=utcnow()), 400 if form.errors else 200
+    return render_template(
+        "deckchecks/show.html",
+        event=event,
+        roles=roles,
+        dc=dc,
+        form=form,
+        incidents=incidents,
+        extensions=extensions,
+        running=running,
+        policy=policy,
+        now=utcnow(),
+    ), 400 if form.errors else 200

@@ -12,25 +12,42 @@ class EventForm(Form):
     date = DateField("Date", validators=[DataRequired(message="Give the date of the event.")])
     venue = StringField("Venue", validators=[DataRequired(), Length(max=200)])
     policy_id = SelectField("Policy", validators=[DataRequired()], description="The penalty guide this event enforces.")
-    level = SelectField("Enforcement level", coerce=int, validators=[DataRequired()],
-                        description="Levels the policy defines; most shop events are level 1.")
-    rounds = NumericField("Number of rounds", validators=[DataRequired(), NumberRange(1, 30)],
-                          render_kw={"inputmode": "numeric"})
-    round_minutes = NumericField("Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)],
-                                 render_kw={"inputmode": "numeric"})
-    challenge_limit = NumericField("Appeal challenges per player", validators=[Optional(), NumberRange(0, 20)],
-                                   description="Leave empty for no limit.", render_kw={"inputmode": "numeric"})
-    statement_days = NumericField("Statement deadline (days)", default=7, validators=[Optional(), NumberRange(1, 90)],
-                                  description="How long a one-time link for a disqualification statement stays open.",
-                                  render_kw={"inputmode": "numeric"})
+    level = SelectField(
+        "Enforcement level",
+        coerce=int,
+        validators=[DataRequired()],
+        description="Levels the policy defines; most shop events are level 1.",
+    )
+    rounds = NumericField(
+        "Number of rounds", validators=[DataRequired(), NumberRange(1, 30)], render_kw={"inputmode": "numeric"}
+    )
+    round_minutes = NumericField(
+        "Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)], render_kw={"inputmode": "numeric"}
+    )
+    challenge_limit = NumericField(
+        "Appeal challenges per player",
+        validators=[Optional(), NumberRange(0, 20)],
+        description="Leave empty for no limit.",
+        render_kw={"inputmode": "numeric"},
+    )
+    statement_days = NumericField(
+        "Statement deadline (days)",
+        default=7,
+        validators=[Optional(), NumberRange(1, 90)],
+        description="How long a one-time link for a disqualification statement stays open.",
+        render_kw={"inputmode": "numeric"},
+    )
     submit = SubmitField("Save event")
 
 
 class StaffForm(Form):
     email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
-    name = StringField("Name", validators=[Optional(), Length(max=200)],
-                       description="Optional. We email them; a new person chooses their own password (and can "
-                                   "correct their name) from the link.")
+    name = StringField(
+        "Name",
+        validators=[Optional(), Length(max=200)],
+        description="Optional. We email them; a new person chooses their own password (and can "
+        "correct their name) from the link.",
+    )
     role = SelectField("Role", choices=[SelectChoice(r.value, r.label) for r in Role], validators=[DataRequired()])
     submit = SubmitField("Add to staff")
 
@@ -43,14 +60,21 @@ class EndStaffForm(Form):
 class PlayerForm(Form):
     name = StringField("Name", validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
     player_code = StringField("Player ID", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"})
-    team = StringField("Team", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"},
-                       description="Only for team events.")
+    team = StringField(
+        "Team",
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off"},
+        description="Only for team events.",
+    )
     submit = SubmitField("Add player")
 
 
 class ImportForm(Form):
-    file = FileField("CSV file", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
-                     description="Columns: name, player id, and team for team events. A header row is optional.")
+    file = FileField(
+        "CSV file",
+        validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
+        description="Columns: name, player id, and team for team events. A header row is optional.",
+    )
     submit = SubmitField("Import players")
 
 
@@ -63,6 +87,9 @@ class EndRoundForm(Form):
 
 
 class PairingsForm(Form):
-    file = FileField("Pairings CSV", validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
-                     description="One row per table: table number, player id, player id.")
+    file = FileField(
+        "Pairings CSV",
+        validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
+        description="One row per table: table number, player id, player id.",
+    )
     submit = SubmitField("Import pairings")

@@ -1,4 +1,5 @@
 """Events, staff, players and rounds: one function per use case."""
+
 from __future__ import annotations
 
 import csv
@@ -60,10 +61,19 @@ def _check_policy_level(catalog: Catalog, policy_id: str, level: int):
 def create_event(session: Session, catalog: Catalog, *, organizer: User, data: EventData) -> Event:
     """An organizer sets up an event under a policy of the catalog."""
     policy = _check_policy_level(catalog, data.policy_id, data.level)
-    event = Event(name=data.name.strip(), date=data.date, venue=data.venue.strip(), policy_id=policy.id,
-                  policy_version=policy.version, level=data.level, rounds=data.rounds,
-                  round_minutes=data.round_minutes, challenge_limit=data.challenge_limit, organizer_id=organizer.id,
-                  statement_days=data.statement_days or 7)
+    event = Event(
+        name=data.name.strip(),
+        date=data.date,
+        venue=data.venue.strip(),
+        policy_id=policy.id,
+        policy_version=policy.version,
+        level=data.level,
+        rounds=data.rounds,
+        round_minutes=data.round_minutes,
+        challenge_limit=data.challenge_limit,
+        organizer_id=organizer.id,
+        statement_days=data.statement_days or 7,
+    )
     session.add(event)
     session.flush()
     audit.record(session, organizer, "event.create", event, event_id=event.id, policy=policy.id, level=data.level)
@@ -80,10 +90,13 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
         logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
         if logged:
             field_name = "policy_id" if policy.id != event.policy_id else "level"
-            raise FieldError(field_name, f"{logged} incident{'s were' if logged > 1 else ' was'} logged under "
-                                         f"{event.policy_id} at level {event.level}: their penalties and upgrades "
-                                         "were decided by that policy and level, so they cannot change now. Create "
-                                         "a new event for another policy or level.")
+            raise FieldError(
+                field_name,
+                f"{logged} incident{'s were' if logged > 1 else ' was'} logged under "
+                f"{event.policy_id} at level {event.level}: their penalties and upgrades "
+                "were decided by that policy and level, so they cannot change now. Create "
+                "a new event for another policy or level.",
+            )
     before = {k: _plain(getattr(event, k)) for k in vars(data)}
     event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
     event.policy_id, event.policy_version, event.level = policy.id, policy.version, data.level
@@ -107,14 +120,25 @@ class StaffResult:
 
 
 def current_staff(session: Session, event: Event) -> list[StaffAssignment]:
-    return list(session.scalars(
-        select(StaffAssignment).where(StaffAssignment.event_id == event.id, StaffAssignment.ended_at.is_(None))
-        .order_by(StaffAssignment.role, StaffAssignment.id)
-    ))
+    return list(
+        session.scalars(
+            select(StaffAssignment)
+            .where(StaffAssignment.event_id == event.id, StaffAssignment.ended_at.is_(None))
+            .order_by(StaffAssignment.role, StaffAssignment.id)
+        )
+    )
 
 
-def add_staff(session: Session, *, actor: User, event: Event, email: str, name: str, role: Role,
-              invite_lifetime: timedelta = timedelta(days=7)) -> StaffResult:
+def add_staff(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    email: str,
+    name: str,
+    role: Role,
+    invite_lifetime: timedelta = timedelta(days=7),
+) -> StaffResult:
     """Give a person a role at the event, creating their account (without a password) when they have none.
 
     The organizer's answer is the same whether or not an account existed; a new account gets no password (its owner
@@ -123,24 +147,37 @@ def add_staff(session: Session, *, actor: User, event: Event, email: str, name: 
     email = normalise_email(email)
     user = session.scalar(select(User).where(User.email == email))
     if user is None:  # no name typed: the address stands in until they give theirs with the invite link
-        user = create_user(session, email=email, name=name.strip() or email.partition("@")[0], password=None,
-                           actor=actor)
-    existing = session.scalar(select(StaffAssignment).where(
-        StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id,
-        StaffAssignment.role == role, StaffAssignment.ended_at.is_(None)))
+        user = create_user(
+            session, email=email, name=name.strip() or email.partition("@")[0], password=None, actor=actor
+        )
+    existing = session.scalar(
+        select(StaffAssignment).where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.user_id == user.id,
+            StaffAssignment.role == role,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
     if existing is not None:
         raise FieldError("email", f"{email} is already {role.label.lower()} at this event.")
     if role is Role.HEAD_JUDGE:
-        for old in session.scalars(select(StaffAssignment).where(
-                StaffAssignment.event_id == event.id, StaffAssignment.role == Role.HEAD_JUDGE,
-                StaffAssignment.ended_at.is_(None))):
+        for old in session.scalars(
+            select(StaffAssignment).where(
+                StaffAssignment.event_id == event.id,
+                StaffAssignment.role == Role.HEAD_JUDGE,
+                StaffAssignment.ended_at.is_(None),
+            )
+        ):
             _end(session, actor, old, f"replaced as head judge by {user.name}")
         session.flush()  # the old head judge's row must be ended before the new one is inserted
     assignment = StaffAssignment(event_id=event.id, user_id=user.id, role=role)
     session.add(assignment)
     audit.record(session, actor, "staff.add", assignment, event_id=event.id, user=user.email, role=role.value)
-    invite = None if has_password(user) else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime,
-                                                         actor=actor)
+    invite = (
+        None
+        if has_password(user)
+        else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime, actor=actor)
+    )
     return StaffResult(assignment, invite)
 
 
@@ -165,8 +202,16 @@ def end_staff(session: Session, *, actor: User, event: Event, assignment_id: int
 
 def _end(session: Session, actor: User, assignment: StaffAssignment, reason: str) -> None:
     assignment.ended_at, assignment.end_reason = utcnow(), reason
-    audit.record(session, actor, "staff.end", assignment, event_id=assignment.event_id, note=reason,
-                 role=assignment.role.value, user_id=assignment.user_id)
+    audit.record(
+        session,
+        actor,
+        "staff.end",
+        assignment,
+        event_id=assignment.event_id,
+        note=reason,
+        role=assignment.role.value,
+        user_id=assignment.user_id,
+    )
 
 
 def _clean_player(name: str, code: str | None) -> tuple[str, str | None]:
@@ -186,8 +231,10 @@ def players_of(session: Session, event: Event) -> list[Player]:
 
 
 def _code_taken(session: Session, event: Event, code: str | None) -> bool:
-    return code is not None and session.scalar(
-        select(Player.id).where(Player.event_id == event.id, Player.player_code == code)) is not None
+    return (
+        code is not None
+        and session.scalar(select(Player.id).where(Player.event_id == event.id, Player.player_code == code)) is not None
+    )
 
 
 def _clean_team(team: str | None) -> str | None:
@@ -197,8 +244,9 @@ def _clean_team(team: str | None) -> str | None:
     return team
 
 
-def add_player(session: Session, *, actor: User, event: Event, name: str, player_code: str | None,
-               team: str | None = None) -> Player:
+def add_player(
+    session: Session, *, actor: User, event: Event, name: str, player_code: str | None, team: str | None = None
+) -> Player:
     """Register one player at the event."""
     name, code = _clean_player(name, player_code)
     team = _clean_team(team)
@@ -261,8 +309,9 @@ def _player_rows(text: str, report: ImportReport) -> list[_PlayerRow]:
             report.rejected.append((line, raw, err.message))
             continue
         if code is not None and code in first_line:
-            report.rejected.append((line, raw, f"player ID {code} is already registered "
-                                               f"(line {first_line[code]} of this file)"))
+            report.rejected.append(
+                (line, raw, f"player ID {code} is already registered (line {first_line[code]} of this file)")
+            )
             continue
         if code is not None:
             first_line[code] = line
@@ -270,8 +319,15 @@ def _player_rows(text: str, report: ImportReport) -> list[_PlayerRow]:
     return rows
 
 
-def import_players(session: Session, *, actor: User, event: Event, text: str, batch_rows: int = IMPORT_BATCH_ROWS,
-                   end_batch: Callable[[], None] | None = None) -> ImportReport:
+def import_players(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    text: str,
+    batch_rows: int = IMPORT_BATCH_ROWS,
+    end_batch: Callable[[], None] | None = None,
+) -> ImportReport:
     """Add players from CSV text (name, player id[, team]); good rows are kept, bad ones reported with their line.
 
     The whole file is read before the database is touched, then written `batch_rows` players at a time, each
@@ -282,24 +338,55 @@ def import_players(session: Session, *, actor: User, event: Event, text: str, ba
     report = ImportReport()
     rows = _player_rows(text, report)
     for start in range(0, len(rows), batch_rows):
-        batch = rows[start:start + batch_rows]
+        batch = rows[start : start + batch_rows]
         event_id = event.id
         # One import or incident log at a time per event on PostgreSQL (SQLite's BEGIN IMMEDIATE already is).
         session.execute(select(Event.id).where(Event.id == event_id).with_for_update())
         codes = [r.code for r in batch if r.code is not None]
-        taken = set(session.scalars(select(Player.player_code).where(
-            Player.event_id == event_id, Player.player_code.in_(codes)))) if codes else set()
-        added = [(r, Player(event_id=event_id, name=r.name, player_code=r.code, team=r.team))
-                 for r in batch if r.code not in taken]
-        report.rejected += [(r.line, r.raw, f"player ID {r.code} is already registered") for r in batch
-                            if r.code in taken]
+        taken = (
+            set(
+                session.scalars(
+                    select(Player.player_code).where(Player.event_id == event_id, Player.player_code.in_(codes))
+                )
+            )
+            if codes
+            else set()
+        )
+        added = [
+            (r, Player(event_id=event_id, name=r.name, player_code=r.code, team=r.team))
+            for r in batch
+            if r.code not in taken
+        ]
+        report.rejected += [
+            (r.line, r.raw, f"player ID {r.code} is already registered") for r in batch if r.code in taken
+        ]
         session.add_all(player for _, player in added)
         session.flush()
-        session.add_all(audit.entry_for(actor, "player.add", player, event_id=event_id, name=r.name,
-                                        player_code=r.code, team=r.team, import_line=r.line) for r, player in added)
+        session.add_all(
+            audit.entry_for(
+                actor,
+                "player.add",
+                player,
+                event_id=event_id,
+                name=r.name,
+                player_code=r.code,
+                team=r.team,
+                import_line=r.line,
+            )
+            for r, player in added
+        )
         report.batches += 1
-        audit.record(session, actor, "player.import", event, event_id=event_id, batch=report.batches,
-                     lines=[batch[0].line, batch[-1].line], added=len(added), rejected=len(batch) - len(added))
+        audit.record(
+            session,
+            actor,
+            "player.import",
+            event,
+            event_id=event_id,
+            batch=report.batches,
+            lines=[batch[0].line, batch[-1].line],
+            added=len(added),
+            rejected=len(batch) - len(added),
+        )
         report.added += len(added)
         if end_batch is not None:
             end_batch()
@@ -318,8 +405,9 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
         raise FieldError("round", f"All {event.rounds} rounds have been started.")
     if previous is not None and previous.ended_at is None:
         end_round(session, actor=actor, event=event, rnd=previous, now=now)
-    rnd = Round(event_id=event.id, number=last + 1, started_at=now, length_minutes=event.round_minutes,
-                started_by_id=actor.id)
+    rnd = Round(
+        event_id=event.id, number=last + 1, started_at=now, length_minutes=event.round_minutes, started_by_id=actor.id
+    )
     session.add(rnd)
     audit.record(session, actor, "round.start", rnd, event_id=event.id, number=rnd.number)
     return rnd
@@ -339,16 +427,36 @@ def end_round(session: Session, *, actor: User, event: Event, rnd: Round, now: d
     session.refresh(rnd)
     ROUND.move(RoundState.ENDED if rnd.ended_at else RoundState.RUNNING, "end")
     rnd.ended_at, rnd.ended_by_id = max(now, rnd.started_at), actor.id
-    open_checks = list(session.scalars(select(DeckCheck).where(DeckCheck.round_id == rnd.id,
-                                                               DeckCheck.result == DeckCheckResult.IN_PROGRESS)
-                                       .order_by(DeckCheck.id)))
+    open_checks = list(
+        session.scalars(
+            select(DeckCheck)
+            .where(DeckCheck.round_id == rnd.id, DeckCheck.result == DeckCheckResult.IN_PROGRESS)
+            .order_by(DeckCheck.id)
+        )
+    )
     for dc in open_checks:
         DECK_CHECK.move(DeckCheckState(dc.result.value), "end_with_round")
         dc.ended_at, dc.result = rnd.ended_at, DeckCheckResult.UNFINISHED
-        audit.record(session, actor, "deck_check.end_with_round", dc, event_id=event.id, round=rnd.number,
-                     result=dc.result.value, seconds=int((dc.ended_at - dc.started_at).total_seconds()))
-    audit.record(session, actor, "round.end", rnd, event_id=event.id, number=rnd.number,
-                 ended_early=rnd.ended_at < round_ends_at(rnd), deck_checks_ended=[dc.id for dc in open_checks])
+        audit.record(
+            session,
+            actor,
+            "deck_check.end_with_round",
+            dc,
+            event_id=event.id,
+            round=rnd.number,
+            result=dc.result.value,
+            seconds=int((dc.ended_at - dc.started_at).total_seconds()),
+        )
+    audit.record(
+        session,
+        actor,
+        "round.end",
+        rnd,
+        event_id=event.id,
+        number=rnd.number,
+        ended_early=rnd.ended_at < round_ends_at(rnd),
+        deck_checks_ended=[dc.id for dc in open_checks],
+    )
     return RoundEnded(rnd, open_checks)
 
 
@@ -378,8 +486,12 @@ def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
     if rnd is None:
         return {}
     out: dict[int, list[Player]] = {}
-    rows = session.execute(select(Pairing.table_number, Player).join(Player, Player.id == Pairing.player_id)
-                           .where(Pairing.round_id == rnd.id).order_by(Pairing.table_number, Player.name))
+    rows = session.execute(
+        select(Pairing.table_number, Player)
+        .join(Player, Player.id == Pairing.player_id)
+        .where(Pairing.round_id == rnd.id)
+        .order_by(Pairing.table_number, Player.name)
+    )
     for table, player in rows:
         out.setdefault(table, []).append(player)
     return out
@@ -408,8 +520,9 @@ def table_number(text: str) -> int | None:
     return int(text) if 1 <= int(text) <= MAX_TABLE else None
 
 
-def _pairing_row(cells: list[str], codes: dict[str, Player], seated: set[int],
-                 in_file: dict[str, tuple[int, int]]) -> tuple[str | None, int, list[str]]:
+def _pairing_row(
+    cells: list[str], codes: dict[str, Player], seated: set[int], in_file: dict[str, tuple[int, int]]
+) -> tuple[str | None, int, list[str]]:
     """(what is wrong with a pairings row or None, its table, its player IDs)."""
     table, wanted = table_number(cells[0]), [c for c in cells[1:] if c]
     if not wanted:
@@ -425,8 +538,11 @@ def _pairing_row(cells: list[str], codes: dict[str, Player], seated: set[int],
     earlier = [c for c in wanted if c in in_file]
     if earlier:
         where = in_file[earlier[0]]
-        return (f"already seated this round: {earlier[0]} (table {where[0]}, line {where[1]} of this file)", table,
-                wanted)
+        return (
+            f"already seated this round: {earlier[0]} (table {where[0]}, line {where[1]} of this file)",
+            table,
+            wanted,
+        )
     twice = [c for c in wanted if codes[c].id in seated]
     if twice:
         return f"already seated this round: {', '.join(twice)}", table, wanted
@@ -456,6 +572,14 @@ def import_pairings(session: Session, *, actor: User, event: Event, round_number
             in_file[code] = (table, line)
             report.added += 1
     if report.added:
-        audit.record(session, actor, "pairings.import", rnd, event_id=event.id, round=rnd.number,
-                     seated=report.added, rejected=len(report.rejected))
+        audit.record(
+            session,
+            actor,
+            "pairings.import",
+            rnd,
+            event_id=event.id,
+            round=rnd.number,
+            seated=report.added,
+            rejected=len(report.rejected),
+        )
     return report

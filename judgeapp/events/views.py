@@ -42,10 +42,12 @@ def _event_data(form: EventForm) -> services.EventData:
 @bp.route("/")
 @login_required
 def index():
-    staffed = select(StaffAssignment.event_id).where(StaffAssignment.user_id == current_user.id,
-                                                     StaffAssignment.ended_at.is_(None))
+    staffed = select(StaffAssignment.event_id).where(
+        StaffAssignment.user_id == current_user.id, StaffAssignment.ended_at.is_(None)
+    )
     events = db.session.scalars(
-        select(Event).where(or_(Event.organizer_id == current_user.id, Event.id.in_(staffed)))
+        select(Event)
+        .where(or_(Event.organizer_id == current_user.id, Event.id.in_(staffed)))
         .order_by(Event.date.desc(), Event.id.desc())
     ).all()
     return render_template("events/index.html", events=events)
@@ -72,9 +74,17 @@ def create():
 def show(event, roles):
     rounds = services.rounds_of(db.session, event)
     policy = current_catalog().policies.get(event.policy_id)
-    return render_template("events/show.html", event=event, roles=roles, rounds=rounds, policy=policy,
-                           staff=services.current_staff(db.session, event), start_form=StartRoundForm(), end_form=EndRoundForm(),
-                           ends_at=services.round_ends_at)
+    return render_template(
+        "events/show.html",
+        event=event,
+        roles=roles,
+        rounds=rounds,
+        policy=policy,
+        staff=services.current_staff(db.session, event),
+        start_form=StartRoundForm(),
+        end_form=EndRoundForm(),
+        ends_at=services.round_ends_at,
+    )
 
 
 @bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])
@@ -83,7 +93,9 @@ def settings(event, roles):
     form = _event_form(obj=event)
     if form.validate_on_submit():
         try:
-            services.update_event(db.session, current_catalog(), actor=current_user, event=event, data=_event_data(form))
+            services.update_event(
+                db.session, current_catalog(), actor=current_user, event=event, data=_event_data(form)
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -99,20 +111,33 @@ def staff(event, roles):
     form = StaffForm()
     if form.validate_on_submit():
         try:
-            result = services.add_staff(db.session, actor=current_user, event=event, email=form.email.data,
-                                        name=form.name.data or "", role=Role(form.role.data),
-                                        invite_lifetime=staff_email.invite_lifetime())
+            result = services.add_staff(
+                db.session,
+                actor=current_user,
+                event=event,
+                email=form.email.data,
+                name=form.name.data or "",
+                role=Role(form.role.data),
+                invite_lifetime=staff_email.invite_lifetime(),
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
             # One message whether or not the account existed: the organizer learns nothing about it, and never
             # sees a password or a link (the invite goes to the person's own inbox).
-            flash(staff_email.tell_staff(event, result.assignment, result.invite_token, organizer=current_user),
-                  "success")
+            flash(
+                staff_email.tell_staff(event, result.assignment, result.invite_token, organizer=current_user), "success"
+            )
             return redirect(url_for("events.staff", event_id=event.id))
-    return render_template("events/staff.html", event=event, roles=roles, form=form, end_form=EndStaffForm(),
-                           staff=services.current_staff(db.session, event))
+    return render_template(
+        "events/staff.html",
+        event=event,
+        roles=roles,
+        form=form,
+        end_form=EndStaffForm(),
+        staff=services.current_staff(db.session, event),
+    )
 
 
 @bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])
@@ -125,8 +150,9 @@ def end_staff(event, roles, assignment_id):
         flash("Say why this person leaves the role.", "error")
         return redirect(url_for("events.staff", event_id=event.id))
     try:
-        services.end_staff(db.session, actor=current_user, event=event, assignment_id=assignment_id,
-                           reason=form.reason.data)
+        services.end_staff(
+            db.session, actor=current_user, event=event, assignment_id=assignment_id, reason=form.reason.data
+        )
     except LookupError:
         abort(404)
     db.session.commit()
@@ -143,8 +169,14 @@ def players(event, roles):
         abort(403)
     if form.validate_on_submit():
         try:
-            player = services.add_player(db.session, actor=current_user, event=event, name=form.name.data,
-                                         player_code=form.player_code.data, team=form.team.data)
+            player = services.add_player(
+                db.session,
+                actor=current_user,
+                event=event,
+                name=form.name.data,
+                player_code=form.player_code.data,
+                team=form.team.data,
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -152,8 +184,16 @@ def players(event, roles):
             flash(f"{player.name} added.", "success")
             return redirect(url_for("events.players", event_id=event.id))
     listing = services.players_of(db.session, event)
-    return render_template("events/players.html", event=event, roles=roles, form=form, import_form=import_form,
-                           players=listing, can_edit=can_edit, report=None)
+    return render_template(
+        "events/players.html",
+        event=event,
+        roles=roles,
+        form=form,
+        import_form=import_form,
+        players=listing,
+        can_edit=can_edit,
+        report=None,
+    )
 
 
 def _end_import_batch() -> None:
@@ -180,23 +220,38 @@ def import_players(event, roles):
         except UnicodeDecodeError:
             import_form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
         else:
-            report = services.import_players(db.session, actor=current_user, event=event, text=text,
-                                             batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
-                                             end_batch=_end_import_batch)
+            report = services.import_players(
+                db.session,
+                actor=current_user,
+                event=event,
+                text=text,
+                batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
+                end_batch=_end_import_batch,
+            )
             db.session.commit()
     reads_only_from_now()  # the page below only reads: it must not hold the write lock while it lists the players
     listing = services.players_of(db.session, event)
     status = 200 if report is not None else 400
-    return render_template("events/players.html", event=event, roles=roles, form=PlayerForm(formdata=None), import_form=import_form,
-                           players=listing, can_edit=True, report=report), status
+    return render_template(
+        "events/players.html",
+        event=event,
+        roles=roles,
+        form=PlayerForm(formdata=None),
+        import_form=import_form,
+        players=listing,
+        can_edit=True,
+        report=report,
+    ), status
 
 
 @bp.route("/events/<int:event_id>/rounds", methods=["POST"])
 @event_route(Action.START_ROUND)
 def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
-        button(lambda: services.start_round(db.session, actor=current_user, event=event),
-               lambda rnd: f"Round {rnd.number} started; it ends at {clock(services.round_ends_at(rnd))}.")
+        button(
+            lambda: services.start_round(db.session, actor=current_user, event=event),
+            lambda rnd: f"Round {rnd.number} started; it ends at {clock(services.round_ends_at(rnd))}.",
+        )
     return redirect(url_for("events.show", event_id=event.id))
 
 
@@ -210,8 +265,10 @@ def end_round(event, roles, number):
         return redirect(url_for("events.show", event_id=event.id))
     ended = services.end_round(db.session, actor=current_user, event=event, rnd=rnd)
     db.session.commit()
-    also = "".join(f" The deck check at table {dc.table_number} was still running: it ended with the round, "
-                   "without a result." for dc in ended.deck_checks)
+    also = "".join(
+        f" The deck check at table {dc.table_number} was still running: it ended with the round, without a result."
+        for dc in ended.deck_checks
+    )
     flash(f"Round {rnd.number} ended.{also}", "success")
     return redirect(url_for("events.show", event_id=event.id))
 
@@ -231,9 +288,17 @@ def pairings(event, roles):
             except UnicodeDecodeError:
                 form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
             else:
-                report = services.import_pairings(db.session, actor=current_user, event=event, round_number=rnd.number,
-                                                  text=text)
+                report = services.import_pairings(
+                    db.session, actor=current_user, event=event, round_number=rnd.number, text=text
+                )
                 db.session.commit()
     status = 400 if form.errors else 200
-    return render_template("events/pairings.html", event=event, roles=roles, form=form, report=report, round=rnd,
-                           seating=services.pairings_of(db.session, rnd)), status
+    return render_template(
+        "events/pairings.html",
+        event=event,
+        roles=roles,
+        form=form,
+        report=report,
+        round=rnd,
+        seating=services.pairings_of(db.session, rnd),
+    ), status

@@ -1,4 +1,5 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
+
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -16,26 +17,39 @@ class IncidentForm(OutboxFields):
     call_started_at = HiddenField()
     deck_check_id = HiddenField()
     round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])
-    table = NumericField("Table", validators=[Optional(), NumberRange(1, 9999, "Give a table number.")],
-                         render_kw=NUMERIC)
-    subject_kind = RadioField("Who", choices=[SelectChoice(k.value, k.value.capitalize()) for k in SubjectKind],
-                              default=SubjectKind.PLAYER.value, validators=[DataRequired()])
-    player = StringField("Player", validators=[Optional(), Length(max=300)],
-                         render_kw={"autocomplete": "off", "list": "player-list", "autocapitalize": "words"},
-                         description="A few letters of the name, or the player ID.")
+    table = NumericField(
+        "Table", validators=[Optional(), NumberRange(1, 9999, "Give a table number.")], render_kw=NUMERIC
+    )
+    subject_kind = RadioField(
+        "Who",
+        choices=[SelectChoice(k.value, k.value.capitalize()) for k in SubjectKind],
+        default=SubjectKind.PLAYER.value,
+        validators=[DataRequired()],
+    )
+    player = StringField(
+        "Player",
+        validators=[Optional(), Length(max=300)],
+        render_kw={"autocomplete": "off", "list": "player-list", "autocapitalize": "words"},
+        description="A few letters of the name, or the player ID.",
+    )
     player_id = HiddenField()
     new_player = BooleanField("Not registered yet: add this player")
-    new_player_code = StringField("Player ID of the new player", validators=[Optional(), Length(max=64)],
-                                  render_kw={"autocomplete": "off"})
+    new_player_code = StringField(
+        "Player ID of the new player", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+    )
     team = SelectField("Team", validators=[Optional()])
     spectator = StringField("Spectator", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"})
     infraction = SelectField("Infraction", validators=[DataRequired(message="Choose the infraction.")])
     penalty = SelectField("Penalty", validators=[Optional()])
-    deviation_reason = StringField("Reason for this penalty", validators=[Optional(), Length(max=500)],
-                                   description="Needed when the penalty is outside the default or below the upgrade.")
+    deviation_reason = StringField(
+        "Reason for this penalty",
+        validators=[Optional(), Length(max=500)],
+        description="Needed when the penalty is outside the default or below the upgrade.",
+    )
     description = TextAreaField("Description", validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
-    extension = NumericField("Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")],
-                             render_kw=NUMERIC)
+    extension = NumericField(
+        "Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")], render_kw=NUMERIC
+    )
     submit = SubmitField("Save incident")
 
 
@@ -57,7 +71,9 @@ class VoidForm(Form):
 
 class NoteForm(Form):
     """A note on an incident; a floor judge may also put it to the head judge as a question."""
-    text = TextAreaField("Note", validators=[DataRequired(message="Write the note."), Length(max=2000)],
-                         render_kw={"rows": 3})
+
+    text = TextAreaField(
+        "Note", validators=[DataRequired(message="Write the note."), Length(max=2000)], render_kw={"rows": 3}
+    )
     ask_head_judge = BooleanField("Ask the head judge (it appears in their feed)")
     submit = SubmitField("Add the note")

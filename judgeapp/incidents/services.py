@@ -1,5 +1,6 @@
 """Incidents: logging with the penalty engine, corrections, voiding, the head judge's feed. The history the engine
 reads is judgeapp/history.py; the time given back on an incident is stored by its caller (judgeapp/clock)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -46,23 +47,31 @@ from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock
 
 # ---- look-ups shared by the floor tools ------------------------------------------------------------------------
 
+
 def table_count(session: Session, event: Event) -> int:
     """Tables in play: enough for every registered player to sit two to a table, or the pairings' highest table."""
     players = select(func.count()).select_from(Player).where(Player.event_id == event.id).scalar_subquery()
-    paired = (select(func.coalesce(func.max(Pairing.table_number), 0)).join(Round, Round.id == Pairing.round_id)
-              .where(Round.event_id == event.id).scalar_subquery())
+    paired = (
+        select(func.coalesce(func.max(Pairing.table_number), 0))
+        .join(Round, Round.id == Pairing.round_id)
+        .where(Round.event_id == event.id)
+        .scalar_subquery()
+    )
     count, highest = session.execute(select(players, paired)).one()
     return max(ceil(count / 2), highest, 1)
 
 
 @overload
-def check_table(session: Session, event: Event, table: int | None, *, required: Literal[True] = True,
-                field_name: str = "table") -> int: ...
+def check_table(
+    session: Session, event: Event, table: int | None, *, required: Literal[True] = True, field_name: str = "table"
+) -> int: ...
 @overload
-def check_table(session: Session, event: Event, table: int | None, *, required: bool,
-                field_name: str = "table") -> int | None: ...
-def check_table(session: Session, event: Event, table: int | None, *, required: bool = True,
-                field_name: str = "table") -> int | None:
+def check_table(
+    session: Session, event: Event, table: int | None, *, required: bool, field_name: str = "table"
+) -> int | None: ...
+def check_table(
+    session: Session, event: Event, table: int | None, *, required: bool = True, field_name: str = "table"
+) -> int | None:
     if table is None:
         if required:
             raise FieldError(field_name, "Give the table number.")
@@ -97,8 +106,11 @@ def find_player(session: Session, event: Event, text: str, *, field_name: str = 
     if len(partial) == 1:
         return partial[0]
     if not partial and not exact:
-        raise FieldError(field_name, f"No player at this event matches “{text.strip()}”. Pick one from the list, "
-                                     "or tick “Not registered yet” to add them.")
+        raise FieldError(
+            field_name,
+            f"No player at this event matches “{text.strip()}”. Pick one from the list, "
+            "or tick “Not registered yet” to add them.",
+        )
     raise FieldError(field_name, f"Several players match “{text.strip()}”; pick one from the list.")
 
 
@@ -110,25 +122,38 @@ def player_of_event(session: Session, event: Event, player_id: int, field_name: 
 
 
 def team_members(session: Session, event: Event, team: str) -> list[Player]:
-    return list(session.scalars(select(Player).where(Player.event_id == event.id, Player.team == team)
-                                .order_by(Player.name)))
+    return list(
+        session.scalars(select(Player).where(Player.event_id == event.id, Player.team == team).order_by(Player.name))
+    )
 
 
 def teams_of(session: Session, event: Event) -> list[str]:
-    return list(session.scalars(select(Player.team).where(Player.event_id == event.id, Player.team.is_not(None))
-                                .distinct().order_by(Player.team)))
+    return list(
+        session.scalars(
+            select(Player.team)
+            .where(Player.event_id == event.id, Player.team.is_not(None))
+            .distinct()
+            .order_by(Player.team)
+        )
+    )
 
 
 # ---- the engine's inputs -----------------------------------------------------------------------------------------
 
+
 def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
-    rows = session.execute(select(Incident.infraction_code, func.count()).where(Incident.event_id == event.id)
-                           .group_by(Incident.infraction_code).order_by(func.count().desc(), Incident.infraction_code)
-                           .limit(limit))
+    rows = session.execute(
+        select(Incident.infraction_code, func.count())
+        .where(Incident.event_id == event.id)
+        .group_by(Incident.infraction_code)
+        .order_by(func.count().desc(), Incident.infraction_code)
+        .limit(limit)
+    )
     return [code for code, _ in rows]
 
 
 # ---- logging ------------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class IncidentInput:
@@ -202,8 +227,12 @@ class Subjects:
 
 def resolve_subjects(session: Session, *, actor: User, event: Event, data: IncidentInput) -> Subjects:
     if data.subject_kind is SubjectKind.SPECTATOR:
-        name = one_line(data.spectator_name, "spectator", limit=200,
-                        missing="Give the spectator's name (or a description if they will not say).")
+        name = one_line(
+            data.spectator_name,
+            "spectator",
+            limit=200,
+            missing="Give the spectator's name (or a description if they will not say).",
+        )
         return Subjects(SubjectKind.SPECTATOR, name)
     if data.subject_kind is SubjectKind.TEAM:
         team = (data.team or "").strip()
@@ -225,8 +254,9 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
     return Subjects(SubjectKind.PLAYER, player.name, [player])
 
 
-def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str | None, *,
-               reason_needed: bool = True) -> tuple[str | None, str | None]:
+def check_rank(
+    policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str | None, *, reason_needed: bool = True
+) -> tuple[str | None, str | None]:
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
     reason = one_line(reason, "deviation_reason", limit=MAX_REASON)
@@ -239,11 +269,15 @@ def check_rank(policy: Policy, suggestion: Suggestion, rank_id: str | None, reas
     rank = rank_of(policy, rank_id, "penalty")
     if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
-            raise FieldError("deviation_reason",
-                             f"{rank.name} is below the suggested {suggestion.suggested.name}: give a short reason.")
+            raise FieldError(
+                "deviation_reason",
+                f"{rank.name} is below the suggested {suggestion.suggested.name}: give a short reason.",
+            )
         if rank not in expected_ranks(policy, suggestion):
-            raise FieldError("deviation_reason",
-                             f"{rank.name} is outside the default {suggestion.default.label()}: give a short reason.")
+            raise FieldError(
+                "deviation_reason",
+                f"{rank.name} is outside the default {suggestion.default.label()}: give a short reason.",
+            )
     return rank.id, reason
 
 
@@ -273,14 +307,17 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
 DISQUALIFICATION_HOOKS: list[Callable[..., object]] = []
 
 
-def investigate_if_disqualification(session: Session, policy: Policy, *, actor: User, event: Event,
-                                    incident: Incident, why: str | None = None) -> None:
+def investigate_if_disqualification(
+    session: Session, policy: Policy, *, actor: User, event: Event, incident: Incident, why: str | None = None
+) -> None:
     """After an incident's penalty or status changed: open its investigation when it is a disqualification, withdraw
     it when it no longer is (by the registered hook)."""
     if not DISQUALIFICATION_HOOKS:
         raise RuntimeError("no investigation hook registered: import judgeapp.investigations.services")
-    is_dq = incident.rank_id in policy.head_judge_only and incident.status in (IncidentStatus.STANDING,
-                                                                               IncidentStatus.RECOMMENDED)
+    is_dq = incident.rank_id in policy.head_judge_only and incident.status in (
+        IncidentStatus.STANDING,
+        IncidentStatus.RECOMMENDED,
+    )
     for hook in DISQUALIFICATION_HOOKS:
         hook(session, actor=actor, event=event, incident=incident, is_disqualification=is_dq, why=why)
 
@@ -315,8 +352,16 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
     return minutes
 
 
-def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-                 data: IncidentInput, now: datetime | None = None) -> LogResult:
+def log_incident(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    data: IncidentInput,
+    now: datetime | None = None,
+) -> LogResult:
     """Store an incident once per one-time key, with the engine's suggestion and any time given back."""
     now = now or utcnow()
     key = check_key(data.key)
@@ -332,8 +377,12 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     phone = data.phone
     logged_at = phone.logged_at if phone else None
     suggestion = suggest(policy, event.level, infraction, priors, today=(logged_at or now).date())
-    changed = bool(phone and phone.shown and (phone.suggested, phone.upgraded) != (
-        suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded))
+    changed = bool(
+        phone
+        and phone.shown
+        and (phone.suggested, phone.upgraded)
+        != (suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded)
+    )
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason, reason_needed=not changed)
     minutes = check_minutes(event, data.extension_minutes, "extension")
     if minutes and table is None:
@@ -345,15 +394,31 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     status = _status_for(policy, rank_id, roles)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
-        event_id=event.id, number=number, client_key=key, round_id=rnd.id, table_number=table,
-        subject_kind=subjects.kind, subject_name=subjects.name, infraction_code=infraction.code,
-        subsection=infraction.subsection, rank_id=rank_id,
-        suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None, upgraded=suggestion.upgraded,
-        upgrade_refs=[p.ref for p in suggestion.because], deviation_reason=reason, description=description,
-        status=status, deck_check_id=deck_check.id if deck_check else None, call_started_at=call_started,
-        judge_id=actor.id, created_at=now, logged_offline_at=logged_at,
+        event_id=event.id,
+        number=number,
+        client_key=key,
+        round_id=rnd.id,
+        table_number=table,
+        subject_kind=subjects.kind,
+        subject_name=subjects.name,
+        infraction_code=infraction.code,
+        subsection=infraction.subsection,
+        rank_id=rank_id,
+        suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None,
+        upgraded=suggestion.upgraded,
+        upgrade_refs=[p.ref for p in suggestion.because],
+        deviation_reason=reason,
+        description=description,
+        status=status,
+        deck_check_id=deck_check.id if deck_check else None,
+        call_started_at=call_started,
+        judge_id=actor.id,
+        created_at=now,
+        logged_offline_at=logged_at,
         head_judge_decided_at=now if Role.HEAD_JUDGE in roles else None,  # the head judge's own ruling is final
-        phone_suggestion=phone.as_json() if phone and phone.shown else None, suggestion_changed=changed)
+        phone_suggestion=phone.as_json() if phone and phone.shown else None,
+        suggestion_changed=changed,
+    )
     incident.round = rnd
     session.add(incident)
     for player in subjects.players:
@@ -361,13 +426,28 @@ def log_incident(session: Session, policy: Policy, *, actor: User, roles: frozen
     incident, created = insert_once(session, incident, key, scope=event.id)
     if not created:
         return LogResult(incident, created=False)
-    audit.record(session, actor, "incident.log", incident, event_id=event.id, number=number,
-                 infraction=infraction.code, rank=rank_id, suggested=incident.suggested_rank_id,
-                 upgraded=incident.upgraded, status=status.value, subject=subjects.name,
-                 players=[p.id for p in subjects.players], note=reason,
-                 **({"logged_offline_at": logged_at.isoformat()} if logged_at else {}),
-                 **({"phone_suggested": phone.suggested, "phone_upgraded": phone.upgraded, "suggestion_changed": changed}
-                    if phone and phone.shown else {}))
+    audit.record(
+        session,
+        actor,
+        "incident.log",
+        incident,
+        event_id=event.id,
+        number=number,
+        infraction=infraction.code,
+        rank=rank_id,
+        suggested=incident.suggested_rank_id,
+        upgraded=incident.upgraded,
+        status=status.value,
+        subject=subjects.name,
+        players=[p.id for p in subjects.players],
+        note=reason,
+        **({"logged_offline_at": logged_at.isoformat()} if logged_at else {}),
+        **(
+            {"phone_suggested": phone.suggested, "phone_upgraded": phone.upgraded, "suggestion_changed": changed}
+            if phone and phone.shown
+            else {}
+        ),
+    )
     if rank_id in policy.head_judge_only:  # a new incident has no investigation to withdraw: no look-up for others
         investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
     result = LogResult(incident, created=True)
@@ -393,9 +473,13 @@ def _linked_deck_check(session: Session, event: Event, deck_check_id: int | None
 
 # ---- corrections and voiding ----------------------------------------------------------------------------------------
 
+
 def incident_by_number(session: Session, event: Event, number: int) -> Incident | None:
-    return session.scalar(select(Incident).where(Incident.event_id == event.id, Incident.number == number)
-                          .options(selectinload(Incident.subjects).selectinload(IncidentSubject.player)))
+    return session.scalar(
+        select(Incident)
+        .where(Incident.event_id == event.id, Incident.number == number)
+        .options(selectinload(Incident.subjects).selectinload(IncidentSubject.player))
+    )
 
 
 @dataclass
@@ -410,14 +494,27 @@ class IncidentEdit:
 
 
 def snapshot(incident: Incident) -> dict:
-    return {"round": incident.round.number, "table_number": incident.table_number,
-            "infraction_code": incident.infraction_code, "rank_id": incident.rank_id,
-            "deviation_reason": incident.deviation_reason, "description": incident.description,
-            "status": incident.status.value}
+    return {
+        "round": incident.round.number,
+        "table_number": incident.table_number,
+        "infraction_code": incident.infraction_code,
+        "rank_id": incident.rank_id,
+        "deviation_reason": incident.deviation_reason,
+        "description": incident.description,
+        "status": incident.status.value,
+    }
 
 
-def correct_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-                     incident: Incident, data: IncidentEdit) -> dict:
+def correct_incident(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    incident: Incident,
+    data: IncidentEdit,
+) -> dict:
     """Change an incident's facts; the engine re-checks the penalty against the history before it. Returns the diff."""
     # the judge who logged it while it stands as they ruled; the head judge always (a dated, audited change)
     permissions.transition(session, Action.CORRECT_INCIDENT, user=actor, roles=roles, record=incident, event=event)
@@ -433,20 +530,42 @@ def correct_incident(session: Session, policy: Policy, *, actor: User, roles: fr
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
         incident.status = _status_for(policy, rank_id, roles)
     changed = audit.changes(before, snapshot(incident))
-    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
-                                    why=f"Incident #{incident.number} was corrected to {rank_id or 'no penalty'}.")
+    investigate_if_disqualification(
+        session,
+        policy,
+        actor=actor,
+        event=event,
+        incident=incident,
+        why=f"Incident #{incident.number} was corrected to {rank_id or 'no penalty'}.",
+    )
     if changed:
         incident.updated_at = utcnow()
         if Role.HEAD_JUDGE in roles:  # their correction is their decision: final for the floor judge
             incident.head_judge_decided_at = incident.updated_at
         note = " ".join((data.note or "").split())[:MAX_REASON] or None
-        audit.record(session, actor, "incident.correct", incident, event_id=event.id, number=incident.number,
-                     changed=changed, note=note)
+        audit.record(
+            session,
+            actor,
+            "incident.correct",
+            incident,
+            event_id=event.id,
+            number=incident.number,
+            changed=changed,
+            note=note,
+        )
     return changed
 
 
-def void_incident(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-                  incident: Incident, reason: str) -> None:
+def void_incident(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    incident: Incident,
+    reason: str,
+) -> None:
     """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
     permissions.transition(session, Action.VOID_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the incident is withdrawn.")
@@ -454,14 +573,36 @@ def void_incident(session: Session, policy: Policy, *, actor: User, roles: froze
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
     if Role.HEAD_JUDGE in roles:
         incident.head_judge_decided_at = incident.updated_at
-    audit.record(session, actor, "incident.void", incident, event_id=event.id, number=incident.number,
-                 changed={"status": [before, "void"]}, note=reason)
-    investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident,
-                                    why=f"Incident #{incident.number} was voided: {reason}")
+    audit.record(
+        session,
+        actor,
+        "incident.void",
+        incident,
+        event_id=event.id,
+        number=incident.number,
+        changed={"status": [before, "void"]},
+        note=reason,
+    )
+    investigate_if_disqualification(
+        session,
+        policy,
+        actor=actor,
+        event=event,
+        incident=incident,
+        why=f"Incident #{incident.number} was voided: {reason}",
+    )
 
 
-def add_note(session: Session, *, actor: User, roles: frozenset, event: Event, incident: Incident, text: str,
-             ask_head_judge: bool = False) -> None:
+def add_note(
+    session: Session,
+    *,
+    actor: User,
+    roles: frozenset,
+    event: Event,
+    incident: Incident,
+    text: str,
+    ask_head_judge: bool = False,
+) -> None:
     """A note on the record in any state (the way a floor judge speaks to a decided incident), or a question that
     appears in the head judge's feed. Kept as an entry of the incident's history."""
     permissions.transition(session, Action.NOTE_INCIDENT, user=actor, roles=roles, record=incident, event=event)
@@ -479,9 +620,14 @@ MAX_NOTE = 2000
 
 # ---- reading ---------------------------------------------------------------------------------------------------------
 
+
 def incidents_of(session: Session, event: Event, *, limit: int | None = None) -> list[Incident]:
-    query = (select(Incident).where(Incident.event_id == event.id).order_by(Incident.number.desc())
-             .options(selectinload(Incident.round), selectinload(Incident.judge)))
+    query = (
+        select(Incident)
+        .where(Incident.event_id == event.id)
+        .order_by(Incident.number.desc())
+        .options(selectinload(Incident.round), selectinload(Incident.judge))
+    )
     if limit:
         query = query.limit(limit)
     return list(session.scalars(query))
@@ -491,24 +637,40 @@ def head_judge_feed(session: Session, policy: Policy, event: Event, limit: int =
     """What the policy makes the floor report to the head judge, the penalties waiting for them, and incidents sent
     from a phone's outbox whose suggestion changed on the way (to be checked), newest first."""
     reported = sorted(policy.report_to_head_judge | policy.head_judge_only)
-    return list(session.scalars(
-        select(Incident).where(Incident.event_id == event.id,
-                               or_(Incident.rank_id.in_(reported), Incident.status == IncidentStatus.RECOMMENDED,
-                                   Incident.suggestion_changed.is_(True), Incident.id.in_(_questions(event))))
-        .order_by(Incident.number.desc()).limit(limit)
-        .options(selectinload(Incident.round), selectinload(Incident.judge))))
+    return list(
+        session.scalars(
+            select(Incident)
+            .where(
+                Incident.event_id == event.id,
+                or_(
+                    Incident.rank_id.in_(reported),
+                    Incident.status == IncidentStatus.RECOMMENDED,
+                    Incident.suggestion_changed.is_(True),
+                    Incident.id.in_(_questions(event)),
+                ),
+            )
+            .order_by(Incident.number.desc())
+            .limit(limit)
+            .options(selectinload(Incident.round), selectinload(Incident.judge))
+        )
+    )
 
 
 def questions_of(session: Session, event: Event, incidents: list[Incident]) -> dict[int, list[tuple[str, str]]]:
     """What floor judges asked the head judge about these incidents: incident id -> [(who, question)], oldest first."""
     if not incidents:
         return {}
-    rows = session.execute(select(AuditEntry.object_id, User.name, AuditEntry.note)
-                           .join(User, User.id == AuditEntry.actor_id)
-                           .where(AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident",
-                                  AuditEntry.action == "incident.question",
-                                  AuditEntry.object_id.in_([i.id for i in incidents]))
-                           .order_by(AuditEntry.id))
+    rows = session.execute(
+        select(AuditEntry.object_id, User.name, AuditEntry.note)
+        .join(User, User.id == AuditEntry.actor_id)
+        .where(
+            AuditEntry.event_id == event.id,
+            AuditEntry.object_type == "Incident",
+            AuditEntry.action == "incident.question",
+            AuditEntry.object_id.in_([i.id for i in incidents]),
+        )
+        .order_by(AuditEntry.id)
+    )
     out: dict[int, list[tuple[str, str]]] = {}
     for incident_id, who, note in rows:
         if incident_id is None:  # never: the query asks for these incidents' ids
@@ -519,10 +681,17 @@ def questions_of(session: Session, event: Event, incidents: list[Incident]) -> d
 
 def _questions(event: Event):
     """Incidents a floor judge asked the head judge about."""
-    return select(AuditEntry.object_id).where(AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident",
-                                              AuditEntry.action == "incident.question")
+    return select(AuditEntry.object_id).where(
+        AuditEntry.event_id == event.id, AuditEntry.object_type == "Incident", AuditEntry.action == "incident.question"
+    )
 
 
 def pending_count(session: Session, event: Event) -> int:
-    return session.scalar(select(func.count()).select_from(Incident).where(
-        Incident.event_id == event.id, Incident.status == IncidentStatus.RECOMMENDED)) or 0
+    return (
+        session.scalar(
+            select(func.count())
+            .select_from(Incident)
+            .where(Incident.event_id == event.id, Incident.status == IncidentStatus.RECOMMENDED)
+        )
+        or 0
+    )

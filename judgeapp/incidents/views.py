@@ -1,5 +1,6 @@
 """Incidents: logging with the engine, the call stopwatch, corrections, a player's history and the head judge's
 feed. Thin views. (The round clock and time extensions are in judgeapp/clock, deck checks in judgeapp/deckchecks.)"""
+
 from __future__ import annotations
 
 import re
@@ -37,9 +38,16 @@ def _phone_view(form) -> services.PhoneView | None:
     shown = form.phone_upgraded.data in ("0", "1")  # the phone computed a suggestion itself
     if logged_at is None and not shown:
         return None
-    because = tuple(int(n) for n in (form.phone_because.data or "").split(",")[:50] if re.fullmatch(r"\s*\d{1,9}\s*", n))
-    return services.PhoneView(logged_at=logged_at, shown=shown, suggested=(form.phone_suggested.data or None) if shown
-                              else None, upgraded=form.phone_upgraded.data == "1", because=because)
+    because = tuple(
+        int(n) for n in (form.phone_because.data or "").split(",")[:50] if re.fullmatch(r"\s*\d{1,9}\s*", n)
+    )
+    return services.PhoneView(
+        logged_at=logged_at,
+        shown=shown,
+        suggested=(form.phone_suggested.data or None) if shown else None,
+        upgraded=form.phone_upgraded.data == "1",
+        because=because,
+    )
 
 
 @bp.app_template_global()
@@ -49,6 +57,7 @@ def head_judge_pending(event) -> int:
 
 
 # ---- incidents ---------------------------------------------------------------------------------------------------
+
 
 @bp.route("/events/<int:event_id>/incidents/call")
 @event_route(Action.LOG_INCIDENT)
@@ -77,14 +86,25 @@ def new(event, roles):
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.IncidentInput(
-            key=form.key.data, infraction_code=form.infraction.data, round_number=form.round.data,
-            table_number=form.table.data, subject_kind=SubjectKind(form.subject_kind.data),
-            player_text=form.player.data or "", player_id=int_or_none(form.player_id.data),
-            new_player=form.new_player.data, new_player_code=form.new_player_code.data, team=form.team.data,
-            spectator_name=form.spectator.data, rank_id=form.penalty.data or None,
-            deviation_reason=form.deviation_reason.data or "", description=form.description.data or "",
-            extension_minutes=form.extension.data, call_started_at=parse_utc(form.call_started_at.data),
-            deck_check_id=int_or_none(form.deck_check_id.data), phone=_phone_view(form))
+            key=form.key.data,
+            infraction_code=form.infraction.data,
+            round_number=form.round.data,
+            table_number=form.table.data,
+            subject_kind=SubjectKind(form.subject_kind.data),
+            player_text=form.player.data or "",
+            player_id=int_or_none(form.player_id.data),
+            new_player=form.new_player.data,
+            new_player_code=form.new_player_code.data,
+            team=form.team.data,
+            spectator_name=form.spectator.data,
+            rank_id=form.penalty.data or None,
+            deviation_reason=form.deviation_reason.data or "",
+            description=form.description.data or "",
+            extension_minutes=form.extension.data,
+            call_started_at=parse_utc(form.call_started_at.data),
+            deck_check_id=int_or_none(form.deck_check_id.data),
+            phone=_phone_view(form),
+        )
         try:
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
             timekeeping.give_time_for_incident(db.session, actor=current_user, event=event, result=result)
@@ -93,9 +113,14 @@ def new(event, roles):
         else:
             incident = result.incident  # read before the commit, which expires it: no second transaction to answer
             url = url_for("incidents.show", event_id=event.id, number=incident.number, saved=1)
-            fields = dict(created=result.created, kind="incident", number=incident.number,
-                          suggested=incident.suggested_rank_id, upgraded=incident.upgraded,
-                          changed=incident.suggestion_changed)
+            fields = dict(
+                created=result.created,
+                kind="incident",
+                number=incident.number,
+                suggested=incident.suggested_rank_id,
+                upgraded=incident.upgraded,
+                changed=incident.suggestion_changed,
+            )
             db.session.commit()
             return answer(as_json, url, **fields)
     if as_json and form.is_submitted():
@@ -105,12 +130,23 @@ def new(event, roles):
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
-    seating = {t: [{"id": p.id, "label": player_label(p)} for p in ps]
-               for t, ps in services.pairings_of(db.session, current).items()}
+    seating = {
+        t: [{"id": p.id, "label": player_label(p)} for p in ps]
+        for t, ps in services.pairings_of(db.session, current).items()
+    }
     status = 400 if form.errors else 200
-    return render_template("incidents/new.html", event=event, roles=roles, form=form, policy=policy,
-                           players=players_of(db.session, event), label=player_label, seating=seating,
-                           teams=teams, has_rounds=bool(rounds)), status
+    return render_template(
+        "incidents/new.html",
+        event=event,
+        roles=roles,
+        form=form,
+        policy=policy,
+        players=players_of(db.session, event),
+        label=player_label,
+        seating=seating,
+        teams=teams,
+        has_rounds=bool(rounds),
+    ), status
 
 
 @bp.route("/events/<int:event_id>/incidents/suggest")
@@ -142,8 +178,16 @@ def suggest(event, roles):
         subject=", ".join(p.name for p in players) if kind is not SubjectKind.SPECTATOR else "spectator",
         default_label=suggestion.default.label() if suggestion.default else None,
         suggested_name=suggestion.suggested.name if suggestion.suggested else None,
-        because=[{"number": p.ref, "round": p.round, "infraction": p.infraction_code, "rank": p.rank_id,
-                  "url": url_for("incidents.show", event_id=event.id, number=p.ref)} for p in suggestion.because],
+        because=[
+            {
+                "number": p.ref,
+                "round": p.round,
+                "infraction": p.infraction_code,
+                "rank": p.rank_id,
+                "url": url_for("incidents.show", event_id=event.id, number=p.ref),
+            }
+            for p in suggestion.because
+        ],
         in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
@@ -156,15 +200,22 @@ def suggest(event, roles):
 @bp.route("/events/<int:event_id>/incidents")
 @event_route(Action.VIEW_EVENT)
 def index(event, roles):
-    return render_template("incidents/index.html", event=event, roles=roles, policy=event_policy(event),
-                           incidents=services.incidents_of(db.session, event, limit=500))
-
+    return render_template(
+        "incidents/index.html",
+        event=event,
+        roles=roles,
+        policy=event_policy(event),
+        incidents=services.incidents_of(db.session, event, limit=500),
+    )
 
 
 def _audit_trail(obj_type, obj_id):
-    rows = db.session.execute(select(AuditEntry, User).outerjoin(User, User.id == AuditEntry.actor_id)
-                              .where(AuditEntry.object_type == obj_type, AuditEntry.object_id == obj_id)
-                              .order_by(AuditEntry.id))
+    rows = db.session.execute(
+        select(AuditEntry, User)
+        .outerjoin(User, User.id == AuditEntry.actor_id)
+        .where(AuditEntry.object_type == obj_type, AuditEntry.object_id == obj_id)
+        .order_by(AuditEntry.id)
+    )
     return list(rows)
 
 
@@ -191,19 +242,34 @@ def _show(event, roles, number, *, note_form=None, status=200):
         owed = extension_owed(policy, ExtensionReason.RULING, call_taken)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
     return render_template(
-        "incidents/show.html", event=event, roles=roles, policy=policy, incident=incident, infraction=infraction,
-        extensions=extensions, table_end=table_end, owed=owed, call_taken=call_taken, given=given, saved=bool(request.args.get("saved")),
+        "incidents/show.html",
+        event=event,
+        roles=roles,
+        policy=policy,
+        incident=incident,
+        infraction=infraction,
+        extensions=extensions,
+        table_end=table_end,
+        owed=owed,
+        call_taken=call_taken,
+        given=given,
+        saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and can(Action.GIVE_TIME)),
         trail=_audit_trail("Incident", incident.id),
-        void_form=VoidForm(), note_form=note_form or NoteForm(formdata=None), rank_name=rank_namer(policy),
+        void_form=VoidForm(),
+        note_form=note_form or NoteForm(formdata=None),
+        rank_name=rank_namer(policy),
         state=permissions.incident_state_of(db.session, incident),
-        state_why=permissions.check(db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles,
-                                    record=incident, event=event).why,
+        state_why=permissions.check(
+            db.session, Action.CORRECT_INCIDENT, user=current_user, roles=roles, record=incident, event=event
+        ).why,
         owed_form=ExtensionForm(formdata=None, key=derived_key(incident.client_key, "owed")),
         appeals=appeals.appeals_of_incident(db.session, incident),
         appeal_blocked=appeals.why_not_appealable(db.session, event, incident),
         investigation=investigations.investigation_of_incident(db.session, incident),
-        accept_form=AcceptForm(formdata=None), decline_form=decline_form(policy, formdata=None)), status
+        accept_form=AcceptForm(formdata=None),
+        decline_form=decline_form(policy, formdata=None),
+    ), status
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/note", methods=["POST"])
@@ -214,14 +280,25 @@ def note(event, roles, number):
     form = NoteForm()
     if form.validate_on_submit():
         try:
-            services.add_note(db.session, actor=current_user, roles=roles, event=event, incident=incident,
-                              text=form.text.data, ask_head_judge=form.ask_head_judge.data)
+            services.add_note(
+                db.session,
+                actor=current_user,
+                roles=roles,
+                event=event,
+                incident=incident,
+                text=form.text.data,
+                ask_head_judge=form.ask_head_judge.data,
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash("Question sent to the head judge's feed." if form.ask_head_judge.data and Role.HEAD_JUDGE not in roles
-                  else "Note added to the incident's history.", "success")
+            flash(
+                "Question sent to the head judge's feed."
+                if form.ask_head_judge.data and Role.HEAD_JUDGE not in roles
+                else "Note added to the incident's history.",
+                "success",
+            )
             return redirect(url_for("incidents.show", event_id=event.id, number=number) + "#note")
     return _show(event, roles, number, note_form=form, status=400)
 
@@ -231,30 +308,47 @@ def note(event, roles, number):
 def edit(event, roles, number):
     policy = event_policy(event)
     incident = found(services.incident_by_number(db.session, event, number), Action.CORRECT_INCIDENT)
-    form = CorrectIncidentForm(data={} if request.method == "POST" else {
-        "round": incident.round.number, "table": incident.table_number, "infraction": incident.infraction_code,
-        "penalty": incident.rank_id or "", "deviation_reason": incident.deviation_reason,
-        "description": incident.description})
+    form = CorrectIncidentForm(
+        data={}
+        if request.method == "POST"
+        else {
+            "round": incident.round.number,
+            "table": incident.table_number,
+            "infraction": incident.infraction_code,
+            "penalty": incident.rank_id or "",
+            "deviation_reason": incident.deviation_reason,
+            "description": incident.description,
+        }
+    )
     round_choices(form.round, event, default_current=False)
     infraction_choices(form.infraction, policy)
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
-        data = services.IncidentEdit(round_number=form.round.data, table_number=form.table.data,
-                                     infraction_code=form.infraction.data, rank_id=form.penalty.data or None,
-                                     deviation_reason=form.deviation_reason.data or "",
-                                     description=form.description.data or "", note=form.note.data or "")
+        data = services.IncidentEdit(
+            round_number=form.round.data,
+            table_number=form.table.data,
+            infraction_code=form.infraction.data,
+            rank_id=form.penalty.data or None,
+            deviation_reason=form.deviation_reason.data or "",
+            description=form.description.data or "",
+            note=form.note.data or "",
+        )
         try:
-            changed = services.correct_incident(db.session, policy, actor=current_user, roles=roles, event=event,
-                                                incident=incident, data=data)
+            changed = services.correct_incident(
+                db.session, policy, actor=current_user, roles=roles, event=event, incident=incident, data=data
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash("Correction saved; the earlier version stays in the history." if changed else "Nothing changed.",
-                  "success")
+            flash(
+                "Correction saved; the earlier version stays in the history." if changed else "Nothing changed.",
+                "success",
+            )
             return redirect(url_for("incidents.show", event_id=event.id, number=incident.number))
-    return render_template("incidents/edit.html", event=event, roles=roles, form=form, incident=incident), \
-        400 if form.errors else 200
+    return render_template(
+        "incidents/edit.html", event=event, roles=roles, form=form, incident=incident
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])
@@ -263,9 +357,18 @@ def void(event, roles, number):
     incident = found(services.incident_by_number(db.session, event, number), Action.VOID_INCIDENT)
     form = VoidForm()
     if form.validate_on_submit():
-        button(lambda: services.void_incident(db.session, event_policy(event), actor=current_user, roles=roles,
-                                              event=event, incident=incident, reason=form.reason.data),
-               f"Incident #{incident.number} is void; it no longer counts for upgrades.")
+        button(
+            lambda: services.void_incident(
+                db.session,
+                event_policy(event),
+                actor=current_user,
+                roles=roles,
+                event=event,
+                incident=incident,
+                reason=form.reason.data,
+            ),
+            f"Incident #{incident.number} is void; it no longer counts for upgrades.",
+        )
     else:
         flash("Say why the incident is withdrawn.", "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
@@ -279,8 +382,15 @@ def player(event, roles, player_id):
     if person is None or person.event_id != event.id:
         abort(404)
     groups = history.player_history(db.session, policy, event, person)
-    return render_template("incidents/player.html", event=event, roles=roles, policy=policy, player=person,
-                           groups=groups, rank_name=rank_namer(policy))
+    return render_template(
+        "incidents/player.html",
+        event=event,
+        roles=roles,
+        policy=policy,
+        player=person,
+        groups=groups,
+        rank_name=rank_namer(policy),
+    )
 
 
 @bp.route("/events/<int:event_id>/feed")
@@ -289,5 +399,11 @@ def feed(event, roles):
     policy = event_policy(event)
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
-    return render_template(template, event=event, roles=roles, items=items, rank_name=rank_namer(policy),
-                           questions=services.questions_of(db.session, event, items))
+    return render_template(
+        template,
+        event=event,
+        roles=roles,
+        items=items,
+        rank_name=rank_namer(policy),
+        questions=services.questions_of(db.session, event, items),
+    )

@@ -2,6 +2,7 @@
 
 Nothing here imports Flask or SQLAlchemy (a unit test checks it).
 """
+
 from .appeals import Challenges, Outcome, link_expiry
 from .catalog import (
     Catalog,

@@ -4,6 +4,7 @@ Bushiroad's rights of fighters: an event may limit how many times a player chall
 judge's decision matches the ruling appealed (upheld), the player spends one; when it differs (overturned or
 changed) they keep it. Whether to count it stays the head judge's call.
 """
+
 from __future__ import annotations
 
 import enum

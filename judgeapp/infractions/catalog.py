@@ -1,4 +1,5 @@
 """Typed, immutable view of a penalty catalog: policies, ranks, levels and infractions."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

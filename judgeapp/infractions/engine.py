@@ -1,4 +1,5 @@
 """The penalty engine: default penalty at a level, upgraded for repeats within a sub-section."""
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -67,7 +68,8 @@ class Suggestion:
             "suggested": None if self.suggested is None else self.suggested.id,
             "upgraded": self.upgraded,
             "because": [
-                {"infraction": p.infraction_code, "rank": p.rank_id, "ref": p.ref, "round": p.round} for p in self.because
+                {"infraction": p.infraction_code, "rank": p.rank_id, "ref": p.ref, "round": p.round}
+                for p in self.because
             ],
             "head_judge_only": self.head_judge_only,
             "explanation": self.explanation(),
@@ -79,7 +81,9 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def counting_priors(policy: Policy, infraction: Infraction, prior: Iterable[Prior], today: date | None = None) -> tuple[Prior, ...]:
+def counting_priors(
+    policy: Policy, infraction: Infraction, prior: Iterable[Prior], today: date | None = None
+) -> tuple[Prior, ...]:
     """The earlier penalties that make this one a repeat: standing, same sub-section, same day when the policy says
     so."""
     out = []
@@ -99,7 +103,9 @@ def counting_priors(policy: Policy, infraction: Infraction, prior: Iterable[Prio
     return tuple(out)
 
 
-def suggest(policy: Policy, level: int, infraction: str | Infraction, prior: Iterable[Prior] = (), today: date | None = None) -> Suggestion:
+def suggest(
+    policy: Policy, level: int, infraction: str | Infraction, prior: Iterable[Prior] = (), today: date | None = None
+) -> Suggestion:
     """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event."""
     lv = policy.level(level)
     inf = infraction if isinstance(infraction, Infraction) else policy.infraction(infraction)

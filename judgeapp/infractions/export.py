@@ -3,6 +3,7 @@
 The phone computes suggestions offline from exactly this shape; `tests/shared/engine_cases.json` runs the same cases
 through the Python engine and through engine.js over this export, so the two cannot drift.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -32,8 +33,15 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "subsection": i.subsection,
                 "penalized": i.penalized,
                 "defaults": None if i.defaults is None else {str(lv): _range(r) for lv, r in i.defaults.items()},
-                "alternatives": [{"condition": a.condition, "levels": list(a.levels), "penalty": _range(a.penalty),
-                                  "label": a.penalty.label()} for a in i.alternatives],
+                "alternatives": [
+                    {
+                        "condition": a.condition,
+                        "levels": list(a.levels),
+                        "penalty": _range(a.penalty),
+                        "label": a.penalty.label(),
+                    }
+                    for a in i.alternatives
+                ],
             }
             for i in policy.infractions
         ],

@@ -4,6 +4,7 @@ Shape (types, required and unknown keys) is checked by pydantic; meaning (ranks,
 sub-sections that exist, unique codes, min <= max) by the checks below. Every problem names the
 file, the YAML line and the path of the field; a file with any problem is refused whole.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -49,6 +50,7 @@ def _single_rank_shorthand(value: Any) -> Any:
 class _Strict(BaseModel):
     """Unknown keys are refused, and so is a value of the wrong YAML type: `version: 1.10` (a number, read as 1.1)
     or `code: 3.5` is an error, not silently turned into a string, and `penalized: "no"` is not a boolean."""
+
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
@@ -232,7 +234,12 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             continue
         for key, rng in inf.defaults.items():
             if key not in level_keys:
-                errs.append(((*ipath, "defaults", key), f"{key!r} is not a level of this policy (levels: {', '.join(level_keys)})"))
+                errs.append(
+                    (
+                        (*ipath, "defaults", key),
+                        f"{key!r} is not a level of this policy (levels: {', '.join(level_keys)})",
+                    )
+                )
             else:
                 check_range(rng, (*ipath, "defaults", key))
         for key in level_keys:
@@ -264,7 +271,9 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             subsection=i.subsection,
             notes=i.notes.strip(),
             remedy=i.remedy.strip(),
-            defaults=None if i.defaults is None else {int(k.removeprefix("level_")): rng(v) for k, v in i.defaults.items()},
+            defaults=None
+            if i.defaults is None
+            else {int(k.removeprefix("level_")): rng(v) for k, v in i.defaults.items()},
             penalized=i.penalized,
             repeat_any_action=i.repeat_any_action,
             alternatives=tuple(Alternative(a.condition, tuple(a.levels), rng(a.penalty)) for a in i.alternatives),
@@ -281,7 +290,9 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         repeat_rule=p.repeat_rule.description.strip(),
         repeat_section=p.repeat_rule.section,
         ranks=ranks,
-        levels=tuple(sorted((Level(lv.number, lv.name, lv.description.strip()) for lv in p.levels), key=lambda lv: lv.number)),
+        levels=tuple(
+            sorted((Level(lv.number, lv.name, lv.description.strip()) for lv in p.levels), key=lambda lv: lv.number)
+        ),
         head_judge_only=frozenset(p.head_judge_only),
         report_to_head_judge=frozenset(p.report_to_head_judge),
         subsections=tuple(Subsection(s.code, s.name) for s in p.subsections),

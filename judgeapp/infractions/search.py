@@ -1,4 +1,5 @@
 """Find infractions by code or words."""
+
 from __future__ import annotations
 
 from .catalog import Infraction, Policy
@@ -17,6 +18,5 @@ def search(policy: Policy, query: str) -> list[Infraction]:
         return list(policy.infractions)
     words = q.split()
     return [
-        inf for inf in policy.infractions
-        if inf.code.startswith(q) or all(w in search_text(policy, inf) for w in words)
+        inf for inf in policy.infractions if inf.code.startswith(q) or all(w in search_text(policy, inf) for w in words)
     ]

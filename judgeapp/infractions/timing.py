@@ -1,4 +1,5 @@
 """Time-extension arithmetic: what a match is owed back, and when a table's round ends."""
+
 from __future__ import annotations
 
 import math

@@ -1,4 +1,5 @@
 """Disqualifications: the head judge's decision on recommendations, investigations, statements and one-time links."""
+
 from __future__ import annotations
 
 import hashlib
@@ -49,30 +50,52 @@ def _require(session: Session, action: Action, *, actor: User, roles: frozenset,
 
 # ---- opening, accepting and declining --------------------------------------------------------------------------------
 
+
 def open_investigation(session: Session, *, actor: User, event: Event, incident: Incident) -> Investigation:
     """The investigation of a disqualification (given or recommended); one per incident."""
     existing = session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
     if existing is not None:
         return existing
     number = (session.scalar(select(func.max(Investigation.number)).where(Investigation.event_id == event.id)) or 0) + 1
-    investigation = Investigation(event_id=event.id, number=number, incident=incident, opened_by_id=actor.id,
-                                  hj_infraction=incident.infraction_code)
+    investigation = Investigation(
+        event_id=event.id,
+        number=number,
+        incident=incident,
+        opened_by_id=actor.id,
+        hj_infraction=incident.infraction_code,
+    )
     session.add(investigation)
-    audit.record(session, actor, "investigation.open", investigation, event_id=event.id, number=number,
-                 incident=incident.number)
+    audit.record(
+        session, actor, "investigation.open", investigation, event_id=event.id, number=number, incident=incident.number
+    )
     return investigation
 
 
-def settle(session: Session, *, actor: User, event: Event, incident: Incident, is_disqualification: bool,
-           why: str | None = None) -> Investigation | None:
+def settle(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    incident: Incident,
+    is_disqualification: bool,
+    why: str | None = None,
+) -> Investigation | None:
     """After an incident's penalty changed: a disqualification has its investigation (opened once); one that is no
     longer a disqualification has its investigation withdrawn, so nothing is left that keeps the event open."""
     if is_disqualification:
         opened = open_investigation(session, actor=actor, event=event, incident=incident)
         if opened.status is InvestigationStatus.WITHDRAWN:  # corrected back up: the inquiry goes on
             opened.status, opened.withdrawn_at = InvestigationStatus.OPEN, None
-            audit.record(session, actor, "investigation.reopen", opened, event_id=event.id,
-                         number=opened.number, note=why, changed={"status": ["withdrawn", "open"]})
+            audit.record(
+                session,
+                actor,
+                "investigation.reopen",
+                opened,
+                event_id=event.id,
+                number=opened.number,
+                note=why,
+                changed={"status": ["withdrawn", "open"]},
+            )
         return opened
     investigation = investigation_of_incident(session, incident)
     if investigation is None or not INVESTIGATION.allows(InvestigationState(investigation.status.value), "withdraw"):
@@ -83,10 +106,26 @@ def settle(session: Session, *, actor: User, event: Event, incident: Incident, i
     for request in investigation.requests:  # the links still out stop working; what came back is kept
         if request.used_at is None and request.revoked_at is None:
             request.revoked_at = investigation.withdrawn_at
-            audit.record(session, actor, "statement.revoke_link", request, event_id=event.id,
-                         investigation=investigation.number, author=request.author_name, note=why)
-    audit.record(session, actor, "investigation.withdraw", investigation, event_id=event.id,
-                 number=investigation.number, changed={"status": [before, "withdrawn"]}, note=why)
+            audit.record(
+                session,
+                actor,
+                "statement.revoke_link",
+                request,
+                event_id=event.id,
+                investigation=investigation.number,
+                author=request.author_name,
+                note=why,
+            )
+    audit.record(
+        session,
+        actor,
+        "investigation.withdraw",
+        investigation,
+        event_id=event.id,
+        number=investigation.number,
+        changed={"status": [before, "withdrawn"]},
+        note=why,
+    )
     return investigation
 
 
@@ -97,19 +136,36 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
     return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
 
 
-def accept_recommendation(session: Session, *, actor: User, roles: frozenset[str], event: Event,
-                          incident: Incident) -> Investigation:
+def accept_recommendation(
+    session: Session, *, actor: User, roles: frozenset[str], event: Event, incident: Incident
+) -> Investigation:
     """The head judge gives the disqualification a floor judge recommended."""
     _require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
-    audit.record(session, actor, "incident.accept", incident, event_id=event.id, number=incident.number,
-                 changed={"status": ["recommended", "standing"]})
+    audit.record(
+        session,
+        actor,
+        "incident.accept",
+        incident,
+        event_id=event.id,
+        number=incident.number,
+        changed={"status": ["recommended", "standing"]},
+    )
     return open_investigation(session, actor=actor, event=event, incident=incident)
 
 
-def decline_recommendation(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-                           incident: Incident, reason: str, rank_id: str | None) -> None:
+def decline_recommendation(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    incident: Incident,
+    reason: str,
+    rank_id: str | None,
+) -> None:
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
     _require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why you decline the recommendation.")
@@ -125,28 +181,54 @@ def decline_recommendation(session: Session, policy: Policy, *, actor: User, rol
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
     incident.deviation_reason = f"Head judge declined the recommended {policy.rank(before['rank_id']).name}: {reason}"
-    audit.record(session, actor, "incident.decline", incident, event_id=event.id, number=incident.number,
-                 changed=audit.changes(before, incidents.snapshot(incident)), note=reason)
+    audit.record(
+        session,
+        actor,
+        "incident.decline",
+        incident,
+        event_id=event.id,
+        number=incident.number,
+        changed=audit.changes(before, incidents.snapshot(incident)),
+        note=reason,
+    )
     investigation = investigation_of_incident(session, incident)
     if investigation is not None and investigation.status is InvestigationStatus.OPEN:
         investigation.status, investigation.summary = InvestigationStatus.DECLINED, reason
-        audit.record(session, actor, "investigation.decline", investigation, event_id=event.id,
-                     number=investigation.number, note=reason)
+        audit.record(
+            session,
+            actor,
+            "investigation.decline",
+            investigation,
+            event_id=event.id,
+            number=investigation.number,
+            note=reason,
+        )
 
 
 # ---- reading -------------------------------------------------------------------------------------------------------
 
+
 def investigation_by_number(session: Session, event: Event, number: int) -> Investigation | None:
     return session.scalar(
-        select(Investigation).where(Investigation.event_id == event.id, Investigation.number == number)
-        .options(selectinload(Investigation.statements).selectinload(Statement.taken_by),
-                 selectinload(Investigation.requests),
-                 selectinload(Investigation.incident).selectinload(Incident.round)))
+        select(Investigation)
+        .where(Investigation.event_id == event.id, Investigation.number == number)
+        .options(
+            selectinload(Investigation.statements).selectinload(Statement.taken_by),
+            selectinload(Investigation.requests),
+            selectinload(Investigation.incident).selectinload(Incident.round),
+        )
+    )
 
 
 def investigations_of(session: Session, event: Event) -> list[Investigation]:
-    return list(session.scalars(select(Investigation).where(Investigation.event_id == event.id)
-                                .options(selectinload(Investigation.incident)).order_by(Investigation.number)))
+    return list(
+        session.scalars(
+            select(Investigation)
+            .where(Investigation.event_id == event.id)
+            .options(selectinload(Investigation.incident))
+            .order_by(Investigation.number)
+        )
+    )
 
 
 @dataclass
@@ -158,8 +240,9 @@ class Missing:
 def missing_statements(investigation: Investigation, now: datetime | None = None) -> list[Missing]:
     """Links handed out whose statement has not come back, with whether the link still works."""
     now = now or utcnow()
-    return [Missing(r, r.expires_at <= now) for r in investigation.requests
-            if r.used_at is None and r.revoked_at is None]
+    return [
+        Missing(r, r.expires_at <= now) for r in investigation.requests if r.used_at is None and r.revoked_at is None
+    ]
 
 
 def report_number(event: Event, investigation: Investigation) -> str:
@@ -167,6 +250,7 @@ def report_number(event: Event, investigation: Investigation) -> str:
 
 
 # ---- statements ------------------------------------------------------------------------------------------------------
+
 
 def _role(value: str | StatementRole) -> StatementRole:
     try:
@@ -188,24 +272,49 @@ def _text(text: str) -> str:
     return text
 
 
-def add_statement(session: Session, *, actor: User, roles: frozenset[str], event: Event,
-                  investigation: Investigation, key: str, author_name: str, author_role: str, text: str,
-                  now: datetime | None = None) -> tuple[Statement, bool]:
+def add_statement(
+    session: Session,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    investigation: Investigation,
+    key: str,
+    author_name: str,
+    author_role: str,
+    text: str,
+    now: datetime | None = None,
+) -> tuple[Statement, bool]:
     """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
     _require(session, Action.TAKE_STATEMENT, actor=actor, roles=roles, event=event, record=investigation)
     key = check_key(key)
     existing = by_key(session, Statement, key, scope=investigation.id)
     if existing is not None:
         return existing, False
-    statement = Statement(investigation=investigation, author_name=_author(author_name),
-                          author_role=_role(author_role), text=_text(text), taken_by_id=actor.id,
-                          client_key=key, taken_at=now or utcnow(),
-                          addendum=investigation.status is InvestigationStatus.FINALIZED)
+    statement = Statement(
+        investigation=investigation,
+        author_name=_author(author_name),
+        author_role=_role(author_role),
+        text=_text(text),
+        taken_by_id=actor.id,
+        client_key=key,
+        taken_at=now or utcnow(),
+        addendum=investigation.status is InvestigationStatus.FINALIZED,
+    )
     statement, created = insert_once(session, statement, key, scope=investigation.id)
     if not created:
         return statement, False
-    audit.record(session, actor, "statement.add", statement, event_id=event.id, investigation=investigation.number,
-                 author=statement.author_name, role=statement.author_role.value, addendum=statement.addendum)
+    audit.record(
+        session,
+        actor,
+        "statement.add",
+        statement,
+        event_id=event.id,
+        investigation=investigation.number,
+        author=statement.author_name,
+        role=statement.author_role.value,
+        addendum=statement.addendum,
+    )
     return statement, True
 
 
@@ -213,21 +322,42 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def request_statement(session: Session, *, actor: User, roles: frozenset[str], event: Event,
-                      investigation: Investigation, author_name: str, author_role: str,
-                      now: datetime | None = None) -> tuple[StatementRequest, str]:
+def request_statement(
+    session: Session,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    investigation: Investigation,
+    author_name: str,
+    author_role: str,
+    now: datetime | None = None,
+) -> tuple[StatementRequest, str]:
     """A one-time link for one person's statement. The token is returned once and only its hash is stored."""
     _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=investigation)
     now = now or utcnow()
     token = secrets.token_urlsafe(32)
-    request = StatementRequest(investigation=investigation, token_hash=hash_token(token),
-                               author_name=_author(author_name), author_role=_role(author_role),
-                               created_by_id=actor.id, created_at=now,
-                               expires_at=link_expiry(now, event.statement_days))
+    request = StatementRequest(
+        investigation=investigation,
+        token_hash=hash_token(token),
+        author_name=_author(author_name),
+        author_role=_role(author_role),
+        created_by_id=actor.id,
+        created_at=now,
+        expires_at=link_expiry(now, event.statement_days),
+    )
     session.add(request)
-    audit.record(session, actor, "statement.request", request, event_id=event.id,
-                 investigation=investigation.number, author=request.author_name, role=request.author_role.value,
-                 expires=request.expires_at.isoformat())
+    audit.record(
+        session,
+        actor,
+        "statement.request",
+        request,
+        event_id=event.id,
+        investigation=investigation.number,
+        author=request.author_name,
+        role=request.author_role.value,
+        expires=request.expires_at.isoformat(),
+    )
     return request, token
 
 
@@ -235,8 +365,11 @@ def request_by_token(session: Session, token: str, now: datetime | None = None) 
     """The statement request a link names; LookupError when there is none, LinkGone when it no longer works."""
     if not token or len(token) > 100:
         raise LookupError(token)
-    request = session.scalar(select(StatementRequest).where(StatementRequest.token_hash == hash_token(token))
-                             .options(selectinload(StatementRequest.investigation)))
+    request = session.scalar(
+        select(StatementRequest)
+        .where(StatementRequest.token_hash == hash_token(token))
+        .options(selectinload(StatementRequest.investigation))
+    )
     if request is None:
         raise LookupError(token)
     now = now or utcnow()
@@ -256,36 +389,65 @@ def submit_by_link(session: Session, *, token: str, text: str, now: datetime | N
     now = now or utcnow()
     request = request_by_token(session, token, now)
     text = _text(text)
-    spent = cast(CursorResult[Any], session.execute(  # an UPDATE's result counts its rows
-        update(StatementRequest).where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
-        .values(used_at=now)))
+    spent = cast(
+        CursorResult[Any],
+        session.execute(  # an UPDATE's result counts its rows
+            update(StatementRequest)
+            .where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
+            .values(used_at=now)
+        ),
+    )
     if spent.rowcount != 1:  # another submission of the same link won the race
         raise LinkGone("This link has already been used: the statement was received. Each link works once.")
     investigation = request.investigation
-    statement = Statement(investigation=investigation, author_name=request.author_name,
-                          author_role=request.author_role, text=text, taken_by_id=None,
-                          client_key=f"link:{request.id}", taken_at=now,
-                          addendum=investigation.status is InvestigationStatus.FINALIZED)
+    statement = Statement(
+        investigation=investigation,
+        author_name=request.author_name,
+        author_role=request.author_role,
+        text=text,
+        taken_by_id=None,
+        client_key=f"link:{request.id}",
+        taken_at=now,
+        addendum=investigation.status is InvestigationStatus.FINALIZED,
+    )
     session.add(statement)
     session.flush()
     request.statement_id, request.used_at = statement.id, now
-    audit.record(session, None, "statement.submit_by_link", statement, event_id=investigation.event_id,
-                 investigation=investigation.number, author=statement.author_name, request=request.id,
-                 addendum=statement.addendum)
+    audit.record(
+        session,
+        None,
+        "statement.submit_by_link",
+        statement,
+        event_id=investigation.event_id,
+        investigation=investigation.number,
+        author=statement.author_name,
+        request=request.id,
+        addendum=statement.addendum,
+    )
     return statement
 
 
-def revoke_request(session: Session, *, actor: User, roles: frozenset[str], event: Event,
-                   request: StatementRequest) -> None:
-    _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event,
-             record=request.investigation)
+def revoke_request(
+    session: Session, *, actor: User, roles: frozenset[str], event: Event, request: StatementRequest
+) -> None:
+    _require(
+        session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=request.investigation
+    )
     if request.used_at is None and request.revoked_at is None:
         request.revoked_at = utcnow()
-        audit.record(session, actor, "statement.revoke_link", request, event_id=event.id,
-                     investigation=request.investigation.number, author=request.author_name)
+        audit.record(
+            session,
+            actor,
+            "statement.revoke_link",
+            request,
+            event_id=event.id,
+            investigation=request.investigation.number,
+            author=request.author_name,
+        )
 
 
 # ---- the head judge's write-up and decision --------------------------------------------------------------------------
+
 
 @dataclass
 class WriteUp:
@@ -300,13 +462,29 @@ class WriteUp:
     summary: str
 
 
-WRITE_UP_FIELDS = ("hj_infraction", "hj_facts", "hj_assumptions", "hj_reasoning", "decision_infraction_code",
-                   "revoke_prizes", "revoke_standing", "ejected", "summary")
+WRITE_UP_FIELDS = (
+    "hj_infraction",
+    "hj_facts",
+    "hj_assumptions",
+    "hj_reasoning",
+    "decision_infraction_code",
+    "revoke_prizes",
+    "revoke_standing",
+    "ejected",
+    "summary",
+)
 
 
-
-def save_write_up(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-                  investigation: Investigation, data: WriteUp) -> dict:
+def save_write_up(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    investigation: Investigation,
+    data: WriteUp,
+) -> dict:
     """Save the head judge's statement and decision as a draft (every change audited). Returns what changed."""
     _require(session, Action.WRITE_UP, actor=actor, roles=roles, event=event, record=investigation)
     values = {}
@@ -328,37 +506,66 @@ def save_write_up(session: Session, policy: Policy, *, actor: User, roles: froze
             changed[name] = [before, value]
             setattr(investigation, name, value)
     if changed:
-        audit.record(session, actor, "investigation.write_up", investigation, event_id=event.id,
-                     number=investigation.number, changed=changed)
+        audit.record(
+            session,
+            actor,
+            "investigation.write_up",
+            investigation,
+            event_id=event.id,
+            number=investigation.number,
+            changed=changed,
+        )
     return changed
 
 
-def finalize(session: Session, policy: Policy, *, actor: User, roles: frozenset[str], event: Event,
-             investigation: Investigation, data: WriteUp, now: datetime | None = None) -> None:
+def finalize(
+    session: Session,
+    policy: Policy,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    investigation: Investigation,
+    data: WriteUp,
+    now: datetime | None = None,
+) -> None:
     """Save the write-up and lock the investigation. A disqualification still recommended is given by this."""
     now = now or utcnow()
     save_write_up(session, policy, actor=actor, roles=roles, event=event, investigation=investigation, data=data)
-    for name, message in (("hj_facts", "State the facts you consider established, and why."),
-                          ("hj_reasoning", "Give your reasoning."),
-                          ("decision_infraction_code", "Choose the infraction the disqualification is for."),
-                          ("summary", "Write the summary of your decision.")):
+    for name, message in (
+        ("hj_facts", "State the facts you consider established, and why."),
+        ("hj_reasoning", "Give your reasoning."),
+        ("decision_infraction_code", "Choose the infraction the disqualification is for."),
+        ("summary", "Write the summary of your decision."),
+    ):
         if not getattr(investigation, name):
             raise FieldError(name, message + " It is required to finalize.")
     incident = investigation.incident
     if incident.status is IncidentStatus.RECOMMENDED:
         accept_recommendation(session, actor=actor, roles=roles, event=event, incident=incident)
     elif incident.status is not IncidentStatus.STANDING:
-        raise FieldError("summary", f"Incident #{incident.number} is {incident.status.label}: there is no "
-                                    "disqualification to finalize.")
+        raise FieldError(
+            "summary",
+            f"Incident #{incident.number} is {incident.status.label}: there is no disqualification to finalize.",
+        )
     investigation.status = InvestigationStatus.FINALIZED
     investigation.decided_at = investigation.decided_at or now
     investigation.finalized_at, investigation.finalized_by_id = now, actor.id
-    audit.record(session, actor, "investigation.finalize", investigation, event_id=event.id,
-                 number=investigation.number, revoke_prizes=investigation.revoke_prizes,
-                 revoke_standing=investigation.revoke_standing, ejected=investigation.ejected)
+    audit.record(
+        session,
+        actor,
+        "investigation.finalize",
+        investigation,
+        event_id=event.id,
+        number=investigation.number,
+        revoke_prizes=investigation.revoke_prizes,
+        revoke_standing=investigation.revoke_standing,
+        ejected=investigation.ejected,
+    )
 
 
 # ---- timeline ------------------------------------------------------------------------------------------------------
+
 
 @dataclass
 class Moment:
@@ -368,8 +575,10 @@ class Moment:
 
 def timeline(investigation: Investigation) -> list[Moment]:
     incident = investigation.incident
-    moments = [Moment(incident.created_at, f"Incident #{incident.number} logged by {incident.judge.name}"),
-               Moment(investigation.opened_at, "Investigation opened")]
+    moments = [
+        Moment(incident.created_at, f"Incident #{incident.number} logged by {incident.judge.name}"),
+        Moment(investigation.opened_at, "Investigation opened"),
+    ]
     for r in investigation.requests:
         moments.append(Moment(r.created_at, f"Statement link given to {r.author_name} ({r.author_role.label})"))
     for s in investigation.statements:
@@ -384,8 +593,17 @@ def timeline(investigation: Investigation) -> list[Moment]:
 
 # ---- the report ------------------------------------------------------------------------------------------------------
 
-def report_of(session: Session, policy: Policy, event: Event, investigation: Investigation, *, local, tz_name: str,
-              now: datetime | None = None):
+
+def report_of(
+    session: Session,
+    policy: Policy,
+    event: Event,
+    investigation: Investigation,
+    *,
+    local,
+    tz_name: str,
+    now: datetime | None = None,
+):
     """The disqualification report as plain data; `local` turns a stored UTC time into venue time."""
     from ..reports.dq import DQReport, ReportStatement
 
@@ -393,11 +611,19 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
     stamp = lambda at: local(at).strftime("%Y-%m-%d %H:%M")  # noqa: E731
     incident = investigation.incident
     players = [s.player for s in incident.subjects]
-    seated = incidents.pairings_of(session, incident.round).get(incident.table_number, []) if incident.table_number else []
+    seated = (
+        incidents.pairings_of(session, incident.round).get(incident.table_number, []) if incident.table_number else []
+    )
     opponents = [p for p in seated if p.id not in {q.id for q in players}]
-    head = session.scalar(select(User).join(StaffAssignment, StaffAssignment.user_id == User.id).where(
-        StaffAssignment.event_id == event.id, StaffAssignment.role == Role.HEAD_JUDGE,
-        StaffAssignment.ended_at.is_(None)))
+    head = session.scalar(
+        select(User)
+        .join(StaffAssignment, StaffAssignment.user_id == User.id)
+        .where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.role == Role.HEAD_JUDGE,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
     code = investigation.decision_infraction_code or incident.infraction_code
     try:
         infraction = policy.infraction(code)
@@ -406,30 +632,63 @@ def report_of(session: Session, policy: Policy, event: Event, investigation: Inv
         section = f"{sub.code} {sub.name}"
     except (LookupError, StopIteration):
         name, section = "", ""
-    revoked = [what for flag, what in ((investigation.revoke_prizes, "prizes"),
-                                       (investigation.revoke_standing, "standing")) if flag]
-    statements = [ReportStatement(author=s.author_name, role=s.author_role.label,
-                                  taken=(f"{stamp(s.taken_at)}, taken by {s.taken_by.name}" if s.taken_by
-                                         else f"{stamp(s.taken_at)}, written by the author on a one-time link"),
-                                  text=s.text, addendum=s.addendum) for s in investigation.statements]
+    revoked = [
+        what
+        for flag, what in ((investigation.revoke_prizes, "prizes"), (investigation.revoke_standing, "standing"))
+        if flag
+    ]
+    statements = [
+        ReportStatement(
+            author=s.author_name,
+            role=s.author_role.label,
+            taken=(
+                f"{stamp(s.taken_at)}, taken by {s.taken_by.name}"
+                if s.taken_by
+                else f"{stamp(s.taken_at)}, written by the author on a one-time link"
+            ),
+            text=s.text,
+            addendum=s.addendum,
+        )
+        for s in investigation.statements
+    ]
     by = investigation.finalized_by.name if investigation.finalized_by else "?"
-    status = f"finalized {stamp(investigation.finalized_at)} by {by}" if investigation.finalized_at else "DRAFT: not finalized"
+    status = (
+        f"finalized {stamp(investigation.finalized_at)} by {by}"
+        if investigation.finalized_at
+        else "DRAFT: not finalized"
+    )
     return DQReport(
-        number=report_number(event, investigation), generated=stamp(now), event=event.name,
-        event_date=event.date.isoformat(), venue=event.venue, policy=f"{policy.name} (version {policy.version})",
+        number=report_number(event, investigation),
+        generated=stamp(now),
+        event=event.name,
+        event_date=event.date.isoformat(),
+        venue=event.venue,
+        policy=f"{policy.name} (version {policy.version})",
         level=level_name(policy, event.level),
-        head_judge=head.name if head else "—", organizer=event.organizer.name,
+        head_judge=head.name if head else "—",
+        organizer=event.organizer.name,
         player=", ".join(p.name for p in players) or incident.subject_name,
         player_id=", ".join(p.player_code or "—" for p in players) or "—",
-        round=str(incident.round.number), table=str(incident.table_number or "—"),
+        round=str(incident.round.number),
+        table=str(incident.table_number or "—"),
         opponents=", ".join(f"{p.name} ({p.player_code})" if p.player_code else p.name for p in opponents) or "—",
-        infraction_code=code, infraction_name=name, section=section,
+        infraction_code=code,
+        infraction_name=name,
+        section=section,
         penalty=policy.rank(incident.rank_id).name if incident.rank_id else "No penalty",
-        revoked=revoked, ejected=investigation.ejected, status=status,
-        timeline=[(stamp(m.at), m.what) for m in timeline(investigation)], statements=statements,
-        hj_infraction=investigation.hj_infraction, hj_facts=investigation.hj_facts,
-        hj_assumptions=investigation.hj_assumptions, hj_reasoning=investigation.hj_reasoning,
-        summary=investigation.summary, incident_description=incident.description, time_zone=tz_name)
+        revoked=revoked,
+        ejected=investigation.ejected,
+        status=status,
+        timeline=[(stamp(m.at), m.what) for m in timeline(investigation)],
+        statements=statements,
+        hj_infraction=investigation.hj_infraction,
+        hj_facts=investigation.hj_facts,
+        hj_assumptions=investigation.hj_assumptions,
+        hj_reasoning=investigation.hj_reasoning,
+        summary=investigation.summary,
+        incident_description=incident.description,
+        time_zone=tz_name,
+    )
 
 
 def report_filename(event: Event, report) -> str:

@@ -1,4 +1,5 @@
 """Disqualifications: accept or decline a recommendation, investigations, statements, one-time links, the PDF."""
+
 from __future__ import annotations
 
 from io import BytesIO
@@ -24,13 +25,13 @@ from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, Statem
 NEW_LINK = "judgeapp.new_statement_link"
 
 
-
 def _investigation(event, number, action=None):
     """The event's investigation `number` (404), and the table's answer for `action` on it (403/409, with why)."""
     return found(services.investigation_by_number(db.session, event, number), action)
 
 
 # ---- recommendations -------------------------------------------------------------------------------------------------
+
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
 @event_route(Action.ACCEPT_RECOMMENDATION)
@@ -39,9 +40,11 @@ def accept(event, roles, number):
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
     given, investigation = button(
-        lambda: services.accept_recommendation(db.session, actor=current_user, roles=roles, event=event,
-                                               incident=incident),
-        f"Disqualification given (incident #{number}). Gather the statements and write your report.")
+        lambda: services.accept_recommendation(
+            db.session, actor=current_user, roles=roles, event=event, incident=incident
+        ),
+        f"Disqualification given (incident #{number}). Gather the statements and write your report.",
+    )
     if not given:
         return redirect(url_for("incidents.show", event_id=event.id, number=number))
     return redirect(url_for("investigations.show", event_id=event.id, number=investigation.number))
@@ -54,11 +57,21 @@ def decline(event, roles, number):
     incident = found(incidents.incident_by_number(db.session, event, number), Action.DECLINE_RECOMMENDATION)
     form = decline_form(policy)
     if form.validate_on_submit():
-        button(lambda: services.decline_recommendation(db.session, policy, actor=current_user, roles=roles,
-                                                       event=event, incident=incident, reason=form.reason.data,
-                                                       rank_id=form.rank.data or None),
-               lambda _: f"Recommendation declined; incident #{number} now stands as "
-                         f"{rank_namer(policy)(incident.rank_id)}.")
+        button(
+            lambda: services.decline_recommendation(
+                db.session,
+                policy,
+                actor=current_user,
+                roles=roles,
+                event=event,
+                incident=incident,
+                reason=form.reason.data,
+                rank_id=form.rank.data or None,
+            ),
+            lambda _: (
+                f"Recommendation declined; incident #{number} now stands as {rank_namer(policy)(incident.rank_id)}."
+            ),
+        )
     else:
         flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
@@ -66,29 +79,47 @@ def decline(event, roles, number):
 
 # ---- investigations -------------------------------------------------------------------------------------------------
 
+
 @bp.route("/events/<int:event_id>/investigations")
 @event_route(Action.VIEW_INVESTIGATIONS)
 def index(event, roles):
     policy = event_policy(event)
-    return render_template("investigations/index.html", event=event, roles=roles,
-                           investigations=services.investigations_of(db.session, event), rank_name=rank_namer(policy))
+    return render_template(
+        "investigations/index.html",
+        event=event,
+        roles=roles,
+        investigations=services.investigations_of(db.session, event),
+        rank_name=rank_namer(policy),
+    )
 
 
-def _show(event, roles, investigation, *, status=200, statement_form=None, link_form=None, write_up=None,
-          new_link=None):
+def _show(
+    event, roles, investigation, *, status=200, statement_form=None, link_form=None, write_up=None, new_link=None
+):
     policy = event_policy(event)
     if write_up is None:
         write_up = WriteUpForm(obj=investigation, formdata=None)
-        write_up.decision_infraction_code.data = investigation.decision_infraction_code or investigation.incident.infraction_code
+        write_up.decision_infraction_code.data = (
+            investigation.decision_infraction_code or investigation.incident.infraction_code
+        )
     write_up.decision_infraction_code.choices = infraction_choices_of(policy)
     return render_template(
-        "investigations/show.html", event=event, roles=roles, inv=investigation, policy=policy,
-        incident=investigation.incident, rank_name=rank_namer(policy),
+        "investigations/show.html",
+        event=event,
+        roles=roles,
+        inv=investigation,
+        policy=policy,
+        incident=investigation.incident,
+        rank_name=rank_namer(policy),
         statement_form=statement_form or StatementForm(formdata=None),
-        link_form=link_form or LinkForm(formdata=None, prefix="link"), write_up=write_up, revoke_form=RevokeForm(formdata=None),
-        missing=services.missing_statements(investigation), timeline=services.timeline(investigation),
-        number=services.report_number(event, investigation), new_link=new_link,
-        ), status
+        link_form=link_form or LinkForm(formdata=None, prefix="link"),
+        write_up=write_up,
+        revoke_form=RevokeForm(formdata=None),
+        missing=services.missing_statements(investigation),
+        timeline=services.timeline(investigation),
+        number=services.report_number(event, investigation),
+        new_link=new_link,
+    ), status
 
 
 @bp.route("/events/<int:event_id>/investigations/<int:number>")
@@ -115,9 +146,16 @@ def add_statement(event, roles, number):
     if form.validate_on_submit():
         try:
             statement, _ = services.add_statement(
-                db.session, actor=current_user, roles=roles, event=event, investigation=investigation,
-                key=form.key.data, author_name=form.author_name.data, author_role=form.author_role.data,
-                text=form.text.data)
+                db.session,
+                actor=current_user,
+                roles=roles,
+                event=event,
+                investigation=investigation,
+                key=form.key.data,
+                author_name=form.author_name.data,
+                author_role=form.author_role.data,
+                text=form.text.data,
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -135,9 +173,15 @@ def new_link(event, roles, number):
     form = LinkForm(prefix="link")  # the statement form on the same page has the same fields
     if form.validate_on_submit():
         try:
-            req, token = services.request_statement(db.session, actor=current_user, roles=roles, event=event,
-                                                    investigation=investigation, author_name=form.author_name.data,
-                                                    author_role=form.author_role.data)
+            req, token = services.request_statement(
+                db.session,
+                actor=current_user,
+                roles=roles,
+                event=event,
+                investigation=investigation,
+                author_name=form.author_name.data,
+                author_role=form.author_role.data,
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -171,21 +215,43 @@ def write_up(event, roles, number):
     form = WriteUpForm()
     form.decision_infraction_code.choices = infraction_choices_of(policy)
     if form.validate_on_submit():
-        data = services.WriteUp(**{name: getattr(form, name).data if getattr(form, name).data is not None else ""
-                                   for name in services.WRITE_UP_FIELDS})
+        data = services.WriteUp(
+            **{
+                name: getattr(form, name).data if getattr(form, name).data is not None else ""
+                for name in services.WRITE_UP_FIELDS
+            }
+        )
         try:
             if form.finalize.data:
-                services.finalize(db.session, policy, actor=current_user, roles=roles, event=event,
-                                  investigation=investigation, data=data)
+                services.finalize(
+                    db.session,
+                    policy,
+                    actor=current_user,
+                    roles=roles,
+                    event=event,
+                    investigation=investigation,
+                    data=data,
+                )
             else:
-                services.save_write_up(db.session, policy, actor=current_user, roles=roles, event=event,
-                                       investigation=investigation, data=data)
+                services.save_write_up(
+                    db.session,
+                    policy,
+                    actor=current_user,
+                    roles=roles,
+                    event=event,
+                    investigation=investigation,
+                    data=data,
+                )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash("Investigation finalized and locked. Download the report below." if form.finalize.data
-                  else "Draft saved.", "success")
+            flash(
+                "Investigation finalized and locked. Download the report below."
+                if form.finalize.data
+                else "Draft saved.",
+                "success",
+            )
             return redirect(url_for("investigations.show", event_id=event.id, number=number))
     return _show(event, roles, _investigation(event, number), status=400, write_up=form)
 
@@ -198,14 +264,26 @@ def report(event, roles, number):
     paper = request.args.get("paper", "a4")
     if paper not in PAPERS:
         abort(404)
-    data = services.report_of(db.session, policy, event, investigation, local=to_local,
-                              tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
+    data = services.report_of(
+        db.session,
+        policy,
+        event,
+        investigation,
+        local=to_local,
+        tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC",
+    )
     pdf = dq_report_pdf(data, paper)
-    return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True,
-                     download_name=services.report_filename(event, data), max_age=0)
+    return send_file(
+        BytesIO(pdf),
+        mimetype="application/pdf",
+        as_attachment=True,
+        download_name=services.report_filename(event, data),
+        max_age=0,
+    )
 
 
 # ---- the one-time link, for people without an account --------------------------------------------------------------
+
 
 @bp.route("/statement/<token>", methods=["GET", "POST"])
 @limiter.limit("30 per minute")
@@ -222,8 +300,7 @@ def public_statement(token):
             services.submit_by_link(db.session, token=token, text=form.text.data)
         except services.LinkGone as gone:
             db.session.rollback()
-            return render_template("errors/error.html", code=410, title="This link no longer works",
-                                   text=gone.why), 410
+            return render_template("errors/error.html", code=410, title="This link no longer works", text=gone.why), 410
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:

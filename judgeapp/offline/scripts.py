@@ -5,6 +5,7 @@ When static URLs carry a content version (and are cached for a year), such an im
 could keep a stale module for good. The import map in every page sends each module's plain URL to the one url_for
 gives (versioned or not), so one page loads each module once, at the address the app chose.
 """
+
 from __future__ import annotations
 
 import base64

@@ -1,5 +1,6 @@
 """What a judge's phone keeps for offline logging: per staffed event the policy, level, players, pairings and
 each player's standing penalties (the engine's history)."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -18,10 +19,17 @@ RECENT = timedelta(days=7)  # an event not closed but long over is not worth car
 def staffed_events(session: Session, user: User, today: date) -> list[tuple[Event, frozenset[str]]]:
     """Open events where `user` is a floor or head judge now, dated from a week ago on, with the judge roles."""
     rows = session.execute(
-        select(Event, StaffAssignment.role).join(StaffAssignment, StaffAssignment.event_id == Event.id)
-        .where(StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None),
-               StaffAssignment.role.in_((Role.FLOOR_JUDGE, Role.HEAD_JUDGE)), Event.closed_at.is_(None), Event.date >= today - RECENT)
-        .order_by(Event.date, Event.id))
+        select(Event, StaffAssignment.role)
+        .join(StaffAssignment, StaffAssignment.event_id == Event.id)
+        .where(
+            StaffAssignment.user_id == user.id,
+            StaffAssignment.ended_at.is_(None),
+            StaffAssignment.role.in_((Role.FLOOR_JUDGE, Role.HEAD_JUDGE)),
+            Event.closed_at.is_(None),
+            Event.date >= today - RECENT,
+        )
+        .order_by(Event.date, Event.id)
+    )
     roles: dict[int, set[str]] = defaultdict(set)
     events: dict[int, Event] = {}
     for event, role in rows:
@@ -34,16 +42,36 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
     """Every standing penalty of the event with the players it counts for, in the engine's prior shape (the statuses
     that count are judgeapp/history.py's)."""
     rows = session.execute(
-        select(Incident.id, Incident.number, Incident.infraction_code, Incident.subsection, Incident.rank_id,
-               Round.number, Incident.created_at, IncidentSubject.player_id)
-        .join(Round, Round.id == Incident.round_id).join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
-        .where(Incident.event_id == event.id, Incident.rank_id.is_not(None),
-               Incident.status.in_(history.STANDING))
-        .order_by(Incident.number, IncidentSubject.player_id))
+        select(
+            Incident.id,
+            Incident.number,
+            Incident.infraction_code,
+            Incident.subsection,
+            Incident.rank_id,
+            Round.number,
+            Incident.created_at,
+            IncidentSubject.player_id,
+        )
+        .join(Round, Round.id == Incident.round_id)
+        .join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
+        .where(Incident.event_id == event.id, Incident.rank_id.is_not(None), Incident.status.in_(history.STANDING))
+        .order_by(Incident.number, IncidentSubject.player_id)
+    )
     out: dict[int, dict] = {}
     for _id, number, code, subsection, rank, rnd, at, player_id in rows:
-        prior = out.setdefault(_id, {"ref": number, "infraction": code, "subsection": subsection, "rank": rank,
-                                     "round": rnd, "day": at.date().isoformat(), "status": "standing", "players": []})
+        prior = out.setdefault(
+            _id,
+            {
+                "ref": number,
+                "infraction": code,
+                "subsection": subsection,
+                "rank": rank,
+                "round": rnd,
+                "day": at.date().isoformat(),
+                "status": "standing",
+                "players": [],
+            },
+        )
         prior["players"].append(player_id)
     return list(out.values())
 
@@ -56,12 +84,21 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     seating = {str(t): [p.id for p in ps] for t, ps in pairings_of(session, current).items()}
     priors = standing_priors(session, event)
     last_change = session.scalar(select(func.max(Incident.updated_at)).where(Incident.event_id == event.id))
-    stamp = f"{len(rounds)}:{len(players)}:{len(seating)}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
+    stamp = (
+        f"{len(rounds)}:{len(players)}:{len(seating)}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
+    )
     return {
-        "id": event.id, "name": event.name, "date": event.date.isoformat(), "policy": event.policy_id,
-        "level": event.level, "round_minutes": event.round_minutes,
-        "rounds": [r.number for r in rounds], "current_round": current.number if current else None,
+        "id": event.id,
+        "name": event.name,
+        "date": event.date.isoformat(),
+        "policy": event.policy_id,
+        "level": event.level,
+        "round_minutes": event.round_minutes,
+        "rounds": [r.number for r in rounds],
+        "current_round": current.number if current else None,
         "roles": sorted(roles),
         "players": [{"id": p.id, "name": p.name, "code": p.player_code, "team": p.team} for p in players],
-        "seating": seating, "priors": priors, "stamp": stamp,
+        "seating": seating,
+        "priors": priors,
+        "stamp": stamp,
     }

@@ -1,4 +1,5 @@
 """The installable app's files and the phone's offline copy. Thin views over offline.services."""
+
 from __future__ import annotations
 
 import hashlib
@@ -39,7 +40,9 @@ def shell_version() -> str:
 @bp.route("/sw.js")
 def service_worker():
     """The service worker, at the root so it can serve every page of the app."""
-    shell = [url_for("offline.page"), url_for("offline.manifest")] + [url_for("static", filename=f) for f in SHELL_FILES]
+    shell = [url_for("offline.page"), url_for("offline.manifest")] + [
+        url_for("static", filename=f) for f in SHELL_FILES
+    ]
     text = (STATIC / "sw.js").read_text(encoding="utf-8")
     text = text.replace("__VERSION__", shell_version()).replace("__SHELL__", json.dumps(shell))
     response = Response(text, mimetype="text/javascript")
@@ -49,13 +52,27 @@ def service_worker():
 
 @bp.route("/manifest.webmanifest")
 def manifest():
-    icons = [{"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
-             {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
-             {"src": url_for("static", filename="icons/maskable-512.png"), "sizes": "512x512", "type": "image/png",
-              "purpose": "maskable"}]
-    body = {"name": "judgeapp", "short_name": "judgeapp", "description": "Log rulings, penalties and time at the table.",
-            "start_url": url_for("events.index"), "scope": "/", "display": "standalone",
-            "background_color": "#f6f7f9", "theme_color": "#102a43", "icons": icons}
+    icons = [
+        {"src": url_for("static", filename="icons/icon-192.png"), "sizes": "192x192", "type": "image/png"},
+        {"src": url_for("static", filename="icons/icon-512.png"), "sizes": "512x512", "type": "image/png"},
+        {
+            "src": url_for("static", filename="icons/maskable-512.png"),
+            "sizes": "512x512",
+            "type": "image/png",
+            "purpose": "maskable",
+        },
+    ]
+    body = {
+        "name": "judgeapp",
+        "short_name": "judgeapp",
+        "description": "Log rulings, penalties and time at the table.",
+        "start_url": url_for("events.index"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#f6f7f9",
+        "theme_color": "#102a43",
+        "icons": icons,
+    }
     return Response(json.dumps(body), mimetype="application/manifest+json")
 
 
@@ -84,11 +101,23 @@ def copy():
         policy = event_policy(event)
         policies.setdefault(event.policy_id, policy_as_json(policy))
         data = services.event_copy(db.session, event, roles)
-        data["pages"] = [url_for("events.show", event_id=event.id), url_for("incidents.new", event_id=event.id),
-                         url_for("clock.new_extension", event_id=event.id),
-                         url_for("deckchecks.new", event_id=event.id),
-                         url_for("reference.policy", policy_id=event.policy_id)]
+        data["pages"] = [
+            url_for("events.show", event_id=event.id),
+            url_for("incidents.new", event_id=event.id),
+            url_for("clock.new_extension", event_id=event.id),
+            url_for("deckchecks.new", event_id=event.id),
+            url_for("reference.policy", policy_id=event.policy_id),
+        ]
         events.append(data)
-    return _no_store(jsonify(ok=True, user_id=current_user.id, user_name=current_user.name,
-                             fetched_at=now.isoformat() + "Z", shell=shell_version(), events=events,
-                             policies=policies, home=url_for("events.index")))
+    return _no_store(
+        jsonify(
+            ok=True,
+            user_id=current_user.id,
+            user_name=current_user.name,
+            fetched_at=now.isoformat() + "Z",
+            shell=shell_version(),
+            events=events,
+            policies=policies,
+            home=url_for("events.index"),
+        )
+    )

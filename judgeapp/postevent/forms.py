@@ -9,9 +9,12 @@ class CloseForm(Form):
 
 
 class ReopenForm(Form):
-    reason = TextAreaField("Why reopen it", validators=[DataRequired(message="Say why the event is reopened."),
-                                                        Length(max=500)], render_kw={"rows": 2},
-                           description="Kept in the event's record, with your name and the time.")
+    reason = TextAreaField(
+        "Why reopen it",
+        validators=[DataRequired(message="Say why the event is reopened."), Length(max=500)],
+        render_kw={"rows": 2},
+        description="Kept in the event's record, with your name and the time.",
+    )
     submit = SubmitField("Reopen the event")
 
 
@@ -19,5 +22,8 @@ class LookupForm(Form):
     class Meta:
         csrf = False  # a GET search: it changes nothing
 
-    code = StringField("Player ID", validators=[DataRequired(message="Type a player ID."), Length(max=64)],
-                       render_kw={"autocomplete": "off", "autocapitalize": "characters"})
+    code = StringField(
+        "Player ID",
+        validators=[DataRequired(message="Type a player ID."), Length(max=64)],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters"},
+    )

@@ -2,6 +2,7 @@
 
 The page, the PDF and the CSV files are built from the same queries, so their numbers agree.
 """
+
 from __future__ import annotations
 
 import io
@@ -62,9 +63,11 @@ Local = Callable[[datetime], datetime]
 
 # ---- closing ---------------------------------------------------------------------------------------------------------
 
+
 @dataclass
 class Blocker:
     """Something unfinished that keeps the event open, with the page where it is finished."""
+
     text: str
     endpoint: str
     args: dict
@@ -75,37 +78,75 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
     the head judge, deck checks never ended, and a round still being played."""
     now = now or utcnow()
     out: list[Blocker] = []
-    for appeal in session.scalars(select(Appeal).where(Appeal.event_id == event.id, Appeal.status == AppealStatus.OPEN)
-                                  .options(joinedload(Appeal.incident)).order_by(Appeal.number)):
-        out.append(Blocker(f"Appeal #{appeal.number} of incident #{appeal.incident.number} "
-                           f"({appeal.appellant_name}) is waiting for a decision.",
-                           "appeals.show", {"number": appeal.number}))
+    for appeal in session.scalars(
+        select(Appeal)
+        .where(Appeal.event_id == event.id, Appeal.status == AppealStatus.OPEN)
+        .options(joinedload(Appeal.incident))
+        .order_by(Appeal.number)
+    ):
+        out.append(
+            Blocker(
+                f"Appeal #{appeal.number} of incident #{appeal.incident.number} "
+                f"({appeal.appellant_name}) is waiting for a decision.",
+                "appeals.show",
+                {"number": appeal.number},
+            )
+        )
     investigated = set()
-    for inv in session.scalars(select(Investigation).where(Investigation.event_id == event.id,
-                                                           Investigation.status == InvestigationStatus.OPEN)
-                               .options(joinedload(Investigation.incident)).order_by(Investigation.number)):
+    for inv in session.scalars(
+        select(Investigation)
+        .where(Investigation.event_id == event.id, Investigation.status == InvestigationStatus.OPEN)
+        .options(joinedload(Investigation.incident))
+        .order_by(Investigation.number)
+    ):
         investigated.add(inv.incident_id)
-        out.append(Blocker(f"Disqualification investigation {report_number(event, inv)} "
-                           f"({inv.incident.subject_name}) is not finalized.",
-                           "investigations.show", {"number": inv.number}))
-    for incident in session.scalars(select(Incident).where(Incident.event_id == event.id,
-                                                           Incident.status == IncidentStatus.RECOMMENDED)
-                                    .order_by(Incident.number)):
+        out.append(
+            Blocker(
+                f"Disqualification investigation {report_number(event, inv)} "
+                f"({inv.incident.subject_name}) is not finalized.",
+                "investigations.show",
+                {"number": inv.number},
+            )
+        )
+    for incident in session.scalars(
+        select(Incident)
+        .where(Incident.event_id == event.id, Incident.status == IncidentStatus.RECOMMENDED)
+        .order_by(Incident.number)
+    ):
         if incident.id not in investigated:
-            out.append(Blocker(f"Incident #{incident.number} ({incident.subject_name}): a recommended penalty is "
-                               "waiting for the head judge.", "incidents.show", {"number": incident.number}))
-    for dc in session.scalars(select(DeckCheck).where(DeckCheck.event_id == event.id,
-                                                      DeckCheck.result == DeckCheckResult.IN_PROGRESS)
-                              .options(joinedload(DeckCheck.round)).order_by(DeckCheck.id)):
-        out.append(Blocker(f"The deck check at table {dc.table_number} (round {dc.round.number}) was never ended.",
-                           "deckchecks.show", {"deck_check_id": dc.id}))
+            out.append(
+                Blocker(
+                    f"Incident #{incident.number} ({incident.subject_name}): a recommended penalty is "
+                    "waiting for the head judge.",
+                    "incidents.show",
+                    {"number": incident.number},
+                )
+            )
+    for dc in session.scalars(
+        select(DeckCheck)
+        .where(DeckCheck.event_id == event.id, DeckCheck.result == DeckCheckResult.IN_PROGRESS)
+        .options(joinedload(DeckCheck.round))
+        .order_by(DeckCheck.id)
+    ):
+        out.append(
+            Blocker(
+                f"The deck check at table {dc.table_number} (round {dc.round.number}) was never ended.",
+                "deckchecks.show",
+                {"deck_check_id": dc.id},
+            )
+        )
     played = rounds_of(session, event)
     if played and played[-1].ended_at is None:  # a round the head judge ended is over, whatever its clock says
         clock = round_clock(session, played[-1])
         ends = max([clock.ends_at, *(t.ends_at for t in clock.tables)])
         if ends > now:
-            out.append(Blocker(f"Round {played[-1].number} is still being played: the last table ends at "
-                               f"{local(ends):%H:%M}.", "clock.clock", {}))
+            out.append(
+                Blocker(
+                    f"Round {played[-1].number} is still being played: the last table ends at {local(ends):%H:%M}.",
+                    "clock.clock",
+                    {},
+                )
+            )
     return out
 
 
@@ -113,8 +154,9 @@ def warnings(session: Session, event: Event) -> list[str]:
     """Worth a look before closing, but no reason to keep the event open."""
     played = len(rounds_of(session, event))
     if played < event.rounds:
-        return [f"Only {played} of the {event.rounds} planned rounds were started. Close anyway if the event "
-                "ended early."]
+        return [
+            f"Only {played} of the {event.rounds} planned rounds were started. Close anyway if the event ended early."
+        ]
     return []
 
 
@@ -156,19 +198,23 @@ def reopen_event(session: Session, *, actor: User, event: Event, reason: str) ->
         raise FieldError("reason", "The event is not closed.")
     session.refresh(event)
     event.closed_at, event.closed_by_id = None, None
-    audit.record(session, actor, "event.reopen", event, event_id=event.id, note=reason,
-                 closed_at=closed_at.isoformat())
+    audit.record(session, actor, "event.reopen", event, event_id=event.id, note=reason, closed_at=closed_at.isoformat())
 
 
 def closing_history(session: Session, event: Event) -> list[tuple[AuditEntry, str]]:
     """Every close and reopen of the event, oldest first, with who did it."""
-    return list(session.execute(select(AuditEntry, User.name).join(User, User.id == AuditEntry.actor_id)
-                                .where(AuditEntry.event_id == event.id,
-                                       AuditEntry.action.in_(("event.close", "event.reopen")))
-                                .order_by(AuditEntry.id)))
+    return list(
+        session.execute(
+            select(AuditEntry, User.name)
+            .join(User, User.id == AuditEntry.actor_id)
+            .where(AuditEntry.event_id == event.id, AuditEntry.action.in_(("event.close", "event.reopen")))
+            .order_by(AuditEntry.id)
+        )
+    )
 
 
 # ---- the records, loaded once ----------------------------------------------------------------------------------------
+
 
 @dataclass
 class Records:
@@ -195,23 +241,46 @@ class Records:
 
 
 def records_of(session: Session, event: Event) -> Records:
-    incidents = list(session.scalars(
-        select(Incident).where(Incident.event_id == event.id).order_by(Incident.number)
-        .options(joinedload(Incident.judge), joinedload(Incident.round),
-                 selectinload(Incident.subjects).joinedload(IncidentSubject.player))))
-    appeals = list(session.scalars(select(Appeal).where(Appeal.event_id == event.id).order_by(Appeal.number)
-                                   .options(joinedload(Appeal.ruling_judge), joinedload(Appeal.decided_by))))
-    investigations = {i.incident_id: i for i in session.scalars(
-        select(Investigation).where(Investigation.event_id == event.id))}
-    deck_checks = list(session.scalars(
-        select(DeckCheck).where(DeckCheck.event_id == event.id).order_by(DeckCheck.started_at, DeckCheck.id)
-        .options(joinedload(DeckCheck.judge), joinedload(DeckCheck.round), selectinload(DeckCheck.players))))
-    extensions = list(session.scalars(
-        select(TimeExtension).where(TimeExtension.event_id == event.id).order_by(TimeExtension.created_at,
-                                                                                 TimeExtension.id)
-        .options(joinedload(TimeExtension.judge), joinedload(TimeExtension.round))))
-    return Records(incidents, appeals, investigations, deck_checks, extensions,
-                   {i.id: i.number for i in incidents})
+    incidents = list(
+        session.scalars(
+            select(Incident)
+            .where(Incident.event_id == event.id)
+            .order_by(Incident.number)
+            .options(
+                joinedload(Incident.judge),
+                joinedload(Incident.round),
+                selectinload(Incident.subjects).joinedload(IncidentSubject.player),
+            )
+        )
+    )
+    appeals = list(
+        session.scalars(
+            select(Appeal)
+            .where(Appeal.event_id == event.id)
+            .order_by(Appeal.number)
+            .options(joinedload(Appeal.ruling_judge), joinedload(Appeal.decided_by))
+        )
+    )
+    investigations = {
+        i.incident_id: i for i in session.scalars(select(Investigation).where(Investigation.event_id == event.id))
+    }
+    deck_checks = list(
+        session.scalars(
+            select(DeckCheck)
+            .where(DeckCheck.event_id == event.id)
+            .order_by(DeckCheck.started_at, DeckCheck.id)
+            .options(joinedload(DeckCheck.judge), joinedload(DeckCheck.round), selectinload(DeckCheck.players))
+        )
+    )
+    extensions = list(
+        session.scalars(
+            select(TimeExtension)
+            .where(TimeExtension.event_id == event.id)
+            .order_by(TimeExtension.created_at, TimeExtension.id)
+            .options(joinedload(TimeExtension.judge), joinedload(TimeExtension.round))
+        )
+    )
+    return Records(incidents, appeals, investigations, deck_checks, extensions, {i.id: i.number for i in incidents})
 
 
 def _who(incident: Incident) -> tuple[str, str]:
@@ -235,8 +304,10 @@ def _table(value: int | None) -> str:
 
 # ---- the report ------------------------------------------------------------------------------------------------------
 
-def report_of(session: Session, policy: Policy, event: Event, *, local: Local, tz_name: str,
-              now: datetime | None = None) -> EventReport:
+
+def report_of(
+    session: Session, policy: Policy, event: Event, *, local: Local, tz_name: str, now: datetime | None = None
+) -> EventReport:
     now = now or utcnow()
     rec = records_of(session, event)
     rank_name = rank_namer(policy)
@@ -254,12 +325,18 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     order = {inf.code: n for n, inf in enumerate(policy.infractions)}
     penalties = []
     for code in sorted(grid, key=lambda c: (order.get(c, len(order)), c)):
-        name = _infraction(policy, code)[len(code) + 1:]
+        name = _infraction(policy, code)[len(code) + 1 :]
         penalties.append(PenaltyRow(code, name, [grid[code][rid] for rid in columns]))
     status_counts = Counter(i.status for i in rec.incidents)
-    not_counted = [Count(label, status_counts[status]) for status, label in
-                   ((IncidentStatus.VOID, "void"), (IncidentStatus.OVERTURNED, "overturned on appeal"),
-                    (IncidentStatus.RECOMMENDED, "pending head judge")) if status_counts[status]]
+    not_counted = [
+        Count(label, status_counts[status])
+        for status, label in (
+            (IncidentStatus.VOID, "void"),
+            (IncidentStatus.OVERTURNED, "overturned on appeal"),
+            (IncidentStatus.RECOMMENDED, "pending head judge"),
+        )
+        if status_counts[status]
+    ]
 
     # Loss of game and above: the ranks reported to the head judge, listed one by one.
     serious_from = policy.reported_from
@@ -268,9 +345,19 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     for i in standing:
         if i.rank_id is not None and rank_order.get(i.rank_id, -1) >= serious_from.order:
             name, code = _who(i)
-            serious.append(PenaltyLine(i.number, name, code, i.round.number, _table(i.table_number),
-                                       _infraction(policy, i.infraction_code), rank_name(i.rank_id),
-                                       i.judge.name, i.upgraded))
+            serious.append(
+                PenaltyLine(
+                    i.number,
+                    name,
+                    code,
+                    i.round.number,
+                    _table(i.table_number),
+                    _infraction(policy, i.infraction_code),
+                    rank_name(i.rank_id),
+                    i.judge.name,
+                    i.upgraded,
+                )
+            )
     serious.sort(key=lambda p: (p.round, p.number))
 
     top = policy.top_rank.id
@@ -279,11 +366,21 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         if i.rank_id == top:
             inv = rec.investigations.get(i.id)
             name, code = _who(i)
-            dqs.append(DQLine(i.number, name, code, i.round.number, _table(i.table_number),
-                              _infraction(policy, inv.decision_infraction_code or i.infraction_code if inv
-                                          else i.infraction_code),
-                              report_number(event, inv) if inv else None, inv.number if inv else None,
-                              inv.status.label if inv else "no investigation"))
+            dqs.append(
+                DQLine(
+                    i.number,
+                    name,
+                    code,
+                    i.round.number,
+                    _table(i.table_number),
+                    _infraction(
+                        policy, inv.decision_infraction_code or i.infraction_code if inv else i.infraction_code
+                    ),
+                    report_number(event, inv) if inv else None,
+                    inv.number if inv else None,
+                    inv.status.label if inv else "no investigation",
+                )
+            )
 
     by_judge: dict[str, JudgeAppeals] = {}
     appeal_lines = []
@@ -292,12 +389,20 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         j = by_judge.setdefault(a.ruling_judge.name, JudgeAppeals(a.ruling_judge.name))
         setattr(j, a.status.value, getattr(j, a.status.value) + 1)
         incident = incident_by_id[a.incident_id]
-        appeal_lines.append(AppealLine(
-            a.number, incident.number, incident.round.number, _table(incident.table_number),
-            _infraction(policy, a.ruling.get("infraction") or incident.infraction_code), a.appellant_name,
-            a.ruling_judge.name, a.status.label,
-            (a.decided_by.name + (" (proxy)" if a.decided_as_proxy else "")) if a.decided_by else "—",
-            a.decision_reason or ""))
+        appeal_lines.append(
+            AppealLine(
+                a.number,
+                incident.number,
+                incident.round.number,
+                _table(incident.table_number),
+                _infraction(policy, a.ruling.get("infraction") or incident.infraction_code),
+                a.appellant_name,
+                a.ruling_judge.name,
+                a.status.label,
+                (a.decided_by.name + (" (proxy)" if a.decided_as_proxy else "")) if a.decided_by else "—",
+                a.decision_reason or "",
+            )
+        )
 
     checks = rec.deck_checks
     per_round: dict[int, RoundChecks] = {}
@@ -308,8 +413,16 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
         rc.checks += 1
         if dc.result is DeckCheckResult.PROBLEMS:
             rc.problems += 1
-            problems.append(DeckProblem(dc.round.number, dc.table_number, _players(dc.players), dc.judge.name,
-                                        dc.notes, linked.get(dc.id, [])))
+            problems.append(
+                DeckProblem(
+                    dc.round.number,
+                    dc.table_number,
+                    _players(dc.players),
+                    dc.judge.name,
+                    dc.notes,
+                    linked.get(dc.id, []),
+                )
+            )
 
     live = [e for e in rec.extensions if e.voided_at is None]
     by_reason: dict[ExtensionReason, Count] = {}
@@ -322,43 +435,85 @@ def report_of(session: Session, policy: Policy, event: Event, *, local: Local, t
     for i in standing:
         if i.upgraded:
             name, code = _who(i)
-            upgraded.append(UpgradedLine(name, code, i.number, i.round.number, _infraction(policy, i.infraction_code),
-                                         rank_name(i.rank_id), list(i.upgrade_refs or [])))
+            upgraded.append(
+                UpgradedLine(
+                    name,
+                    code,
+                    i.number,
+                    i.round.number,
+                    _infraction(policy, i.infraction_code),
+                    rank_name(i.rank_id),
+                    list(i.upgrade_refs or []),
+                )
+            )
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
 
     return EventReport(
-        event=event.name, event_date=event.date.isoformat(), venue=event.venue,
+        event=event.name,
+        event_date=event.date.isoformat(),
+        venue=event.venue,
         policy=f"{policy.name} (version {event.policy_version})",
-        level=level_name(policy, event.level), rounds_planned=event.rounds,
+        level=level_name(policy, event.level),
+        rounds_planned=event.rounds,
         rounds_played=_count(session, Round, event),
         round_minutes=event.round_minutes,
         players=_count(session, Player, event),
-        organizer=event.organizer.name, staff=staff_by_role(session, event, local),
-        status=(f"closed {stamp(event.closed_at)} by {event.closed_by.name if event.closed_by else '?'}" if event.closed_at
-                else "DRAFT: the event is not closed"),
-        closed=event.closed_at is not None, generated=stamp(now), time_zone=tz_name,
-        ranks=[rank_name(rid) for rid in columns], penalties=penalties, not_counted=not_counted,
-        incidents_logged=len(rec.incidents), serious_from=serious_from.name, serious=serious, dqs=dqs,
-        appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()), appeals=appeal_lines,
-        deck_checks=len(checks), deck_checks_with_problems=len(problems),
+        organizer=event.organizer.name,
+        staff=staff_by_role(session, event, local),
+        status=(
+            f"closed {stamp(event.closed_at)} by {event.closed_by.name if event.closed_by else '?'}"
+            if event.closed_at
+            else "DRAFT: the event is not closed"
+        ),
+        closed=event.closed_at is not None,
+        generated=stamp(now),
+        time_zone=tz_name,
+        ranks=[rank_name(rid) for rid in columns],
+        penalties=penalties,
+        not_counted=not_counted,
+        incidents_logged=len(rec.incidents),
+        serious_from=serious_from.name,
+        serious=serious,
+        dqs=dqs,
+        appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),
+        appeals=appeal_lines,
+        deck_checks=len(checks),
+        deck_checks_with_problems=len(problems),
         deck_checks_in_progress=sum(dc.result is DeckCheckResult.IN_PROGRESS for dc in checks),
-        deck_checks_by_round=[per_round[n] for n in sorted(per_round)], deck_problems=problems,
-        extensions=len(live), extension_minutes=sum(e.minutes for e in live),
-        extension_longest=(f"{longest.minutes} min, round {longest.round.number} table {longest.table_number} "
-                           f"({longest.reason.label})" if longest else "—"),
+        deck_checks_by_round=[per_round[n] for n in sorted(per_round)],
+        deck_problems=problems,
+        extensions=len(live),
+        extension_minutes=sum(e.minutes for e in live),
+        extension_longest=(
+            f"{longest.minutes} min, round {longest.round.number} table {longest.table_number} ({longest.reason.label})"
+            if longest
+            else "—"
+        ),
         extensions_by_reason=[by_reason[r] for r in ExtensionReason if r in by_reason],
-        extensions_voided=len(rec.extensions) - len(live), upgraded=upgraded)
+        extensions_voided=len(rec.extensions) - len(live),
+        upgraded=upgraded,
+    )
 
 
 def staff_by_role(session: Session, event: Event, local: Local) -> list[tuple[str, list[str]]]:
     """Everyone who held a role, head judge first; people who left are marked with the time they left."""
     out = []
-    assignments = session.scalars(select(StaffAssignment).where(StaffAssignment.event_id == event.id)
-                                  .options(joinedload(StaffAssignment.user)).order_by(StaffAssignment.id)).all()
-    for role, label in ((Role.HEAD_JUDGE, "Head judge"), (Role.FLOOR_JUDGE, "Floor judges"),
-                        (Role.SCOREKEEPER, "Scorekeepers")):
-        names = [a.user.name + (f" (until {local(a.ended_at):%H:%M})" if a.ended_at else "")
-                 for a in assignments if a.role is role]
+    assignments = session.scalars(
+        select(StaffAssignment)
+        .where(StaffAssignment.event_id == event.id)
+        .options(joinedload(StaffAssignment.user))
+        .order_by(StaffAssignment.id)
+    ).all()
+    for role, label in (
+        (Role.HEAD_JUDGE, "Head judge"),
+        (Role.FLOOR_JUDGE, "Floor judges"),
+        (Role.SCOREKEEPER, "Scorekeepers"),
+    ):
+        names = [
+            a.user.name + (f" (until {local(a.ended_at):%H:%M})" if a.ended_at else "")
+            for a in assignments
+            if a.role is role
+        ]
         if names:
             out.append((label, names))
     return out
@@ -371,21 +526,66 @@ def _players(players: Iterable[Player]) -> str:
 def dq_investigations(session: Session, event: Event, report: EventReport) -> list[Investigation]:
     """The investigations behind the report's disqualifications, in the report's order (for the appendix)."""
     numbers = [d.investigation_number for d in report.dqs if d.investigation_number is not None]
-    found = {i.number: i for i in session.scalars(
-        select(Investigation).where(Investigation.event_id == event.id, Investigation.number.in_(numbers))
-        .options(joinedload(Investigation.incident)))}
+    found = {
+        i.number: i
+        for i in session.scalars(
+            select(Investigation)
+            .where(Investigation.event_id == event.id, Investigation.number.in_(numbers))
+            .options(joinedload(Investigation.incident))
+        )
+    }
     return [found[n] for n in numbers if n in found]
 
 
 # ---- CSV exports -----------------------------------------------------------------------------------------------------
 
-INCIDENT_HEADER = ["event", "incident", "round", "table", "player", "player_id", "infraction_code", "infraction",
-                   "rank", "suggested_rank", "upgraded", "judge", "time", "appeal_outcome", "status", "void",
-                   "status_reason"]
-EXTENSION_HEADER = ["event", "round", "table", "minutes", "reason", "proposed_minutes", "adjust_reason", "incident",
-                    "judge", "time", "void", "void_reason"]
-DECK_CHECK_HEADER = ["event", "round", "table", "players", "player_ids", "judge", "started", "ended", "minutes",
-                     "result", "notes", "incidents"]
+INCIDENT_HEADER = [
+    "event",
+    "incident",
+    "round",
+    "table",
+    "player",
+    "player_id",
+    "infraction_code",
+    "infraction",
+    "rank",
+    "suggested_rank",
+    "upgraded",
+    "judge",
+    "time",
+    "appeal_outcome",
+    "status",
+    "void",
+    "status_reason",
+]
+EXTENSION_HEADER = [
+    "event",
+    "round",
+    "table",
+    "minutes",
+    "reason",
+    "proposed_minutes",
+    "adjust_reason",
+    "incident",
+    "judge",
+    "time",
+    "void",
+    "void_reason",
+]
+DECK_CHECK_HEADER = [
+    "event",
+    "round",
+    "table",
+    "players",
+    "player_ids",
+    "judge",
+    "started",
+    "ended",
+    "minutes",
+    "result",
+    "notes",
+    "incidents",
+]
 
 
 def _yes(flag: bool) -> str:
@@ -398,19 +598,48 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
     for i in rec.incidents:
         name, code = _who(i)
         outcome = "; ".join(a.status.value for a in appeals.get(i.id, []))
-        rows.append([event.name, i.number, i.round.number, i.table_number if i.table_number is not None else "",
-                     name, code, i.infraction_code, _infraction(policy, i.infraction_code)[len(i.infraction_code) + 1:],
-                     rank_name(i.rank_id), rank_name(i.suggested_rank_id) if i.suggested_rank_id
-                     else "", _yes(i.upgraded), i.judge.name, f"{local(i.created_at):%Y-%m-%d %H:%M}", outcome,
-                     i.status.value, _yes(i.status is IncidentStatus.VOID), i.status_reason or ""])
+        rows.append(
+            [
+                event.name,
+                i.number,
+                i.round.number,
+                i.table_number if i.table_number is not None else "",
+                name,
+                code,
+                i.infraction_code,
+                _infraction(policy, i.infraction_code)[len(i.infraction_code) + 1 :],
+                rank_name(i.rank_id),
+                rank_name(i.suggested_rank_id) if i.suggested_rank_id else "",
+                _yes(i.upgraded),
+                i.judge.name,
+                f"{local(i.created_at):%Y-%m-%d %H:%M}",
+                outcome,
+                i.status.value,
+                _yes(i.status is IncidentStatus.VOID),
+                i.status_reason or "",
+            ]
+        )
     return rows
 
 
 def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
-    return [[event.name, e.round.number, e.table_number, e.minutes, e.reason.label,
-             e.proposed_minutes if e.proposed_minutes is not None else "", e.adjust_reason or "",
-             rec.numbers.get(e.incident_id, "") if e.incident_id else "", e.judge.name, f"{local(e.created_at):%Y-%m-%d %H:%M}",
-             _yes(e.voided_at is not None), e.void_reason or ""] for e in rec.extensions]
+    return [
+        [
+            event.name,
+            e.round.number,
+            e.table_number,
+            e.minutes,
+            e.reason.label,
+            e.proposed_minutes if e.proposed_minutes is not None else "",
+            e.adjust_reason or "",
+            rec.numbers.get(e.incident_id, "") if e.incident_id else "",
+            e.judge.name,
+            f"{local(e.created_at):%Y-%m-%d %H:%M}",
+            _yes(e.voided_at is not None),
+            e.void_reason or "",
+        ]
+        for e in rec.extensions
+    ]
 
 
 def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
@@ -418,11 +647,22 @@ def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
     rows = []
     for dc in rec.deck_checks:
         minutes = round((dc.ended_at - dc.started_at).total_seconds() / 60) if dc.ended_at else ""
-        rows.append([event.name, dc.round.number, dc.table_number, "; ".join(p.name for p in dc.players),
-                     "; ".join(p.player_code or "" for p in dc.players), dc.judge.name,
-                     f"{local(dc.started_at):%Y-%m-%d %H:%M}",
-                     f"{local(dc.ended_at):%Y-%m-%d %H:%M}" if dc.ended_at else "", minutes, dc.result.value,
-                     dc.notes, "; ".join(map(str, linked.get(dc.id, [])))])
+        rows.append(
+            [
+                event.name,
+                dc.round.number,
+                dc.table_number,
+                "; ".join(p.name for p in dc.players),
+                "; ".join(p.player_code or "" for p in dc.players),
+                dc.judge.name,
+                f"{local(dc.started_at):%Y-%m-%d %H:%M}",
+                f"{local(dc.ended_at):%Y-%m-%d %H:%M}" if dc.ended_at else "",
+                minutes,
+                dc.result.value,
+                dc.notes,
+                "; ".join(map(str, linked.get(dc.id, []))),
+            ]
+        )
     return rows
 
 
@@ -432,7 +672,12 @@ DANGEROUS = ("=", "+", "-", "@", "|", "%")
 def _defuse_padded(value):
     """defusedcsv neutralises a cell that starts with a formula character; spreadsheets also skip leading white
     space and control characters, so a cell padded before its formula character gets the same apostrophe."""
-    if isinstance(value, str) and value and value[0] in " \t\r\n\x00\xa0" and value.lstrip(" \t\r\n\x00\xa0")[:1] in DANGEROUS:
+    if (
+        isinstance(value, str)
+        and value
+        and value[0] in " \t\r\n\x00\xa0"
+        and value.lstrip(" \t\r\n\x00\xa0")[:1] in DANGEROUS
+    ):
         return "'" + value
     return value
 
@@ -449,6 +694,7 @@ def to_csv(header: list[str], rows: list[list]) -> bytes:
 
 
 # ---- one player's penalties across the organizer's events ------------------------------------------------------------
+
 
 @dataclass
 class HistoryLine:
@@ -475,21 +721,41 @@ class PlayerHistory:
 def player_history(session: Session, catalog, *, organizer: User, code: str) -> PlayerHistory:
     """Every penalty of the player with this ID at the events `organizer` organized, newest event first."""
     code = one_line(code, "code", limit=64, missing="Type a player ID.")
-    players = session.scalars(select(Player).join(Event, Event.id == Player.event_id)
-                              .where(Event.organizer_id == organizer.id, Player.player_code == code)).all()
+    players = session.scalars(
+        select(Player)
+        .join(Event, Event.id == Player.event_id)
+        .where(Event.organizer_id == organizer.id, Player.player_code == code)
+    ).all()
     events = {p.event_id: session.get_one(Event, p.event_id) for p in players}
-    incidents = session.scalars(
-        select(Incident).join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
-        .where(IncidentSubject.player_id.in_([p.id for p in players]))
-        .options(joinedload(Incident.round), joinedload(Incident.judge)).order_by(Incident.created_at)).unique().all()
+    incidents = (
+        session.scalars(
+            select(Incident)
+            .join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
+            .where(IncidentSubject.player_id.in_([p.id for p in players]))
+            .options(joinedload(Incident.round), joinedload(Incident.judge))
+            .order_by(Incident.created_at)
+        )
+        .unique()
+        .all()
+    )
     lines = []
     for i in incidents:
         event = events[i.event_id]
         policy = catalog.policies.get(event.policy_id)
-        lines.append(HistoryLine(event, i, i.subject_name,
-                                 _infraction(policy, i.infraction_code) if policy else i.infraction_code,
-                                 rank_namer(policy)(i.rank_id) if policy else (i.rank_id or "No penalty"),
-                                 bool(policy) and i.rank_id == policy.top_rank.id))
+        lines.append(
+            HistoryLine(
+                event,
+                i,
+                i.subject_name,
+                _infraction(policy, i.infraction_code) if policy else i.infraction_code,
+                rank_namer(policy)(i.rank_id) if policy else (i.rank_id or "No penalty"),
+                bool(policy) and i.rank_id == policy.top_rank.id,
+            )
+        )
     lines.sort(key=lambda line: (line.event.date, line.event.id, line.incident.number), reverse=True)
-    return PlayerHistory(code, sorted({p.name for p in players}),
-                         sorted(events.values(), key=lambda e: (e.date, e.id), reverse=True), lines)
+    return PlayerHistory(
+        code,
+        sorted({p.name for p in players}),
+        sorted(events.values(), key=lambda e: (e.date, e.id), reverse=True),
+        lines,
+    )

@@ -1,4 +1,5 @@
 """After the event: close and reopen it, the post-event report (page and PDF), CSV exports, player look-up."""
+
 from __future__ import annotations
 
 from io import BytesIO
@@ -18,9 +19,18 @@ from . import bp, services
 from .forms import CloseForm, LookupForm, ReopenForm
 
 EXPORTS = {
-    "incidents": (services.INCIDENT_HEADER, lambda policy, event, rec: services.incident_rows(policy, event, rec, to_local)),
-    "time-extensions": (services.EXTENSION_HEADER, lambda policy, event, rec: services.extension_rows(event, rec, to_local)),
-    "deck-checks": (services.DECK_CHECK_HEADER, lambda policy, event, rec: services.deck_check_rows(event, rec, to_local)),
+    "incidents": (
+        services.INCIDENT_HEADER,
+        lambda policy, event, rec: services.incident_rows(policy, event, rec, to_local),
+    ),
+    "time-extensions": (
+        services.EXTENSION_HEADER,
+        lambda policy, event, rec: services.extension_rows(event, rec, to_local),
+    ),
+    "deck-checks": (
+        services.DECK_CHECK_HEADER,
+        lambda policy, event, rec: services.deck_check_rows(event, rec, to_local),
+    ),
 }
 
 
@@ -30,10 +40,16 @@ def _tz_name() -> str:
 
 def _close_page(event, roles, *, form=None, reopen_form=None, found=None, status=200):
     found = services.blockers(db.session, event, local=to_local) if found is None and event.closed_at is None else found
-    return render_template("postevent/close.html", event=event, roles=roles, form=form or CloseForm(),
-                           reopen_form=reopen_form or ReopenForm(formdata=None), blockers=found or [],
-                           warnings=services.warnings(db.session, event) if event.closed_at is None else [],
-                           history=services.closing_history(db.session, event)), status
+    return render_template(
+        "postevent/close.html",
+        event=event,
+        roles=roles,
+        form=form or CloseForm(),
+        reopen_form=reopen_form or ReopenForm(formdata=None),
+        blockers=found or [],
+        warnings=services.warnings(db.session, event) if event.closed_at is None else [],
+        history=services.closing_history(db.session, event),
+    ), status
 
 
 @bp.route("/events/<int:event_id>/close", methods=["GET", "POST"])
@@ -47,8 +63,7 @@ def close(event, roles):
             db.session.rollback()
             return _close_page(event, roles, form=form, found=err.blockers, status=409)
         db.session.commit()
-        flash("Event closed: its records are now read-only." if closed else "The event was already closed.",
-              "success")
+        flash("Event closed: its records are now read-only." if closed else "The event was already closed.", "success")
         return redirect(url_for("postevent.close", event_id=event.id))
     return _close_page(event, roles, form=form)
 
@@ -84,12 +99,20 @@ def report_pdf(event, roles):
         abort(404)
     policy = event_policy(event)
     data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
-    appendices = [dq_report_html(investigations.report_of(db.session, policy, event, inv, local=to_local,
-                                                          tz_name=_tz_name()), paper)
-                  for inv in services.dq_investigations(db.session, event, data)]
+    appendices = [
+        dq_report_html(
+            investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
+        )
+        for inv in services.dq_investigations(db.session, event, data)
+    ]
     pdf = event_report_pdf(data, paper, appendices)
-    return send_file(BytesIO(pdf), mimetype="application/pdf", as_attachment=True, max_age=0,
-                     download_name=f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf")
+    return send_file(
+        BytesIO(pdf),
+        mimetype="application/pdf",
+        as_attachment=True,
+        max_age=0,
+        download_name=f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf",
+    )
 
 
 @bp.route("/events/<int:event_id>/export/<kind>.csv")
@@ -100,8 +123,13 @@ def export(event, roles, kind):
     header, rows = EXPORTS[kind]
     records = services.records_of(db.session, event)
     body = services.to_csv(header, rows(event_policy(event), event, records))
-    return send_file(BytesIO(body), mimetype="text/csv; charset=utf-8", as_attachment=True, max_age=0,
-                     download_name=f"{kind}_{slug(event.name)}_{event.date.isoformat()}.csv")
+    return send_file(
+        BytesIO(body),
+        mimetype="text/csv; charset=utf-8",
+        as_attachment=True,
+        max_age=0,
+        download_name=f"{kind}_{slug(event.name)}_{event.date.isoformat()}.csv",
+    )
 
 
 @bp.route("/players/history")
@@ -111,8 +139,9 @@ def player_history():
     history = None
     if "code" in request.args and form.validate():
         try:
-            history = services.player_history(db.session, current_catalog(), organizer=current_user,
-                                              code=form.code.data)
+            history = services.player_history(
+                db.session, current_catalog(), organizer=current_user, code=form.code.data
+            )
         except FieldError as err:
             form.code.errors.append(err.message)
     status = 400 if form.errors else 200

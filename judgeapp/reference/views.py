@@ -26,5 +26,11 @@ def policy(policy_id):
         level = pol.levels[0].number
     q = request.args.get("q", "")
     found = search(pol, q)
-    return render_template("reference/policy.html", policy=pol, level=level, q=q, found=found,
-                           search_text=lambda inf: search_text(pol, inf))
+    return render_template(
+        "reference/policy.html",
+        policy=pol,
+        level=level,
+        q=q,
+        found=found,
+        search_text=lambda inf: search_text(pol, inf),
+    )

@@ -1,4 +1,5 @@
 """PDF rendering: plain-data contexts in, bytes out. The only module that imports WeasyPrint."""
+
 from __future__ import annotations
 
 import gc
@@ -19,8 +20,9 @@ ASSETS = Path(__file__).resolve().parent / "assets"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 # Report templates have their own environment, independent of Flask; user text is always escaped.
-templates = Environment(loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True),
-                        trim_blocks=True, lstrip_blocks=True)
+templates = Environment(
+    loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True
+)
 
 
 def page_size(paper: str) -> str:
@@ -90,8 +92,9 @@ def render(html: str, css: str | None = None) -> Document:
     fetcher = LockedFetcher(allowed_protocols=("file", "data"), allow_redirects=False, timeout=1)
     fonts = font_configuration()
     document = HTML(string=html, base_url=ASSETS.as_uri() + "/", url_fetcher=fetcher)
-    stylesheets = ([CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/", font_config=fonts)]
-                   if css else None)
+    stylesheets = (
+        [CSS(string=css, url_fetcher=fetcher, base_url=ASSETS.as_uri() + "/", font_config=fonts)] if css else None
+    )
     with _no_gc_pauses():
         return document.render(stylesheets=stylesheets, font_config=fonts)
 
@@ -106,8 +109,11 @@ def documents_to_pdf(htmls: list[str], css: str | None = None) -> bytes:
     single PDF."""
     with _no_gc_pauses():
         documents = [render(html, css) for html in htmls]
-        whole = documents[0] if len(documents) == 1 else documents[0].copy(
-            [page for document in documents for page in document.pages])
+        whole = (
+            documents[0]
+            if len(documents) == 1
+            else documents[0].copy([page for document in documents for page in document.pages])
+        )
         pdf = whole.write_pdf()
         del documents, whole  # freed while the collector is off: it never walks the pages
     return pdf

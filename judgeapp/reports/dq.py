@@ -1,9 +1,11 @@
 """The disqualification report: a plain-data record in, a PDF out (A4 or US Letter, readable in black and white)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
 from . import html_to_pdf, page_size, templates
+
 
 @dataclass
 class ReportStatement:
@@ -12,6 +14,7 @@ class ReportStatement:
     taken: str  # when, and by whom or how
     text: str
     addendum: bool = False
+
 
 @dataclass
 class DQReport:
@@ -47,8 +50,10 @@ class DQReport:
     time_zone: str = "UTC"
     extra: dict = field(default_factory=dict)
 
+
 def dq_report_html(report: DQReport, paper: str = "a4") -> str:
     return templates.get_template("dq.html").render(r=report, page_size=page_size(paper))
+
 
 def dq_report_pdf(report: DQReport, paper: str = "a4") -> bytes:
     """Render the report; `paper` is "a4" or "letter". Only the report stylesheet and fonts are ever loaded."""

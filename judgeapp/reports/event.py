@@ -1,4 +1,5 @@
 """The post-event report: a plain-data record in; the same record feeds the web page, the PDF and the bar chart."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -19,6 +20,7 @@ class Count:
 @dataclass
 class PenaltyRow:
     """How often one infraction drew each rank (columns in the policy's order, then "no penalty")."""
+
     code: str
     name: str
     counts: list[int]
@@ -181,8 +183,10 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
     top = max(r.total for r in rows)
     height = len(rows) * (bar_h + gap) + legend_h + 4
     shades = [SHADES[min(i, len(SHADES) - 1)] for i in range(len(report.ranks))]
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
-             f'width="100%" role="img" aria-label="Penalties by infraction and rank">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
+        f'width="100%" role="img" aria-label="Penalties by infraction and rank">'
+    ]
     for n, row in enumerate(rows):
         y = n * (bar_h + gap)
         parts.append(f'<text x="0" y="{y + bar_h - 4}" font-size="{font}">{escape(row.code)}</text>')
@@ -191,24 +195,29 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
             if not count:
                 continue
             w = plot_w * count / top
-            parts.append(f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{shades[i]}" '
-                         f'stroke="#000" stroke-width="0.5"><title>{escape(row.code)} {escape(report.ranks[i])}: '
-                         f'{count}</title></rect>')
+            parts.append(
+                f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{shades[i]}" '
+                f'stroke="#000" stroke-width="0.5"><title>{escape(row.code)} {escape(report.ranks[i])}: '
+                f"{count}</title></rect>"
+            )
             x += w
         parts.append(f'<text x="{x + 3:.1f}" y="{y + bar_h - 4}" font-size="{font}">{row.total}</text>')
     y0 = len(rows) * (bar_h + gap) + 4
     for i, rank in enumerate(report.ranks):
         lx, ly = (i % 3) * (width // 3), y0 + (i // 3) * (font + 8)
-        parts.append(f'<rect x="{lx}" y="{ly}" width="{font}" height="{font}" fill="{shades[i]}" stroke="#000" '
-                     f'stroke-width="0.5"/><text x="{lx + font + 4}" y="{ly + font - 1}" '
-                     f'font-size="{font - 1}">{escape(rank)}</text>')
+        parts.append(
+            f'<rect x="{lx}" y="{ly}" width="{font}" height="{font}" fill="{shades[i]}" stroke="#000" '
+            f'stroke-width="0.5"/><text x="{lx + font + 4}" y="{ly + font - 1}" '
+            f'font-size="{font - 1}">{escape(rank)}</text>'
+        )
     parts.append("</svg>")
     return Markup("".join(parts))
 
 
 def event_report_html(report: EventReport, paper: str = "a4") -> str:
-    return templates.get_template("event.html").render(r=report, page_size=page_size(paper),
-                                                       chart=bar_chart_svg(report, width=480, font=10))
+    return templates.get_template("event.html").render(
+        r=report, page_size=page_size(paper), chart=bar_chart_svg(report, width=480, font=10)
+    )
 
 
 def event_report_pdf(report: EventReport, paper: str = "a4", appendices: Sequence[str] = ()) -> bytes:

@@ -1,4 +1,5 @@
 """A live judgeapp server and Debian's headless Chromium at a phone viewport."""
+
 from __future__ import annotations
 
 import threading
@@ -19,6 +20,7 @@ DEMO_PASSWORD = "browser-demo-pw"
 
 class Server(str):
     """The server's base URL; `.app` is the app it serves, for a test to arrange data or read the database."""
+
     app = None
 
 
@@ -61,8 +63,15 @@ def browser():
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield browser
         browser.close()

@@ -3,6 +3,7 @@
 axe-core comes from the pinned `axe-playwright-python` wheel (its bundled axe.min.js) and is injected by the test:
 nothing is fetched from a CDN. The context bypasses the app's CSP only so that the injected script may run.
 """
+
 import json
 from importlib import resources
 
@@ -33,27 +34,56 @@ TAP_TARGETS = """() => {
 
 PAGES = {
     None: ["/login", "/statement/not-a-real-token"],
-    "head@demo.test": ["/", "/events/1", "/events/1/incidents/new", "/events/1/incidents/call", "/events/1/incidents",
-                       "/events/1/incidents/1", "/events/1/incidents/2", "/events/1/players", "/events/1/players/1",
-                       "/events/1/feed", "/events/1/clock", "/events/1/deck-checks", "/events/1/deck-checks/new",
-                       "/events/1/extensions/new", "/events/1/appeals", "/events/1/appeals/1",
-                       "/events/1/investigations", "/events/1/investigations/1", "/events/1/pairings",
-                       "/events/1/report", "/reference", "/reference/bushiroad-afr", "/account/password",
-                       "/events/999"],
-    "organizer@demo.test": ["/events/new", "/events/1/settings", "/events/1/staff", "/events/1/close",
-                            "/players/history?code=DEMO-003", "/events/1/pairings"],
+    "head@demo.test": [
+        "/",
+        "/events/1",
+        "/events/1/incidents/new",
+        "/events/1/incidents/call",
+        "/events/1/incidents",
+        "/events/1/incidents/1",
+        "/events/1/incidents/2",
+        "/events/1/players",
+        "/events/1/players/1",
+        "/events/1/feed",
+        "/events/1/clock",
+        "/events/1/deck-checks",
+        "/events/1/deck-checks/new",
+        "/events/1/extensions/new",
+        "/events/1/appeals",
+        "/events/1/appeals/1",
+        "/events/1/investigations",
+        "/events/1/investigations/1",
+        "/events/1/pairings",
+        "/events/1/report",
+        "/reference",
+        "/reference/bushiroad-afr",
+        "/account/password",
+        "/events/999",
+    ],
+    "organizer@demo.test": [
+        "/events/new",
+        "/events/1/settings",
+        "/events/1/staff",
+        "/events/1/close",
+        "/players/history?code=DEMO-003",
+        "/events/1/pairings",
+    ],
 }
 
-SHOTS = {"/events/1/incidents/1": "40-a11y-incident-links", "/events/1/appeals/1": "41-a11y-appeal-choices",
-         "/events/1/report": "42-a11y-report-scroll-region"}
+SHOTS = {
+    "/events/1/incidents/1": "40-a11y-incident-links",
+    "/events/1/appeals/1": "41-a11y-appeal-choices",
+    "/events/1/report": "42-a11y-report-scroll-region",
+}
 
 
 def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(browser, live_server_with_cases):
     base = live_server_with_cases
     problems, checked = [], 0
     for account, paths in PAGES.items():
-        context = browser.new_context(viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True,
-                                      bypass_csp=True)
+        context = browser.new_context(
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True
+        )
         page = context.new_page()
         if account:
             page.goto(f"{base}/login")

@@ -1,6 +1,7 @@
 """Authority in real Chromium at 390x844: the page offers only what the server accepts. Once the head judge has
 decided, the floor judge may add a note or ask, never correct or void; a closed event offers no change at all; and
 a refused change says why and what to do instead."""
+
 import pytest
 from sqlalchemy import select
 
@@ -10,8 +11,10 @@ from tests.browser.test_head_judge import second_phone
 
 pytestmark = pytest.mark.browser
 
-FINAL = ("This incident is decided by the head judge: only the head judge may change it now (their decision is final "
-         "for floor judges).")
+FINAL = (
+    "This incident is decided by the head judge: only the head judge may change it now (their decision is final "
+    "for floor judges)."
+)
 INSTEAD = "Add a note to it, or ask the head judge: they can still correct it."
 
 
@@ -26,10 +29,16 @@ def log_a_warning(app, key="browser-authority-0001"):
         event = db.session.scalar(select(Event))
         judge = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
         player = db.session.scalar(select(Player).where(Player.player_code == "DEMO-003"))
-        services.log_incident(db.session, app.extensions[CATALOG_KEY].policy(event.policy_id), actor=judge,
-                              roles=roles_at(db.session, judge, event), event=event,
-                              data=services.IncidentInput(key=key, infraction_code="3.5.2", table_number=2,
-                                                          player_id=player.id, rank_id="warning"))
+        services.log_incident(
+            db.session,
+            app.extensions[CATALOG_KEY].policy(event.policy_id),
+            actor=judge,
+            roles=roles_at(db.session, judge, event),
+            event=event,
+            data=services.IncidentInput(
+                key=key, infraction_code="3.5.2", table_number=2, player_id=player.id, rank_id="warning"
+            ),
+        )
         db.session.commit()
 
 
@@ -46,13 +55,27 @@ def appeal_and_uphold(app, number=1):
         floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
         incident = incidents.incident_by_number(db.session, event, number)
-        appeal, _ = appeals.file_appeal(db.session, actor=floor, event=event, incident=incident, data=appeals.AppealInput(
-            key=f"browser-authority-appeal-{number:04d}", appellant=f"player:{incident.subjects[0].player_id}",
-            contest="Says the extra card was never looked at."))
+        appeal, _ = appeals.file_appeal(
+            db.session,
+            actor=floor,
+            event=event,
+            incident=incident,
+            data=appeals.AppealInput(
+                key=f"browser-authority-appeal-{number:04d}",
+                appellant=f"player:{incident.subjects[0].player_id}",
+                contest="Says the extra card was never looked at.",
+            ),
+        )
         db.session.commit()
-        appeals.decide(db.session, app.extensions[CATALOG_KEY].policy(event.policy_id), actor=head,
-                       roles=roles_at(db.session, head, event), event=event, appeal=appeal,
-                       data=appeals.Decision(outcome="upheld", reason="Both players saw the card drawn; a warning."))
+        appeals.decide(
+            db.session,
+            app.extensions[CATALOG_KEY].policy(event.policy_id),
+            actor=head,
+            roles=roles_at(db.session, head, event),
+            event=event,
+            appeal=appeal,
+            data=appeals.Decision(outcome="upheld", reason="Both players saw the card drawn; a warning."),
+        )
         db.session.commit()
 
 
@@ -74,12 +97,17 @@ def close_the_event(app):
 
 def offered(page, name: str) -> bool:
     """Is a link, button or disclosure named `name` on the page?"""
-    return page.get_by_role("link", name=name).count() + page.get_by_role("button", name=name).count() \
-        + page.get_by_text(name, exact=True).count() > 0
+    return (
+        page.get_by_role("link", name=name).count()
+        + page.get_by_role("button", name=name).count()
+        + page.get_by_text(name, exact=True).count()
+        > 0
+    )
 
 
-def test_a_floor_judge_is_not_offered_correct_or_void_once_the_head_judge_decided_the_appeal(live_server, browser,
-                                                                                              phone):
+def test_a_floor_judge_is_not_offered_correct_or_void_once_the_head_judge_decided_the_appeal(
+    live_server, browser, phone
+):
     head_context, head = second_phone(browser)
     log_in(head, live_server, "head@demo.test")
     head.goto(f"{live_server}/events/1/feed")

@@ -1,4 +1,5 @@
 """A floor judge at the table, in real Chromium at 390x844: incidents, the upgrade, a deck check, the round clock."""
+
 import re
 
 import pytest
@@ -25,10 +26,14 @@ def pick_player_at_table(page, table: str, label: str):
 def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_moves_the_clock(live_server, phone):
     open_event(phone, live_server)
     taps = 0
-    phone.get_by_role("link", name="New incident").click(); taps += 1
-    phone.get_by_label("Table").click(); taps += 1
-    pick_player_at_table(phone, "1", "Haruto Sato · DEMO-001"); taps += 1
-    phone.get_by_placeholder("Search by code or words").click(); taps += 1
+    phone.get_by_role("link", name="New incident").click()
+    taps += 1
+    phone.get_by_label("Table").click()
+    taps += 1
+    pick_player_at_table(phone, "1", "Haruto Sato · DEMO-001")
+    taps += 1
+    phone.get_by_placeholder("Search by code or words").click()
+    taps += 1
     phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
     suggestion = phone.locator("#suggestion")
     suggestion.get_by_text("Suggested: Warning").wait_for()
@@ -37,7 +42,8 @@ def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_move
     assert "default at level 2: Warning" in suggestion.inner_text()
     assert no_horizontal_scroll(phone)
     shot(phone, "10-incident-form-warning")
-    phone.get_by_role("button", name="Save incident").click(); taps += 1
+    phone.get_by_role("button", name="Save incident").click()
+    taps += 1
     assert taps <= 6
     confirmation = phone.locator(".confirm")
     confirmation.get_by_text("Saved: incident #1").wait_for()

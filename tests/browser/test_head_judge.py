@@ -1,5 +1,6 @@
 """The head judge in real Chromium at 390x844: an appeal reaches the queue without a reload and is overturned;
 a disqualification is investigated with a statement written on a one-time link, and its report is printed."""
+
 import subprocess
 
 import pytest
@@ -15,8 +16,9 @@ def second_phone(browser, **kwargs):
     return context, context.new_page()
 
 
-def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and_overturns_it(live_server, browser,
-                                                                                                phone):
+def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and_overturns_it(
+    live_server, browser, phone
+):
     head_context, head = second_phone(browser)
     log_in(head, live_server, "head@demo.test")
     head.get_by_role("link", name="Demo Open").click()
@@ -42,8 +44,7 @@ def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and
     phone.get_by_text("Appeal #1 sent to the head judge").wait_for()
 
     head.get_by_text("Appeal #1 · round 1 · table 2").wait_for(timeout=10_000)  # no reload: the queue refreshed itself
-    head.wait_for_function("document.querySelector('#appeals-badge .count').textContent.trim() === '1'",
-                           timeout=10_000)
+    head.wait_for_function("document.querySelector('#appeals-badge .count').textContent.trim() === '1'", timeout=10_000)
     assert "Mei Tanaka" in head.locator("#feed").inner_text()
     shot(head, "21-appeals-queue")
     head.get_by_text("Appeal #1 · round 1 · table 2").click()
@@ -123,6 +124,20 @@ def test_the_head_judge_investigates_a_disqualification_and_prints_the_report(li
     pdf = ARTIFACTS / "27-dq-report.pdf"
     download.value.save_as(pdf)
     assert download.value.suggested_filename.startswith("dq-report_Demo-Open_")
-    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-                    str(ARTIFACTS / "27-dq-report-page-1")], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "70",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(ARTIFACTS / "27-dq-report-page-1"),
+        ],
+        check=True,
+    )
     assert (ARTIFACTS / "27-dq-report-page-1.png").stat().st_size > 10_000

@@ -2,6 +2,7 @@
 mode): records wait in the phone's outbox and reach the server exactly once; a changed upgrade is flagged; the
 outbox survives a browser restart; it belongs to the judge who wrote it. (The shared engine cases run through the
 phone's engine.js under Node: tests/unit/test_javascript.py.)"""
+
 from __future__ import annotations
 
 import json
@@ -25,19 +26,23 @@ PHONE_CONTEXT = dict(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
 
+
 def ready_for_offline(page, base):
     """Online, the phone installs the service worker, keeps its copy of the judge's events and their form pages."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     if not page.evaluate("!!navigator.serviceWorker.controller"):
         page.reload()  # a page loaded while the worker installed is controlled once it loads again
     page.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30000)
-    eventually(page, """async () => {
+    eventually(
+        page,
+        """async () => {
         const copy = await JudgeOutbox.copy(document.body.dataset.user);
         const cache = await caches.open('judgeapp-pages');
         if (!copy) return false;
         for (const url of copy.events[0].pages) if (!(await cache.match(url))) return false;
         return true;
-    }""")
+    }""",
+    )
 
 
 def eventually(page, script: str, seconds: float = 15):
@@ -49,7 +54,9 @@ def eventually(page, script: str, seconds: float = 15):
 
 
 def waiting(page) -> int:
-    return page.evaluate("JudgeOutbox.list(document.body.dataset.user).then(r => r.filter(x => x.state === 'waiting').length)")
+    return page.evaluate(
+        "JudgeOutbox.list(document.body.dataset.user).then(r => r.filter(x => x.state === 'waiting').length)"
+    )
 
 
 def incidents_in_db(server) -> list[Incident]:
@@ -81,8 +88,10 @@ def offline_at_form(page, base, path="/events/1/incidents/new", email="floor1@de
 
 # ---- the script's modules ------------------------------------------------------------------------------------------
 
-def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and_from_the_phone_offline(live_server,
-                                                                                                       phone):
+
+def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and_from_the_phone_offline(
+    live_server, phone
+):
     """Static URLs carry their content hash (judgeapp/static_files.py): a module's relative imports go through the
     page's import map, so no module is fetched at its plain address; the page's script runs under its CSP; offline the
     service worker serves every module at that versioned address and the form works from the phone."""
@@ -116,7 +125,10 @@ def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and
 
 # ---- offline logging -----------------------------------------------------------------------------------------------
 
-def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once_when_the_network_returns(live_server, phone):
+
+def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once_when_the_network_returns(
+    live_server, phone
+):
     context = phone.context
     offline_at_form(phone, live_server)
     assert phone.get_by_role("heading", name="New incident").is_visible()
@@ -144,8 +156,10 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
     phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
     stored = incidents_in_db(live_server)
     assert [(i.number, i.subject_name, i.infraction_code, i.rank_id) for i in stored] == [
-        (1, "Haruto Sato", "3.5.2", "warning"), (2, "Sota Takahashi", "3.4", "warning"),
-        (3, "Haruto Sato", "3.5.3.2", "loss_of_game")]
+        (1, "Haruto Sato", "3.5.2", "warning"),
+        (2, "Sota Takahashi", "3.4", "warning"),
+        (3, "Haruto Sato", "3.5.3.2", "loss_of_game"),
+    ]
     assert len({i.client_key for i in stored}) == 3
     assert all(i.logged_offline_at is not None and not i.suggestion_changed for i in stored)
     assert stored[2].upgraded and stored[2].upgrade_refs == [1] and stored[2].phone_suggestion["upgraded"] is True
@@ -158,7 +172,9 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
     assert "The phone's suggestion matched the server's." in phone.locator("#offline-flag").inner_text()
 
 
-def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_judge_and_the_head_judge(live_server, phone):
+def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_judge_and_the_head_judge(
+    live_server, phone
+):
     context = phone.context
     offline_at_form(phone, live_server)
     log_offline_incident(phone, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
@@ -168,10 +184,22 @@ def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_
         floor2 = db.session.scalar(select(User).where(User.email == "floor2@demo.test"))
         player = db.session.scalar(select(Player).where(Player.player_code == "DEMO-001"))
         from judgeapp.models import Event
+
         event = db.session.get(Event, 1)
-        incidents.log_incident(db.session, event_policy, actor=floor2, roles=frozenset({"floor_judge"}), event=event,
-                               data=incidents.IncidentInput(key="other-judge-meanwhile-0001", infraction_code="3.5.1.1",
-                                                            table_number=1, player_id=player.id, rank_id="warning"))
+        incidents.log_incident(
+            db.session,
+            event_policy,
+            actor=floor2,
+            roles=frozenset({"floor_judge"}),
+            event=event,
+            data=incidents.IncidentInput(
+                key="other-judge-meanwhile-0001",
+                infraction_code="3.5.1.1",
+                table_number=1,
+                player_id=player.id,
+                rank_id="warning",
+            ),
+        )
         db.session.commit()
 
     context.set_offline(False)
@@ -179,7 +207,12 @@ def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_
     stored = incidents_in_db(live_server)
     mine = stored[-1]
     assert (mine.number, mine.rank_id, mine.suggested_rank_id, mine.upgraded, mine.suggestion_changed) == (
-        2, "warning", "loss_of_game", True, True)  # kept as the judge gave it, and flagged
+        2,
+        "warning",
+        "loss_of_game",
+        True,
+        True,
+    )  # kept as the judge gave it, and flagged
     assert mine.phone_suggestion == {"suggested": "warning", "upgraded": False, "because": []}
 
     banner = phone.locator("#outbox")
@@ -238,7 +271,9 @@ def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_agai
     try:
         context.set_offline(True)
         page.goto(f"{live_server}/events/1/incidents/new")
-        page.locator("#outbox").get_by_text("waiting to be sent").or_(page.locator("#outbox").get_by_text("waits on this phone")).wait_for()
+        page.locator("#outbox").get_by_text("waiting to be sent").or_(
+            page.locator("#outbox").get_by_text("waits on this phone")
+        ).wait_for()
         assert incidents_in_db(live_server) == []
         shot(page, "54-outbox-after-browser-restart")
         context.set_offline(False)
@@ -255,15 +290,19 @@ def test_the_outbox_survives_closing_the_browser_and_is_sent_after_it_opens_agai
     assert [(i.number, i.subject_name, i.rank_id) for i in stored] == [(1, "Haruto Sato", "warning")]
 
 
-def test_signing_out_with_records_waiting_asks_first_and_another_account_can_neither_send_nor_read_them(live_server, browser):
+def test_signing_out_with_records_waiting_asks_first_and_another_account_can_neither_send_nor_read_them(
+    live_server, browser
+):
     context = browser.new_context(**PHONE_CONTEXT)
     page = context.new_page()
     offline_at_form(page, live_server)
     log_offline_incident(page, "1", "Haruto Sato · DEMO-001", "failure to discard", "Suggested: Warning")
     # the venue network is up again but the server cannot be reached for this one form (routed before the network is
     # back: the page sends its outbox as soon as it goes online)
-    context.route("**/events/1/incidents/new", lambda route: route.abort("internetdisconnected")
-                  if route.request.method == "POST" else route.continue_())
+    context.route(
+        "**/events/1/incidents/new",
+        lambda route: route.abort("internetdisconnected") if route.request.method == "POST" else route.continue_(),
+    )
     context.set_offline(False)
     page.goto(f"{live_server}/events/1")
     asked = []

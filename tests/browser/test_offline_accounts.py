@@ -1,6 +1,7 @@
 """The offline copies on a phone belong to one account, tried as a hostile user of a shared phone would: another
 account signing in without the first signing out (a session that expired, or a sign-in form left open in another
 tab) is never shown the first account's kept pages, and the first account's copy of its events is dropped."""
+
 from __future__ import annotations
 
 import contextlib
@@ -69,7 +70,9 @@ class HeldAnswers:
         self.app.wsgi_app = self.inner
 
 
-def test_a_page_fetched_for_the_previous_account_that_arrives_after_the_next_one_signed_in_is_never_shown(server, browser):
+def test_a_page_fetched_for_the_previous_account_that_arrives_after_the_next_one_signed_in_is_never_shown(
+    server, browser
+):
     context = browser.new_context(**PHONE_CONTEXT)
     page = context.new_page()
     log_in(page, server)
@@ -83,14 +86,19 @@ def test_a_page_fetched_for_the_previous_account_that_arrives_after_the_next_one
         assert held.arrived.wait(10)
         context.clear_cookies()  # floor1's session ends on the phone; the stranger signs in
         log_in(page, server, STRANGER)
-        eventually(page, "() => caches.open('judgeapp-pages').then(c => c.match('/events/1/deck-checks/new')).then(h => !h)")
+        eventually(
+            page, "() => caches.open('judgeapp-pages').then(c => c.match('/events/1/deck-checks/new')).then(h => !h)"
+        )
         held.released.set()  # floor1's page arrives now, after the stranger's sign-in emptied the page cache
         assert held.answered.wait(10)
     finally:
         held.undo()
     with contextlib.suppress(AssertionError):  # not kept: what should happen; the offline answer below is the test
-        eventually(page, "() => caches.open('judgeapp-pages').then(c => c.match('/events/1/deck-checks/new')).then(h => !!h)",
-                   seconds=3)
+        eventually(
+            page,
+            "() => caches.open('judgeapp-pages').then(c => c.match('/events/1/deck-checks/new')).then(h => !!h)",
+            seconds=3,
+        )
     assert floor1 not in kept_accounts(page)["pages"]
 
     context.set_offline(True)

@@ -1,6 +1,7 @@
 """A judge removed from an event stops seeing its banners on the phone too: the outbox's "Check incident #n" (a record
 sent from the phone whose suggestion changed meanwhile) shows only records of events the phone's copy lists, and the
 copy (/offline/copy.json) lists only the events the judge is still staff at. Without a copy yet, nothing is shown."""
+
 from __future__ import annotations
 
 import contextlib
@@ -28,10 +29,20 @@ def flagged_incident_on_the_phone(server, page) -> str:
     with server.app.app_context():
         floor2 = db.session.scalar(select(User).where(User.email == "floor2@demo.test"))
         player = db.session.scalar(select(Player).where(Player.player_code == "DEMO-001"))
-        incidents.log_incident(db.session, load_catalog(CATALOG).policy("bushiroad-afr"), actor=floor2,
-                               roles=frozenset({"floor_judge"}), event=db.session.get(Event, 1),
-                               data=incidents.IncidentInput(key="other-judge-meanwhile-0001", infraction_code="3.5.1.1",
-                                                            table_number=1, player_id=player.id, rank_id="warning"))
+        incidents.log_incident(
+            db.session,
+            load_catalog(CATALOG).policy("bushiroad-afr"),
+            actor=floor2,
+            roles=frozenset({"floor_judge"}),
+            event=db.session.get(Event, 1),
+            data=incidents.IncidentInput(
+                key="other-judge-meanwhile-0001",
+                infraction_code="3.5.1.1",
+                table_number=1,
+                player_id=player.id,
+                rank_id="warning",
+            ),
+        )
         db.session.commit()
     page.context.set_offline(False)
     page.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
@@ -45,9 +56,14 @@ def remove_from_event(server, email: str) -> None:
         organizer = db.session.scalar(select(User).where(User.email == "organizer@demo.test"))
         judge = db.session.scalar(select(User).where(User.email == email))
         event = db.session.get(Event, 1)
-        for assignment in db.session.scalars(select(StaffAssignment).where(
-                StaffAssignment.event_id == 1, StaffAssignment.user_id == judge.id, StaffAssignment.ended_at.is_(None))):
-            events.end_staff(db.session, actor=organizer, event=event, assignment_id=assignment.id, reason="Left the event")
+        for assignment in db.session.scalars(
+            select(StaffAssignment).where(
+                StaffAssignment.event_id == 1, StaffAssignment.user_id == judge.id, StaffAssignment.ended_at.is_(None)
+            )
+        ):
+            events.end_staff(
+                db.session, actor=organizer, event=event, assignment_id=assignment.id, reason="Left the event"
+            )
         db.session.commit()
 
 
@@ -90,7 +106,9 @@ def test_a_judge_removed_from_the_event_no_longer_sees_check_incident_on_the_pho
     context.close()
 
 
-def test_without_a_copy_yet_the_phone_shows_no_check_incident_of_an_event_the_judge_was_removed_from(live_server, browser):
+def test_without_a_copy_yet_the_phone_shows_no_check_incident_of_an_event_the_judge_was_removed_from(
+    live_server, browser
+):
     context = browser.new_context(**PHONE_CONTEXT)
     page = context.new_page()
     incident = flagged_incident_on_the_phone(live_server, page)

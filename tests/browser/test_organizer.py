@@ -1,5 +1,6 @@
 """The organizer in real Chromium at 390x844: the post-event report, its PDF and CSV downloads, and closing the event
 once the last round is over."""
+
 import csv
 import io
 import subprocess
@@ -31,21 +32,49 @@ def a_round_of_rulings(app):
         judge = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
         code = {p.player_code: p for p in db.session.scalars(select(Player))}
         roles = frozenset({"floor_judge"})
-        for n, (player, table, infraction) in enumerate([("DEMO-003", 2, "3.5.2"), ("DEMO-003", 2, "3.5.2"),
-                                                         ("DEMO-009", 5, "3.2.1")]):
+        for n, (player, table, infraction) in enumerate(
+            [("DEMO-003", 2, "3.5.2"), ("DEMO-003", 2, "3.5.2"), ("DEMO-009", 5, "3.2.1")]
+        ):
             priors = history.priors_of_players(db.session, event, [code[player].id])
             rank = suggest(policy, event.level, policy.infraction(infraction), priors).suggested.id  # as suggested
-            services.log_incident(db.session, policy, actor=judge, roles=roles, event=event,
-                                  data=services.IncidentInput(key=f"browser-organizer-{n:06d}",
-                                                              infraction_code=infraction, table_number=table,
-                                                              player_id=code[player].id, rank_id=rank))
-        timekeeping.add_extension(db.session, policy, actor=judge, event=event, data=timekeeping.ExtensionInput(
-            key="browser-organizer-ext-1", reason="ruling", table_number=2, minutes=4))
-        dc, _ = deckchecks.start_deck_check(db.session, actor=judge, event=event, data=deckchecks.DeckCheckInput(
-            key="browser-organizer-dc-01", table_number=5, player_texts=["DEMO-009"]))
-        deckchecks.end_deck_check(db.session, policy, actor=judge, event=event, dc=dc, result="problems",
-                                  notes="Three copies of a card registered as four.", minutes=None,
-                                  adjust_reason=None)
+            services.log_incident(
+                db.session,
+                policy,
+                actor=judge,
+                roles=roles,
+                event=event,
+                data=services.IncidentInput(
+                    key=f"browser-organizer-{n:06d}",
+                    infraction_code=infraction,
+                    table_number=table,
+                    player_id=code[player].id,
+                    rank_id=rank,
+                ),
+            )
+        timekeeping.add_extension(
+            db.session,
+            policy,
+            actor=judge,
+            event=event,
+            data=timekeeping.ExtensionInput(key="browser-organizer-ext-1", reason="ruling", table_number=2, minutes=4),
+        )
+        dc, _ = deckchecks.start_deck_check(
+            db.session,
+            actor=judge,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="browser-organizer-dc-01", table_number=5, player_texts=["DEMO-009"]),
+        )
+        deckchecks.end_deck_check(
+            db.session,
+            policy,
+            actor=judge,
+            event=event,
+            dc=dc,
+            result="problems",
+            notes="Three copies of a card registered as four.",
+            minutes=None,
+            adjust_reason=None,
+        )
         db.session.commit()
 
 
@@ -76,8 +105,22 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
     download.value.save_as(pdf)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "Post-event report: Demo Open" in text and "Three copies of a card registered as four." in text
-    subprocess.run(["pdftoppm", "-png", "-r", "70", "-f", "1", "-l", "1", "-singlefile", str(pdf),
-                    str(ARTIFACTS / "31-post-event-report-page-1")], check=True)
+    subprocess.run(
+        [
+            "pdftoppm",
+            "-png",
+            "-r",
+            "70",
+            "-f",
+            "1",
+            "-l",
+            "1",
+            "-singlefile",
+            str(pdf),
+            str(ARTIFACTS / "31-post-event-report-page-1"),
+        ],
+        check=True,
+    )
 
     with phone.expect_download() as download:
         phone.get_by_role("link", name="Incidents (CSV)").click()
@@ -85,8 +128,10 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
     path = tmp_path / "incidents.csv"
     download.value.save_as(path)
     rows = list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8-sig"))))
-    assert [(r["player_id"], r["rank"], r["upgraded"]) for r in rows[:2]] == [("DEMO-003", "Warning", "no"),
-                                                                               ("DEMO-003", "Loss of Game", "yes")]
+    assert [(r["player_id"], r["rank"], r["upgraded"]) for r in rows[:2]] == [
+        ("DEMO-003", "Warning", "no"),
+        ("DEMO-003", "Loss of Game", "yes"),
+    ]
 
     phone.get_by_role("link", name="Close the event…").click()
     phone.get_by_text("Round 1 is still being played").wait_for()

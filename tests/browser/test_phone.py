@@ -1,4 +1,5 @@
 """Real Chromium at 390x844: what a judge sees on a phone."""
+
 import pytest
 
 from tests.browser.conftest import PHONE, log_in, shot
@@ -62,7 +63,11 @@ def test_quick_reference_filters_as_you_type_without_reloading(live_server, phon
     assert phone.evaluate("window.__sameDocument") is True  # no page load happened
     search.fill("")
     search.press_sequentially("3.20", delay=20)
-    assert phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts() == ["3.20.1", "3.20.2", "3.20.3"]
+    assert phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts() == [
+        "3.20.1",
+        "3.20.2",
+        "3.20.3",
+    ]
     moderate = phone.locator(".infraction[data-code='3.20.2']")
     moderate.locator("summary").click()
     assert moderate.locator(".penalty").inner_text() == "Warning ~ Loss of Game"

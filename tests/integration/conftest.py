@@ -1,4 +1,5 @@
 """Fixtures for request tests; every test here also runs on PostgreSQL (marked `db`)."""
+
 import pytest
 
 from judgeapp.extensions import db
@@ -16,22 +17,35 @@ def floor(app, make_user, make_event):
     from judgeapp.events.services import add_player, add_staff, start_round
     from judgeapp.models import Event, Role, User
 
-    people = {role: make_user(name=role.replace("_", " ").title()) for role in
-              ("head_judge", "floor_judge", "other_floor", "scorekeeper", "outsider")}
+    people = {
+        role: make_user(name=role.replace("_", " ").title())
+        for role in ("head_judge", "floor_judge", "other_floor", "scorekeeper", "outsider")
+    }
     organizer = make_user(organizer=True, name="Organizer")
     event_id = make_event(organizer[0])
     with app.app_context():  # the roles, the round and the players in one transaction (one commit instead of five)
         event = db.session.get(Event, event_id)
         for role, (_, email) in people.items():
             if role != "outsider":
-                add_staff(db.session, actor=event.organizer, event=event, email=email, name="",
-                          role=Role({"other_floor": "floor_judge"}.get(role, role)))
+                add_staff(
+                    db.session,
+                    actor=event.organizer,
+                    event=event,
+                    email=email,
+                    name="",
+                    role=Role({"other_floor": "floor_judge"}.get(role, role)),
+                )
         start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
         players = {}
-        for name, code, team in [("Aiko Mori", "P-001", "Blue Lions"), ("Ben Ode", "P-002", "Blue Lions"),
-                                 ("Chen Yu", "P-003", None), ("Dana Roy", "P-004", None)]:
-            players[code] = add_player(db.session, actor=event.organizer, event=event, name=name, player_code=code,
-                                       team=team)
+        for name, code, team in [
+            ("Aiko Mori", "P-001", "Blue Lions"),
+            ("Ben Ode", "P-002", "Blue Lions"),
+            ("Chen Yu", "P-003", None),
+            ("Dana Roy", "P-004", None),
+        ]:
+            players[code] = add_player(
+                db.session, actor=event.organizer, event=event, name=name, player_code=code, team=team
+            )
         db.session.commit()
         ids = {code: p.id for code, p in players.items()}
     return {"event_id": event_id, "people": people, "players": ids, "organizer": organizer}

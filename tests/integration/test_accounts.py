@@ -1,5 +1,6 @@
 """Accounts without shared secrets: invites and resets by email (a real SMTP sink on loopback), one-time links,
 per-account limits keyed on the normalised email, and a session cookie with nothing secret in it."""
+
 import base64
 import json
 import logging
@@ -31,8 +32,9 @@ def organizer(app, make_user, make_event):
 
 
 def add_staff(client, event_id, email, name="", role="floor_judge"):
-    return post_form(client, f"/events/{event_id}/staff", {"email": email, "name": name, "role": role},
-                     follow_redirects=True)
+    return post_form(
+        client, f"/events/{event_id}/staff", {"email": email, "name": name, "role": role}, follow_redirects=True
+    )
 
 
 def use_link(client, url, password=NEW_PASSWORD, **extra):
@@ -97,10 +99,14 @@ def test_organizer_sees_the_same_message_for_new_and_existing_accounts(app, orga
     known = add_staff(client, event_id, "known@example.test", name="Whatever Name")
     unknown = add_staff(client, event_id, "unknown@example.test", name="Whatever Name")
     nameless = add_staff(client, event_id, "nameless@example.test")  # no name typed: no error that would tell
-    messages = [re.search(r'role="status">([^<]*)<', r.get_data(as_text=True)).group(1).strip()
-                for r in (known, unknown, nameless)]
-    assert messages == [f"{e} is now floor judge; we emailed them." for e in
-                        ("known@example.test", "unknown@example.test", "nameless@example.test")]
+    messages = [
+        re.search(r'role="status">([^<]*)<', r.get_data(as_text=True)).group(1).strip()
+        for r in (known, unknown, nameless)
+    ]
+    assert messages == [
+        f"{e} is now floor judge; we emailed them."
+        for e in ("known@example.test", "unknown@example.test", "nameless@example.test")
+    ]
     assert known.status_code == unknown.status_code == nameless.status_code == 200
     # the existing account gets a notice (no link, its password unchanged); the new ones an invite
     [notice] = mailbox.to("known@example.test")
@@ -166,8 +172,13 @@ def test_forgot_password_answers_the_same_for_unknown_email(app, make_user, mail
     for email in ("real@example.test", "nobody@example.test"):
         c = app.test_client()
         response = post_form(c, "/account/forgot", {"email": email})
-        answers.append((response.status_code, response.headers.get("Location"),
-                        c.get("/login").get_data(as_text=True).count("If an account uses this address")))
+        answers.append(
+            (
+                response.status_code,
+                response.headers.get("Location"),
+                c.get("/login").get_data(as_text=True).count("If an account uses this address"),
+            )
+        )
     assert answers[0] == answers[1] == (302, "/login", 1)
     assert len(mailbox.to("real@example.test")) == 1 and mailbox.to("nobody@example.test") == []
     assert "Forgot password?" in app.test_client().get("/login").get_data(as_text=True)
@@ -187,11 +198,16 @@ def test_using_a_reset_link_ends_the_other_sessions(app, make_user, mailbox):
     assert elsewhere.get("/").status_code == 302  # the other session is over
     assert login(app.test_client(), email, PASSWORD).status_code == 401
     with app.app_context():
-        open_sessions = db.session.scalar(select(func.count()).select_from(UserSession)
-                                          .where(UserSession.ended_at.is_(None)))
+        open_sessions = db.session.scalar(
+            select(func.count()).select_from(UserSession).where(UserSession.ended_at.is_(None))
+        )
         assert open_sessions == 1
-        assert db.session.scalar(select(func.count()).select_from(AuditEntry)
-                                 .where(AuditEntry.action == "user.password_set_by_link")) == 1
+        assert (
+            db.session.scalar(
+                select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "user.password_set_by_link")
+            )
+            == 1
+        )
 
 
 def test_a_used_reset_link_spends_the_older_links_of_the_account(app, make_user, mailbox):
@@ -216,9 +232,12 @@ def test_reset_link_uses_the_configured_address_not_the_request_host(app, make_u
 
 def test_forgot_password_form_is_rate_limited_per_email(app, make_user, mailbox):
     _, email = make_user()
-    codes = [post_form(app.test_client(), "/account/forgot", {"email": variant},
-                       environ_base={"REMOTE_ADDR": f"10.1.0.{n}"}).status_code
-             for n, variant in enumerate([email, email.upper(), f" {email}\t", email + "\x00"])]
+    codes = [
+        post_form(
+            app.test_client(), "/account/forgot", {"email": variant}, environ_base={"REMOTE_ADDR": f"10.1.0.{n}"}
+        ).status_code
+        for n, variant in enumerate([email, email.upper(), f" {email}\t", email + "\x00"])
+    ]
     assert codes == [302, 302, 302, 429]
     assert len(mailbox.to(email)) == 3
 
@@ -240,21 +259,34 @@ def test_login_limit_counts_case_and_whitespace_variants_of_one_email_together(a
     make_user("floor@x.test")
     app.config["LOGIN_LIMIT_PER_ACCOUNT"] = "4 per 15 minutes"
     variants = ["Floor@X.test", " floor@x.test\t", "floor@x.test\x00", "FLOOR@X.TEST\u200b"]
-    codes = [post_form(app.test_client(), "/login", {"email": v, "password": "wrong-password"},
-                       environ_base={"REMOTE_ADDR": f"10.2.0.{n}"}).status_code for n, v in enumerate(variants)]
+    codes = [
+        post_form(
+            app.test_client(),
+            "/login",
+            {"email": v, "password": "wrong-password"},
+            environ_base={"REMOTE_ADDR": f"10.2.0.{n}"},
+        ).status_code
+        for n, v in enumerate(variants)
+    ]
     assert codes == [401, 401, 401, 401]
-    locked = post_form(app.test_client(), "/login", {"email": "floor@x.test", "password": PASSWORD},
-                       environ_base={"REMOTE_ADDR": "10.2.0.99"})
+    locked = post_form(
+        app.test_client(),
+        "/login",
+        {"email": "floor@x.test", "password": PASSWORD},
+        environ_base={"REMOTE_ADDR": "10.2.0.99"},
+    )
     assert locked.status_code == 429
 
 
-def test_login_error_is_the_same_for_an_unknown_email_a_wrong_password_and_an_invited_account(app, organizer,
-                                                                                               make_user, mailbox):
+def test_login_error_is_the_same_for_an_unknown_email_a_wrong_password_and_an_invited_account(
+    app, organizer, make_user, mailbox
+):
     client, event_id = organizer
     add_staff(client, event_id, "invited@example.test", name="Ivy Invited")
     _, email = make_user()
-    pages = [login(app.test_client(), e, "not-the-password") for e in (email, "nobody@example.test",
-                                                                        "invited@example.test")]
+    pages = [
+        login(app.test_client(), e, "not-the-password") for e in (email, "nobody@example.test", "invited@example.test")
+    ]
     assert {p.status_code for p in pages} == {401}
     assert all("Email or password is wrong." in p.get_data(as_text=True) for p in pages)
 
@@ -279,8 +311,12 @@ def test_wrong_logins_and_wrong_current_passwords_share_one_limit(app, make_user
     client = app.test_client()
     login(client, email)
     for n in range(2):
-        post_form(app.test_client(), "/login", {"email": email, "password": "wrong"},
-                  environ_base={"REMOTE_ADDR": f"10.3.0.{n}"})
+        post_form(
+            app.test_client(),
+            "/login",
+            {"email": email, "password": "wrong"},
+            environ_base={"REMOTE_ADDR": f"10.3.0.{n}"},
+        )
     wrong = {"current_password": "guess", "new_password": "a-new-long-password", "confirm": "a-new-long-password"}
     assert post_form(client, "/account/password", wrong).status_code == 200
     assert post_form(client, "/account/password", wrong).status_code == 429
@@ -316,16 +352,19 @@ def test_session_cookie_holds_no_secret(app, organizer, mailbox, make_user):
 
 def test_statement_link_waits_in_the_session_cookie_sealed_not_readable(app, dq):
     head = dq["head"]
-    response = post(head, f"{base(dq)}/investigations/1/links", **{"link-author_name": "Eve Witness",
-                                                                   "link-author_role": "witness"})
+    response = post(
+        head, f"{base(dq)}/investigations/1/links", **{"link-author_name": "Eve Witness", "link-author_role": "witness"}
+    )
     assert response.status_code == 302
     waiting = session_cookie_text(app, head)  # between the POST and the page that shows the link once
     page = head.get(response.headers["Location"]).get_data(as_text=True)
     token = re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
     assert token not in waiting and "judgeapp.new_statement_link" in waiting
     assert token not in session_cookie_text(app, head)
-    assert re.search(r'href="http://localhost/statement/', head.get(f"{base(dq)}/investigations/1")
-                     .get_data(as_text=True)) is None  # shown once only
+    assert (
+        re.search(r'href="http://localhost/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True))
+        is None
+    )  # shown once only
     visitor = app.test_client()
     assert send_statement(visitor, token, "I saw it.").status_code == 200
     assert token not in session_cookie_text(app, visitor)
@@ -353,10 +392,21 @@ def test_without_mail_server_the_invite_goes_to_the_server_log(tmp_path, caplog)
         db.create_all()
         limiter.reset()
         org = create_user(db.session, email="org@example.test", name="Org", password=PASSWORD, organizer=True)
-        event = services.create_event(db.session, app.extensions["judgeapp.catalog"], organizer=org,
-                                      data=services.EventData(name="Log Open", date=date(2026, 12, 1), venue="Hall",
-                                                              policy_id="bushiroad-afr", level=2, rounds=5,
-                                                              round_minutes=50, challenge_limit=None))
+        event = services.create_event(
+            db.session,
+            app.extensions["judgeapp.catalog"],
+            organizer=org,
+            data=services.EventData(
+                name="Log Open",
+                date=date(2026, 12, 1),
+                venue="Hall",
+                policy_id="bushiroad-afr",
+                level=2,
+                rounds=5,
+                round_minutes=50,
+                challenge_limit=None,
+            ),
+        )
         db.session.commit()
         event_id = event.id
     client = app.test_client()

@@ -1,4 +1,5 @@
 """Appeals of floor rulings: the head judge's queue, decisions, proxies, the challenge limit and who may decide."""
+
 from __future__ import annotations
 
 import re
@@ -19,8 +20,9 @@ def ruled(app, floor):
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
-        import_pairings(db.session, actor=event.organizer, event=event, round_number=1,
-                        text="1,P-002,P-004\n2,P-001,P-003\n")
+        import_pairings(
+            db.session, actor=event.organizer, event=event, round_number=1, text="1,P-002,P-004\n2,P-001,P-003\n"
+        )
         db.session.commit()
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     assert log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning").status_code == 302
@@ -35,9 +37,12 @@ def file_appeal(client, event_id, number=1, *, appellant=None, contest="The effe
     """Fill the appeal form like a judge; the penalized player (the first choice) appeals unless told otherwise."""
     page = client.get(appeal_url(event_id, number)).get_data(as_text=True)
     found_key, first = KEY_RE.search(page), re.search(r'name="appellant" value="([^"]+)"', page)
-    data = {"csrf_token": csrf_token(client, "/account/password"), "contest": contest,
-            "key": key or (found_key.group(1) if found_key else "appeal-key-form-not-shown-01"),
-            "appellant": appellant or (first.group(1) if first else "player:1")}
+    data = {
+        "csrf_token": csrf_token(client, "/account/password"),
+        "contest": contest,
+        "key": key or (found_key.group(1) if found_key else "appeal-key-form-not-shown-01"),
+        "appellant": appellant or (first.group(1) if first else "player:1"),
+    }
     return client.post(appeal_url(event_id, number), data=data)
 
 
@@ -65,13 +70,18 @@ def player_value(app, floor, code):
 
 # ---- filing ----------------------------------------------------------------------------------------------------------
 
+
 def test_the_floor_judge_files_an_appeal_with_who_appeals_what_they_contest_and_the_ruling_as_it_stood(app, ruled):
     page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
     assert "Player appeals" in page
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
     assert "Aiko Mori" in form and "(penalized" in form and "Chen Yu" in form and "(opponent" in form
-    response = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003"),
-                           contest="Opponent says the warning is too light")
+    response = file_appeal(
+        ruled["judge"],
+        ruled["event_id"],
+        appellant=player_value(app, ruled, "P-003"),
+        contest="Opponent says the warning is too light",
+    )
     assert response.status_code == 302
     [appeal] = appeals(app, ruled["event_id"])
     assert appeal.appellant_name == "Chen Yu" and not appeal.appellant_is_penalized
@@ -81,17 +91,26 @@ def test_the_floor_judge_files_an_appeal_with_who_appeals_what_they_contest_and_
 
 
 def test_a_ruling_cannot_be_appealed_before_the_head_judge_decides_a_recommended_penalty(app, ruled):
-    assert log(ruled["judge"], ruled["event_id"], player="P-003", infraction="4.1",
-               penalty="disqualification").status_code == 302
+    assert (
+        log(ruled["judge"], ruled["event_id"], player="P-003", infraction="4.1", penalty="disqualification").status_code
+        == 302
+    )
     page = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
     assert "The ruling is not complete" in page
-    assert file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code == 409
+    assert (
+        file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code
+        == 409
+    )
     assert appeals(app, ruled["event_id"]) == []
 
 
 def test_the_queue_lists_open_appeals_oldest_first_with_table_round_infraction_ruling_and_waiting_time(app, ruled):
-    assert log(ruled["judge"], ruled["event_id"], player="P-002", table=1, infraction="3.5.2",
-               penalty="warning").status_code == 302
+    assert (
+        log(
+            ruled["judge"], ruled["event_id"], player="P-002", table=1, infraction="3.5.2", penalty="warning"
+        ).status_code
+        == 302
+    )
     file_appeal(ruled["judge"], ruled["event_id"], 2)
     file_appeal(ruled["judge"], ruled["event_id"], 1)
     page = text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals"))
@@ -114,11 +133,15 @@ def test_a_new_appeal_reaches_the_head_judges_queue_and_badge_without_a_reload(a
 
 # ---- decisions ------------------------------------------------------------------------------------------------------
 
+
 def test_an_upheld_appeal_spends_one_challenge_and_an_overturned_one_does_not(app, ruled):
     set_challenge_limit(app, ruled["event_id"], 2)
     file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     assert decide(ruled["head"], ruled["event_id"], outcome="upheld").status_code == 302
-    assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
+    assert (
+        log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code
+        == 302
+    )
     file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
     assert decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Not a 3.1.1").status_code == 302
     first, second = appeals(app, ruled["event_id"])
@@ -139,7 +162,10 @@ def test_a_player_with_no_challenge_left_cannot_appeal_and_the_screen_says_so(ap
     set_challenge_limit(app, ruled["event_id"], 1)
     file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     decide(ruled["head"], ruled["event_id"], outcome="upheld")
-    assert log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
+    assert (
+        log(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code
+        == 302
+    )
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
     assert 'disabled> <span>Aiko Mori <span class="muted">(penalized; 0 of 1 challenges left)</span>' in form
     response = file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
@@ -150,22 +176,35 @@ def test_a_player_with_no_challenge_left_cannot_appeal_and_the_screen_says_so(ap
 
 def test_a_changed_penalty_replaces_the_old_one_and_the_old_ruling_stays_in_the_history(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
-    response = decide(ruled["head"], ruled["event_id"], outcome="changed", infraction="3.2.1",
-                      penalty="loss_of_game", reason="It was a procedure error that changed the game state")
+    response = decide(
+        ruled["head"],
+        ruled["event_id"],
+        outcome="changed",
+        infraction="3.2.1",
+        penalty="loss_of_game",
+        reason="It was a procedure error that changed the game state",
+    )
     assert response.status_code == 302, text(response)
     with app.app_context():
         incident = db.session.scalar(select(Incident).where(Incident.number == 1))
-        assert (incident.infraction_code, incident.rank_id, incident.status) == ("3.2.1", "loss_of_game",
-                                                                                 IncidentStatus.STANDING)
+        assert (incident.infraction_code, incident.rank_id, incident.status) == (
+            "3.2.1",
+            "loss_of_game",
+            IncidentStatus.STANDING,
+        )
     [appeal] = appeals(app, ruled["event_id"])
-    assert appeal.ruling["rank_id"] == "warning" and appeal.new_ruling == {"infraction_code": "3.2.1",
-                                                                           "rank_id": "loss_of_game"}
+    assert appeal.ruling["rank_id"] == "warning" and appeal.new_ruling == {
+        "infraction_code": "3.2.1",
+        "rank_id": "loss_of_game",
+    }
     page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
     assert "infraction code: <del>3.5.2</del> → <ins>3.2.1</ins>" in page
     assert "rank id: <del>warning</del> → <ins>loss_of_game</ins>" in page
     # the history counts the new ruling: a second 3.2 is a repeat, a second 3.5 is not
     assert suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.2.1").get_json()["upgraded"]
-    assert not suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.5.1.1").get_json()["upgraded"]
+    assert not suggestion(ruled["judge"], ruled["event_id"], player="P-001", infraction="3.5.1.1").get_json()[
+        "upgraded"
+    ]
 
 
 def test_overturning_or_changing_needs_a_reason_and_keeps_what_was_typed(app, ruled):
@@ -195,20 +234,30 @@ def test_only_the_head_judge_decides(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
     for who in ("floor_judge", "other_floor", "scorekeeper"):
         client = signed_in(app, ruled["people"][who][1])
-        response = client.post(f"/events/{ruled['event_id']}/appeals/1", data={
-            "csrf_token": csrf_token(client, "/account/password"), "outcome": "overturned", "reason": "no"})
+        response = client.post(
+            f"/events/{ruled['event_id']}/appeals/1",
+            data={"csrf_token": csrf_token(client, "/account/password"), "outcome": "overturned", "reason": "no"},
+        )
         assert response.status_code == 403, who
     organizer = signed_in(app, ruled["organizer"][1])
-    assert organizer.post(f"/events/{ruled['event_id']}/appeals/1", data={
-        "csrf_token": csrf_token(organizer, "/account/password"), "outcome": "upheld"}).status_code == 403
+    assert (
+        organizer.post(
+            f"/events/{ruled['event_id']}/appeals/1",
+            data={"csrf_token": csrf_token(organizer, "/account/password"), "outcome": "upheld"},
+        ).status_code
+        == 403
+    )
     assert appeals(app, ruled["event_id"])[0].status is AppealStatus.OPEN
 
 
 # ---- proxies ------------------------------------------------------------------------------------------------------
 
+
 def delegate(client, event_id, proxy_id, number=1):
-    return client.post(f"/events/{event_id}/appeals/{number}/proxy", data={
-        "csrf_token": csrf_token(client, f"/events/{event_id}/appeals/{number}"), "proxy": str(proxy_id or "")})
+    return client.post(
+        f"/events/{event_id}/appeals/{number}/proxy",
+        data={"csrf_token": csrf_token(client, f"/events/{event_id}/appeals/{number}"), "proxy": str(proxy_id or "")},
+    )
 
 
 def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_alone_may_decide_it(app, ruled):
@@ -229,7 +278,8 @@ def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(app, ruled):
     response = delegate(ruled["head"], ruled["event_id"], ruled["people"]["floor_judge"][0])
     assert response.status_code == 302 and appeals(app, ruled["event_id"])[0].proxy_id is None
     assert "Choose a floor judge of this event who did not make the ruling" in text(
-        ruled["head"].get(response.headers["Location"]))
+        ruled["head"].get(response.headers["Location"])
+    )
 
 
 def test_a_proxy_cannot_decide_appeals_not_delegated_to_them(app, ruled):
@@ -246,50 +296,63 @@ def test_after_a_proxy_rules_the_player_may_still_appeal_to_the_head_judge(app, 
     assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
     second = delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0], number=2)
     assert second.status_code == 409 and "A proxy has already ruled on this incident" in text(second)
-    assert decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code == 302
+    assert (
+        decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code == 302
+    )
     assert [a.status for a in appeals(app, ruled["event_id"])] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
 
 
 # ---- the ruling judge hears back -------------------------------------------------------------------------------------
 
+
 def test_the_floor_judge_sees_the_decision_on_their_next_page_until_they_acknowledge_it(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
     decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="Resolved correctly after all")
     page = text(ruled["judge"].get("/"))
-    assert "Appeal of your ruling, incident #1: overturned</strong> by Head Judge: “Resolved correctly after all”" in page
+    assert (
+        "Appeal of your ruling, incident #1: overturned</strong> by Head Judge: “Resolved correctly after all”" in page
+    )
     assert "Appeal of your ruling" not in text(ruled["head"].get("/"))
-    response = ruled["judge"].post(f"/events/{ruled['event_id']}/appeals/1/seen", data={
-        "csrf_token": csrf_token(ruled["judge"], "/"), "next": "/"})
+    response = ruled["judge"].post(
+        f"/events/{ruled['event_id']}/appeals/1/seen", data={"csrf_token": csrf_token(ruled["judge"], "/"), "next": "/"}
+    )
     assert response.status_code == 302 and response.headers["Location"] == "/"
     assert "Appeal of your ruling" not in text(ruled["judge"].get("/"))
     with app.app_context():
-        actions = db.session.scalars(select(AuditEntry.action).where(AuditEntry.object_type == "Appeal")
-                                     .order_by(AuditEntry.id)).all()
+        actions = db.session.scalars(
+            select(AuditEntry.action).where(AuditEntry.object_type == "Appeal").order_by(AuditEntry.id)
+        ).all()
     assert actions == ["appeal.file", "appeal.decide", "appeal.seen"]
 
 
 def test_when_both_players_appeal_each_spends_a_challenge_if_the_ruling_is_upheld(app, ruled):
     set_challenge_limit(app, ruled["event_id"], 2)
-    assert file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001")).status_code == 302
+    assert (
+        file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001")).status_code == 302
+    )
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
     assert "2 of 2 challenges left, 1 appeal waiting for a decision; appeal waiting" in form
     again = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     assert again.status_code == 400 and "Aiko Mori&#39;s appeal of this ruling is already waiting" in text(again)
-    assert file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003")).status_code == 302
+    assert (
+        file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003")).status_code == 302
+    )
     decide(ruled["head"], ruled["event_id"], 1, outcome="upheld")
     decide(ruled["head"], ruled["event_id"], 2, outcome="upheld")
     assert [(a.appellant_name, a.uses_challenge) for a in appeals(app, ruled["event_id"])] == [
-        ("Aiko Mori", True), ("Chen Yu", True)]
+        ("Aiko Mori", True),
+        ("Chen Yu", True),
+    ]
 
 
 def test_while_an_appeal_waits_the_floor_judge_cannot_correct_or_void_the_ruling(app, ruled):
     file_appeal(ruled["judge"], ruled["event_id"])
     url = f"/events/{ruled['event_id']}/incidents/1"
-    response = ruled["judge"].post(f"{url}/void", data={"csrf_token": csrf_token(ruled["judge"], url),
-                                                        "reason": "changed my mind"})
+    response = ruled["judge"].post(
+        f"{url}/void", data={"csrf_token": csrf_token(ruled["judge"], url), "reason": "changed my mind"}
+    )
     assert response.status_code == 409
     assert "This incident is under appeal: only the head judge may change it now" in text(response)
     assert ruled["judge"].get(f"{url}/edit").status_code == 409
     with app.app_context():
         assert db.session.scalar(select(Incident).where(Incident.number == 1)).status is IncidentStatus.STANDING
-

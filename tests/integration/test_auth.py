@@ -1,4 +1,5 @@
 """Accounts: login, server-side sessions, logout, password change, rate limits, CSRF."""
+
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
@@ -61,8 +62,11 @@ def test_changing_password_ends_other_sessions_but_keeps_this_one(app, client, m
     other = app.test_client()
     login(other, email)
     login(client, email)
-    response = post_form(client, "/account/password",
-                         {"current_password": PASSWORD, "new_password": "a-new-long-password", "confirm": "a-new-long-password"})
+    response = post_form(
+        client,
+        "/account/password",
+        {"current_password": PASSWORD, "new_password": "a-new-long-password", "confirm": "a-new-long-password"},
+    )
     assert response.status_code == 302
     assert client.get("/").status_code == 200
     assert other.get("/").status_code == 302
@@ -73,8 +77,11 @@ def test_changing_password_ends_other_sessions_but_keeps_this_one(app, client, m
 def test_wrong_current_password_is_reported_at_the_field(client, make_user):
     _, email = make_user()
     login(client, email)
-    response = post_form(client, "/account/password",
-                         {"current_password": "nope", "new_password": "a-new-long-password", "confirm": "a-new-long-password"})
+    response = post_form(
+        client,
+        "/account/password",
+        {"current_password": "nope", "new_password": "a-new-long-password", "confirm": "a-new-long-password"},
+    )
     assert response.status_code == 200
     assert 'id="current_password-error"' in response.get_data(as_text=True)
 
@@ -85,8 +92,17 @@ def test_login_is_rate_limited_per_account_even_from_many_addresses(app, make_us
     codes = []
     for n in range(5):
         c = app.test_client()
-        codes.append(login(c, email, "wrong-password", ).status_code if n < 4 else
-                     post_form(c, "/login", {"email": email, "password": PASSWORD}, environ_base={"REMOTE_ADDR": f"10.0.0.{n}"}).status_code)
+        codes.append(
+            login(
+                c,
+                email,
+                "wrong-password",
+            ).status_code
+            if n < 4
+            else post_form(
+                c, "/login", {"email": email, "password": PASSWORD}, environ_base={"REMOTE_ADDR": f"10.0.0.{n}"}
+            ).status_code
+        )
     assert codes[:3] == [401, 401, 401]
     assert codes[3:] == [429, 429]  # even the right password waits once the account is locked
 
@@ -122,7 +138,9 @@ def test_csrf_token_of_a_form_left_open_for_hours_still_works(app, client, make_
 def test_next_parameter_cannot_send_the_user_to_another_site(client, make_user):
     _, email = make_user()
     token = csrf_token(client, "/login")
-    response = client.post("/login?next=//evil.example/", data={"csrf_token": token, "email": email, "password": PASSWORD})
+    response = client.post(
+        "/login?next=//evil.example/", data={"csrf_token": token, "email": email, "password": PASSWORD}
+    )
     assert response.headers["Location"] == "/"
 
 
@@ -132,7 +150,9 @@ def test_login_and_logout_write_audit_entries_and_session_rows(app, client, make
     post_form(client, "/logout", {}, form_page="/")
     with app.app_context():
         actions = db.session.scalars(select(AuditEntry.action).order_by(AuditEntry.id)).all()
-        ended = db.session.scalar(select(func.count()).select_from(UserSession).where(UserSession.ended_at.is_not(None)))
+        ended = db.session.scalar(
+            select(func.count()).select_from(UserSession).where(UserSession.ended_at.is_not(None))
+        )
     assert actions[-2:] == ["session.start", "session.end"] and ended == 1
 
 

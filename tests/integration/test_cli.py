@@ -1,4 +1,5 @@
 """Command line: catalog check, penalty suggest, users create, init-db, demo."""
+
 import json
 from pathlib import Path
 
@@ -28,12 +29,24 @@ def test_catalog_check_passes_on_the_shipped_file_with_a_line_per_policy(cli):
 def test_catalog_check_fails_with_the_problem_named(cli):
     result = cli("catalog", "check", str(FIX / "unknown_rank.yaml"))
     assert result.exit_code == 1
-    assert "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.output
+    assert (
+        "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.output
+    )
 
 
 def test_penalty_suggest_prints_one_json_object(cli):
-    result = cli("penalty", "suggest", "--policy", "bushiroad-afr", "--level", "2", "--infraction", "3.5.3.2",
-                 "--prior", "3.5.1.1:warning")
+    result = cli(
+        "penalty",
+        "suggest",
+        "--policy",
+        "bushiroad-afr",
+        "--level",
+        "2",
+        "--infraction",
+        "3.5.3.2",
+        "--prior",
+        "3.5.1.1:warning",
+    )
     assert result.exit_code == 0
     out = json.loads(result.output)
     assert out["policy"] == "bushiroad-afr" and out["level"] == 2
@@ -44,19 +57,32 @@ def test_penalty_suggest_prints_one_json_object(cli):
 
 
 def test_penalty_suggest_flags_head_judge_only_ranks(cli):
-    out = json.loads(cli("penalty", "suggest", "--policy", "bushiroad-afr", "--level", "1", "--infraction", "4.1").output)
+    out = json.loads(
+        cli("penalty", "suggest", "--policy", "bushiroad-afr", "--level", "1", "--infraction", "4.1").output
+    )
     assert out["suggested"] == "disqualification" and out["head_judge_only"] is True
 
 
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--policy", "nope", "--level", "1", "--infraction", "3.4"], "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg"),
-        (["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"], "unknown level '4'; valid choices: 1, 2, 3"),
-        (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "9.9"], "unknown infraction '9.9'; valid choices: 3.1.1, 3.1.2"),
-        (["--policy", "bushiroad-afr", "--level", "1", "--infraction", "3.4", "--prior", "3.4:yellow_card"],
-         "unknown rank 'yellow_card'; valid choices: "
-         "caution, warning, loss_of_game, loss_of_match, disqualification"),
+        (
+            ["--policy", "nope", "--level", "1", "--infraction", "3.4"],
+            "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg",
+        ),
+        (
+            ["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"],
+            "unknown level '4'; valid choices: 1, 2, 3",
+        ),
+        (
+            ["--policy", "bushiroad-afr", "--level", "1", "--infraction", "9.9"],
+            "unknown infraction '9.9'; valid choices: 3.1.1, 3.1.2",
+        ),
+        (
+            ["--policy", "bushiroad-afr", "--level", "1", "--infraction", "3.4", "--prior", "3.4:yellow_card"],
+            "unknown rank 'yellow_card'; valid choices: "
+            "caution, warning, loss_of_game, loss_of_match, disqualification",
+        ),
     ],
 )
 def test_penalty_suggest_rejects_unknown_choices_with_exit_2_and_lists_valid_ones(cli, args, message):
@@ -66,7 +92,9 @@ def test_penalty_suggest_rejects_unknown_choices_with_exit_2_and_lists_valid_one
 
 
 def test_users_create_makes_an_organizer_account(app, cli):
-    result = cli("users", "create", "--email", "Org@Example.test", "--name", "Org", "--password", "long-enough-pw", "--organizer")
+    result = cli(
+        "users", "create", "--email", "Org@Example.test", "--name", "Org", "--password", "long-enough-pw", "--organizer"
+    )
     assert result.exit_code == 0
     with app.app_context():
         user = db.session.scalar(select(User))

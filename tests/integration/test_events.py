@@ -1,4 +1,5 @@
 """Events, staff, players and rounds as organizers, head judges and scorekeepers use them."""
+
 import io
 
 import pytest
@@ -8,8 +9,16 @@ from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, Event, Player, Round
 from tests.conftest import post_form
 
-EVENT_FORM = {"name": "Winter Open", "date": "2026-12-12", "venue": "Hall C", "policy_id": "bushiroad-afr",
-              "level": "2", "rounds": "6", "round_minutes": "50", "challenge_limit": "2"}
+EVENT_FORM = {
+    "name": "Winter Open",
+    "date": "2026-12-12",
+    "venue": "Hall C",
+    "policy_id": "bushiroad-afr",
+    "level": "2",
+    "rounds": "6",
+    "round_minutes": "50",
+    "challenge_limit": "2",
+}
 
 
 @pytest.fixture
@@ -29,7 +38,12 @@ def test_organizer_creates_an_event_with_policy_and_level(app, client, organizer
     assert response.status_code == 302
     with app.app_context():
         event = db.session.scalar(select(Event))
-        assert (event.policy_id, event.policy_version, event.level, event.challenge_limit) == ("bushiroad-afr", "1.11", 2, 2)
+        assert (event.policy_id, event.policy_version, event.level, event.challenge_limit) == (
+            "bushiroad-afr",
+            "1.11",
+            2,
+            2,
+        )
         assert db.session.scalar(select(AuditEntry.action).where(AuditEntry.event_id == event.id)) == "event.create"
 
 
@@ -85,23 +99,33 @@ def test_players_are_added_one_by_one_with_unique_ids(app, client, organizer, ma
 def test_csv_import_keeps_good_rows_and_reports_bad_ones(app, client, organizer, make_event):
     event_id = make_event(organizer)
     post_form(client, f"/events/{event_id}/players", {"name": "Already Here", "player_code": "X-9"})
-    csv_text = ("name,player id\n"
-                "Yui Suzuki,P-1\n"
-                ",P-2\n"
-                "佐藤 陽翔,P-3\n"
-                "Duplicate In File,P-1\n"
-                "Clash With Event,X-9\n"
-                "Far,Too,Many,Columns\n"
-                "No Id Player,\n"
-                "Team Player,P-4,Blue Lions\n")
-    response = post_form(client, f"/events/{event_id}/players/import",
-                         {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
-                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    csv_text = (
+        "name,player id\n"
+        "Yui Suzuki,P-1\n"
+        ",P-2\n"
+        "佐藤 陽翔,P-3\n"
+        "Duplicate In File,P-1\n"
+        "Clash With Event,X-9\n"
+        "Far,Too,Many,Columns\n"
+        "No Id Player,\n"
+        "Team Player,P-4,Blue Lions\n"
+    )
+    response = post_form(
+        client,
+        f"/events/{event_id}/players/import",
+        {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
+        form_page=f"/events/{event_id}/players",
+        content_type="multipart/form-data",
+    )
     html = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "Import: 4 added, 4 rejected" in html
-    for line, reason in [(3, "Give the player&#39;s name."), (5, "player ID P-1 is already registered"),
-                         (6, "player ID X-9 is already registered"), (7, "expected at most 3 columns: name, player id, team")]:
+    for line, reason in [
+        (3, "Give the player&#39;s name."),
+        (5, "player ID P-1 is already registered"),
+        (6, "player ID X-9 is already registered"),
+        (7, "expected at most 3 columns: name, player id, team"),
+    ]:
         assert f"<td>{line}</td>" in html and reason in html
     with app.app_context():
         names = set(db.session.scalars(select(Player.name)))
@@ -112,9 +136,13 @@ def test_csv_import_keeps_good_rows_and_reports_bad_ones(app, client, organizer,
 
 def test_csv_that_is_not_utf8_is_refused_with_a_clear_message(client, organizer, make_event):
     event_id = make_event(organizer)
-    response = post_form(client, f"/events/{event_id}/players/import",
-                         {"file": (io.BytesIO("Müller,1\n".encode("latin-1")), "players.csv")},
-                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    response = post_form(
+        client,
+        f"/events/{event_id}/players/import",
+        {"file": (io.BytesIO("Müller,1\n".encode("latin-1")), "players.csv")},
+        form_page=f"/events/{event_id}/players",
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 400 and "not UTF-8" in response.get_data(as_text=True)
 
 
@@ -141,6 +169,7 @@ def test_event_page_shows_round_end_time(client, make_event, make_user, give_rol
     with app.app_context():
         rnd = db.session.scalar(select(Round))
         from datetime import timedelta
+
         expected = (rnd.started_at + timedelta(minutes=50)).strftime("%H:%M")
     assert f"ends <strong>{expected}</strong>" in client.get(f"/events/{event_id}").get_data(as_text=True)
 
@@ -151,14 +180,24 @@ def test_user_text_is_escaped_in_pages(client, organizer, make_event):
     assert "<script>alert(1)</script>" not in html and "&lt;script&gt;alert(1)&lt;/script&gt;" in html
 
 
-def test_a_csv_with_old_mac_line_endings_imports_and_a_stray_carriage_return_is_no_server_error(app, client, organizer,
-                                                                                                 make_event):
+def test_a_csv_with_old_mac_line_endings_imports_and_a_stray_carriage_return_is_no_server_error(
+    app, client, organizer, make_event
+):
     event_id = make_event(organizer)
     csv_text = "name,player id\rYui Suzuki,P-1\rHaruto Sato,P-2\r"  # lines ended by a lone CR
-    response = post_form(client, f"/events/{event_id}/players/import",
-                         {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
-                         form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    response = post_form(
+        client,
+        f"/events/{event_id}/players/import",
+        {"file": (io.BytesIO(csv_text.encode()), "players.csv")},
+        form_page=f"/events/{event_id}/players",
+        content_type="multipart/form-data",
+    )
     assert response.status_code == 200 and "Import: 2 added, 0 rejected" in response.get_data(as_text=True)
-    odd = post_form(client, f"/events/{event_id}/players/import", {"file": (io.BytesIO(b"\r\x00"), "odd.csv")},
-                    form_page=f"/events/{event_id}/players", content_type="multipart/form-data")
+    odd = post_form(
+        client,
+        f"/events/{event_id}/players/import",
+        {"file": (io.BytesIO(b"\r\x00"), "odd.csv")},
+        form_page=f"/events/{event_id}/players",
+        content_type="multipart/form-data",
+    )
     assert odd.status_code < 500  # found by the form fuzzer: a CR inside a field broke the csv reader

@@ -1,4 +1,5 @@
 """Players and pairings imports: batches that leave other events working, exact reports, bad rows never a 500."""
+
 from __future__ import annotations
 
 import io
@@ -23,8 +24,9 @@ def multipart(token: str, body: bytes | str, name="file.csv") -> dict:
     """A file upload as keyword arguments of client.post, encoded in memory (werkzeug's test client spools a large
     upload to a temporary file that it never closes)."""
     body = body.encode() if isinstance(body, str) else body
-    stream, _, boundary = stream_encode_multipart({"csrf_token": token, "file": FileStorage(io.BytesIO(body), name)},
-                                                       use_tempfile=False)
+    stream, _, boundary = stream_encode_multipart(
+        {"csrf_token": token, "file": FileStorage(io.BytesIO(body), name)}, use_tempfile=False
+    )
     return {"data": stream.getvalue(), "content_type": f"multipart/form-data; boundary={boundary}"}
 
 
@@ -38,8 +40,11 @@ def import_players(client, event_id, body):
 
 def players_at(app, event_id) -> list[tuple[str, str | None]]:
     with app.app_context():
-        return list(db.session.execute(select(Player.name, Player.player_code).where(Player.event_id == event_id)
-                                       .order_by(Player.id)))
+        return list(
+            db.session.execute(
+                select(Player.name, Player.player_code).where(Player.event_id == event_id).order_by(Player.id)
+            )
+        )
 
 
 def page(response) -> str:
@@ -63,8 +68,10 @@ def organizer_at(app, make_user, make_event):
 
 # ---- players: batches ------------------------------------------------------------------------------------------------
 
+
 def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_finish_before_it_does(
-        app, floor, make_event):
+    app, floor, make_event
+):
     """SQLite holds one write lock for the whole database: an import in one transaction made every judge of every
     event wait for it. In batches, another event's judge saves incidents while the import is still running."""
     rows = 10_000
@@ -87,13 +94,17 @@ def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_fin
     try:
         with app.app_context():  # wait until the import's first batch is committed (or the import ends)
             while not finished.wait(0.02) and not db.session.scalar(
-                    select(func.count()).select_from(Player).where(Player.event_id == big_event)):
+                select(func.count()).select_from(Player).where(Player.event_id == big_event)
+            ):
                 db.session.rollback()
-        saves = [log(judge, floor["event_id"], player=f"P-00{n}", infraction="3.5.2", penalty="warning")
-                 for n in (1, 2, 3, 4)]
+        saves = [
+            log(judge, floor["event_id"], player=f"P-00{n}", infraction="3.5.2", penalty="warning")
+            for n in (1, 2, 3, 4)
+        ]
         with app.app_context():
-            imported_by_then = db.session.scalar(select(func.count()).select_from(Player).where(
-                Player.event_id == big_event))
+            imported_by_then = db.session.scalar(
+                select(func.count()).select_from(Player).where(Player.event_id == big_event)
+            )
     finally:
         importer.join()
     assert [s.status_code for s in saves] == [302] * 4
@@ -106,19 +117,21 @@ def test_the_players_report_is_exact_across_batches_duplicates_included(app, org
     client, event_id = organizer_at
     app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 3
     import_players(client, event_id, "Already Here,X-9\n")
-    csv_text = ("name,player id\n"        # 1: header
-                "A One,P-1\n"             # 2
-                "B Two,P-2\n"             # 3
-                ",P-3\n"                  # 4: no name
-                "C Three,X-9\n"           # 5: registered by the earlier import
-                "D Four,P-4\n"            # 6
-                "E Five,P-5\n"            # 7: (second batch)
-                "A Again,P-1\n"           # 8: duplicate of line 2, one batch later
-                "\n"                      # 9: blank, skipped
-                "F Six,P-6,Team,Extra\n"  # 10: too many columns
-                "G Seven,P-7\n"           # 11
-                "No Id,\n"                # 12: player IDs are optional (README: players CSV)
-                "E Again,P-5\n")          # 13: duplicate of line 7, in the last batch
+    csv_text = (
+        "name,player id\n"  # 1: header
+        "A One,P-1\n"  # 2
+        "B Two,P-2\n"  # 3
+        ",P-3\n"  # 4: no name
+        "C Three,X-9\n"  # 5: registered by the earlier import
+        "D Four,P-4\n"  # 6
+        "E Five,P-5\n"  # 7: (second batch)
+        "A Again,P-1\n"  # 8: duplicate of line 2, one batch later
+        "\n"  # 9: blank, skipped
+        "F Six,P-6,Team,Extra\n"  # 10: too many columns
+        "G Seven,P-7\n"  # 11
+        "No Id,\n"  # 12: player IDs are optional (README: players CSV)
+        "E Again,P-5\n"
+    )  # 13: duplicate of line 7, in the last batch
     response = import_players(client, event_id, csv_text)
     html = page(response)
     assert response.status_code == 200 and "Import: 6 added, 5 rejected" in html
@@ -130,12 +143,23 @@ def test_the_players_report_is_exact_across_batches_duplicates_included(app, org
         (13, "player ID P-5 is already registered (line 7 of this file)"),
     ]
     assert [name for name, _ in players_at(app, event_id)] == [
-        "Already Here", "A One", "B Two", "D Four", "E Five", "G Seven", "No Id"]
+        "Already Here",
+        "A One",
+        "B Two",
+        "D Four",
+        "E Five",
+        "G Seven",
+        "No Id",
+    ]
     with app.app_context():
-        summaries = db.session.scalars(select(AuditEntry.details).where(AuditEntry.action == "player.import")
-                                       .order_by(AuditEntry.id)).all()
-        added = db.session.scalar(select(func.count()).select_from(AuditEntry).where(
-            AuditEntry.action == "player.add", AuditEntry.object_type == "Player"))
+        summaries = db.session.scalars(
+            select(AuditEntry.details).where(AuditEntry.action == "player.import").order_by(AuditEntry.id)
+        ).all()
+        added = db.session.scalar(
+            select(func.count())
+            .select_from(AuditEntry)
+            .where(AuditEntry.action == "player.add", AuditEntry.object_type == "Player")
+        )
     assert [(s["added"], s["lines"]) for s in summaries[1:]] == [(2, [2, 5]), (3, [6, 11]), (1, [12, 12])], summaries
     assert added == 7  # each player, the earlier one included, has its own entry
     assert audit_watch == [], "\n".join(audit_watch)
@@ -177,8 +201,17 @@ def test_a_players_file_over_the_import_limit_gets_413_and_other_forms_keep_thei
 # ---- table numbers wherever a table is typed -------------------------------------------------------------------------
 
 FLOOR_FORMS = {
-    "incident": ("incidents/new", {"round": "1", "subject_kind": "player", "player": "P-001", "infraction": "3.5.2",
-                                   "penalty": "warning", "description": ""}),
+    "incident": (
+        "incidents/new",
+        {
+            "round": "1",
+            "subject_kind": "player",
+            "player": "P-001",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+            "description": "",
+        },
+    ),
     "time extension": ("extensions/new", {"round": "1", "reason": "ruling", "minutes": "3"}),
     "deck check": ("deck-checks/new", {"round": "1", "player_1": "P-001"}),
 }
@@ -197,5 +230,6 @@ def test_a_table_number_out_of_range_is_a_field_error_and_stores_nothing(app, fl
     prefilled = judge.get(f"{url}?table={table}")
     assert prefilled.status_code == 200
     with app.app_context():
-        assert [db.session.scalar(select(func.count()).select_from(model))
-                for model in (Incident, TimeExtension, DeckCheck)] == [0, 0, 0]
+        assert [
+            db.session.scalar(select(func.count()).select_from(model)) for model in (Incident, TimeExtension, DeckCheck)
+        ] == [0, 0, 0]

@@ -1,4 +1,5 @@
 """Floor judges log incidents: the engine's suggestion, upgrades, one-time keys, corrections and history."""
+
 from __future__ import annotations
 
 import re
@@ -20,8 +21,15 @@ def log(client, event_id, *, key=None, **fields):
     """Fill the incident form like a judge: fetch it (for its token and one-time key), then send it."""
     page = client.get(new_url(event_id)).get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": token, "key": key or KEY_RE.search(page).group(1), "round": "1", "subject_kind": "player",
-            "table": "2", "penalty": "", "description": ""}
+    data = {
+        "csrf_token": token,
+        "key": key or KEY_RE.search(page).group(1),
+        "round": "1",
+        "subject_kind": "player",
+        "table": "2",
+        "penalty": "",
+        "description": "",
+    }
     data.update({k: str(v) for k, v in fields.items()})
     return client.post(new_url(event_id), data=data)
 
@@ -36,8 +44,12 @@ def incidents(app, event_id):
     from sqlalchemy.orm import selectinload
 
     with app.app_context():
-        return db.session.scalars(select(Incident).where(Incident.event_id == event_id).order_by(Incident.number)
-                                  .options(selectinload(Incident.subjects))).all()
+        return db.session.scalars(
+            select(Incident)
+            .where(Incident.event_id == event_id)
+            .order_by(Incident.number)
+            .options(selectinload(Incident.subjects))
+        ).all()
 
 
 def text(response) -> str:
@@ -61,6 +73,7 @@ def suggestion(client, event_id, **params):
 
 # ---- logging and the confirmation ---------------------------------------------------------------------------------
 
+
 def test_the_form_has_the_fields_a_judge_expects_with_visible_labels(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     page = judge.get(new_url(floor["event_id"])).get_data(as_text=True)
@@ -72,29 +85,43 @@ def test_the_form_has_the_fields_a_judge_expects_with_visible_labels(app, floor)
 
 def test_a_floor_judge_logs_a_warning_and_is_told_what_to_say_at_the_table(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player="Aiko Mori · P-001", infraction="3.5.2", penalty="warning",
-                   description="Forgot to discard after the effect.")
+    response = log(
+        judge,
+        floor["event_id"],
+        player="Aiko Mori · P-001",
+        infraction="3.5.2",
+        penalty="warning",
+        description="Forgot to discard after the effect.",
+    )
     assert response.status_code == 302 and response.headers["Location"].endswith("/incidents/1?saved=1")
     page = text(judge.get(response.headers["Location"]))
     assert "Saved: incident #1" in page
     assert "Aiko Mori receives a Warning for Failure to Discard Cards (3.5.2)" in page
     [incident] = incidents(app, floor["event_id"])
-    assert (incident.rank_id, incident.suggested_rank_id, incident.upgraded, incident.table_number) == \
-        ("warning", "warning", False, 2)
+    assert (incident.rank_id, incident.suggested_rank_id, incident.upgraded, incident.table_number) == (
+        "warning",
+        "warning",
+        False,
+        2,
+    )
     assert incident.status is IncidentStatus.STANDING
 
 
 def test_the_same_one_time_key_sent_twice_stores_one_incident_and_one_audit_entry(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    first = log(judge, floor["event_id"], key="retried-on-bad-wifi-0001", player="P-001", infraction="3.5.2",
-                penalty="warning")
-    second = log(judge, floor["event_id"], key="retried-on-bad-wifi-0001", player="P-001", infraction="3.5.2",
-                 penalty="warning")
+    first = log(
+        judge, floor["event_id"], key="retried-on-bad-wifi-0001", player="P-001", infraction="3.5.2", penalty="warning"
+    )
+    second = log(
+        judge, floor["event_id"], key="retried-on-bad-wifi-0001", player="P-001", infraction="3.5.2", penalty="warning"
+    )
     assert first.headers["Location"] == second.headers["Location"]
     assert len(incidents(app, floor["event_id"])) == 1
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(AuditEntry)
-                                 .where(AuditEntry.action == "incident.log")) == 1
+        assert (
+            db.session.scalar(select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "incident.log"))
+            == 1
+        )
 
 
 def test_each_new_form_carries_a_fresh_one_time_key(app, floor):
@@ -104,6 +131,7 @@ def test_each_new_form_carries_a_fresh_one_time_key(app, floor):
 
 
 # ---- the engine on the form ---------------------------------------------------------------------------------------
+
 
 def test_the_form_suggests_the_upgrade_after_an_earlier_penalty_in_the_same_subsection(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
@@ -137,22 +165,42 @@ def test_the_stored_incident_keeps_the_upgrade_and_the_incidents_behind_it(app, 
 def test_a_penalty_below_the_upgrade_needs_a_reason_and_the_form_keeps_the_input(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
-    response = log(judge, floor["event_id"], key="below-the-upgrade-key-1", player="P-001", infraction="3.5.3.2",
-                   penalty="warning", description="Saw the top card while shuffling.")
+    response = log(
+        judge,
+        floor["event_id"],
+        key="below-the-upgrade-key-1",
+        player="P-001",
+        infraction="3.5.3.2",
+        penalty="warning",
+        description="Saw the top card while shuffling.",
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 400
     assert 'id="deviation_reason-error"' in page and "Warning is below the suggested Loss of Game" in page
     assert "Saw the top card while shuffling." in page and 'value="P-001"' in page
     assert len(incidents(app, floor["event_id"])) == 1
-    log(judge, floor["event_id"], key="below-the-upgrade-key-1", player="P-001", infraction="3.5.3.2",
-        penalty="warning", deviation_reason="Opponent's shuffle caused it")
+    log(
+        judge,
+        floor["event_id"],
+        key="below-the-upgrade-key-1",
+        player="P-001",
+        infraction="3.5.3.2",
+        penalty="warning",
+        deviation_reason="Opponent's shuffle caused it",
+    )
     assert incidents(app, floor["event_id"])[1].deviation_reason == "Opponent's shuffle caused it"
 
 
 def test_a_floor_judges_disqualification_is_saved_as_recommended_and_reaches_the_head_judge(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    log(judge, floor["event_id"], player="P-004", infraction="3.8.3", penalty="disqualification",
-        description="Threatened the opponent.")
+    log(
+        judge,
+        floor["event_id"],
+        player="P-004",
+        infraction="3.8.3",
+        penalty="disqualification",
+        description="Threatened the opponent.",
+    )
     [incident] = incidents(app, floor["event_id"])
     assert incident.status is IncidentStatus.RECOMMENDED and incident.rank_id == "disqualification"
     head = signed_in(app, floor["people"]["head_judge"][1])
@@ -177,10 +225,12 @@ def test_loss_of_game_and_above_appear_in_the_head_judges_feed_and_warnings_do_n
 
 # ---- who the incident is about ---------------------------------------------------------------------------------------
 
+
 def test_a_team_penalty_counts_in_each_members_history(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], subject_kind="team", team="Blue Lions", infraction="3.5.2",
-                   penalty="warning")
+    response = log(
+        judge, floor["event_id"], subject_kind="team", team="Blue Lions", infraction="3.5.2", penalty="warning"
+    )
     assert response.status_code == 302
     for code in ("P-001", "P-002"):
         answer = suggestion(judge, floor["event_id"], player_id=floor["players"][code], infraction="3.5.3.2").get_json()
@@ -190,8 +240,15 @@ def test_a_team_penalty_counts_in_each_members_history(app, floor):
 
 def test_a_spectator_incident_needs_no_table_and_touches_no_player(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], subject_kind="spectator", spectator="Man in the red cap", table="",
-                   infraction="4.5", penalty="disqualification")
+    response = log(
+        judge,
+        floor["event_id"],
+        subject_kind="spectator",
+        spectator="Man in the red cap",
+        table="",
+        infraction="4.5",
+        penalty="disqualification",
+    )
     assert response.status_code == 302
     [incident] = incidents(app, floor["event_id"])
     assert (incident.subject_name, incident.table_number, incident.subjects) == ("Man in the red cap", None, [])
@@ -199,8 +256,15 @@ def test_a_spectator_incident_needs_no_table_and_touches_no_player(app, floor):
 
 def test_a_player_not_yet_registered_is_added_from_the_incident_form(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player="Late Comer", new_player="y", new_player_code="P-099",
-                   infraction="3.9.1", penalty="warning")
+    response = log(
+        judge,
+        floor["event_id"],
+        player="Late Comer",
+        new_player="y",
+        new_player_code="P-099",
+        infraction="3.9.1",
+        penalty="warning",
+    )
     assert response.status_code == 302
     with app.app_context():
         player = db.session.scalar(select(Player).where(Player.player_code == "P-099"))
@@ -209,14 +273,18 @@ def test_a_player_not_yet_registered_is_added_from_the_incident_form(app, floor)
 
 # ---- bad input -------------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("fields, field, message", [
-    ({"table": "99"}, "table", "There is no table 99: this event has tables 1 to 2."),
-    ({"round": "3"}, "round", "Round 3 has not started."),
-    ({"infraction": "9.9.9"}, "infraction", "Not a valid choice."),
-    ({"extension": "-2"}, "extension", "0 to 240 minutes."),
-    ({"extension": "90"}, "extension", "90 minutes is longer than a whole round (50 min)."),
-    ({"player": "Nobody Here"}, "player", "No player at this event matches “Nobody Here”."),
-])
+
+@pytest.mark.parametrize(
+    "fields, field, message",
+    [
+        ({"table": "99"}, "table", "There is no table 99: this event has tables 1 to 2."),
+        ({"round": "3"}, "round", "Round 3 has not started."),
+        ({"infraction": "9.9.9"}, "infraction", "Not a valid choice."),
+        ({"extension": "-2"}, "extension", "0 to 240 minutes."),
+        ({"extension": "90"}, "extension", "90 minutes is longer than a whole round (50 min)."),
+        ({"player": "Nobody Here"}, "player", "No player at this event matches “Nobody Here”."),
+    ],
+)
 def test_bad_input_comes_back_with_the_input_kept_and_a_message_at_the_field(app, floor, fields, field, message):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     data = {"player": "P-001", "infraction": "3.5.2", "penalty": "warning", "description": "Kept text ✓"} | fields
@@ -244,22 +312,42 @@ def test_people_who_are_not_judges_of_the_event_get_403_and_nothing_is_written(a
     page = judge.get(new_url(floor["event_id"])).get_data(as_text=True)
     other = signed_in(app, floor["people"][who][1])
     token = csrf_token(other, "/account/password")
-    response = other.post(new_url(floor["event_id"]), data={
-        "csrf_token": token, "key": KEY_RE.search(page).group(1), "round": "1", "table": "1", "subject_kind": "player",
-        "player": "P-001", "infraction": "3.5.2", "penalty": "warning"})
+    response = other.post(
+        new_url(floor["event_id"]),
+        data={
+            "csrf_token": token,
+            "key": KEY_RE.search(page).group(1),
+            "round": "1",
+            "table": "1",
+            "subject_kind": "player",
+            "player": "P-001",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+        },
+    )
     assert response.status_code == 403 and "Not allowed" in response.get_data(as_text=True)
     assert incidents(app, floor["event_id"]) == []
 
 
 # ---- corrections, voiding, history -----------------------------------------------------------------------------------
 
+
 def test_a_judge_corrects_their_incident_and_the_before_and_after_stay_visible(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning", description="First account")
     url = f"/events/{floor['event_id']}/incidents/1"
-    response = judge.post(f"{url}/edit", data={
-        "csrf_token": csrf_token(judge, f"{url}/edit"), "round": "1", "table": "1", "infraction": "3.5.2",
-        "penalty": "warning", "description": "Corrected account", "note": "Wrong table number"})
+    response = judge.post(
+        f"{url}/edit",
+        data={
+            "csrf_token": csrf_token(judge, f"{url}/edit"),
+            "round": "1",
+            "table": "1",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+            "description": "Corrected account",
+            "note": "Wrong table number",
+        },
+    )
     assert response.status_code == 302
     page = judge.get(url).get_data(as_text=True)
     assert "Corrected account" in page
@@ -276,11 +364,30 @@ def test_only_the_judge_who_logged_it_or_the_head_judge_may_correct_an_incident(
     url = f"/events/{floor['event_id']}/incidents/1/edit"
     other = signed_in(app, floor["people"]["other_floor"][1])
     assert other.get(url).status_code == 403
-    assert other.post(url, data={"csrf_token": csrf_token(other, "/account/password"), "round": "1", "table": "9",
-                                 "infraction": "3.5.2", "penalty": "warning"}).status_code == 403
+    assert (
+        other.post(
+            url,
+            data={
+                "csrf_token": csrf_token(other, "/account/password"),
+                "round": "1",
+                "table": "9",
+                "infraction": "3.5.2",
+                "penalty": "warning",
+            },
+        ).status_code
+        == 403
+    )
     head = signed_in(app, floor["people"]["head_judge"][1])
-    response = head.post(url, data={"csrf_token": csrf_token(head, url), "round": "1", "table": "1",
-                                    "infraction": "3.5.2", "penalty": "warning"})
+    response = head.post(
+        url,
+        data={
+            "csrf_token": csrf_token(head, url),
+            "round": "1",
+            "table": "1",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+        },
+    )
     assert response.status_code == 302 and incidents(app, floor["event_id"])[0].table_number == 1
 
 
@@ -289,11 +396,27 @@ def test_correcting_the_infraction_rechecks_the_penalty_against_the_earlier_hist
     log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
     log(judge, floor["event_id"], player="P-001", infraction="3.2.1", penalty="caution")
     url = f"/events/{floor['event_id']}/incidents/2/edit"
-    response = judge.post(url, data={"csrf_token": csrf_token(judge, url), "round": "1", "table": "2",
-                                     "infraction": "3.5.3.2", "penalty": "warning"})
+    response = judge.post(
+        url,
+        data={
+            "csrf_token": csrf_token(judge, url),
+            "round": "1",
+            "table": "2",
+            "infraction": "3.5.3.2",
+            "penalty": "warning",
+        },
+    )
     assert response.status_code == 400 and "below the suggested Loss of Game" in response.get_data(as_text=True)
-    judge.post(url, data={"csrf_token": csrf_token(judge, url), "round": "1", "table": "2", "infraction": "3.5.3.2",
-                          "penalty": "loss_of_game"})
+    judge.post(
+        url,
+        data={
+            "csrf_token": csrf_token(judge, url),
+            "round": "1",
+            "table": "2",
+            "infraction": "3.5.3.2",
+            "penalty": "loss_of_game",
+        },
+    )
     second = incidents(app, floor["event_id"])[1]
     assert (second.infraction_code, second.upgraded, second.upgrade_refs) == ("3.5.3.2", True, [1])
 
@@ -319,14 +442,15 @@ def test_player_history_groups_by_subsection_newest_first_and_marks_the_next_upg
     page = judge.get(f"/events/{floor['event_id']}/players/{floor['players']['P-001']}").get_data(as_text=True)
     sections = re.findall(r"<h2>(3\.\d+) ", page)
     assert sections == ["3.5", "3.2"]  # the group with the newest incident first
-    three_five = page[page.index("<h2>3.5 "):page.index("<h2>3.2 ")]
+    three_five = page[page.index("<h2>3.5 ") : page.index("<h2>3.2 ")]
     assert three_five.index("#3</a>") < three_five.index("#1</a>")
     assert "Next infraction in 3.5 is upgraded (2 standing penalties here)." in page
-    three_two = page[page.index("<h2>3.2 "):]
+    three_two = page[page.index("<h2>3.2 ") :]
     assert "Next infraction in 3.2" not in three_two and 'class="void"' in three_two
 
 
 # ---- time on the incident, the call stopwatch ------------------------------------------------------------------------
+
 
 def test_time_given_on_the_incident_is_its_own_record_and_moves_the_tables_end(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
@@ -336,6 +460,7 @@ def test_time_given_on_the_incident_is_its_own_record_and_moves_the_tables_end(a
         ext = db.session.scalar(select(TimeExtension))
         assert (ext.minutes, ext.table_number, ext.reason.value, ext.incident_id) == (4, 2, "ruling", 1)
         from judgeapp.models import Round
+
         rnd = db.session.scalar(select(Round))
         expected = rnd.started_at + timedelta(minutes=54)
     assert f"table 2 now ends at <strong>{expected:%H:%M}</strong>" in page
@@ -348,11 +473,12 @@ def test_the_call_stopwatch_opens_the_form_with_the_start_time_and_proposes_the_
     form = judge.get(opened.headers["Location"]).get_data(as_text=True)
     assert 'id="stopwatch"' in form and 'name="call_started_at" type="hidden" value="20' in form
     started = (utcnow() - timedelta(minutes=3, seconds=10)).replace(microsecond=0).isoformat()
-    response = log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning",
-                   call_started_at=started)
+    response = log(
+        judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning", call_started_at=started
+    )
     page = text(judge.get(response.headers["Location"]))
     assert re.search(r"The call took 3 min 1\d s", page) and "Add the 4 min owed" in page  # 3:10 plus the request
-    owed_form = page[page.index('class="owed-form"'):page.index("Add the 4 min owed")]
+    owed_form = page[page.index('class="owed-form"') : page.index("Add the 4 min owed")]
     fields = form_fields(owed_form)
     assert fields["csrf_token"] and fields["table"] == "2" and fields["reason"] == "ruling"
     for _ in range(2):  # a double tap adds the time once

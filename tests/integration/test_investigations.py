@@ -1,5 +1,6 @@
 """Disqualifications: only the head judge gives them, investigations gather statements, one-time links, the lock,
 and the PDF report read back as text."""
+
 from __future__ import annotations
 
 import re
@@ -36,8 +37,15 @@ def dq(app, floor):
         import_pairings(db.session, actor=event.organizer, event=event, round_number=1, text="2,P-003,P-001\n")
         db.session.commit()
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = log(judge, floor["event_id"], player="P-003", table=2, infraction="4.1", penalty="disqualification",
-                   description="Saw the player stack the deck while shuffling.")
+    response = log(
+        judge,
+        floor["event_id"],
+        player="P-003",
+        table=2,
+        infraction="4.1",
+        penalty="disqualification",
+        description="Saw the player stack the deck while shuffling.",
+    )
     assert response.status_code == 302
     return {**floor, "judge": judge, "head": signed_in(app, floor["people"]["head_judge"][1])}
 
@@ -64,25 +72,38 @@ def base(dq):
 
 def statement(client, dq, *, name="Aiko Mori", role="opponent", body="I saw the top cards being arranged.", key=None):
     page = client.get(f"{base(dq)}/investigations/1").get_data(as_text=True)
-    return post(client, f"{base(dq)}/investigations/1/statements", key=key or KEY_RE.search(page).group(1),
-                author_name=name, author_role=role, text=body)
+    return post(
+        client,
+        f"{base(dq)}/investigations/1/statements",
+        key=key or KEY_RE.search(page).group(1),
+        author_name=name,
+        author_role=role,
+        text=body,
+    )
 
 
 def make_link(client, dq, name="Eve Witness", role="witness"):
-    response = post(client, f"{base(dq)}/investigations/1/links", **{"link-author_name": name, "link-author_role": role})
+    response = post(
+        client, f"{base(dq)}/investigations/1/links", **{"link-author_name": name, "link-author_role": role}
+    )
     assert response.status_code == 302, text(response)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     return re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
 
 
-WRITE_UP = dict(hj_infraction="Cheating: arranging the deck while shuffling (4.1).",
-                hj_facts="Two people saw cards being arranged; the player admitted it.",
-                hj_assumptions="That the player knew the order of the cards he moved.",
-                hj_reasoning="Deliberate, for advantage: cheating.", decision_infraction_code="4.1",
-                revoke_prizes="y", summary="Disqualified; told the player, organizer informed.")
+WRITE_UP = dict(
+    hj_infraction="Cheating: arranging the deck while shuffling (4.1).",
+    hj_facts="Two people saw cards being arranged; the player admitted it.",
+    hj_assumptions="That the player knew the order of the cards he moved.",
+    hj_reasoning="Deliberate, for advantage: cheating.",
+    decision_infraction_code="4.1",
+    revoke_prizes="y",
+    summary="Disqualified; told the player, organizer informed.",
+)
 
 
 # ---- who gives a disqualification ---------------------------------------------------------------------------------
+
 
 def test_a_floor_judges_disqualification_waits_for_the_head_judge_who_accepts_it(app, dq):
     with app.app_context():
@@ -103,8 +124,9 @@ def test_the_head_judge_declines_a_recommendation_with_a_reason_and_another_pena
     with app.app_context():
         incident = db.session.scalar(select(Incident))
         assert (incident.status, incident.rank_id) == (IncidentStatus.STANDING, "warning")
-        assert incident.deviation_reason == ("Head judge declined the recommended Disqualification: "
-                                             "Could not establish intent")
+        assert incident.deviation_reason == (
+            "Head judge declined the recommended Disqualification: Could not establish intent"
+        )
         assert db.session.scalar(select(Investigation)).status is InvestigationStatus.DECLINED
         entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "incident.decline"))
         assert entry.details["changed"]["rank_id"] == ["disqualification", "warning"]
@@ -128,12 +150,13 @@ def test_a_floor_judge_cannot_accept_their_own_recommendation(app, dq):
 
 # ---- statements ----------------------------------------------------------------------------------------------------
 
+
 def test_the_head_judge_types_statements_with_author_role_time_and_taker(app, dq):
     assert statement(dq["head"], dq).status_code == 302
     assert statement(dq["head"], dq, name="Chen Yu", role="player", body="I was only shuffling.").status_code == 302
     page = text(dq["head"].get(f"{base(dq)}/investigations/1"))
     assert "Statements (2)" in page
-    assert "Aiko Mori <span class=\"muted\">(opponent)</span>" in page and "taken by Head Judge" in page
+    assert 'Aiko Mori <span class="muted">(opponent)</span>' in page and "taken by Head Judge" in page
     assert "I was only shuffling." in page
 
 
@@ -149,8 +172,9 @@ def test_a_one_time_link_takes_one_statement_without_an_account_and_then_stops_w
     visitor = app.test_client()  # no account
     page = text(visitor.get(f"/statement/{token}"))
     assert "Eve Witness" in page and "Regional Qualifier" in page
-    token_field = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', visitor.get(f"/statement/{token}")
-                            .get_data(as_text=True)).group(1)
+    token_field = re.search(
+        r'name="csrf_token" type="hidden" value="([^"]+)"', visitor.get(f"/statement/{token}").get_data(as_text=True)
+    ).group(1)
     response = send_statement(visitor, token, "I saw him look at the bottom card and move it to the top.")
     assert response.status_code == 200 and "Your statement was received" in text(response)
     again = visitor.post(f"/statement/{token}", data={"csrf_token": token_field, "text": "A second statement"})
@@ -206,9 +230,9 @@ def test_a_withdrawn_link_stops_working(app, dq):
 
 # ---- the write-up and the lock ---------------------------------------------------------------------------------------
 
+
 def test_finalizing_needs_facts_reasoning_infraction_and_summary(app, dq):
-    response = post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y",
-                    **{**WRITE_UP, "hj_facts": ""})
+    response = post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **{**WRITE_UP, "hj_facts": ""})
     assert response.status_code == 400
     page = text(response)
     assert "State the facts you consider established" in page and "Deliberate, for advantage" in page  # input kept
@@ -235,9 +259,11 @@ def test_after_finalizing_new_statements_are_dated_addenda_and_earlier_ones_are_
     assert send_statement(app.test_client(), token, "Late witness statement.").status_code == 200
     with app.app_context():
         rows = db.session.scalars(select(Statement).order_by(Statement.id)).all()
-        assert [(s.text, s.addendum) for s in rows] == [("Original statement.", False),
-                                                        ("Addendum: video reviewed.", True),
-                                                        ("Late witness statement.", True)]
+        assert [(s.text, s.addendum) for s in rows] == [
+            ("Original statement.", False),
+            ("Addendum: video reviewed.", True),
+            ("Late witness statement.", True),
+        ]
     page = text(dq["head"].get(f"{base(dq)}/investigations/1"))
     assert "Add a dated addendum" in page and page.count("Addendum — ") == 2
 
@@ -246,13 +272,15 @@ def test_every_change_to_an_investigation_is_audited(app, dq):
     post(dq["head"], f"{base(dq)}/investigations/1/write-up", save="y", **WRITE_UP)
     post(dq["head"], f"{base(dq)}/investigations/1/write-up", save="y", **{**WRITE_UP, "hj_reasoning": "Changed."})
     with app.app_context():
-        entries = db.session.scalars(select(AuditEntry).where(AuditEntry.action == "investigation.write_up")
-                                     .order_by(AuditEntry.id)).all()
+        entries = db.session.scalars(
+            select(AuditEntry).where(AuditEntry.action == "investigation.write_up").order_by(AuditEntry.id)
+        ).all()
     assert len(entries) == 2
     assert entries[1].details["changed"] == {"hj_reasoning": [WRITE_UP["hj_reasoning"], "Changed."]}
 
 
 # ---- the PDF report -----------------------------------------------------------------------------------------------
+
 
 def pdf_text(pdf: bytes, tmp_path, *args) -> str:
     if shutil.which("pdftotext") is None:
@@ -276,26 +304,64 @@ def finalized_with_statements(app, dq, statements):
 
 def test_the_report_holds_every_field_and_every_statement_in_full(app, dq, tmp_path):
     long_text = " ".join(f"sentence{n} of a long witness account." for n in range(120))
-    finalized_with_statements(app, dq, [("Aiko Mori", "opponent", "I saw the top cards being arranged."),
-                                        ("Chen Yu", "player", "I was only shuffling."),
-                                        ("Eve Witness", "witness", long_text)])
+    finalized_with_statements(
+        app,
+        dq,
+        [
+            ("Aiko Mori", "opponent", "I saw the top cards being arranged."),
+            ("Chen Yu", "player", "I was only shuffling."),
+            ("Eve Witness", "witness", long_text),
+        ],
+    )
     response = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
     assert "dq-report_Regional-Qualifier_Chen-Yu_2026-11-28.pdf" in response.headers["Content-Disposition"]
     body = " ".join(pdf_text(response.data, tmp_path).split())
-    for expected in ("Disqualification report", f"DQ-{dq['event_id']}-1", "Regional Qualifier", "2026-11-28", "Hall A",
-                     "Bushiroad", "Level 2", "Head Judge", "Organizer", "Chen Yu", "P-003", "Aiko Mori (P-001)",
-                     "4.1 Cheating", "Disqualification", "prizes", "Incident #1 logged by Floor Judge",
-                     "Investigation finalized", "Decision: disqualification",
-                     "I saw the top cards being arranged.", "I was only shuffling.", "sentence0 of", "sentence119 of",
-                     WRITE_UP["hj_facts"], WRITE_UP["hj_assumptions"], WRITE_UP["hj_reasoning"], WRITE_UP["summary"],
-                     "Saw the player stack the deck while shuffling.", "Page 1 of", "Signatures", "generated"):
+    for expected in (
+        "Disqualification report",
+        f"DQ-{dq['event_id']}-1",
+        "Regional Qualifier",
+        "2026-11-28",
+        "Hall A",
+        "Bushiroad",
+        "Level 2",
+        "Head Judge",
+        "Organizer",
+        "Chen Yu",
+        "P-003",
+        "Aiko Mori (P-001)",
+        "4.1 Cheating",
+        "Disqualification",
+        "prizes",
+        "Incident #1 logged by Floor Judge",
+        "Investigation finalized",
+        "Decision: disqualification",
+        "I saw the top cards being arranged.",
+        "I was only shuffling.",
+        "sentence0 of",
+        "sentence119 of",
+        WRITE_UP["hj_facts"],
+        WRITE_UP["hj_assumptions"],
+        WRITE_UP["hj_reasoning"],
+        WRITE_UP["summary"],
+        "Saw the player stack the deck while shuffling.",
+        "Page 1 of",
+        "Signatures",
+        "generated",
+    ):
         assert expected in body, expected
 
 
 def test_the_report_comes_in_a4_and_us_letter_and_embeds_every_font(app, dq, tmp_path):
-    finalized_with_statements(app, dq, [("佐藤 陽翔", "witness", "見ました。"), ("Chloé Dubois", "witness", "J'ai vu."),
-                                        ("김지호", "judge", "확인했습니다.")])
+    finalized_with_statements(
+        app,
+        dq,
+        [
+            ("佐藤 陽翔", "witness", "見ました。"),
+            ("Chloé Dubois", "witness", "J'ai vu."),
+            ("김지호", "judge", "확인했습니다."),
+        ],
+    )
     a4 = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data
     letter = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf?paper=letter").data
     assert "595.276 x 841.89 pts (A4)" in pdf_info(a4, tmp_path)
@@ -317,11 +383,14 @@ def test_the_organizer_downloads_the_report_and_a_floor_judge_cannot(app, dq):
     assert dq["judge"].get(f"{base(dq)}/investigations/1/report.pdf").status_code == 403
 
 
-def test_hostile_text_in_statements_is_inert_in_the_page_and_the_pdf_and_fetches_nothing(app, dq, tmp_path,
-                                                                                        listening_server):
+def test_hostile_text_in_statements_is_inert_in_the_page_and_the_pdf_and_fetches_nothing(
+    app, dq, tmp_path, listening_server
+):
     url, hits = listening_server
-    hostile = (f'<img src="{url}/pixel.png"><link rel=stylesheet href="{url}/x.css">'
-               f'<script>alert(1)</script><iframe src="file:///etc/passwd"></iframe> {{{{ 7*7 }}}}')
+    hostile = (
+        f'<img src="{url}/pixel.png"><link rel=stylesheet href="{url}/x.css">'
+        f'<script>alert(1)</script><iframe src="file:///etc/passwd"></iframe> {{{{ 7*7 }}}}'
+    )
     finalized_with_statements(app, dq, [("<b>Mallory</b>", "witness", hostile)])
     page = dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)
     pdf = dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data

@@ -1,6 +1,7 @@
 """Record lifecycles through the pages judges use: a head judge's decision is final for floor judges (a note or a
 question instead), a disqualification corrected down withdraws its investigation, deck checks and rounds can always
 be ended, an event whose rounds are over can be closed, and an event's policy stays with its incidents."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -40,15 +41,25 @@ def incident_url(event_id, number=1):
 
 def correct(client, event_id, number=1, **fields):
     """Send the correction form as the edit page would, with the incident's facts unless told otherwise."""
-    data = {"csrf_token": csrf_token(client, "/account/password"), "round": "1", "table": "2", "infraction": "3.5.2",
-            "penalty": "warning", "deviation_reason": "", "description": "", "note": ""}
+    data = {
+        "csrf_token": csrf_token(client, "/account/password"),
+        "round": "1",
+        "table": "2",
+        "infraction": "3.5.2",
+        "penalty": "warning",
+        "deviation_reason": "",
+        "description": "",
+        "note": "",
+    }
     data.update({k: str(v) for k, v in fields.items()})
     return client.post(f"{incident_url(event_id, number)}/edit", data=data)
 
 
 def void(client, event_id, number=1, reason="Logged on the wrong player"):
-    return client.post(f"{incident_url(event_id, number)}/void",
-                       data={"csrf_token": csrf_token(client, "/account/password"), "reason": reason})
+    return client.post(
+        f"{incident_url(event_id, number)}/void",
+        data={"csrf_token": csrf_token(client, "/account/password"), "reason": reason},
+    )
 
 
 def add_note(client, event_id, number=1, body="The player says the opponent agreed.", ask=False):
@@ -59,20 +70,27 @@ def add_note(client, event_id, number=1, body="The player says the opponent agre
 
 
 def end_round(client, event_id, number=1):
-    return client.post(f"/events/{event_id}/rounds/{number}/end",
-                       data={"csrf_token": csrf_token(client, f"/events/{event_id}")})
+    return client.post(
+        f"/events/{event_id}/rounds/{number}/end", data={"csrf_token": csrf_token(client, f"/events/{event_id}")}
+    )
 
 
 def close_event(client, event_id):
-    return client.post(f"/events/{event_id}/close",
-                       data={"csrf_token": csrf_token(client, f"/events/{event_id}/close")})
+    return client.post(
+        f"/events/{event_id}/close", data={"csrf_token": csrf_token(client, f"/events/{event_id}/close")}
+    )
 
 
 def incident_row(app, number=1):
     with app.app_context():
         incident = db.session.scalar(select(Incident).where(Incident.number == number))
-        return {"status": incident.status, "rank_id": incident.rank_id, "table_number": incident.table_number,
-                "description": incident.description, "updated_at": incident.updated_at}
+        return {
+            "status": incident.status,
+            "rank_id": incident.rank_id,
+            "table_number": incident.table_number,
+            "description": incident.description,
+            "updated_at": incident.updated_at,
+        }
 
 
 def entries(app, action):
@@ -87,6 +105,7 @@ def assert_refused_as_final(response):
 
 
 # ---- a head judge's decision is final for floor judges ------------------------------------------------------------
+
 
 @pytest.fixture
 def decided(app, ruled):
@@ -109,15 +128,18 @@ def test_a_floor_judge_cannot_correct_or_void_an_incident_once_the_head_judge_de
 
 def test_a_floor_judge_cannot_correct_or_void_a_disqualification_the_head_judge_finalized(app, dq):
     event_id = dq["event_id"]
-    accept = dq["head"].post(f"{incident_url(event_id)}/accept",
-                             data={"csrf_token": csrf_token(dq["head"], incident_url(event_id))})
+    accept = dq["head"].post(
+        f"{incident_url(event_id)}/accept", data={"csrf_token": csrf_token(dq["head"], incident_url(event_id))}
+    )
     assert accept.status_code == 302
-    assert post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y",
-                **WRITE_UP).status_code == 302
+    assert (
+        post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+    )
     before = incident_row(app)
     assert_refused_as_final(dq["judge"].get(f"{incident_url(event_id)}/edit"))
-    assert_refused_as_final(correct(dq["judge"], event_id, infraction="3.5.2", penalty="warning",
-                                    deviation_reason="Not cheating after all"))
+    assert_refused_as_final(
+        correct(dq["judge"], event_id, infraction="3.5.2", penalty="warning", deviation_reason="Not cheating after all")
+    )
     assert_refused_as_final(void(dq["judge"], event_id))
     assert incident_row(app) == before
     assert (before["status"], before["rank_id"]) == (IncidentStatus.STANDING, "disqualification")
@@ -128,17 +150,21 @@ def test_a_floor_judge_cannot_correct_or_void_a_disqualification_the_head_judge_
 def test_the_head_judge_still_corrects_a_decided_incident_as_a_dated_audited_change(app, decided):
     head, event_id = decided["head"], decided["event_id"]
     assert head.get(f"{incident_url(event_id)}/edit").status_code == 200
-    response = correct(head, event_id, table=1, description="Seen again on video: it was table 1.",
-                       note="Table was wrong")
+    response = correct(
+        head, event_id, table=1, description="Seen again on video: it was table 1.", note="Table was wrong"
+    )
     assert response.status_code == 302, text(response)
     after = incident_row(app)
     assert (after["table_number"], after["description"]) == (1, "Seen again on video: it was table 1.")
     assert after["updated_at"] is not None
     [entry] = entries(app, "incident.correct")
-    assert entry.details["changed"] == {"table_number": [2, 1],
-                                        "description": [None, "Seen again on video: it was table 1."]} \
-        or entry.details["changed"] == {"table_number": [2, 1],
-                                        "description": ["", "Seen again on video: it was table 1."]}
+    assert entry.details["changed"] == {
+        "table_number": [2, 1],
+        "description": [None, "Seen again on video: it was table 1."],
+    } or entry.details["changed"] == {
+        "table_number": [2, 1],
+        "description": ["", "Seen again on video: it was table 1."],
+    }
     assert entry.note == "Table was wrong" and entry.at is not None
     page = text(head.get(incident_url(event_id)))
     assert "table number: <del>2</del> → <ins>1</ins>" in page
@@ -161,7 +187,9 @@ def test_on_a_decided_incident_a_floor_judge_may_add_a_note_or_ask_the_head_judg
     history = text(judge.get(incident_url(event_id)))
     assert "<strong>note</strong> by Floor Judge" in history and "“Opponent confirmed the board state.”" in history
     assert [e.action for e in entries(app, "incident.question") + entries(app, "incident.note")] == [
-        "incident.question", "incident.note"]
+        "incident.question",
+        "incident.note",
+    ]
 
     empty = add_note(judge, event_id, body="   ", ask=True)
     assert empty.status_code == 400
@@ -188,6 +216,7 @@ def test_the_incident_page_offers_a_floor_judge_no_correct_or_void_button_on_a_d
 
 # ---- a disqualification that is no longer one ---------------------------------------------------------------------
 
+
 @pytest.fixture
 def head_dq(app, floor, request):
     """Chen Yu (P-003, table 2) stands disqualified by the head judge: logged so at once, or (param "under appeal")
@@ -202,14 +231,34 @@ def head_dq(app, floor, request):
     head, judge = (signed_in(app, floor["people"][who][1]) for who in ("head_judge", "floor_judge"))
     world = {**floor, "head": head, "judge": judge}
     if getattr(request, "param", "logged") == "logged":
-        assert log(head, floor["event_id"], player="P-003", table=2, infraction="4.1", penalty="disqualification",
-                   description="Looked at the opponent's hand.").status_code == 302
+        assert (
+            log(
+                head,
+                floor["event_id"],
+                player="P-003",
+                table=2,
+                infraction="4.1",
+                penalty="disqualification",
+                description="Looked at the opponent's hand.",
+            ).status_code
+            == 302
+        )
     else:
-        assert log(judge, floor["event_id"], player="P-003", table=2, infraction="3.5.2",
-                   penalty="warning").status_code == 302
+        assert (
+            log(judge, floor["event_id"], player="P-003", table=2, infraction="3.5.2", penalty="warning").status_code
+            == 302
+        )
         assert file_appeal(judge, floor["event_id"]).status_code == 302
-        assert correct(head, floor["event_id"], infraction="4.1", penalty="disqualification",
-                       description="Looked at the opponent's hand.").status_code == 302
+        assert (
+            correct(
+                head,
+                floor["event_id"],
+                infraction="4.1",
+                penalty="disqualification",
+                description="Looked at the opponent's hand.",
+            ).status_code
+            == 302
+        )
     with app.app_context():
         assert db.session.scalar(select(Investigation)).status is InvestigationStatus.OPEN
     assert statement(head, world, body="I saw him lean over.").status_code == 302
@@ -218,8 +267,14 @@ def head_dq(app, floor, request):
 
 
 def _corrected_down(world):
-    return correct(world["head"], world["event_id"], infraction="3.5.2", penalty="warning",
-                   deviation_reason="Video shows he did not see the hand", note="Not cheating")
+    return correct(
+        world["head"],
+        world["event_id"],
+        infraction="3.5.2",
+        penalty="warning",
+        deviation_reason="Video shows he did not see the hand",
+        note="Not cheating",
+    )
 
 
 def _voided(world):
@@ -230,9 +285,12 @@ def _overturned(world):
     return decide(world["head"], world["event_id"], outcome="overturned", reason="The hand was shown to him")
 
 
-@pytest.mark.parametrize("undo, head_dq", [(_corrected_down, "logged"), (_voided, "logged"),
-                                           (_overturned, "under appeal")],
-                         ids=["corrected down", "voided", "overturned on appeal"], indirect=["head_dq"])
+@pytest.mark.parametrize(
+    "undo, head_dq",
+    [(_corrected_down, "logged"), (_voided, "logged"), (_overturned, "under appeal")],
+    ids=["corrected down", "voided", "overturned on appeal"],
+    indirect=["head_dq"],
+)
 def test_a_disqualification_corrected_down_withdraws_its_investigation_and_keeps_its_statements(app, head_dq, undo):
     event_id, head = head_dq["event_id"], head_dq["head"]
     assert undo(head_dq).status_code == 302
@@ -258,6 +316,7 @@ def test_a_disqualification_corrected_down_withdraws_its_investigation_and_keeps
 
 # ---- deck checks and rounds ---------------------------------------------------------------------------------------
 
+
 def _seat(app, floor, csv_text="1,P-001,P-003\n2,P-002,P-004\n"):
     from judgeapp.events.services import import_pairings
 
@@ -280,8 +339,15 @@ def test_a_deck_check_left_open_for_hours_can_still_be_ended_with_its_real_lengt
     with app.app_context():
         db.session.execute(update(DeckCheck).values(started_at=utcnow() - timedelta(hours=5, minutes=3)))
         db.session.commit()
-    ended = judge.post(check_url, data={"csrf_token": csrf_token(judge, check_url), "result": "matches",
-                                        "minutes": typed, "adjust_reason": "Left open by mistake" if typed else ""})
+    ended = judge.post(
+        check_url,
+        data={
+            "csrf_token": csrf_token(judge, check_url),
+            "result": "matches",
+            "minutes": typed,
+            "adjust_reason": "Left open by mistake" if typed else "",
+        },
+    )
     assert ended.status_code == 302, text(ended)
     dc = _deck_check(app)
     assert dc.ended_at is not None and dc.result.value == "matches"
@@ -316,8 +382,9 @@ def test_starting_the_next_round_ends_the_previous_one_and_what_was_open_in_it(a
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     start_check(judge, floor["event_id"], table=1)
     head = signed_in(app, floor["people"]["head_judge"][1])
-    started = head.post(f"/events/{floor['event_id']}/rounds",
-                        data={"csrf_token": csrf_token(head, f"/events/{floor['event_id']}")})
+    started = head.post(
+        f"/events/{floor['event_id']}/rounds", data={"csrf_token": csrf_token(head, f"/events/{floor['event_id']}")}
+    )
     assert started.status_code == 302
     assert "Round 2 started" in text(head.get(started.headers["Location"]))
     assert _deck_check(app).result.value == "unfinished"
@@ -341,18 +408,32 @@ def test_an_event_whose_last_round_was_ended_early_can_be_closed(app, floor):
 
 # ---- the event's policy stays with its incidents ------------------------------------------------------------------
 
+
 def settings(client, event_id, **fields):
-    data = {"csrf_token": csrf_token(client, f"/events/{event_id}/settings"), "name": "Regional Qualifier",
-            "date": "2026-11-28", "venue": "Hall A", "policy_id": "bushiroad-afr", "level": "2", "rounds": "5",
-            "round_minutes": "50", "challenge_limit": "", "statement_days": "7"}
+    data = {
+        "csrf_token": csrf_token(client, f"/events/{event_id}/settings"),
+        "name": "Regional Qualifier",
+        "date": "2026-11-28",
+        "venue": "Hall A",
+        "policy_id": "bushiroad-afr",
+        "level": "2",
+        "rounds": "5",
+        "round_minutes": "50",
+        "challenge_limit": "",
+        "statement_days": "7",
+    }
     data.update(fields)
     return client.post(f"/events/{event_id}/settings", data=data)
 
 
-@pytest.mark.parametrize("change, field", [({"policy_id": "transformers-tcg", "level": "1"}, "policy_id"),
-                                           ({"level": "1"}, "level")], ids=["policy", "level"])
+@pytest.mark.parametrize(
+    "change, field",
+    [({"policy_id": "transformers-tcg", "level": "1"}, "policy_id"), ({"level": "1"}, "level")],
+    ids=["policy", "level"],
+)
 def test_changing_the_policy_or_level_after_incidents_exist_is_refused_at_the_field_and_nothing_changes(
-        app, floor, change, field):
+    app, floor, change, field
+):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     assert log(judge, floor["event_id"], player="P-001", infraction="3.1.1", penalty="loss_of_game").status_code == 302
     organizer = signed_in(app, floor["organizer"][1])
@@ -365,14 +446,19 @@ def test_changing_the_policy_or_level_after_incidents_exist_is_refused_at_the_fi
         event = db.session.get(Event, floor["event_id"])
         assert (event.policy_id, event.level, event.venue) == ("bushiroad-afr", 2, "Hall A")
     # had the change gone through, the incidents page would fail on a rank the new policy lacks (a 500 before)
-    for url in (f"/events/{floor['event_id']}/incidents", incident_url(floor["event_id"]),
-                f"/events/{floor['event_id']}/feed", f"{incident_url(floor['event_id'])}/edit"):
+    for url in (
+        f"/events/{floor['event_id']}/incidents",
+        incident_url(floor["event_id"]),
+        f"/events/{floor['event_id']}/feed",
+        f"{incident_url(floor['event_id'])}/edit",
+    ):
         client = signed_in(app, floor["people"]["head_judge"][1])
         assert client.get(url).status_code == 200, url
     assert settings(organizer, floor["event_id"], venue="Hall B").status_code == 302  # other settings still change
 
 
 # ---- illegal transitions --------------------------------------------------------------------------------------------
+
 
 def test_an_illegal_transition_answers_409_with_why_and_what_may_be_done_instead(app, dq):
     event_id = dq["event_id"]
@@ -385,10 +471,15 @@ def test_an_illegal_transition_answers_409_with_why_and_what_may_be_done_instead
     assert "Open the incident to see the decision." in text(again)
     assert len(entries(app, "appeal.decide")) == 1
 
-    assert post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y",
-                **WRITE_UP).status_code == 302
-    locked = post(dq["head"], f"/events/{event_id}/investigations/1/write-up", save="y",
-                  **{**WRITE_UP, "summary": "Changed afterwards"})
+    assert (
+        post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+    )
+    locked = post(
+        dq["head"],
+        f"/events/{event_id}/investigations/1/write-up",
+        save="y",
+        **{**WRITE_UP, "summary": "Changed afterwards"},
+    )
     assert locked.status_code == 409
     assert "finalized and locked: nothing was changed" in text(locked)
     assert "Add a dated addendum (a statement) instead." in text(locked)
@@ -398,8 +489,15 @@ def test_an_illegal_transition_answers_409_with_why_and_what_may_be_done_instead
 
 def test_a_floor_judge_cannot_undo_the_head_judges_correction_of_their_ruling(app, ruled):
     judge, event_id = ruled["judge"], ruled["event_id"]
-    assert correct(ruled["head"], event_id, penalty="loss_of_game", deviation_reason="Seen on video: deliberate",
-                   ).status_code == 302
+    assert (
+        correct(
+            ruled["head"],
+            event_id,
+            penalty="loss_of_game",
+            deviation_reason="Seen on video: deliberate",
+        ).status_code
+        == 302
+    )
     assert_refused_as_final(correct(judge, event_id, penalty="warning"))
     assert_refused_as_final(void(judge, event_id))
     assert incident_row(app)["rank_id"] == "loss_of_game"

@@ -1,5 +1,6 @@
 """The shared store of the login limits (RATELIMIT_STORAGE_URI, Redis in production) can go away: sign-in must go on
 answering, and still limit, rather than fail with a server error (issue 24)."""
+
 import pytest
 
 from judgeapp import create_app
@@ -23,7 +24,8 @@ def app_with_redis_down(tmp_path):
 
 
 def test_with_the_shared_limit_store_unreachable_sign_in_still_answers_and_still_locks_after_five_failures(
-        app_with_redis_down):
+    app_with_redis_down,
+):
     from judgeapp.auth.services import create_user
 
     app = app_with_redis_down

@@ -1,5 +1,6 @@
 """The server side of offline capture: what the phone keeps, and records sent from its outbox (JSON answers, one
 record per key, the writer's account only, a changed suggestion flagged, the phone's clock checked)."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,14 @@ JSON = {"Accept": "application/json"}
 def outbox_send(client, event_id, user_id, *, key, path="incidents/new", **fields):
     """What static/js/sync.js sends: the form's fields, a fresh token from /offline/token, the writer's account."""
     token = client.get("/offline/token").get_json()
-    data = {"csrf_token": token["csrf_token"], "key": key, "outbox_owner": str(user_id), "round": "1",
-            "subject_kind": "player", "table": "2"}
+    data = {
+        "csrf_token": token["csrf_token"],
+        "key": key,
+        "outbox_owner": str(user_id),
+        "round": "1",
+        "subject_kind": "player",
+        "table": "2",
+    }
     data.update({k: str(v) for k, v in fields.items()})
     return client.post(f"/events/{event_id}/{path}", data=data, headers=JSON)
 
@@ -39,22 +46,47 @@ def test_the_token_endpoint_names_the_account_and_gives_a_token_the_forms_accept
 def test_a_record_from_the_outbox_is_stored_once_and_answered_in_json(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     uid = floor["people"]["floor_judge"][0]
-    first = outbox_send(judge, floor["event_id"], uid, key="phone-outbox-key-0001", player_id=floor["players"]["P-001"],
-                        infraction="3.5.2", penalty="warning", logged_at="2020-01-01T00:00:00Z")
-    again = outbox_send(judge, floor["event_id"], uid, key="phone-outbox-key-0001", player_id=floor["players"]["P-001"],
-                        infraction="3.5.2", penalty="warning")
+    first = outbox_send(
+        judge,
+        floor["event_id"],
+        uid,
+        key="phone-outbox-key-0001",
+        player_id=floor["players"]["P-001"],
+        infraction="3.5.2",
+        penalty="warning",
+        logged_at="2020-01-01T00:00:00Z",
+    )
+    again = outbox_send(
+        judge,
+        floor["event_id"],
+        uid,
+        key="phone-outbox-key-0001",
+        player_id=floor["players"]["P-001"],
+        infraction="3.5.2",
+        penalty="warning",
+    )
     assert first.status_code == 201 and again.status_code == 200
     assert first.get_json() | {"created": False} == again.get_json()
     assert first.get_json()["number"] == 1 and first.get_json()["url"].endswith("/incidents/1?saved=1")
     with app.app_context():
         assert db.session.scalar(select(func.count()).select_from(Incident)) == 1
-        assert db.session.scalar(select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "incident.log")) == 1
+        assert (
+            db.session.scalar(select(func.count()).select_from(AuditEntry).where(AuditEntry.action == "incident.log"))
+            == 1
+        )
 
 
 def test_a_refused_record_gets_its_messages_per_field_in_json(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = outbox_send(judge, floor["event_id"], floor["people"]["floor_judge"][0], key="phone-outbox-key-0002",
-                           player="Nobody Known", infraction="3.5.2", penalty="warning")
+    response = outbox_send(
+        judge,
+        floor["event_id"],
+        floor["people"]["floor_judge"][0],
+        key="phone-outbox-key-0002",
+        player="Nobody Known",
+        infraction="3.5.2",
+        penalty="warning",
+    )
     assert response.status_code == 422
     assert "No player at this event matches" in " ".join(response.get_json()["errors"]["player"])
     assert incidents(app, floor["event_id"]) == []
@@ -63,8 +95,11 @@ def test_a_refused_record_gets_its_messages_per_field_in_json(app, floor):
 def test_another_accounts_record_is_refused_even_with_a_valid_session_and_token(app, floor):
     judge = signed_in(app, floor["people"]["other_floor"][1])
     writer = floor["people"]["floor_judge"][0]
-    for path, fields in [("incidents/new", {"player": "P-001", "infraction": "3.5.2", "penalty": "warning"}),
-                         ("extensions/new", {"reason": "ruling", "minutes": "3"}), ("deck-checks/new", {"player_1": "P-001"})]:
+    for path, fields in [
+        ("incidents/new", {"player": "P-001", "infraction": "3.5.2", "penalty": "warning"}),
+        ("extensions/new", {"reason": "ruling", "minutes": "3"}),
+        ("deck-checks/new", {"player_1": "P-001"}),
+    ]:
         response = outbox_send(judge, floor["event_id"], writer, key=f"not-mine-{path[:4]}-00001", path=path, **fields)
         assert response.status_code == 403, path
     assert incidents(app, floor["event_id"]) == []
@@ -72,9 +107,20 @@ def test_another_accounts_record_is_refused_even_with_a_valid_session_and_token(
 
 def test_a_record_without_a_fresh_token_is_refused(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    response = judge.post(f"/events/{floor['event_id']}/incidents/new", headers=JSON, data={
-        "key": "phone-outbox-key-0003", "round": "1", "subject_kind": "player", "table": "2", "player": "P-001",
-        "infraction": "3.5.2", "penalty": "warning", "outbox_owner": floor["people"]["floor_judge"][0]})
+    response = judge.post(
+        f"/events/{floor['event_id']}/incidents/new",
+        headers=JSON,
+        data={
+            "key": "phone-outbox-key-0003",
+            "round": "1",
+            "subject_kind": "player",
+            "table": "2",
+            "player": "P-001",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+            "outbox_owner": floor["people"]["floor_judge"][0],
+        },
+    )
     assert response.status_code == 400 and incidents(app, floor["event_id"]) == []
 
 
@@ -84,18 +130,33 @@ def test_an_upgrade_that_changed_before_the_record_arrived_is_kept_as_given_and_
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     logged = (utcnow() - timedelta(minutes=20)).isoformat() + "Z"
     # the phone, without network, knew of no earlier penalty: it suggested a warning, and the judge gave one
-    response = outbox_send(judge, floor["event_id"], floor["people"]["floor_judge"][0], key="phone-outbox-key-0004",
-                           player_id=floor["players"]["P-001"], infraction="3.5.2", penalty="warning", logged_at=logged,
-                           phone_suggested="warning", phone_upgraded="0", phone_because="")
+    response = outbox_send(
+        judge,
+        floor["event_id"],
+        floor["people"]["floor_judge"][0],
+        key="phone-outbox-key-0004",
+        player_id=floor["players"]["P-001"],
+        infraction="3.5.2",
+        penalty="warning",
+        logged_at=logged,
+        phone_suggested="warning",
+        phone_upgraded="0",
+        phone_because="",
+    )
     assert response.status_code == 201 and response.get_json()["changed"] is True
     incident = incidents(app, floor["event_id"])[-1]
     assert (incident.rank_id, incident.suggested_rank_id, incident.upgraded, incident.suggestion_changed) == (
-        "warning", "loss_of_game", True, True)
+        "warning",
+        "loss_of_game",
+        True,
+        True,
+    )
     assert incident.phone_suggestion == {"suggested": "warning", "upgraded": False, "because": []}
     assert abs(incident.logged_offline_at - datetime.fromisoformat(logged[:-1])) < timedelta(seconds=1)
     with app.app_context():
-        entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "incident.log",
-                                                            AuditEntry.object_id == incident.id))
+        entry = db.session.scalar(
+            select(AuditEntry).where(AuditEntry.action == "incident.log", AuditEntry.object_id == incident.id)
+        )
         details = entry.details if isinstance(entry.details, dict) else json.loads(entry.details)
         assert details["suggestion_changed"] is True and details["phone_suggested"] == "warning"
     page = judge.get(response.get_json()["url"]).get_data(as_text=True)
@@ -108,12 +169,30 @@ def test_an_upgrade_that_changed_before_the_record_arrived_is_kept_as_given_and_
 def test_the_same_suggestion_on_phone_and_server_is_not_flagged_and_still_needs_a_reason_below_it(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     uid = floor["people"]["floor_judge"][0]
-    fine = outbox_send(judge, floor["event_id"], uid, key="phone-outbox-key-0005", player_id=floor["players"]["P-002"],
-                       infraction="3.5.2", penalty="warning", phone_suggested="warning", phone_upgraded="0")
+    fine = outbox_send(
+        judge,
+        floor["event_id"],
+        uid,
+        key="phone-outbox-key-0005",
+        player_id=floor["players"]["P-002"],
+        infraction="3.5.2",
+        penalty="warning",
+        phone_suggested="warning",
+        phone_upgraded="0",
+    )
     assert fine.status_code == 201 and fine.get_json()["changed"] is False
-    below = outbox_send(judge, floor["event_id"], uid, key="phone-outbox-key-0006", player_id=floor["players"]["P-002"],
-                        infraction="3.5.3.2", penalty="warning", phone_suggested="loss_of_game", phone_upgraded="1",
-                        phone_because="1")
+    below = outbox_send(
+        judge,
+        floor["event_id"],
+        uid,
+        key="phone-outbox-key-0006",
+        player_id=floor["players"]["P-002"],
+        infraction="3.5.3.2",
+        penalty="warning",
+        phone_suggested="loss_of_game",
+        phone_upgraded="1",
+        phone_because="1",
+    )
     assert below.status_code == 422 and "deviation_reason" in below.get_json()["errors"]
 
 
@@ -129,8 +208,15 @@ def test_the_phones_clock_is_believed_only_within_twelve_hours_and_never_in_the_
 def test_a_deck_check_started_offline_keeps_the_phones_start_time(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     started = utcnow() - timedelta(minutes=7)
-    response = outbox_send(judge, floor["event_id"], floor["people"]["floor_judge"][0], key="phone-deck-check-0001",
-                           path="deck-checks/new", player_1="P-001", logged_at=started.isoformat() + "Z")
+    response = outbox_send(
+        judge,
+        floor["event_id"],
+        floor["people"]["floor_judge"][0],
+        key="phone-deck-check-0001",
+        path="deck-checks/new",
+        player_1="P-001",
+        logged_at=started.isoformat() + "Z",
+    )
     assert response.status_code == 201 and response.get_json()["kind"] == "deck_check"
     with app.app_context():
         dc = db.session.scalar(select(DeckCheck))
@@ -143,7 +229,9 @@ def test_the_phones_copy_holds_only_events_the_account_judges_with_standing_pena
     second = log(judge, floor["event_id"], player="P-003", infraction="3.4", penalty="warning")
     number = int(second.headers["Location"].split("/incidents/")[1].split("?")[0])
     token = csrf_token(judge, f"/events/{floor['event_id']}/incidents/{number}")
-    judge.post(f"/events/{floor['event_id']}/incidents/{number}/void", data={"csrf_token": token, "reason": "wrong table"})
+    judge.post(
+        f"/events/{floor['event_id']}/incidents/{number}/void", data={"csrf_token": token, "reason": "wrong table"}
+    )
     copy = judge.get("/offline/copy.json")
     assert copy.headers["Cache-Control"] == "no-store"
     body = copy.get_json()
@@ -151,7 +239,8 @@ def test_the_phones_copy_holds_only_events_the_account_judges_with_standing_pena
     assert event["id"] == floor["event_id"] and event["level"] == 2 and event["current_round"] == 1
     assert {p["code"] for p in event["players"]} == {"P-001", "P-002", "P-003", "P-004"}
     assert [(p["ref"], p["infraction"], p["rank"], p["players"]) for p in event["priors"]] == [
-        (1, "3.5.2", "warning", [floor["players"]["P-001"]])]  # the voided one does not count
+        (1, "3.5.2", "warning", [floor["players"]["P-001"]])
+    ]  # the voided one does not count
     assert body["policies"]["bushiroad-afr"]["ranks"][0]["id"] == "caution"
     assert f"/events/{floor['event_id']}/incidents/new" in event["pages"]
     for outsider in ("scorekeeper", "outsider"):
@@ -186,7 +275,9 @@ def test_every_page_names_its_account_for_the_phones_page_cache_and_shared_files
         assert judge.get(path).headers["X-Judgeapp-Account"] == uid, path
     stranger = app.test_client()
     assert stranger.get("/login").headers["X-Judgeapp-Account"] == "none"
-    assert stranger.get(f"/events/{floor['event_id']}").headers["X-Judgeapp-Account"] == "none"  # the redirect to log in
+    assert (
+        stranger.get(f"/events/{floor['event_id']}").headers["X-Judgeapp-Account"] == "none"
+    )  # the redirect to log in
     for path in ("/offline", "/sw.js", "/manifest.webmanifest", "/static/js/page.js"):  # the same for every account
         response = judge.get(path)
         assert "X-Judgeapp-Account" not in response.headers, path

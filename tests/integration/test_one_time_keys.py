@@ -1,5 +1,6 @@
 """One-time keys (retried saves, time extensions, deck checks, appeals, statements) are scoped to their event and
 record kind: a resent form stores one record, the same key at another event or for another kind stores its own."""
+
 from __future__ import annotations
 
 import re
@@ -37,8 +38,17 @@ def prepare(app, event_id, people):
         db.session.commit()
     head, judge = signed_in(app, people["head_judge"][1]), signed_in(app, people["floor_judge"][1])
     assert log(judge, event_id, player="P-001", infraction="3.5.2", penalty="warning").status_code == 302
-    assert log(head, event_id, player="P-003", infraction="4.1", penalty="disqualification",
-               description="Stacked the deck while shuffling.").status_code == 302
+    assert (
+        log(
+            head,
+            event_id,
+            player="P-003",
+            infraction="4.1",
+            penalty="disqualification",
+            description="Stacked the deck while shuffling.",
+        ).status_code
+        == 302
+    )
     return head
 
 
@@ -64,7 +74,9 @@ def two_events(app, floor, make_event, give_role):
 
 
 def _post(client, url, form_page, **fields):
-    return client.post(url, data={"csrf_token": csrf_token(client, form_page), **{k: str(v) for k, v in fields.items()}})
+    return client.post(
+        url, data={"csrf_token": csrf_token(client, form_page), **{k: str(v) for k, v in fields.items()}}
+    )
 
 
 def send(kind, client, event_id, key):
@@ -73,17 +85,38 @@ def send(kind, client, event_id, key):
     if kind == "incident":
         return log(client, event_id, key=key, player="P-002", table=1, infraction="3.5.2", penalty="warning")
     if kind == "extension":
-        return _post(client, f"{base}/extensions/new", f"{base}/extensions/new", key=key, round=1, table=1,
-                     reason="other", minutes=2, adjust_reason="Table moved")
+        return _post(
+            client,
+            f"{base}/extensions/new",
+            f"{base}/extensions/new",
+            key=key,
+            round=1,
+            table=1,
+            reason="other",
+            minutes=2,
+            adjust_reason="Table moved",
+        )
     if kind == "deck check":
         return _post(client, f"{base}/deck-checks/new", f"{base}/deck-checks/new", key=key, round=1, table=1)
     if kind == "appeal":
-        return _post(client, f"{base}/incidents/1/appeal", f"{base}/incidents/1/appeal", key=key,
-                     appellant=_first_appellant(client, event_id),
-                     contest="The effect was resolved before the next draw.")
+        return _post(
+            client,
+            f"{base}/incidents/1/appeal",
+            f"{base}/incidents/1/appeal",
+            key=key,
+            appellant=_first_appellant(client, event_id),
+            contest="The effect was resolved before the next draw.",
+        )
     if kind == "statement":
-        return _post(client, f"{base}/investigations/1/statements", f"{base}/investigations/1", key=key,
-                     author_name="Aiko Mori", author_role="opponent", text="I saw the cards being arranged.")
+        return _post(
+            client,
+            f"{base}/investigations/1/statements",
+            f"{base}/investigations/1",
+            key=key,
+            author_name="Aiko Mori",
+            author_role="opponent",
+            text="I saw the cards being arranged.",
+        )
     raise AssertionError(kind)
 
 
@@ -92,8 +125,13 @@ def _first_appellant(client, event_id):
     return re.search(r'name="appellant" value="([^"]+)"', page).group(1)
 
 
-MODELS = {"incident": Incident, "extension": TimeExtension, "deck check": DeckCheck, "appeal": Appeal,
-          "statement": Statement}
+MODELS = {
+    "incident": Incident,
+    "extension": TimeExtension,
+    "deck check": DeckCheck,
+    "appeal": Appeal,
+    "statement": Statement,
+}
 KINDS = list(MODELS)
 
 
@@ -161,16 +199,36 @@ def test_the_time_given_with_an_incident_is_stored_with_a_key_of_the_longest_len
     """The record made along with the incident derives its key from the incident's: it must fit the column."""
     event_id = two_events["events"][0]
     key = "k" * 64
-    response = log(two_events["head"], event_id, key=key, player="P-002", table=1, infraction="3.5.2",
-                   penalty="warning", extension=3)
+    response = log(
+        two_events["head"],
+        event_id,
+        key=key,
+        player="P-002",
+        table=1,
+        infraction="3.5.2",
+        penalty="warning",
+        extension=3,
+    )
     assert response.status_code == 302, text(response)
     with app.app_context():
         incident = db.session.scalar(select(Incident).where(Incident.client_key == key))
         ext = db.session.scalar(select(TimeExtension).where(TimeExtension.incident_id == incident.id))
         assert ext.minutes == 3 and len(ext.client_key) <= 64
-    again = log(two_events["head"], event_id, key=key, player="P-002", table=1, infraction="3.5.2",
-                penalty="warning", extension=3)
+    again = log(
+        two_events["head"],
+        event_id,
+        key=key,
+        player="P-002",
+        table=1,
+        infraction="3.5.2",
+        penalty="warning",
+        extension=3,
+    )
     assert again.headers["Location"] == response.headers["Location"]
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(TimeExtension)
-                                 .where(TimeExtension.incident_id == incident.id)) == 1
+        assert (
+            db.session.scalar(
+                select(func.count()).select_from(TimeExtension).where(TimeExtension.incident_id == incident.id)
+            )
+            == 1
+        )

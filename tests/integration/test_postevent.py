@@ -1,5 +1,6 @@
 """After the event: closing (and what keeps it open), read-only records, reopening, the post-event report as page,
 PDF and CSV (and that they agree), spreadsheet-safe exports, and a player's history across the organizer's events."""
+
 from __future__ import annotations
 
 import csv
@@ -34,8 +35,9 @@ def base(world):
 def finish_rounds(app, event_id):
     """Every round of the event started long enough ago to be over."""
     with app.app_context():
-        db.session.execute(update(Round).where(Round.event_id == event_id)
-                           .values(started_at=utcnow() - timedelta(hours=3)))
+        db.session.execute(
+            update(Round).where(Round.event_id == event_id).values(started_at=utcnow() - timedelta(hours=3))
+        )
         db.session.commit()
 
 
@@ -49,9 +51,11 @@ def count(app, model, **where):
 
 def audit_actions(app, event_id, *actions):
     with app.app_context():
-        return db.session.scalars(select(AuditEntry).where(AuditEntry.event_id == event_id,
-                                                           AuditEntry.action.in_(actions))
-                                  .order_by(AuditEntry.id)).all()
+        return db.session.scalars(
+            select(AuditEntry)
+            .where(AuditEntry.event_id == event_id, AuditEntry.action.in_(actions))
+            .order_by(AuditEntry.id)
+        ).all()
 
 
 @pytest.fixture
@@ -67,8 +71,10 @@ def close(client, world):
 def finished(app, dq, organizer):
     """The disqualification finalized, a warning logged, and the round over: ready to close."""
     assert post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
-    assert log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2",
-               penalty="warning").status_code == 302
+    assert (
+        log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning").status_code
+        == 302
+    )
     finish_rounds(app, dq["event_id"])
     return {**dq, "organizer_client": organizer}
 
@@ -80,13 +86,25 @@ def closed_at(app, event_id):
 
 # ---- closing ------------------------------------------------------------------------------------------------------
 
+
 def test_open_appeals_unfinished_investigations_and_a_running_round_keep_the_event_open_and_are_listed(
-        app, dq, organizer):
-    assert log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2",
-               penalty="warning").status_code == 302
+    app, dq, organizer
+):
+    assert (
+        log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning").status_code
+        == 302
+    )
     page = dq["judge"].get(f"{base(dq)}/incidents/2/appeal").get_data(as_text=True)
-    assert post(dq["judge"], f"{base(dq)}/incidents/2/appeal", key=KEY_RE.search(page).group(1),
-                appellant=f"player:{dq['players']['P-001']}", contest="Not me").status_code == 302
+    assert (
+        post(
+            dq["judge"],
+            f"{base(dq)}/incidents/2/appeal",
+            key=KEY_RE.search(page).group(1),
+            appellant=f"player:{dq['players']['P-001']}",
+            contest="Not me",
+        ).status_code
+        == 302
+    )
 
     listing = text(organizer.get(f"{base(dq)}/close"))
     assert "Appeal #1 of incident #2 (Aiko Mori) is waiting for a decision." in listing
@@ -125,15 +143,27 @@ def test_after_closing_incidents_appeals_investigations_and_the_clock_refuse_cha
     event, judge, head = base(finished), finished["judge"], finished["head"]
     incidents_before = count(app, Incident)
 
-    response = post(judge, f"{event}/incidents/new", key="sent-after-closing-01", round="1", subject_kind="player",
-                    player="P-004", table="2", infraction="3.5.2", penalty="warning")  # a form opened before closing
+    response = post(
+        judge,
+        f"{event}/incidents/new",
+        key="sent-after-closing-01",
+        round="1",
+        subject_kind="player",
+        player="P-004",
+        table="2",
+        infraction="3.5.2",
+        penalty="warning",
+    )  # a form opened before closing
     assert response.status_code == 409 and "This event is closed" in text(response)
     assert count(app, Incident) == incidents_before
     attempts = [
         (judge, f"{event}/incidents/2/edit", {"penalty": "caution"}),
         (judge, f"{event}/incidents/2/void", {"reason": "wrong player"}),
-        (judge, f"{event}/incidents/2/appeal", {"appellant": f"player:{finished['players']['P-001']}",
-                                                "contest": "late"}),
+        (
+            judge,
+            f"{event}/incidents/2/appeal",
+            {"appellant": f"player:{finished['players']['P-001']}", "contest": "late"},
+        ),
         (head, f"{event}/investigations/1/write-up", {"summary": "changed after closing"}),
         (judge, f"{event}/extensions/new", {"table": "2", "minutes": "3", "reason": "other"}),
         (judge, f"{event}/deck-checks/new", {"table": "2"}),
@@ -156,8 +186,13 @@ def test_after_closing_incidents_appeals_investigations_and_the_clock_refuse_cha
 
 def test_the_head_judge_still_adds_a_dated_addendum_after_closing(app, finished, tmp_path):
     close(finished["organizer_client"], finished)
-    response = statement(finished["head"], finished, name="Dana Roy", role="witness",
-                         body="Remembered later: he also looked at the bottom card.")
+    response = statement(
+        finished["head"],
+        finished,
+        name="Dana Roy",
+        role="witness",
+        body="Remembered later: he also looked at the bottom card.",
+    )
     assert response.status_code == 302
     with app.app_context():
         added = db.session.scalar(select(Statement).where(Statement.author_name == "Dana Roy"))
@@ -174,21 +209,31 @@ def test_reopening_needs_a_reason_and_both_moves_are_recorded(app, finished):
     assert closed_at(app, finished["event_id"]) is not None
     assert post(finished["head"], f"{base(finished)}/reopen", reason="I want to").status_code == 403
 
-    response = post(organizer, f"{base(finished)}/reopen", form_page=f"{base(finished)}/close",
-                    reason="Head judge found a mistyped table number.")
+    response = post(
+        organizer,
+        f"{base(finished)}/reopen",
+        form_page=f"{base(finished)}/close",
+        reason="Head judge found a mistyped table number.",
+    )
     assert response.status_code == 302
     assert closed_at(app, finished["event_id"]) is None
     reopened = audit_actions(app, finished["event_id"], "event.reopen")
     assert [e.note for e in reopened] == ["Head judge found a mistyped table number."]
     history = text(organizer.get(f"{base(finished)}/close"))
-    assert re.search(r"Closed by Organizer.*Reopened by Organizer: “Head judge found a mistyped table number.”",
-                     history)
+    assert re.search(
+        r"Closed by Organizer.*Reopened by Organizer: “Head judge found a mistyped table number.”", history
+    )
     # Open again: changes are accepted.
-    assert log(finished["judge"], finished["event_id"], player="P-004", table=2, infraction="3.5.2",
-               penalty="warning").status_code == 302
+    assert (
+        log(
+            finished["judge"], finished["event_id"], player="P-004", table=2, infraction="3.5.2", penalty="warning"
+        ).status_code
+        == 302
+    )
 
 
 # ---- the report and its exports ----------------------------------------------------------------------------------
+
 
 def test_only_the_organizer_and_the_head_judge_read_the_report_and_exports(app, finished, make_user, make_event):
     urls = ["report", "report.pdf", "export/incidents.csv", "export/time-extensions.csv", "export/deck-checks.csv"]
@@ -212,13 +257,36 @@ def rows_of(response):
 def test_the_incident_csv_has_one_row_per_incident_with_what_the_publisher_asks(app, finished):
     head = finished["head"]
     # An upgrade, an overturned appeal and a void incident, so every column has something to say.
-    assert log(finished["judge"], finished["event_id"], player="P-001", table=2, infraction="3.5.2",
-               penalty="loss_of_game", deviation_reason="Second failure to discard in the event.").status_code == 302
+    assert (
+        log(
+            finished["judge"],
+            finished["event_id"],
+            player="P-001",
+            table=2,
+            infraction="3.5.2",
+            penalty="loss_of_game",
+            deviation_reason="Second failure to discard in the event.",
+        ).status_code
+        == 302
+    )
     page = finished["judge"].get(f"{base(finished)}/incidents/2/appeal").get_data(as_text=True)
-    post(finished["judge"], f"{base(finished)}/incidents/2/appeal", key=KEY_RE.search(page).group(1),
-         appellant=f"player:{finished['players']['P-001']}", contest="I did discard")
-    assert post(head, f"{base(finished)}/appeals/1", form_page=f"{base(finished)}/appeals/1", outcome="overturned",
-                reason="Video showed the discard.").status_code == 302
+    post(
+        finished["judge"],
+        f"{base(finished)}/incidents/2/appeal",
+        key=KEY_RE.search(page).group(1),
+        appellant=f"player:{finished['players']['P-001']}",
+        contest="I did discard",
+    )
+    assert (
+        post(
+            head,
+            f"{base(finished)}/appeals/1",
+            form_page=f"{base(finished)}/appeals/1",
+            outcome="overturned",
+            reason="Video showed the discard.",
+        ).status_code
+        == 302
+    )
     post(head, f"{base(finished)}/incidents/3/void", reason="Logged twice.")
 
     response = head.get(f"{base(finished)}/export/incidents.csv")
@@ -227,10 +295,23 @@ def test_the_incident_csv_has_one_row_per_incident_with_what_the_publisher_asks(
     rows = rows_of(response)
     assert [r["incident"] for r in rows] == ["1", "2", "3"]
     dq_row, overturned, void = rows
-    assert dq_row == {**dq_row, "event": "Regional Qualifier", "round": "1", "table": "2", "player": "Chen Yu",
-                      "player_id": "P-003", "infraction_code": "4.1", "infraction": "Cheating",
-                      "rank": "Disqualification", "suggested_rank": "Disqualification", "upgraded": "no",
-                      "judge": "Floor Judge", "appeal_outcome": "", "status": "standing", "void": "no"}
+    assert dq_row == {
+        **dq_row,
+        "event": "Regional Qualifier",
+        "round": "1",
+        "table": "2",
+        "player": "Chen Yu",
+        "player_id": "P-003",
+        "infraction_code": "4.1",
+        "infraction": "Cheating",
+        "rank": "Disqualification",
+        "suggested_rank": "Disqualification",
+        "upgraded": "no",
+        "judge": "Floor Judge",
+        "appeal_outcome": "",
+        "status": "standing",
+        "void": "no",
+    }
     assert overturned["appeal_outcome"] == "overturned" and overturned["status"] == "overturned"
     assert void["upgraded"] == "yes" and void["void"] == "yes" and void["status_reason"] == "Logged twice."
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", dq_row["time"])
@@ -240,8 +321,15 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floo
     from judgeapp.deckchecks import services as deckchecks
     from judgeapp.events.services import add_player
 
-    hostile = ["=HYPERLINK(\"http://evil.test\",\"click\")", "+1+1", "-2+3", "@SUM(A1:A2)", " =1+1",
-               "<script>alert(1)</script>", "佐藤 陽翔"]
+    hostile = [
+        '=HYPERLINK("http://evil.test","click")',
+        "+1+1",
+        "-2+3",
+        "@SUM(A1:A2)",
+        " =1+1",
+        "<script>alert(1)</script>",
+        "佐藤 陽翔",
+    ]
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
         for n, name in enumerate(hostile):
@@ -249,16 +337,31 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floo
         db.session.commit()
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     for n in range(len(hostile)):
-        assert log(judge, floor["event_id"], player=f"H-{n}", table=3, infraction="3.5.2",
-                   penalty="warning").status_code == 302
+        assert (
+            log(judge, floor["event_id"], player=f"H-{n}", table=3, infraction="3.5.2", penalty="warning").status_code
+            == 302
+        )
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
         actor = db.session.scalar(select(User).where(User.email == floor["people"]["floor_judge"][1]))
-        dc, _ = deckchecks.start_deck_check(db.session, actor=actor, event=event, data=deckchecks.DeckCheckInput(
-            key="hostile-deck-check-key-1", table_number=3, player_texts=["H-0", "H-5"]))
+        dc, _ = deckchecks.start_deck_check(
+            db.session,
+            actor=actor,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="hostile-deck-check-key-1", table_number=3, player_texts=["H-0", "H-5"]),
+        )
         policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
-        deckchecks.end_deck_check(db.session, policy, actor=actor, event=event, dc=dc, result="problems",
-                                  notes="=cmd|' /C calc'!A0", minutes=None, adjust_reason=None)
+        deckchecks.end_deck_check(
+            db.session,
+            policy,
+            actor=actor,
+            event=event,
+            dc=dc,
+            result="problems",
+            notes="=cmd|' /C calc'!A0",
+            minutes=None,
+            adjust_reason=None,
+        )
         db.session.commit()
 
     rows = rows_of(organizer.get(f"/events/{floor['event_id']}/export/incidents.csv"))
@@ -267,9 +370,10 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floo
     assert players[5:] == ["<script>alert(1)</script>", "佐藤 陽翔"]  # CSV is data, not HTML: kept as typed
     checks = rows_of(organizer.get(f"/events/{floor['event_id']}/export/deck-checks.csv"))
     assert checks[0]["notes"].startswith("'=cmd")
-    assert checks[0]["players"] == "<script>alert(1)</script>; =HYPERLINK(\"http://evil.test\",\"click\")"
+    assert checks[0]["players"] == '<script>alert(1)</script>; =HYPERLINK("http://evil.test","click")'
     # A cell padded before its formula character is caught too (spreadsheets skip the padding).
     from judgeapp.postevent.services import to_csv
+
     padded = to_csv(["a"], [[" =1+1"], ["\t@SUM(A1)"], ["plain - text"], [-3]]).decode("utf-8-sig").splitlines()
     assert padded[1:] == ["' =1+1", "'\t@SUM(A1)", "plain - text", "-3"]
     page = organizer.get(f"/events/{floor['event_id']}/report").get_data(as_text=True)
@@ -302,9 +406,24 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     with app.app_context():
         users = {u.id: u for u in db.session.scalars(select(User))}
         policy = app.extensions[CATALOG_KEY].policy("bushiroad-afr")
-        event = generate_event(db.session, policy, users[org_id], users[head_id], [users[j] for j in judge_ids],
-                               Size(players=60, rounds=4, incidents=90, deck_checks=12, extensions=20, appeals=8,
-                                    disqualifications=2, judges=4), seed=11)
+        event = generate_event(
+            db.session,
+            policy,
+            users[org_id],
+            users[head_id],
+            [users[j] for j in judge_ids],
+            Size(
+                players=60,
+                rounds=4,
+                incidents=90,
+                deck_checks=12,
+                extensions=20,
+                appeals=8,
+                disqualifications=2,
+                judges=4,
+            ),
+            seed=11,
+        )
         db.session.commit()
         event_id = event.id
         report = services.report_of(db.session, policy, event, local=lambda t: t, tz_name="UTC")
@@ -317,13 +436,20 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     for r in incidents:
         if r["status"] == "standing":
             grid[(r["infraction_code"], r["rank"])] = grid.get((r["infraction_code"], r["rank"]), 0) + 1
-    from_report = {(row.code, rank): n for row in report.penalties for rank, n in zip(report.ranks, row.counts, strict=True) if n}
+    from_report = {
+        (row.code, rank): n for row in report.penalties for rank, n in zip(report.ranks, row.counts, strict=True) if n
+    }
     assert grid == from_report and sum(grid.values()) == report.penalties_total
     extensions = [r for r in rows_of(client.get(f"/events/{event_id}/export/time-extensions.csv")) if r["void"] == "no"]
-    assert (len(extensions), sum(int(r["minutes"]) for r in extensions)) == (report.extensions, report.extension_minutes)
+    assert (len(extensions), sum(int(r["minutes"]) for r in extensions)) == (
+        report.extensions,
+        report.extension_minutes,
+    )
     checks = rows_of(client.get(f"/events/{event_id}/export/deck-checks.csv"))
-    assert (len(checks), sum(r["result"] == "problems" for r in checks)) == (report.deck_checks,
-                                                                             report.deck_checks_with_problems)
+    assert (len(checks), sum(r["result"] == "problems" for r in checks)) == (
+        report.deck_checks,
+        report.deck_checks_with_problems,
+    )
     assert report.appeal_totals.overturned == sum(r["appeal_outcome"] == "overturned" for r in incidents)
 
     # Page: every row of the penalty table, and the totals.
@@ -339,7 +465,7 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     body = pdf_text(client.get(f"/events/{event_id}/report.pdf").data, tmp_path, "-layout")
     for row in report.penalties:  # the table's line for the infraction (a long name wraps onto the next line)
         line = next(line for line in body.splitlines() if line.strip().startswith(f"{row.code} "))
-        assert [int(n) for n in line.split()[-len(row.counts) - 1:]] == [*row.counts, row.total], line
+        assert [int(n) for n in line.split()[-len(row.counts) - 1 :]] == [*row.counts, row.total], line
     flat = " ".join(body.split())
     assert f"{report.deck_checks} deck checks, {report.deck_checks_with_problems} with problems found" in flat
     assert f"Total {report.extension_minutes} min" in flat
@@ -347,6 +473,7 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
 
 
 # ---- a player's history -----------------------------------------------------------------------------------------
+
 
 def test_an_organizer_sees_a_players_penalties_across_their_own_events_only(app, finished, make_user, make_event):
     from judgeapp.events.services import add_player, start_round
@@ -363,11 +490,20 @@ def test_an_organizer_sees_a_players_penalties_across_their_own_events_only(app,
             start_round(db.session, actor=event.organizer, event=event)
             player = add_player(db.session, actor=event.organizer, event=event, name="Chen Yu", player_code="P-003")
             db.session.flush()
-            services.log_incident(db.session, catalog.policy(event.policy_id), actor=event.organizer,
-                                  roles=frozenset({"head_judge"}), event=event,
-                                  data=services.IncidentInput(key=f"history-key-{event_id:08d}", infraction_code="4.1",
-                                                              table_number=1, player_id=player.id,
-                                                              rank_id="disqualification"))
+            services.log_incident(
+                db.session,
+                catalog.policy(event.policy_id),
+                actor=event.organizer,
+                roles=frozenset({"head_judge"}),
+                event=event,
+                data=services.IncidentInput(
+                    key=f"history-key-{event_id:08d}",
+                    infraction_code="4.1",
+                    table_number=1,
+                    player_id=player.id,
+                    rank_id="disqualification",
+                ),
+            )
             db.session.commit()
     organizer = finished["organizer_client"]
     page = " ".join(re.sub(r"<[^>]+>", " ", text(organizer.get("/players/history?code=P-003"))).split())

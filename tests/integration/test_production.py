@@ -1,4 +1,5 @@
 """The production shape through the app: proxy headers, compression, static files under versioned names."""
+
 from __future__ import annotations
 
 import gzip
@@ -40,11 +41,13 @@ def proxied(tmp_path):
 def wrong_password(client, email: str, address: str) -> int:
     headers = {"X-Forwarded-For": address}
     token = csrf_token(client, "/login")
-    return client.post("/login", headers=headers,
-                       data={"csrf_token": token, "email": email, "password": "not-the-password"}).status_code
+    return client.post(
+        "/login", headers=headers, data={"csrf_token": token, "email": email, "password": "not-the-password"}
+    ).status_code
 
 
 # ---- behind an HTTPS proxy ----
+
 
 def test_behind_one_trusted_proxy_the_login_limit_counts_the_forwarded_client_address(app, proxied, make_user):
     _, email = make_user()
@@ -62,6 +65,7 @@ def test_without_a_trusted_proxy_a_forged_forwarded_address_does_not_escape_the_
 
 def where_am_i(built):
     """A page that shows what the app sees of the request (added to this test's app only)."""
+
     @built.get("/_where")
     def where():
         return {"url": request.url, "client": request.remote_addr, "login": url_for("auth.login", _external=True)}
@@ -72,12 +76,19 @@ def where_am_i(built):
 def test_behind_one_trusted_proxy_urls_are_https_on_the_public_host_and_the_client_is_the_phone(app, proxied):
     forwarded = {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "judge.example", "X-Forwarded-For": "203.0.113.9"}
     assert where_am_i(proxied(1)).get("/_where", headers=forwarded).get_json() == {
-        "url": "https://judge.example/_where", "client": "203.0.113.9", "login": "https://judge.example/login"}
+        "url": "https://judge.example/_where",
+        "client": "203.0.113.9",
+        "login": "https://judge.example/login",
+    }
     assert where_am_i(proxied(0)).get("/_where", headers=forwarded).get_json() == {
-        "url": "http://localhost/_where", "client": "127.0.0.1", "login": "http://localhost/login"}
+        "url": "http://localhost/_where",
+        "client": "127.0.0.1",
+        "login": "http://localhost/login",
+    }
 
 
 # ---- compression ----
+
 
 def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(client):
     css = (STATIC / "app.css").read_bytes()
@@ -116,6 +127,7 @@ def test_pdf_reports_and_images_are_not_compressed_again(app, floor):
 
 
 # ---- static files under versioned names ----
+
 
 def url_for_static(app, filename: str) -> str:
     with app.test_request_context():
@@ -175,8 +187,10 @@ def test_a_signed_in_judges_pages_load_versioned_scripts(app, floor):
 
 # ---- backups on a timer ----
 
+
 def test_the_backup_script_keeps_a_restorable_copy_and_deletes_copies_older_than_the_kept_days(
-        app, make_user, tmp_path):
+    app, make_user, tmp_path
+):
     import os
     import sqlite3
     import subprocess
@@ -193,10 +207,16 @@ def test_the_backup_script_keeps_a_restorable_copy_and_deletes_copies_older_than
     keep = folder / "notes.txt"  # anything else in the folder is left alone, however old
     keep.write_text("mine")
     os.utime(keep, (month_ago, month_ago))
-    env = {**os.environ, "JUDGEAPP_PYTHON": sys.executable, "SECRET_KEY": "test-secret", "JUDGEAPP_BACKUP_DAYS": "14",
-           "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"]}
-    done = subprocess.run([str(STATIC.parents[1] / "scripts" / "backup.sh"), str(folder)], env=env,
-                          capture_output=True, text=True)
+    env = {
+        **os.environ,
+        "JUDGEAPP_PYTHON": sys.executable,
+        "SECRET_KEY": "test-secret",
+        "JUDGEAPP_BACKUP_DAYS": "14",
+        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+    }
+    done = subprocess.run(
+        [str(STATIC.parents[1] / "scripts" / "backup.sh"), str(folder)], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     copies = sorted(p for p in folder.iterdir() if p.name.startswith("judgeapp-"))
     assert not old.exists() and keep.exists() and len(copies) == 1, done.stdout

@@ -1,6 +1,7 @@
 """A judge removed from an event (the organizer ends their staff assignment) stops seeing it: no appeals badge or
 count for its appeals, no banner for its decisions, no pages, no "Got it", no decision as its proxy, no offline
 copy. The records stay; only what is shown to the removed judge changes."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,13 +21,19 @@ def remove(app, setup, person: str) -> None:
     organizer = signed_in(app, setup["organizer"][1])
     event_id = setup["event_id"]
     with app.app_context():
-        ids = db.session.scalars(select(StaffAssignment.id).where(
-            StaffAssignment.event_id == event_id, StaffAssignment.user_id == setup["people"][person][0],
-            StaffAssignment.ended_at.is_(None))).all()
+        ids = db.session.scalars(
+            select(StaffAssignment.id).where(
+                StaffAssignment.event_id == event_id,
+                StaffAssignment.user_id == setup["people"][person][0],
+                StaffAssignment.ended_at.is_(None),
+            )
+        ).all()
     assert ids
     for assignment_id in ids:
-        response = organizer.post(f"/events/{event_id}/staff/{assignment_id}/end", data={
-            "csrf_token": csrf_token(organizer, f"/events/{event_id}/staff"), "reason": "Left the event"})
+        response = organizer.post(
+            f"/events/{event_id}/staff/{assignment_id}/end",
+            data={"csrf_token": csrf_token(organizer, f"/events/{event_id}/staff"), "reason": "Left the event"},
+        )
         assert response.status_code == 302
 
 
@@ -59,8 +66,10 @@ def test_a_removed_proxy_can_no_longer_open_or_decide_the_delegated_appeal(app, 
     token = csrf_token(proxy, "/")
     remove(app, ruled, "other_floor")
     assert proxy.get(f"/events/{ruled['event_id']}/appeals/1").status_code == 403
-    response = proxy.post(f"/events/{ruled['event_id']}/appeals/1", data={
-        "csrf_token": token, "outcome": "overturned", "reason": "Misread the card", "count_challenge": "y"})
+    response = proxy.post(
+        f"/events/{ruled['event_id']}/appeals/1",
+        data={"csrf_token": token, "outcome": "overturned", "reason": "Misread the card", "count_challenge": "y"},
+    )
     assert response.status_code == 403
     assert appeal_of(app, ruled["event_id"]).status is AppealStatus.OPEN
     assert decide(ruled["head"], ruled["event_id"], outcome="upheld").status_code == 302  # the head judge still can

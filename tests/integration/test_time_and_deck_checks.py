@@ -1,4 +1,5 @@
 """Time extensions, the round clock, deck checks and pairings, through the pages judges use."""
+
 from __future__ import annotations
 
 import io
@@ -36,11 +37,14 @@ def round_one(app):
 
 def extensions(app):
     with app.app_context():
-        return [(e.table_number, e.minutes, e.proposed_minutes, e.adjust_reason, e.reason.value)
-                for e in db.session.scalars(select(TimeExtension).order_by(TimeExtension.id))]
+        return [
+            (e.table_number, e.minutes, e.proposed_minutes, e.adjust_reason, e.reason.value)
+            for e in db.session.scalars(select(TimeExtension).order_by(TimeExtension.id))
+        ]
 
 
 # ---- time extensions -------------------------------------------------------------------------------------------------
+
 
 def test_a_pause_timed_by_its_start_and_end_is_worked_out_by_the_policy(app, floor):
     app.config["JUDGEAPP_TIMEZONE"] = "UTC"
@@ -62,20 +66,30 @@ def test_a_short_ruling_owes_nothing_so_giving_time_needs_a_reason(app, floor):
 
 def test_adjusting_the_proposed_minutes_keeps_the_reason_with_the_record(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
-    add_time(judge, floor["event_id"], table=1, taken_minutes="3", minutes=5, adjust_reason="Players lost track of the shuffle")
+    add_time(
+        judge,
+        floor["event_id"],
+        table=1,
+        taken_minutes="3",
+        minutes=5,
+        adjust_reason="Players lost track of the shuffle",
+    )
     assert extensions(app) == [(1, 5, 3, "Players lost track of the shuffle", "ruling")]
     with app.app_context():
         entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "extension.add"))
         assert entry.details["minutes"] == 5 and entry.details["proposed"] == 3
 
 
-@pytest.mark.parametrize("fields, message", [
-    ({"table": 7, "minutes": 3}, "There is no table 7"),
-    ({"table": 1, "minutes": -1}, "0 to 240 minutes."),
-    ({"table": 1, "minutes": 75}, "75 minutes is longer than a whole round (50 min)."),
-    ({"table": 1}, "Give the minutes to add"),
-    ({"table": 1, "taken_minutes": "300"}, "between 0 and 240"),
-])
+@pytest.mark.parametrize(
+    "fields, message",
+    [
+        ({"table": 7, "minutes": 3}, "There is no table 7"),
+        ({"table": 1, "minutes": -1}, "0 to 240 minutes."),
+        ({"table": 1, "minutes": 75}, "75 minutes is longer than a whole round (50 min)."),
+        ({"table": 1}, "Give the minutes to add"),
+        ({"table": 1, "taken_minutes": "300"}, "between 0 and 240"),
+    ],
+)
 def test_bad_time_extensions_come_back_with_a_message(app, floor, fields, message):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     response = add_time(judge, floor["event_id"], **fields)
@@ -84,6 +98,7 @@ def test_bad_time_extensions_come_back_with_a_message(app, floor, fields, messag
 
 
 # ---- the round clock -------------------------------------------------------------------------------------------------
+
 
 def test_the_round_clock_lists_tables_with_time_latest_end_first(app, floor):
     app.config["JUDGEAPP_TIMEZONE"] = "UTC"
@@ -94,9 +109,12 @@ def test_the_round_clock_lists_tables_with_time_latest_end_first(app, floor):
     started, length = round_one(app)
     scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
     page = text(scorekeeper.get(f"/events/{floor['event_id']}/clock"))
-    assert f"Ends <span class=\"end\">{started + timedelta(minutes=length):%H:%M}</span>" in page
+    assert f'Ends <span class="end">{started + timedelta(minutes=length):%H:%M}</span>' in page
     tables = re.findall(r'<li class="row" id="table-(\d+)">.*?<strong>(\d\d:\d\d)</strong>', page)
-    assert tables == [("2", f"{started + timedelta(minutes=57):%H:%M}"), ("1", f"{started + timedelta(minutes=55):%H:%M}")]
+    assert tables == [
+        ("2", f"{started + timedelta(minutes=57):%H:%M}"),
+        ("1", f"{started + timedelta(minutes=55):%H:%M}"),
+    ]
     assert "+5 min" in page and "+7 min" in page
     assert page.count('class="countdown" data-end="') == 3  # the round and each table count down live
 
@@ -107,8 +125,10 @@ def test_a_withdrawn_extension_no_longer_moves_the_tables_end(app, floor):
     with app.app_context():
         ext_id = db.session.scalar(select(TimeExtension.id))
     clock = f"/events/{floor['event_id']}/clock"
-    judge.post(f"/events/{floor['event_id']}/extensions/{ext_id}/void",
-               data={"csrf_token": csrf_token(judge, clock), "reason": "Given to the wrong table"})
+    judge.post(
+        f"/events/{floor['event_id']}/extensions/{ext_id}/void",
+        data={"csrf_token": csrf_token(judge, clock), "reason": "Given to the wrong table"},
+    )
     assert 'id="table-1"' not in judge.get(clock).get_data(as_text=True)
     with app.app_context():
         ext = db.session.get(TimeExtension, ext_id)
@@ -117,17 +137,24 @@ def test_a_withdrawn_extension_no_longer_moves_the_tables_end(app, floor):
 
 # ---- deck checks -----------------------------------------------------------------------------------------------------
 
+
 def import_pairings(app, client, event_id, csv_text):
     url = f"/events/{event_id}/pairings"
-    return client.post(url, data={"csrf_token": csrf_token(client, url),
-                                  "file": (io.BytesIO(csv_text.encode()), "pairings.csv")},
-                       content_type="multipart/form-data")
+    return client.post(
+        url,
+        data={"csrf_token": csrf_token(client, url), "file": (io.BytesIO(csv_text.encode()), "pairings.csv")},
+        content_type="multipart/form-data",
+    )
 
 
 def test_pairings_import_seats_good_rows_and_reports_bad_ones(app, floor):
     scorekeeper = signed_in(app, floor["people"]["scorekeeper"][1])
-    response = import_pairings(app, scorekeeper, floor["event_id"],
-                               "table,player 1,player 2\n1,P-001,P-003\n2,P-002,P-404\nx,P-004\n2,P-001,P-004\n")
+    response = import_pairings(
+        app,
+        scorekeeper,
+        floor["event_id"],
+        "table,player 1,player 2\n1,P-001,P-003\n2,P-002,P-404\nx,P-004\n2,P-001,P-004\n",
+    )
     page = text(response)
     assert "Import: 2 players seated, 3 rows rejected" in page
     assert "unknown player ID P-404" in page and "already seated this round: P-001" in page
@@ -146,7 +173,9 @@ def test_the_incident_form_offers_the_players_seated_at_a_table(app, floor):
 def start_check(client, event_id, **fields):
     url = f"/events/{event_id}/deck-checks/new"
     token, key = form_key(client, url)
-    return client.post(url, data={"csrf_token": token, "key": key, "round": "1"} | {k: str(v) for k, v in fields.items()})
+    return client.post(
+        url, data={"csrf_token": token, "key": key, "round": "1"} | {k: str(v) for k, v in fields.items()}
+    )
 
 
 def test_a_deck_check_records_players_result_and_gives_back_the_time_it_took(app, floor):
@@ -160,8 +189,10 @@ def test_a_deck_check_records_players_result_and_gives_back_the_time_it_took(app
         assert sorted(p.name for p in dc.players) == ["Aiko Mori", "Chen Yu"]
         dc.started_at -= timedelta(minutes=6, seconds=20)  # the check took six and a bit minutes
         db.session.commit()
-    ended = judge.post(check_url, data={"csrf_token": csrf_token(judge, check_url), "result": "matches",
-                                        "notes": "Counted 50, sleeves fine."})
+    ended = judge.post(
+        check_url,
+        data={"csrf_token": csrf_token(judge, check_url), "result": "matches", "notes": "Counted 50, sleeves fine."},
+    )
     assert ended.status_code == 302
     page = text(judge.get(check_url))
     assert "Deck check ended. Table 1: 7 min added" in page and "deck matches the registration" in page
@@ -175,8 +206,15 @@ def test_problems_found_link_to_the_incidents_logged_for_them(app, floor):
     check_url = start_check(judge, floor["event_id"], table=2, player_1="P-002").headers["Location"]
     dc_id = int(check_url.rsplit("/", 1)[1])
     log(judge, floor["event_id"], player="P-002", infraction="3.1.3", penalty="loss_of_game", deck_check_id=dc_id)
-    judge.post(check_url, data={"csrf_token": csrf_token(judge, check_url), "result": "problems", "minutes": "0",
-                                "adjust_reason": "Match ended by the loss of game"})
+    judge.post(
+        check_url,
+        data={
+            "csrf_token": csrf_token(judge, check_url),
+            "result": "problems",
+            "minutes": "0",
+            "adjust_reason": "Match ended by the loss of game",
+        },
+    )
     page = text(judge.get(check_url))
     assert "problems found" in page and "#1</a> Ben Ode · 3.1.3" in page
     with app.app_context():
@@ -209,13 +247,26 @@ def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier
         for n in range(5, 13):
             add_player(db.session, actor=judge, event=event, name=f"Player {n}", player_code=f"P-{n:03d}")
         seat(db.session, actor=judge, event=event, round_number=1, text="1,P-001,P-002\n2,P-003,P-004\n3,P-005,P-006\n")
-        deckchecks.start_deck_check(db.session, actor=judge, event=event, data=deckchecks.DeckCheckInput(
-            key="round-one-check-table-1", table_number=1))
+        deckchecks.start_deck_check(
+            db.session,
+            actor=judge,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="round-one-check-table-1", table_number=1),
+        )
         start_round(db.session, actor=judge, event=event)
-        seat(db.session, actor=judge, event=event, round_number=2,
-             text="1,P-005,P-006\n2,P-001,P-007\n3,P-003,P-008\n4,P-009,P-010\n5,P-011,P-012\n")
-        deckchecks.start_deck_check(db.session, actor=judge, event=event, data=deckchecks.DeckCheckInput(
-            key="round-two-check-table-3", table_number=3))
+        seat(
+            db.session,
+            actor=judge,
+            event=event,
+            round_number=2,
+            text="1,P-005,P-006\n2,P-001,P-007\n3,P-003,P-008\n4,P-009,P-010\n5,P-011,P-012\n",
+        )
+        deckchecks.start_deck_check(
+            db.session,
+            actor=judge,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="round-two-check-table-3", table_number=3),
+        )
         db.session.commit()
         for seed in range(20):
             pick = deckchecks.pick_tables(db.session, event, count=5, rng=random.Random(seed))

@@ -1,4 +1,5 @@
 """Load tests start gunicorn (4 workers) on the test database; they run on SQLite and again on PostgreSQL."""
+
 import os
 
 import pytest

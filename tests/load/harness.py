@@ -6,6 +6,7 @@ sent again with the same key, as a phone does when the answer is lost; a post wh
 killed mid-request) is sent again until it is answered. The run records every answer, so afterwards the database can
 be compared with what the judges were told.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,20 +46,53 @@ class Gunicorn:
     `rate_limits` is the app's RATELIMIT_STORAGE_URI; with `access_log` every answer is logged there as
     "<worker pid> METHOD PATH STATUS" (answered_by() reads it back)."""
 
-    def __init__(self, database_url: str, *, workers: int = 4, log: Path | None = None,
-                 rate_limits: str = "memory://", access_log: Path | None = None, app: str = "wsgi:app"):
+    def __init__(
+        self,
+        database_url: str,
+        *,
+        workers: int = 4,
+        log: Path | None = None,
+        rate_limits: str = "memory://",
+        access_log: Path | None = None,
+        app: str = "wsgi:app",
+    ):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "load-test-secret",
-               "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"), "RATELIMIT_STORAGE_URI": rate_limits}
+        env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "SECRET_KEY": "load-test-secret",
+            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+            "RATELIMIT_STORAGE_URI": rate_limits,
+        }
         self._log = open(log or os.devnull, "w")  # noqa: SIM115  (open while the server runs; closed in stop)
         self.access_log = access_log
-        logging_args = ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"] \
-            if access_log else []
+        logging_args = (
+            ["--access-logfile", str(access_log), "--access-logformat", "%(p)s %(m)s %(U)s %(s)s"] if access_log else []
+        )
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{self.port}",
-             "--timeout", "60", "--graceful-timeout", "5", "--backlog", "256", *logging_args, app],
-            cwd=ROOT, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "--workers",
+                str(workers),
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--timeout",
+                "60",
+                "--graceful-timeout",
+                "5",
+                "--backlog",
+                "256",
+                *logging_args,
+                app,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
         self.killed = 0
         try:
             self._wait_until_up(workers)
@@ -140,6 +174,7 @@ class Gunicorn:
 @dataclass
 class Tally:
     """What the judges saw: one entry per answered post, plus anything unexpected."""
+
     acknowledged: dict[str, int] = field(default_factory=dict)  # one-time key -> incident number the judge was shown
     latencies: list[float] = field(default_factory=list)  # seconds, every POST that got an answer
     statuses: Counter = field(default_factory=Counter)
@@ -155,10 +190,12 @@ class Tally:
 
     def summary(self) -> str:
         median = statistics.median(self.latencies) if self.latencies else 0.0
-        return (f"{len(self.acknowledged):,} incidents acknowledged, {len(self.latencies):,} posts answered, "
-                f"{self.resent:,} deliberate resends, {self.dropped:,} broken connections retried; "
-                f"latency median {median * 1e3:.0f} ms, p95 {self.percentile(0.95) * 1e3:.0f} ms, "
-                f"p99 {self.percentile(0.99) * 1e3:.0f} ms; statuses {dict(self.statuses)}")
+        return (
+            f"{len(self.acknowledged):,} incidents acknowledged, {len(self.latencies):,} posts answered, "
+            f"{self.resent:,} deliberate resends, {self.dropped:,} broken connections retried; "
+            f"latency median {median * 1e3:.0f} ms, p95 {self.percentile(0.95) * 1e3:.0f} ms, "
+            f"p99 {self.percentile(0.99) * 1e3:.0f} ms; statuses {dict(self.statuses)}"
+        )
 
 
 class Judge:
@@ -184,8 +221,11 @@ class Judge:
 
     def log_in(self) -> None:
         page = self._retrying("GET", self.base + "/login").text
-        answer = self._retrying("POST", self.base + "/login", data={
-            "csrf_token": CSRF_RE.search(page).group(1), "email": self.email, "password": PASSWORD})
+        answer = self._retrying(
+            "POST",
+            self.base + "/login",
+            data={"csrf_token": CSRF_RE.search(page).group(1), "email": self.email, "password": PASSWORD},
+        )
         assert answer.status_code == 302, f"{self.email}: login answered {answer.status_code}"
 
     def open_form(self) -> tuple[str, str]:
@@ -196,9 +236,18 @@ class Judge:
     def post(self, token: str, key: str, n: int) -> int | None:
         """Post one incident; returns the incident number the judge is shown."""
         code, rank = CODES[n % len(CODES)]
-        data = {"csrf_token": token, "key": key, "round": "1", "table": str(1 + n % 20), "subject_kind": "player",
-                "player": self.players[n % len(self.players)], "infraction": code, "penalty": rank,
-                "deviation_reason": "load test", "description": f"Load test incident {n} by {self.email}"}
+        data = {
+            "csrf_token": token,
+            "key": key,
+            "round": "1",
+            "table": str(1 + n % 20),
+            "subject_kind": "player",
+            "player": self.players[n % len(self.players)],
+            "infraction": code,
+            "penalty": rank,
+            "deviation_reason": "load test",
+            "description": f"Load test incident {n} by {self.email}",
+        }
         start = time.perf_counter()
         answer = self._retrying("POST", self.form_url, data=data)
         elapsed = time.perf_counter() - start
@@ -246,17 +295,30 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
     from judgeapp.models import Role
 
     with app.app_context():
-        organizer = create_user(db.session, email="organizer@load.test", name="Organizer", password=PASSWORD,
-                                organizer=True)
-        event = services.create_event(db.session, app.extensions[CATALOG_KEY], organizer=organizer,
-                                      data=services.EventData(name="Load Open", date=date(2026, 11, 28), venue="Hall",
-                                                              policy_id="bushiroad-afr", level=2, rounds=8,
-                                                              round_minutes=50, challenge_limit=None))
+        organizer = create_user(
+            db.session, email="organizer@load.test", name="Organizer", password=PASSWORD, organizer=True
+        )
+        event = services.create_event(
+            db.session,
+            app.extensions[CATALOG_KEY],
+            organizer=organizer,
+            data=services.EventData(
+                name="Load Open",
+                date=date(2026, 11, 28),
+                venue="Hall",
+                policy_id="bushiroad-afr",
+                level=2,
+                rounds=8,
+                round_minutes=50,
+                challenge_limit=None,
+            ),
+        )
         emails = []
         for n in range(judges):
             judge = create_user(db.session, email=f"judge{n}@load.test", name=f"Judge {n}", password=PASSWORD)
-            services.add_staff(db.session, actor=organizer, event=event, email=judge.email, name="",
-                               role=Role.FLOOR_JUDGE)
+            services.add_staff(
+                db.session, actor=organizer, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
+            )
             emails.append(judge.email)
         codes = [f"L-{p:03d}" for p in range(players)]
         for code in codes:
@@ -266,13 +328,22 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
         return Staffing(event.id, emails, codes)
 
 
-def run_judges(base: str, staffing: Staffing, tally: Tally, *, incidents: int | None = None,
-               seconds: float | None = None, resend: float = 0.1, seed: int = 7) -> None:
+def run_judges(
+    base: str,
+    staffing: Staffing,
+    tally: Tally,
+    *,
+    incidents: int | None = None,
+    seconds: float | None = None,
+    resend: float = 0.1,
+    seed: int = 7,
+) -> None:
     until = time.monotonic() + seconds if seconds is not None else None
 
     def work(n: int, email: str) -> None:
         Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(seed * 1000 + n)).run(
-            incidents=incidents, until=until, resend=resend)
+            incidents=incidents, until=until, resend=resend
+        )
 
     in_threads(work, list(enumerate(staffing.emails)))
 
@@ -344,8 +415,17 @@ def same_keys_at_once(base: str, staffing: Staffing, *, clients: int, keys: int)
     shared = [uuid.uuid4().hex for _ in range(keys)]
     seen: dict[str, set[int]] = {k: set() for k in shared}
     tally = Tally()
-    judges = [Judge(base, staffing.event_id, staffing.emails[n % len(staffing.emails)], staffing.players, tally,
-                    random.Random(n)) for n in range(clients)]
+    judges = [
+        Judge(
+            base,
+            staffing.event_id,
+            staffing.emails[n % len(staffing.emails)],
+            staffing.players,
+            tally,
+            random.Random(n),
+        )
+        for n in range(clients)
+    ]
     barrier = threading.Barrier(clients)
 
     def work(n: int) -> None:
@@ -373,16 +453,22 @@ def check_database(app, event_id: int) -> dict:
     from judgeapp.models import AuditEntry, Incident, IncidentSubject
 
     with app.app_context():
-        rows = dict(db.session.execute(select(Incident.client_key, Incident.number)
-                                       .where(Incident.event_id == event_id)).all())
+        rows = dict(
+            db.session.execute(select(Incident.client_key, Incident.number).where(Incident.event_id == event_id)).all()
+        )
         without_subject = db.session.scalar(
-            select(func.count()).select_from(Incident).where(
-                Incident.event_id == event_id, ~select(IncidentSubject.id).where(
-                    IncidentSubject.incident_id == Incident.id).exists()))
+            select(func.count())
+            .select_from(Incident)
+            .where(
+                Incident.event_id == event_id,
+                ~select(IncidentSubject.id).where(IncidentSubject.incident_id == Incident.id).exists(),
+            )
+        )
         audited = db.session.execute(
-            select(AuditEntry.object_id, func.count()).where(AuditEntry.action == "incident.log",
-                                                             AuditEntry.event_id == event_id)
-            .group_by(AuditEntry.object_id)).all()
+            select(AuditEntry.object_id, func.count())
+            .where(AuditEntry.action == "incident.log", AuditEntry.event_id == event_id)
+            .group_by(AuditEntry.object_id)
+        ).all()
         integrity = "n/a"
         if db.engine.dialect.name == "sqlite":
             integrity = db.session.execute(db.text("PRAGMA integrity_check")).scalar()

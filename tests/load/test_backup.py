@@ -1,4 +1,5 @@
 """`flask --app wsgi backup PATH` copies a live SQLite database while judges keep logging; the copy restores."""
+
 import shutil
 import subprocess
 import sys
@@ -21,9 +22,14 @@ def test_backup_taken_while_judges_log_incidents_restores_to_a_consistent_databa
         threading.Event().wait(5)  # let the writes get going
         before = len(tally.acknowledged)
         copy = tmp_path / "backups" / "judgeapp-copy.sqlite3"
-        done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "backup", str(copy)], cwd=ROOT,
-                              env={"DATABASE_URL": url, "SECRET_KEY": "x", "PATH": "/usr/bin:/bin"},
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "flask", "--app", "wsgi", "backup", str(copy)],
+            cwd=ROOT,
+            env={"DATABASE_URL": url, "SECRET_KEY": "x", "PATH": "/usr/bin:/bin"},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         during = len(tally.acknowledged)
     finally:
         writers.join()
@@ -51,7 +57,12 @@ def test_backup_refuses_to_overwrite_the_live_database(app, tmp_path):
     if not url.startswith("sqlite"):
         pytest.skip("SQLite only")
     live = url.removeprefix("sqlite:///")
-    done = subprocess.run([sys.executable, "-m", "flask", "--app", "wsgi", "backup", live], cwd=ROOT,
-                          env={"DATABASE_URL": url, "SECRET_KEY": "x", "PATH": "/usr/bin:/bin"},
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "backup", live],
+        cwd=ROOT,
+        env={"DATABASE_URL": url, "SECRET_KEY": "x", "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 1 and "must not overwrite the live database" in done.stderr

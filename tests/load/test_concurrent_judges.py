@@ -1,5 +1,6 @@
 """Forty judges on four gunicorn workers: every acknowledged incident is stored exactly once, even with resends and
 workers killed with SIGKILL mid-request."""
+
 from tests.load.harness import Tally, WorkerKiller, check_database, run_judges, same_keys_at_once
 
 
@@ -11,8 +12,9 @@ def assert_nothing_lost_or_doubled(app, staffing, tally: Tally) -> dict:
     assert db["rows"] == tally.acknowledged, "the database and what the judges were shown differ"
     assert sorted(db["rows"].values()) == list(range(1, len(db["rows"]) + 1)), "incident numbers skip or repeat"
     assert db["without_subject"] == 0, "an incident was stored without its player"
-    assert len(db["audit_counts"]) == len(db["rows"]) and set(db["audit_counts"].values()) == {1}, \
+    assert len(db["audit_counts"]) == len(db["rows"]) and set(db["audit_counts"].values()) == {1}, (
         "each incident has exactly one audit entry"
+    )
     assert db["integrity"] in ("ok", "n/a")
     return db
 
@@ -36,7 +38,8 @@ def test_thirty_two_clients_sending_the_same_fifty_keys_at_once_store_fifty_inci
 
 
 def test_judges_posting_for_a_minute_with_a_worker_killed_every_five_seconds_lose_nothing(
-        app, staffing, server, load_seconds):
+    app, staffing, server, load_seconds
+):
     tally = Tally()
     with WorkerKiller(server, every=5.0):
         run_judges(server.url, staffing, tally, seconds=load_seconds, resend=0.1)

@@ -6,6 +6,7 @@ logs in.
 Always on a new SQLite file (what `make serve` uses by default, migrated from nothing by the script itself); the
 PostgreSQL pass skips it, as the only difference there is the DATABASE_URL the script passes on.
 """
+
 from __future__ import annotations
 
 import os
@@ -30,8 +31,10 @@ IMMUTABLE = "public, max-age=31536000, immutable"
 
 pytestmark = [
     pytest.mark.skipif(bool(TEST_DATABASE_URL), reason="make serve's shape is checked on its default, SQLite"),
-    pytest.mark.skipif(not (os.environ.get("TEST_REDIS_URL") or shutil.which("redis-server")),
-                       reason="needs Redis: TEST_REDIS_URL or a redis-server to start"),
+    pytest.mark.skipif(
+        not (os.environ.get("TEST_REDIS_URL") or shutil.which("redis-server")),
+        reason="needs Redis: TEST_REDIS_URL or a redis-server to start",
+    ),
 ]
 
 
@@ -47,14 +50,28 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     email = f"judge-{uuid.uuid4().hex[:12]}@serve.test"  # a Redis outlives one run: counts start from nothing
     port = free_port()
     env = {key: value for key, value in os.environ.items() if key not in ("RATELIMIT_STORAGE_URI", "DATABASE_URL")}
-    env.update({"JUDGEAPP_PYTHON": sys.executable, "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
-                "SECRET_KEY": "serve-test-secret", "JUDGEAPP_BIND": f"127.0.0.1:{port}", "JUDGEAPP_WORKERS": "2",
-                "JUDGEAPP_PROXY_HOPS": "1", "JUDGEAPP_ACCESS_LOG": str(tmp_path / "access.log")})
+    env.update(
+        {
+            "JUDGEAPP_PYTHON": sys.executable,
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'serve.sqlite3'}",
+            "SECRET_KEY": "serve-test-secret",
+            "JUDGEAPP_BIND": f"127.0.0.1:{port}",
+            "JUDGEAPP_WORKERS": "2",
+            "JUDGEAPP_PROXY_HOPS": "1",
+            "JUDGEAPP_ACCESS_LOG": str(tmp_path / "access.log"),
+        }
+    )
     if os.environ.get("TEST_REDIS_URL"):
         env["REDIS_URL"] = os.environ["TEST_REDIS_URL"]  # else serve.sh starts its own throw-away redis-server
     with open(tmp_path / "serve.log", "w") as log:
-        process = subprocess.Popen([str(ROOT / "scripts" / "serve.sh")], cwd=ROOT, env=env, stdout=log,
-                                   stderr=subprocess.STDOUT, start_new_session=True)
+        process = subprocess.Popen(
+            [str(ROOT / "scripts" / "serve.sh")],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         try:
             url = f"http://127.0.0.1:{port}"
             wait_until_up(process, url, tmp_path / "serve.log")
@@ -98,8 +115,12 @@ def wait_until_up(process: subprocess.Popen, url: str, log: Path) -> None:
 
 def proxied(address: str) -> dict[str, str]:
     """What the HTTPS proxy in front adds: the scheme, the public host and the phone's address."""
-    return {"X-Forwarded-Proto": "https", "X-Forwarded-Host": "judge.example", "X-Forwarded-For": address,
-            "Referer": "https://judge.example/login"}
+    return {
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "judge.example",
+        "X-Forwarded-For": address,
+        "Referer": "https://judge.example/login",
+    }
 
 
 def log_in(served: Served, password: str, address: str) -> requests.Response:
@@ -107,9 +128,13 @@ def log_in(served: Served, password: str, address: str) -> requests.Response:
     so it is sent back by hand: requests, unlike the proxy, talks plain HTTP to gunicorn."""
     page = requests.get(served.url + "/login", headers=proxied(address), timeout=30)
     cookies = "; ".join(f"{cookie.name}={cookie.value}" for cookie in page.cookies)
-    return requests.post(served.url + "/login", headers={**proxied(address), "Cookie": cookies}, timeout=30,
-                         allow_redirects=False, data={"csrf_token": CSRF_RE.search(page.text).group(1),
-                                                      "email": served.email, "password": password})
+    return requests.post(
+        served.url + "/login",
+        headers={**proxied(address), "Cookie": cookies},
+        timeout=30,
+        allow_redirects=False,
+        data={"csrf_token": CSRF_RE.search(page.text).group(1), "email": served.email, "password": password},
+    )
 
 
 def test_make_serve_sends_plain_pages_and_compressed_year_long_cached_versioned_static_files(served):

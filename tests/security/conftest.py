@@ -1,12 +1,21 @@
 """Security tests: request-level, so they run on SQLite and again on PostgreSQL (marked `db`)."""
+
 import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import StaffAssignment
 
-ROLES = ["signed_out", "no_role", "other_organizer", "other_event_judge", "floor_judge", "scorekeeper", "head_judge",
-         "organizer"]
+ROLES = [
+    "signed_out",
+    "no_role",
+    "other_organizer",
+    "other_event_judge",
+    "floor_judge",
+    "scorekeeper",
+    "head_judge",
+    "organizer",
+]
 
 
 def pytest_collection_modifyitems(items):
@@ -28,8 +37,14 @@ def world(app, make_user, make_event, give_role):
     with app.app_context():
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
         objects = floor_objects(app, event_id, users["floor_judge"][0], users["head_judge"][0])
-    args = {"event_id": event_id, "other_event_id": other_event_id, "assignment_id": assignment_id, "policy_id": "bushiroad-afr", "kind": "incidents",
-            **objects}
+    args = {
+        "event_id": event_id,
+        "other_event_id": other_event_id,
+        "assignment_id": assignment_id,
+        "policy_id": "bushiroad-afr",
+        "kind": "incidents",
+        **objects,
+    }
     return users, args
 
 
@@ -52,27 +67,75 @@ def floor_objects(app, event_id, floor_id, head_id):
     add_player(db.session, actor=floor, event=event, name="Matrix Opponent", player_code="M-2")
     db.session.flush()
     roles = frozenset({"floor_judge"})
-    logged = services.log_incident(db.session, policy, actor=floor, roles=roles, event=event, data=services.IncidentInput(
-        key="matrix-incident-key-0001", infraction_code="3.5.2", table_number=1, player_id=player.id, rank_id="warning"))
-    ext, _ = timekeeping.add_extension(db.session, policy, actor=floor, event=event, data=timekeeping.ExtensionInput(
-        key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
-    dc, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
-        key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]))
-    appeal, _ = appeals.file_appeal(db.session, actor=floor, event=event, incident=logged.incident,
-                                    data=appeals.AppealInput("matrix-appeal-key-0001", f"player:{player.id}", "not me"))
+    logged = services.log_incident(
+        db.session,
+        policy,
+        actor=floor,
+        roles=roles,
+        event=event,
+        data=services.IncidentInput(
+            key="matrix-incident-key-0001",
+            infraction_code="3.5.2",
+            table_number=1,
+            player_id=player.id,
+            rank_id="warning",
+        ),
+    )
+    ext, _ = timekeeping.add_extension(
+        db.session,
+        policy,
+        actor=floor,
+        event=event,
+        data=timekeeping.ExtensionInput(key="matrix-extension-key-01", reason="other", table_number=1, minutes=3),
+    )
+    dc, _ = deckchecks.start_deck_check(
+        db.session,
+        actor=floor,
+        event=event,
+        data=deckchecks.DeckCheckInput(key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]),
+    )
+    appeal, _ = appeals.file_appeal(
+        db.session,
+        actor=floor,
+        event=event,
+        incident=logged.incident,
+        data=appeals.AppealInput("matrix-appeal-key-0001", f"player:{player.id}", "not me"),
+    )
     head = db.session.get(User, head_id)
-    dq = services.log_incident(db.session, policy, actor=head, roles=frozenset({"head_judge"}), event=event,
-                               data=services.IncidentInput(key="matrix-incident-key-0002", infraction_code="4.1",
-                                                           table_number=1, player_id=player.id,
-                                                           rank_id="disqualification"))
+    dq = services.log_incident(
+        db.session,
+        policy,
+        actor=head,
+        roles=frozenset({"head_judge"}),
+        event=event,
+        data=services.IncidentInput(
+            key="matrix-incident-key-0002",
+            infraction_code="4.1",
+            table_number=1,
+            player_id=player.id,
+            rank_id="disqualification",
+        ),
+    )
     investigation = investigations.investigation_of_incident(db.session, dq.incident)
-    link, token = investigations.request_statement(db.session, actor=head, roles=frozenset({"head_judge"}), event=event,
-                                                   investigation=investigation, author_name="Witness",
-                                                   author_role="witness")
+    link, token = investigations.request_statement(
+        db.session,
+        actor=head,
+        roles=frozenset({"head_judge"}),
+        event=event,
+        investigation=investigation,
+        author_name="Witness",
+        author_role="witness",
+    )
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
-    return {"number": logged.incident.number, "player_id": player.id, "extension_id": ext.id, "deck_check_id": dc.id,
-            "request_id": link.id, "token": token}
+    return {
+        "number": logged.incident.number,
+        "player_id": player.id,
+        "extension_id": ext.id,
+        "deck_check_id": dc.id,
+        "request_id": link.id,
+        "token": token,
+    }
 
 
 def url_of(app, rule, args: dict, **overrides) -> str:
@@ -103,8 +166,19 @@ def post_routes(app):
 
 # Records that carry their own audit entry; the others (IncidentSubject, DeckCheckPlayer, Pairing, Round…) are parts
 # of one of these or of the event, written in the same transaction as their parent's entry.
-AUDITED = {"User", "Event", "StaffAssignment", "Player", "Incident", "DeckCheck", "TimeExtension", "Appeal",
-           "Investigation", "Statement", "StatementRequest"}
+AUDITED = {
+    "User",
+    "Event",
+    "StaffAssignment",
+    "Player",
+    "Incident",
+    "DeckCheck",
+    "TimeExtension",
+    "Appeal",
+    "Investigation",
+    "Statement",
+    "StatementRequest",
+}
 BOOKKEEPING = {"AuditEntry"}  # the entries themselves
 
 
@@ -135,8 +209,11 @@ def audit_watch(app):
                 state["entries"].append((obj.action, obj.object_type, obj.object_id))
             elif isinstance(obj, UserSession) and obj not in session.new:
                 continue  # last-seen and sign-out touches are not records (sign-out is audited as session.end)
-            elif obj in session.new or obj in session.deleted or (
-                    name in AUDITED and session.is_modified(obj, include_collections=False)):  # a child added is its own
+            elif (
+                obj in session.new
+                or obj in session.deleted
+                or (name in AUDITED and session.is_modified(obj, include_collections=False))
+            ):  # a child added is its own
                 state["changed"].add((name, getattr(obj, "id", None)))
 
     def before_commit(session):
@@ -158,8 +235,11 @@ def audit_watch(app):
     def after_rollback(session):
         pending.pop(id(session), None)
 
-    listeners = [(Session, "after_flush", after_flush), (Session, "before_commit", before_commit),
-                 (Session, "after_soft_rollback", lambda s, _t: after_rollback(s))]
+    listeners = [
+        (Session, "after_flush", after_flush),
+        (Session, "before_commit", before_commit),
+        (Session, "after_soft_rollback", lambda s, _t: after_rollback(s)),
+    ]
     for target, name, fn in listeners:
         sa_event.listen(target, name, fn)
     yield problems

@@ -6,6 +6,7 @@ one event holding a record in every state of every lifecycle, sends every reques
 (the view did its work or showed its form), 403 (the role may not), 409 (the state or the closed event stops it),
 or the login page. A route with neither a declared action nor a row in NOT_EVENT_ROUTES fails the first test.
 """
+
 from datetime import timedelta
 
 import pytest
@@ -22,8 +23,15 @@ ANY_SIGNED_IN = {r: OK for r in ROLES if r != "signed_out"} | {"signed_out": LOG
 EVERYONE = {r: OK for r in ROLES}
 
 # What each test user holds at the event under test (the others hold nothing there).
-HOLDS = {"no_role": set(), "other_organizer": set(), "other_event_judge": set(), "floor_judge": {Role.FLOOR_JUDGE},
-         "scorekeeper": {Role.SCOREKEEPER}, "head_judge": {Role.HEAD_JUDGE}, "organizer": {Role.ORGANIZER}}
+HOLDS = {
+    "no_role": set(),
+    "other_organizer": set(),
+    "other_event_judge": set(),
+    "floor_judge": {Role.FLOOR_JUDGE},
+    "scorekeeper": {Role.SCOREKEEPER},
+    "head_judge": {Role.HEAD_JUDGE},
+    "organizer": {Role.ORGANIZER},
+}
 ORGANIZER_ACCOUNTS = {"organizer", "other_organizer"}
 
 # Pages that belong to no event: the account's own, and the installable app's files (no data in them).
@@ -54,18 +62,36 @@ PUBLIC = {"static"}
 
 # Which record a route's URL names, so the route is tried on a record in every state of its lifecycle.
 RECORD_OF = {
-    "incidents.show": "incident", "incidents.edit": "incident", "incidents.void": "incident",
-    "incidents.note": "incident", "appeals.new": "incident", "investigations.accept": "incident",
+    "incidents.show": "incident",
+    "incidents.edit": "incident",
+    "incidents.void": "incident",
+    "incidents.note": "incident",
+    "appeals.new": "incident",
+    "investigations.accept": "incident",
     "investigations.decline": "incident",
-    "appeals.show": "appeal", "appeals.delegate": "appeal", "appeals.seen": "appeal",
-    "investigations.show": "investigation", "investigations.add_statement": "investigation",
-    "investigations.new_link": "investigation", "investigations.revoke_link": "investigation",
-    "investigations.write_up": "investigation", "investigations.report": "investigation",
-    "deckchecks.show": "deck_check", "clock.void_extension": "extension", "events.end_round": "round",
+    "appeals.show": "appeal",
+    "appeals.delegate": "appeal",
+    "appeals.seen": "appeal",
+    "investigations.show": "investigation",
+    "investigations.add_statement": "investigation",
+    "investigations.new_link": "investigation",
+    "investigations.revoke_link": "investigation",
+    "investigations.write_up": "investigation",
+    "investigations.report": "investigation",
+    "deckchecks.show": "deck_check",
+    "clock.void_extension": "extension",
+    "events.end_round": "round",
 }
 # One tap changes the record with nothing but the CSRF token: after such a request succeeds the world is built again.
-ONE_TAP = {"events.start_round", "events.end_round", "investigations.accept", "appeals.seen", "appeals.delegate",
-           "postevent.close", "auth.logout"}
+ONE_TAP = {
+    "events.start_round",
+    "events.end_round",
+    "investigations.accept",
+    "appeals.seen",
+    "appeals.delegate",
+    "postevent.close",
+    "auth.logout",
+}
 
 
 def build_world(app):
@@ -88,27 +114,52 @@ def build_world(app):
         catalog = app.extensions[CATALOG_KEY]
         users = {}
         for role in ROLES[1:]:
-            user = create_user(db.session, email=f"{role}@matrix.test", name=role, password=PASSWORD,
-                               organizer=role in ORGANIZER_ACCOUNTS)
+            user = create_user(
+                db.session,
+                email=f"{role}@matrix.test",
+                name=role,
+                password=PASSWORD,
+                organizer=role in ORGANIZER_ACCOUNTS,
+            )
             db.session.flush()
             users[role] = (user.id, user.email)
         get = lambda role: db.session.get(User, users[role][0])  # noqa: E731
-        data = dict(name="Matrix Open", date=events.utcnow().date(), venue="Hall", policy_id="bushiroad-afr", level=2,
-                    rounds=5, round_minutes=50, challenge_limit=None)
+        data = dict(
+            name="Matrix Open",
+            date=events.utcnow().date(),
+            venue="Hall",
+            policy_id="bushiroad-afr",
+            level=2,
+            rounds=5,
+            round_minutes=50,
+            challenge_limit=None,
+        )
         event = events.create_event(db.session, catalog, organizer=get("organizer"), data=events.EventData(**data))
-        other = events.create_event(db.session, catalog, organizer=get("other_organizer"),
-                                    data=events.EventData(**{**data, "name": "Other event"}))
+        other = events.create_event(
+            db.session,
+            catalog,
+            organizer=get("other_organizer"),
+            data=events.EventData(**{**data, "name": "Other event"}),
+        )
         db.session.flush()
-        events.add_staff(db.session, actor=get("other_organizer"), event=other, email=users["other_event_judge"][1],
-                         name="", role=StaffRole.HEAD_JUDGE)
+        events.add_staff(
+            db.session,
+            actor=get("other_organizer"),
+            event=other,
+            email=users["other_event_judge"][1],
+            name="",
+            role=StaffRole.HEAD_JUDGE,
+        )
         for role in ("floor_judge", "scorekeeper", "head_judge"):
-            events.add_staff(db.session, actor=get("organizer"), event=event, email=users[role][1], name="",
-                             role=StaffRole(role))
+            events.add_staff(
+                db.session, actor=get("organizer"), event=event, email=users[role][1], name="", role=StaffRole(role)
+            )
         floor, head = get("floor_judge"), get("head_judge")
         colleague = create_user(db.session, email="colleague@matrix.test", name="colleague", password=PASSWORD)
         db.session.flush()
-        events.add_staff(db.session, actor=get("organizer"), event=event, email=colleague.email, name="",
-                         role=StaffRole.FLOOR_JUDGE)
+        events.add_staff(
+            db.session, actor=get("organizer"), event=event, email=colleague.email, name="", role=StaffRole.FLOOR_JUDGE
+        )
         F, H = frozenset({Role.FLOOR_JUDGE}), frozenset({Role.HEAD_JUDGE})
         policy = catalog.policy(event.policy_id)
         first = events.start_round(db.session, actor=head, event=event, now=events.utcnow() - timedelta(hours=2))
@@ -119,24 +170,47 @@ def build_world(app):
 
         def log(key, rank="warning", code="3.5.2", actor=floor, roles=F):
             """An incident of a player of its own (no upgrade from the others)."""
-            someone = events.add_player(db.session, actor=floor, event=event, name=f"Player {key}",
-                                        player_code=f"M-{key}")
+            someone = events.add_player(
+                db.session, actor=floor, event=event, name=f"Player {key}", player_code=f"M-{key}"
+            )
             db.session.flush()
-            return incidents.log_incident(db.session, policy, actor=actor, roles=roles, event=event,
-                                          data=incidents.IncidentInput(key=f"matrix-{key}-key-00001", table_number=1,
-                                                                       infraction_code=code, player_id=someone.id,
-                                                                       rank_id=rank)).incident
+            return incidents.log_incident(
+                db.session,
+                policy,
+                actor=actor,
+                roles=roles,
+                event=event,
+                data=incidents.IncidentInput(
+                    key=f"matrix-{key}-key-00001",
+                    table_number=1,
+                    infraction_code=code,
+                    player_id=someone.id,
+                    rank_id=rank,
+                ),
+            ).incident
 
         def appeal(incident, key):
-            return appeals.file_appeal(db.session, actor=incident.judge, event=event, incident=incident,
-                                       data=appeals.AppealInput(f"matrix-appeal-{key}-0001",
-                                                                f"player:{incident.subjects[0].player_id}",
-                                                                "not me"))[0]
+            return appeals.file_appeal(
+                db.session,
+                actor=incident.judge,
+                event=event,
+                incident=incident,
+                data=appeals.AppealInput(
+                    f"matrix-appeal-{key}-0001", f"player:{incident.subjects[0].player_id}", "not me"
+                ),
+            )[0]
 
         def decided(incident, key, outcome, **kw):
             a = appeal(incident, key)
-            appeals.decide(db.session, policy, actor=head, roles=H, event=event, appeal=a,
-                           data=appeals.Decision(outcome=outcome, reason="heard both players", **kw))
+            appeals.decide(
+                db.session,
+                policy,
+                actor=head,
+                roles=H,
+                event=event,
+                appeal=a,
+                data=appeals.Decision(outcome=outcome, reason="heard both players", **kw),
+            )
             return a
 
         logged = log("logged")
@@ -151,59 +225,139 @@ def build_world(app):
         overturned = decided(overturned_incident, "overturned", "overturned")
         recommended = log("recommended", rank="disqualification", code="4.1")
         void = log("void")
-        incidents.void_incident(db.session, policy, actor=floor, roles=F, event=event, incident=void, reason="wrong table")
+        incidents.void_incident(
+            db.session, policy, actor=floor, roles=F, event=event, incident=void, reason="wrong table"
+        )
         given_dq = log("given-dq", rank="disqualification", code="4.1", actor=head, roles=H)
         open_investigation = investigations.investigation_of_incident(db.session, given_dq)
-        link, token = investigations.request_statement(db.session, actor=head, roles=H, event=event,
-                                                       investigation=open_investigation, author_name="Witness",
-                                                       author_role="witness")
+        link, token = investigations.request_statement(
+            db.session,
+            actor=head,
+            roles=H,
+            event=event,
+            investigation=open_investigation,
+            author_name="Witness",
+            author_role="witness",
+        )
         final_dq = log("final-dq", rank="disqualification", code="4.1", actor=head, roles=H)
         final_investigation = investigations.investigation_of_incident(db.session, final_dq)
-        final_link, _ = investigations.request_statement(db.session, actor=head, roles=H, event=event,
-                                                         investigation=final_investigation, author_name="Judge",
-                                                         author_role="judge")
-        investigations.finalize(db.session, policy, actor=head, roles=H, event=event, investigation=final_investigation,
-                                data=investigations.WriteUp(hj_infraction="4.1", hj_facts="seen", hj_assumptions="",
-                                                            hj_reasoning="clear", decision_infraction_code="4.1",
-                                                            revoke_prizes=True, revoke_standing=False, ejected=False,
-                                                            summary="disqualified"))
-        running_check, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
-            key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]))
-        ended_check, _ = deckchecks.start_deck_check(db.session, actor=floor, event=event, data=deckchecks.DeckCheckInput(
-            key="matrix-deck-check-key-2", table_number=2, player_texts=["M-2"]))
-        deckchecks.end_deck_check(db.session, policy, actor=floor, event=event, dc=ended_check, result="matches",
-                                  notes="", minutes=0, adjust_reason="no time lost")
-        ext, _ = clock.add_extension(db.session, policy, actor=floor, event=event, data=clock.ExtensionInput(
-            key="matrix-extension-key-01", reason="other", table_number=1, minutes=3))
-        heads_ext, _ = clock.add_extension(db.session, policy, actor=head, event=event, data=clock.ExtensionInput(
-            key="matrix-extension-key-02", reason="other", table_number=2, minutes=2))
+        final_link, _ = investigations.request_statement(
+            db.session,
+            actor=head,
+            roles=H,
+            event=event,
+            investigation=final_investigation,
+            author_name="Judge",
+            author_role="judge",
+        )
+        investigations.finalize(
+            db.session,
+            policy,
+            actor=head,
+            roles=H,
+            event=event,
+            investigation=final_investigation,
+            data=investigations.WriteUp(
+                hj_infraction="4.1",
+                hj_facts="seen",
+                hj_assumptions="",
+                hj_reasoning="clear",
+                decision_infraction_code="4.1",
+                revoke_prizes=True,
+                revoke_standing=False,
+                ejected=False,
+                summary="disqualified",
+            ),
+        )
+        running_check, _ = deckchecks.start_deck_check(
+            db.session,
+            actor=floor,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="matrix-deck-check-key-1", table_number=1, player_texts=["M-1"]),
+        )
+        ended_check, _ = deckchecks.start_deck_check(
+            db.session,
+            actor=floor,
+            event=event,
+            data=deckchecks.DeckCheckInput(key="matrix-deck-check-key-2", table_number=2, player_texts=["M-2"]),
+        )
+        deckchecks.end_deck_check(
+            db.session,
+            policy,
+            actor=floor,
+            event=event,
+            dc=ended_check,
+            result="matches",
+            notes="",
+            minutes=0,
+            adjust_reason="no time lost",
+        )
+        ext, _ = clock.add_extension(
+            db.session,
+            policy,
+            actor=floor,
+            event=event,
+            data=clock.ExtensionInput(key="matrix-extension-key-01", reason="other", table_number=1, minutes=3),
+        )
+        heads_ext, _ = clock.add_extension(
+            db.session,
+            policy,
+            actor=head,
+            event=event,
+            data=clock.ExtensionInput(key="matrix-extension-key-02", reason="other", table_number=2, minutes=2),
+        )
         db.session.commit()
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event.id))
-        args = {"event_id": event.id, "other_event_id": other.id, "assignment_id": assignment_id,
-                "policy_id": "bushiroad-afr", "kind": "incidents", "player_id": player.id, "number": logged.number,
-                "deck_check_id": running_check.id, "extension_id": ext.id, "request_id": link.id, "token": token}
+        args = {
+            "event_id": event.id,
+            "other_event_id": other.id,
+            "assignment_id": assignment_id,
+            "policy_id": "bushiroad-afr",
+            "kind": "incidents",
+            "player_id": player.id,
+            "number": logged.number,
+            "deck_check_id": running_check.id,
+            "extension_id": ext.id,
+            "request_id": link.id,
+            "token": token,
+        }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {
-            "incident": [(IncidentState.LOGGED, {"number": logged.number}, {"floor_judge"}, set()),
-                         (IncidentState.UNDER_APPEAL, {"number": under_appeal.number}, {"floor_judge"}, set()),
-                         (IncidentState.DECIDED, {"number": upheld_incident.number}, {"floor_judge"}, set()),
-                         (IncidentState.OVERTURNED, {"number": overturned_incident.number}, {"floor_judge"}, set()),
-                         (IncidentState.RECOMMENDED, {"number": recommended.number}, {"floor_judge"}, set()),
-                         (IncidentState.VOID, {"number": void.number}, {"floor_judge"}, set())],
-            "appeal": [(AppealState.OPEN, {"number": open_appeal.number}, {"floor_judge"}, set()),
-                       (AppealState.OPEN, {"number": proxied.number}, set(), {"floor_judge"}),
-                       (AppealState.UPHELD, {"number": upheld.number}, {"floor_judge"}, set()),
-                       (AppealState.OVERTURNED, {"number": overturned.number}, {"floor_judge"}, set())],
-            "investigation": [(InvestigationState.OPEN, {"number": open_investigation.number,
-                                                         "request_id": link.id}, set(), set()),
-                              (InvestigationState.FINALIZED, {"number": final_investigation.number,
-                                                              "request_id": final_link.id}, set(), set())],
-            "deck_check": [(DeckCheckState.IN_PROGRESS, {"deck_check_id": running_check.id}, {"floor_judge"}, set()),
-                           (DeckCheckState.MATCHES, {"deck_check_id": ended_check.id}, {"floor_judge"}, set())],
-            "extension": [(None, {"extension_id": ext.id}, {"floor_judge"}, set()),
-                          (None, {"extension_id": heads_ext.id}, {"head_judge"}, set())],
-            "round": [(RoundState.ENDED, {"number": first.number}, set(), set()),
-                      (RoundState.RUNNING, {"number": second.number}, set(), set())],
+            "incident": [
+                (IncidentState.LOGGED, {"number": logged.number}, {"floor_judge"}, set()),
+                (IncidentState.UNDER_APPEAL, {"number": under_appeal.number}, {"floor_judge"}, set()),
+                (IncidentState.DECIDED, {"number": upheld_incident.number}, {"floor_judge"}, set()),
+                (IncidentState.OVERTURNED, {"number": overturned_incident.number}, {"floor_judge"}, set()),
+                (IncidentState.RECOMMENDED, {"number": recommended.number}, {"floor_judge"}, set()),
+                (IncidentState.VOID, {"number": void.number}, {"floor_judge"}, set()),
+            ],
+            "appeal": [
+                (AppealState.OPEN, {"number": open_appeal.number}, {"floor_judge"}, set()),
+                (AppealState.OPEN, {"number": proxied.number}, set(), {"floor_judge"}),
+                (AppealState.UPHELD, {"number": upheld.number}, {"floor_judge"}, set()),
+                (AppealState.OVERTURNED, {"number": overturned.number}, {"floor_judge"}, set()),
+            ],
+            "investigation": [
+                (InvestigationState.OPEN, {"number": open_investigation.number, "request_id": link.id}, set(), set()),
+                (
+                    InvestigationState.FINALIZED,
+                    {"number": final_investigation.number, "request_id": final_link.id},
+                    set(),
+                    set(),
+                ),
+            ],
+            "deck_check": [
+                (DeckCheckState.IN_PROGRESS, {"deck_check_id": running_check.id}, {"floor_judge"}, set()),
+                (DeckCheckState.MATCHES, {"deck_check_id": ended_check.id}, {"floor_judge"}, set()),
+            ],
+            "extension": [
+                (None, {"extension_id": ext.id}, {"floor_judge"}, set()),
+                (None, {"extension_id": heads_ext.id}, {"head_judge"}, set()),
+            ],
+            "round": [
+                (RoundState.ENDED, {"number": first.number}, set(), set()),
+                (RoundState.RUNNING, {"number": second.number}, set(), set()),
+            ],
         }
         return users, args, records
 
@@ -236,9 +390,15 @@ def expected(app, endpoint, method, role, state=None, own=False, proxy=False, cl
     holds = ({Role.ORGANIZER} if role in ORGANIZER_ACCOUNTS else set()) if account_route else HOLDS[role]
     if proxy:
         holds = holds | {Role.PROXY}
-    decision = decide(action, frozenset(holds), state=state, own=own, on_record=on_record,
-                      event_closed=closed and not account_route,
-                      opening_form=method == "GET")
+    decision = decide(
+        action,
+        frozenset(holds),
+        state=state,
+        own=own,
+        on_record=on_record,
+        event_closed=closed and not account_route,
+        opening_form=method == "GET",
+    )
     if decision.allowed:
         return OK if closed else REFUSED_FOR_THE_WORLD.get((endpoint, method), OK)
     return decision.status
@@ -256,13 +416,23 @@ def classify(response):
 
 
 def routes(app):
-    return sorted(((rule.endpoint, m, rule) for rule in app.url_map.iter_rules() if rule.endpoint not in PUBLIC
-                   for m in rule.methods - {"HEAD", "OPTIONS"}), key=lambda r: (r[0], r[1]))
+    return sorted(
+        (
+            (rule.endpoint, m, rule)
+            for rule in app.url_map.iter_rules()
+            if rule.endpoint not in PUBLIC
+            for m in rule.methods - {"HEAD", "OPTIONS"}
+        ),
+        key=lambda r: (r[0], r[1]),
+    )
 
 
 def test_every_route_declares_its_action_or_is_listed_as_no_event_s(app):
-    undeclared = {(endpoint, method) for endpoint, method, _ in routes(app)
-                  if not hasattr(app.view_functions[endpoint], "actions") and (endpoint, method) not in NOT_EVENT_ROUTES}
+    undeclared = {
+        (endpoint, method)
+        for endpoint, method, _ in routes(app)
+        if not hasattr(app.view_functions[endpoint], "actions") and (endpoint, method) not in NOT_EVENT_ROUTES
+    }
     assert undeclared == set(), "give these routes an action in judgeapp/permissions.py (event_route/account_route)"
     assert set(NOT_EVENT_ROUTES) - {(e, m) for e, m, _ in routes(app)} == set(), "rows for routes that are gone"
 
@@ -307,14 +477,24 @@ def test_every_route_answers_every_role_in_every_state_as_the_table_says(app, cl
         cases = records[kind] if kind else [(None, {}, set(), set())]
         for state, overrides, owners, proxies in cases:
             for role in ROLES:
-                want = expected(app, endpoint, method, role, state, own=role in owners, proxy=role in proxies,
-                                closed=closed, on_record=kind is not None)
+                want = expected(
+                    app,
+                    endpoint,
+                    method,
+                    role,
+                    state,
+                    own=role in owners,
+                    proxy=role in proxies,
+                    closed=closed,
+                    on_record=kind is not None,
+                )
                 url = url_of(app, rule, args, **overrides)
                 got = classify(sessions.request(role, method, url, endpoint))
                 tried += 1
                 if got != want:
-                    wrong.append(f"{role:17} {method:4} {url:48} {getattr(state, 'value', ''):13} "
-                                 f"expected {want}, got {got}")
+                    wrong.append(
+                        f"{role:17} {method:4} {url:48} {getattr(state, 'value', ''):13} expected {want}, got {got}"
+                    )
                 if got == OK and method == "POST" and endpoint in ONE_TAP:
                     users, args, records = build_world(app)  # that tap changed the world: build it again
                     sessions = Sessions(app, users)

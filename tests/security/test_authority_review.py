@@ -6,6 +6,7 @@ The access matrix checks each route against the table in fixed states; these tes
 the server then accepts from the same person. The findings' tests failed on the code the review read (82b4b38) and
 pass since the fixes; the others guard what the review found right.
 """
+
 import re
 
 import pytest
@@ -29,16 +30,21 @@ from tests.security.test_access_matrix import RECORD_OF, build_world, close_even
 H, F = frozenset({"head_judge"}), frozenset({"floor_judge"})
 
 
-
 @pytest.fixture
 def floor(app, make_user, make_event, give_role):
     """An event with a running round, an organizer, a head judge, two floor judges (`floor`, `colleague`) and a
     scorekeeper; returns a namespace with their (id, email), the event id, and `run(fn)` to call services."""
-    people = {name: make_user(name=name, organizer=name == "organizer")
-              for name in ("organizer", "head", "floor", "colleague", "scorekeeper")}
+    people = {
+        name: make_user(name=name, organizer=name == "organizer")
+        for name in ("organizer", "head", "floor", "colleague", "scorekeeper")
+    }
     event_id = make_event(people["organizer"][0])
-    for name, role in (("head", "head_judge"), ("floor", "floor_judge"), ("colleague", "floor_judge"),
-                       ("scorekeeper", "scorekeeper")):
+    for name, role in (
+        ("head", "head_judge"),
+        ("floor", "floor_judge"),
+        ("colleague", "floor_judge"),
+        ("scorekeeper", "scorekeeper"),
+    ):
         give_role(event_id, people[name][0], role)
 
     class World:
@@ -78,12 +84,23 @@ def log(world, judge="floor", *, rank="warning", code="3.5.2", player=1, roles=F
     from judgeapp.models import Player
 
     def do(event, user, policy):
-        someone = db.session.scalar(select(Player).where(Player.event_id == event.id,
-                                                         Player.player_code == f"P-{player}"))
-        return incidents.log_incident(db.session, policy, actor=user(judge), roles=roles, event=event,
-                                      data=incidents.IncidentInput(key=f"review-{judge}-{rank}-{player}-0001",
-                                                                   infraction_code=code, table_number=1,
-                                                                   player_id=someone.id, rank_id=rank)).incident.number
+        someone = db.session.scalar(
+            select(Player).where(Player.event_id == event.id, Player.player_code == f"P-{player}")
+        )
+        return incidents.log_incident(
+            db.session,
+            policy,
+            actor=user(judge),
+            roles=roles,
+            event=event,
+            data=incidents.IncidentInput(
+                key=f"review-{judge}-{rank}-{player}-0001",
+                infraction_code=code,
+                table_number=1,
+                player_id=someone.id,
+                rank_id=rank,
+            ),
+        ).incident.number
 
     return world.run(do)
 
@@ -95,20 +112,30 @@ def appeal_of(world, number, *, delegate_to=None, second=False):
 
     def do(event, user, policy):
         incident = incidents.incident_by_number(db.session, event, number)
-        appeal, _ = appeals.file_appeal(db.session, actor=incident.judge, event=event, incident=incident,
-                                        data=appeals.AppealInput(f"review-appeal-{number}-{int(second)}001",
-                                                                 f"player:{incident.subjects[0].player_id}", "no"))
+        appeal, _ = appeals.file_appeal(
+            db.session,
+            actor=incident.judge,
+            event=event,
+            incident=incident,
+            data=appeals.AppealInput(
+                f"review-appeal-{number}-{int(second)}001", f"player:{incident.subjects[0].player_id}", "no"
+            ),
+        )
         if delegate_to:
-            appeals.delegate(db.session, actor=user("head"), roles=H, event=event, appeal=appeal,
-                             proxy_id=user(delegate_to).id)
+            appeals.delegate(
+                db.session, actor=user("head"), roles=H, event=event, appeal=appeal, proxy_id=user(delegate_to).id
+            )
         return appeal.number
 
     return world.run(do)
 
 
 def incident_status(world, number) -> IncidentStatus:
-    return world.run(lambda event, user, policy: db.session.scalar(
-        select(Incident.status).where(Incident.event_id == event.id, Incident.number == number)))
+    return world.run(
+        lambda event, user, policy: db.session.scalar(
+            select(Incident.status).where(Incident.event_id == event.id, Incident.number == number)
+        )
+    )
 
 
 def post(client, url, page, data=None, **kwargs):
@@ -117,6 +144,7 @@ def post(client, url, page, data=None, **kwargs):
 
 # ---- a head judge's decision is final for floor judges -------------------------------------------------------------
 
+
 def test_floor_judge_may_not_void_their_ruling_once_the_head_judge_corrected_it_to_a_disqualification(floor):
     from judgeapp.incidents import services as incidents
 
@@ -124,11 +152,22 @@ def test_floor_judge_may_not_void_their_ruling_once_the_head_judge_corrected_it_
 
     def head_judge_corrects(event, user, policy):
         incident = incidents.incident_by_number(db.session, event, number)
-        incidents.correct_incident(db.session, policy, actor=user("head"), roles=H, event=event, incident=incident,
-                                   data=incidents.IncidentEdit(round_number=1, table_number=1, infraction_code="3.5.2",
-                                                               rank_id="disqualification",
-                                                               deviation_reason="did it on purpose, twice",
-                                                               description=""))
+        incidents.correct_incident(
+            db.session,
+            policy,
+            actor=user("head"),
+            roles=H,
+            event=event,
+            incident=incident,
+            data=incidents.IncidentEdit(
+                round_number=1,
+                table_number=1,
+                infraction_code="3.5.2",
+                rank_id="disqualification",
+                deviation_reason="did it on purpose, twice",
+                description="",
+            ),
+        )
 
     floor.run(head_judge_corrects)
     client = floor.client("floor")
@@ -171,6 +210,7 @@ def test_the_head_judge_is_not_offered_to_delegate_an_appeal_a_proxy_already_rul
 
 # ---- void is the end of an incident's life ---------------------------------------------------------------------------
 
+
 def test_an_incident_under_appeal_cannot_be_voided_so_no_appeal_can_make_a_void_incident_stand_again(floor):
     """Voiding an incident whose appeal waits left the appeal open, and deciding it 'changed' set the void incident
     standing again. The waiting appeal now holds the ruling: the head judge settles it by deciding the appeal."""
@@ -190,6 +230,7 @@ def test_an_incident_under_appeal_cannot_be_voided_so_no_appeal_can_make_a_void_
 
 # ---- people whose authority ends mid-session -------------------------------------------------------------------------
 
+
 def test_a_proxy_whose_appeal_was_taken_back_is_refused_with_the_form_they_already_loaded(floor):
     from judgeapp.appeals import services as appeals
 
@@ -200,9 +241,16 @@ def test_a_proxy_whose_appeal_was_taken_back_is_refused_with_the_form_they_alrea
     loaded = proxy.get(page).get_data(as_text=True)
     assert 'id="decide"' in loaded
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', loaded).group(1)
-    floor.run(lambda event, user, policy: appeals.delegate(
-        db.session, actor=user("head"), roles=H, event=event,
-        appeal=appeals.appeal_by_number(db.session, event, appeal), proxy_id=None))
+    floor.run(
+        lambda event, user, policy: appeals.delegate(
+            db.session,
+            actor=user("head"),
+            roles=H,
+            event=event,
+            appeal=appeals.appeal_by_number(db.session, event, appeal),
+            proxy_id=None,
+        )
+    )
     response = proxy.post(page, data={"csrf_token": token, "outcome": "overturned", "reason": "mine to say"})
     assert response.status_code == 403
     assert 'id="decide"' not in proxy.get(page).get_data(as_text=True)
@@ -221,41 +269,75 @@ def test_a_floor_judge_removed_mid_session_can_neither_void_nor_send_from_the_ou
     outbox_token = csrf_token(client, f"/events/{floor.event}/incidents/new")
 
     def remove(event, user, policy):
-        assignment = db.session.scalar(select(StaffAssignment).where(StaffAssignment.event_id == event.id,
-                                                                     StaffAssignment.user_id == user("floor").id))
-        events.end_staff(db.session, actor=user("organizer"), event=event, assignment_id=assignment.id,
-                         reason="went home")
+        assignment = db.session.scalar(
+            select(StaffAssignment).where(
+                StaffAssignment.event_id == event.id, StaffAssignment.user_id == user("floor").id
+            )
+        )
+        events.end_staff(
+            db.session, actor=user("organizer"), event=event, assignment_id=assignment.id, reason="went home"
+        )
 
     floor.run(remove)
     voided = client.post(f"{page}/void", data={"csrf_token": token, "reason": "never mind"})
-    sent = client.post(f"/events/{floor.event}/incidents/new", headers={"Accept": "application/json"},
-                       data={"csrf_token": outbox_token, "key": "review-outbox-after-removal-01",
-                             "infraction": "3.5.2", "round": "1", "table": "1", "subject_kind": "player",
-                             "player": "P-2", "penalty": "warning", "outbox_owner": str(floor.who["floor"][0])})
+    sent = client.post(
+        f"/events/{floor.event}/incidents/new",
+        headers={"Accept": "application/json"},
+        data={
+            "csrf_token": outbox_token,
+            "key": "review-outbox-after-removal-01",
+            "infraction": "3.5.2",
+            "round": "1",
+            "table": "1",
+            "subject_kind": "player",
+            "player": "P-2",
+            "penalty": "warning",
+            "outbox_owner": str(floor.who["floor"][0]),
+        },
+    )
     assert (voided.status_code, sent.status_code) == (403, 403)
     assert incident_status(floor, number) is IncidentStatus.STANDING
-    assert floor.run(lambda e, u, p: db.session.scalar(select(Incident.id).where(
-        Incident.client_key == "review-outbox-after-removal-01"))) is None
+    assert (
+        floor.run(
+            lambda e, u, p: db.session.scalar(
+                select(Incident.id).where(Incident.client_key == "review-outbox-after-removal-01")
+            )
+        )
+        is None
+    )
 
 
 def test_only_the_organizer_is_offered_to_close_and_reopen_the_event_the_head_judge_reads_the_page(floor):
     from judgeapp.events import services as events
     from judgeapp.postevent import services as postevent
 
-    floor.run(lambda event, user, policy: events.end_round(db.session, actor=user("head"), event=event,
-                                                           rnd=events.current_round(db.session, event)))
-    page, close, reopen = (f"/events/{floor.event}/close", f'action="/events/{floor.event}/close"',
-                           f'action="/events/{floor.event}/reopen"')
+    floor.run(
+        lambda event, user, policy: events.end_round(
+            db.session, actor=user("head"), event=event, rnd=events.current_round(db.session, event)
+        )
+    )
+    page, close, reopen = (
+        f"/events/{floor.event}/close",
+        f'action="/events/{floor.event}/close"',
+        f'action="/events/{floor.event}/reopen"',
+    )
     head, organizer = floor.client("head"), floor.client("organizer")
     assert "Ready to close" in head.get(page).get_data(as_text=True)
-    offered = {who: close in client.get(page).get_data(as_text=True) for who, client in
-               (("head", head), ("organizer", organizer))}
+    offered = {
+        who: close in client.get(page).get_data(as_text=True)
+        for who, client in (("head", head), ("organizer", organizer))
+    }
     refused = post(head, page, page).status_code
     assert (offered, refused) == ({"head": False, "organizer": True}, 403)
-    floor.run(lambda event, user, policy: postevent.close_event(db.session, actor=user("organizer"), event=event,
-                                                                local=lambda at: at))
-    offered = {who: reopen in client.get(page).get_data(as_text=True) for who, client in
-               (("head", head), ("organizer", organizer))}
+    floor.run(
+        lambda event, user, policy: postevent.close_event(
+            db.session, actor=user("organizer"), event=event, local=lambda at: at
+        )
+    )
+    offered = {
+        who: reopen in client.get(page).get_data(as_text=True)
+        for who, client in (("head", head), ("organizer", organizer))
+    }
     refused = post(head, f"/events/{floor.event}/reopen", page, {"reason": "one more correction"}).status_code
     assert (offered, refused) == ({"head": False, "organizer": True}, 403)
 
@@ -298,7 +380,7 @@ def refused_forms(app, closed: bool) -> list[str]:
             if method != "GET" or "event_id" not in rule.arguments or endpoint.endswith(("report", "export")):
                 continue
             kind = RECORD_OF.get(endpoint)
-            for _state, overrides, _owners, _proxies in (records[kind] if kind else [(None, {}, set(), set())]):
+            for _state, overrides, _owners, _proxies in records[kind] if kind else [(None, {}, set(), set())]:
                 pages.append(url_of(app, rule, args, **overrides))
         seen = set()
         for page in pages:

@@ -1,5 +1,6 @@
 """The objects of one event cannot be reached through another event's URLs, even by that event's organizer and head
 judge: incidents, appeals, investigations and their statement links, time extensions, deck checks, staff, reports."""
+
 import subprocess
 
 from tests.conftest import login

@@ -1,4 +1,5 @@
 """Every state-changing route refuses a request without judgeapp's CSRF token, and writes nothing."""
+
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
@@ -26,8 +27,12 @@ def test_every_post_route_refuses_a_missing_or_wrong_csrf_token_and_changes_noth
     wrong = []
     for rule in routes:
         url = url_of(app, rule, args)
-        for label, data in [("missing", {}), ("garbage", {"csrf_token": "x" * 40}), ("another session's", {"csrf_token": foreign}),
-                            ("tampered", {"csrf_token": real[:-2] + ("aa" if not real.endswith("aa") else "bb")})]:
+        for label, data in [
+            ("missing", {}),
+            ("garbage", {"csrf_token": "x" * 40}),
+            ("another session's", {"csrf_token": foreign}),
+            ("tampered", {"csrf_token": real[:-2] + ("aa" if not real.endswith("aa") else "bb")}),
+        ]:
             response = client.post(url, data={**data, "reason": "csrf test", "text": "csrf test"})
             if response.status_code != 400 or "security token" not in response.get_data(as_text=True):
                 wrong.append(f"{url} with {label} token: {response.status_code}")

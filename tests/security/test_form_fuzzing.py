@@ -1,5 +1,6 @@
 """No form payload produces a server error: hypothesis sends 500 payloads to every form (JUDGEAPP_FUZZ_EXAMPLES),
 with a valid CSRF token, signed in with every role at the event, so the payloads reach validation and the services."""
+
 import io
 import os
 
@@ -12,12 +13,60 @@ from tests.security.conftest import post_routes, url_of, with_every_role
 EXAMPLES = int(os.environ.get("JUDGEAPP_FUZZ_EXAMPLES", "500"))
 LAST = {"postevent.close", "postevent.reopen", "auth.change_password", "auth.login"}  # change the session or event
 SKIP = {"auth.logout"}  # ends the session the other payloads need
-PLAUSIBLE = ["", "0", "1", "2", "-1", "3", "15", "241", "9999", "1e9", "99999999999999999999999", "nan", "1.5",
-             "y", "on", "true", "3.5.2", "4.1", "3.2.1", "warning", "caution", "loss_of_game", "disqualification",
-             "player", "team", "spectator", "M-1", "M-2", "player:1", "upheld", "overturned", "changed", "matches",
-             "problems", "ruling", "deck_check", "other", "witness", "head_judge", "floor_judge", "12:00", "25:61",
-             "2026-11-28", "2026-02-30", "x" * 70, "a" * 5000, "<script>alert(1)</script>", "\u202e\x00\x1b",
-             "' OR 1=1 --", "%s%s%n", "\ud7ff\ufffd", "../../etc/passwd"]
+PLAUSIBLE = [
+    "",
+    "0",
+    "1",
+    "2",
+    "-1",
+    "3",
+    "15",
+    "241",
+    "9999",
+    "1e9",
+    "99999999999999999999999",
+    "nan",
+    "1.5",
+    "y",
+    "on",
+    "true",
+    "3.5.2",
+    "4.1",
+    "3.2.1",
+    "warning",
+    "caution",
+    "loss_of_game",
+    "disqualification",
+    "player",
+    "team",
+    "spectator",
+    "M-1",
+    "M-2",
+    "player:1",
+    "upheld",
+    "overturned",
+    "changed",
+    "matches",
+    "problems",
+    "ruling",
+    "deck_check",
+    "other",
+    "witness",
+    "head_judge",
+    "floor_judge",
+    "12:00",
+    "25:61",
+    "2026-11-28",
+    "2026-02-30",
+    "x" * 70,
+    "a" * 5000,
+    "<script>alert(1)</script>",
+    "\u202e\x00\x1b",
+    "' OR 1=1 --",
+    "%s%s%n",
+    "\ud7ff\ufffd",
+    "../../etc/passwd",
+]
 
 
 def field_names() -> list[str]:
@@ -44,8 +93,12 @@ def test_no_form_payload_produces_a_server_error(app, world, give_role):
     for rule in routes:
         url = url_of(app, rule, args)
 
-        @settings(max_examples=EXAMPLES, deadline=None, database=None,
-                  suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+        @settings(
+            max_examples=EXAMPLES,
+            deadline=None,
+            database=None,
+            suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+        )
         @given(payload=payloads(), upload=st.one_of(st.none(), st.binary(max_size=2000)))
         def send(payload, upload):
             data = {**payload, "csrf_token": token}

@@ -1,6 +1,7 @@
 """Hardening from the security review: `next` links stay on the site, oversized bodies and odd numbers get a readable
 answer, pages with credentials or personal data are never stored by a cache, HSTS behind HTTPS, and every refusal
 says why on the page."""
+
 from __future__ import annotations
 
 import re
@@ -12,11 +13,28 @@ from tests.conftest import PASSWORD, csrf_token, login, post_form
 
 # Targets of a `next` parameter, as the app receives them (already percent-decoded once by the query parser).
 OFFSITE_NEXT = [
-    "/%09/evil.example", "/\t/evil.example", "//evil.example", "///evil.example", "/\\evil.example",
-    "\\\\evil.example", "/\\/evil.example", "https://evil.example", "HTTPS://evil.example/x", "\t//evil.example",
-    " //evil.example", "/\r\n/evil.example", "\x00//evil.example", "/\x0b/evil.example", "\x01//evil.example",
-    "/%2F%2Fevil.example", "%2F%2Fevil.example", "/%5Cevil.example", "/%5C%5Cevil.example", "javascript:alert(1)",
-    "data:text/html,hi", "/" + "a" * 5000,
+    "/%09/evil.example",
+    "/\t/evil.example",
+    "//evil.example",
+    "///evil.example",
+    "/\\evil.example",
+    "\\\\evil.example",
+    "/\\/evil.example",
+    "https://evil.example",
+    "HTTPS://evil.example/x",
+    "\t//evil.example",
+    " //evil.example",
+    "/\r\n/evil.example",
+    "\x00//evil.example",
+    "/\x0b/evil.example",
+    "\x01//evil.example",
+    "/%2F%2Fevil.example",
+    "%2F%2Fevil.example",
+    "/%5Cevil.example",
+    "/%5C%5Cevil.example",
+    "javascript:alert(1)",
+    "data:text/html,hi",
+    "/" + "a" * 5000,
 ]
 _C0_AND_SPACE = "".join(map(chr, range(0x21)))
 
@@ -52,8 +70,15 @@ def decided(app, world):
     head = app.test_client()
     assert login(head, users["head_judge"][1]).status_code == 302
     url = f"/events/{args['event_id']}/appeals/1"
-    response = head.post(url, data={"csrf_token": csrf_token(head, url), "outcome": "overturned",
-                                    "reason": "Resolved correctly after all", "count_challenge": "y"})
+    response = head.post(
+        url,
+        data={
+            "csrf_token": csrf_token(head, url),
+            "outcome": "overturned",
+            "reason": "Resolved correctly after all",
+            "count_challenge": "y",
+        },
+    )
     assert response.status_code == 302
     judge = app.test_client()
     assert login(judge, users["floor_judge"][1]).status_code == 302
@@ -80,8 +105,27 @@ def test_next_parameter_on_the_site_is_followed(app, make_user, decided, target)
 
 # ---- number fields ---------------------------------------------------------------------------------------------------
 
-ODD_NUMBERS = ["NaN", "nan", "sNaN", "Infinity", "-Infinity", "inf", "1e999", "1e999999999", "-1e-999999999", "1E3",
-               "9" * 5000, "9" * 30, "-" + "9" * 30, "0x10", "١٢", "²", "1_000", "12abc", "+-1"]
+ODD_NUMBERS = [
+    "NaN",
+    "nan",
+    "sNaN",
+    "Infinity",
+    "-Infinity",
+    "inf",
+    "1e999",
+    "1e999999999",
+    "-1e-999999999",
+    "1E3",
+    "9" * 5000,
+    "9" * 30,
+    "-" + "9" * 30,
+    "0x10",
+    "١٢",
+    "²",
+    "1_000",
+    "12abc",
+    "+-1",
+]
 
 
 @pytest.fixture
@@ -97,8 +141,14 @@ def send_extension(client, event_id, **fields):
     url = f"/events/{event_id}/extensions/new"
     page = client.get(url).get_data(as_text=True)
     key = re.search(r'id="key" name="key" type="hidden" value="([^"]+)"', page).group(1)
-    data = {"csrf_token": csrf_token(client, url), "key": key, "round": "1", "table": "1", "reason": "other",
-            "adjust_reason": "Moved tables"} | fields
+    data = {
+        "csrf_token": csrf_token(client, url),
+        "key": key,
+        "round": "1",
+        "table": "1",
+        "reason": "other",
+        "adjust_reason": "Moved tables",
+    } | fields
     return client.post(url, data=data)
 
 
@@ -139,8 +189,14 @@ def test_number_fields_of_every_form_refuse_odd_numbers_without_a_500(app, judge
     """The incident, deck check, table picking and event settings forms have number fields too."""
     client, event_id, users = judge_at
     posts = {
-        f"/events/{event_id}/incidents/new": {"table": value, "extension": value, "round": "1",
-                                              "subject_kind": "player", "player": "M-1", "infraction": "3.5.2"},
+        f"/events/{event_id}/incidents/new": {
+            "table": value,
+            "extension": value,
+            "round": "1",
+            "subject_kind": "player",
+            "player": "M-1",
+            "infraction": "3.5.2",
+        },
         f"/events/{event_id}/deck-checks/new": {"table": value, "round": "1"},
     }
     for url, data in posts.items():
@@ -152,8 +208,13 @@ def test_number_fields_of_every_form_refuse_odd_numbers_without_a_500(app, judge
     organizer = app.test_client()
     assert login(organizer, users["organizer"][1]).status_code == 302
     url = f"/events/{event_id}/settings"
-    form = {"name": "Regional Qualifier", "date": "2026-11-28", "venue": "Hall A", "policy_id": "bushiroad-afr",
-            "level": "2"}
+    form = {
+        "name": "Regional Qualifier",
+        "date": "2026-11-28",
+        "venue": "Hall A",
+        "policy_id": "bushiroad-afr",
+        "level": "2",
+    }
     for field in ("rounds", "round_minutes", "challenge_limit", "statement_days"):
         data = {"rounds": "5", "round_minutes": "50", "statement_days": "7", **form, field: value}
         response = organizer.post(url, data={"csrf_token": csrf_token(organizer, url), **data})
@@ -186,8 +247,13 @@ def test_an_upload_over_the_limit_gets_a_readable_413(app, judge_at):
     import io
 
     client, event_id, _ = judge_at
-    response = unread(client.post(f"/events/{event_id}/pairings", content_type="multipart/form-data", data={
-        "round": "1", "file": (io.BytesIO(b"1,M-1,M-2\n" * (THREE_MB // 10 + 1)), "p.csv")}))
+    response = unread(
+        client.post(
+            f"/events/{event_id}/pairings",
+            content_type="multipart/form-data",
+            data={"round": "1", "file": (io.BytesIO(b"1,M-1,M-2\n" * (THREE_MB // 10 + 1)), "p.csv")},
+        )
+    )
     assert response.status_code == 413
     assert "at most 2 MB" in response.get_data(as_text=True)
 
@@ -200,8 +266,9 @@ def test_a_body_over_the_limit_gets_the_413_page_from_a_real_server_not_a_reset_
 
     with Gunicorn(app.config["SQLALCHEMY_DATABASE_URI"], workers=1, log=tmp_path / "gunicorn.log") as server:
         form = requests.post(server.url + "/login", data={"email": "x" * THREE_MB}, timeout=30)
-        upload = requests.post(server.url + "/events/1/pairings", files={"file": ("p.csv", b"1,A,B\n" * THREE_MB)},
-                               timeout=30)
+        upload = requests.post(
+            server.url + "/events/1/pairings", files={"file": ("p.csv", b"1,A,B\n" * THREE_MB)}, timeout=30
+        )
     for response in (form, upload):
         assert response.status_code == 413
         assert "at most 2 MB" in response.text and "Nothing was saved" in response.text
@@ -233,8 +300,16 @@ def test_every_page_and_file_for_a_signed_in_user_is_never_stored_by_a_cache(app
                 checked.add(rule.endpoint)
     assert not wrong, "\n".join(wrong)
     # among them the pages and files the review named, each seen in full by someone
-    assert {"auth.change_password", "investigations.show", "investigations.report", "postevent.report",
-            "postevent.report_pdf", "postevent.export", "postevent.player_history", "events.players"} <= checked
+    assert {
+        "auth.change_password",
+        "investigations.show",
+        "investigations.report",
+        "postevent.report",
+        "postevent.report_pdf",
+        "postevent.export",
+        "postevent.player_history",
+        "events.players",
+    } <= checked
 
 
 def test_pages_with_credentials_are_never_stored_even_signed_out(app, world):
@@ -243,8 +318,10 @@ def test_pages_with_credentials_are_never_stored_even_signed_out(app, world):
     for url in ("/login", "/account/forgot", f"/statement/{args['token']}"):
         response = client.get(url)
         assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store", url
-    failed = client.post("/login", data={"csrf_token": csrf_token(client, "/login"), "email": users["organizer"][1],
-                                         "password": "wrong-password"})
+    failed = client.post(
+        "/login",
+        data={"csrf_token": csrf_token(client, "/login"), "email": users["organizer"][1], "password": "wrong-password"},
+    )
     assert failed.status_code == 401 and failed.headers["Cache-Control"] == "no-store"
 
 
@@ -265,7 +342,8 @@ def test_https_requests_get_hsts_and_plain_http_does_not(app):
 
 
 def test_behind_a_trusted_proxy_forwarded_https_gets_hsts_and_a_secure_cookie_and_untrusted_headers_do_not(
-        app, tmp_path, make_user):
+    app, tmp_path, make_user
+):
     from judgeapp import create_app
     from judgeapp.extensions import db
     from tests.conftest import app_config
@@ -278,8 +356,9 @@ def test_behind_a_trusted_proxy_forwarded_https_gets_hsts_and_a_secure_cookie_an
         client = proxied.test_client()
         page = client.get("/login", headers=forwarded)
         token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page.get_data(as_text=True)).group(1)
-        answer = client.post("/login", headers=forwarded, data={"csrf_token": token, "email": email,
-                                                                 "password": PASSWORD})
+        answer = client.post(
+            "/login", headers=forwarded, data={"csrf_token": token, "email": email, "password": PASSWORD}
+        )
         results[hops] = page.headers.get("Strict-Transport-Security"), answer.headers.get("Set-Cookie", "")
         with proxied.app_context():
             db.engine.dispose()
@@ -297,6 +376,7 @@ def test_hsts_can_be_turned_off_for_a_deployment_whose_proxy_sends_it(tmp_path):
 
 # ---- every refusal says why ------------------------------------------------------------------------------------------
 
+
 def reason_on_page(response) -> str:
     html = " ".join(response.get_data(as_text=True).split())
     return unescape(re.search(r'<section class="card error-page">.*?</h1> <p>(.*?)</p>', html).group(1))
@@ -307,7 +387,8 @@ def test_a_proxy_that_is_not_one_of_the_events_judges_is_refused_with_the_reason
     head = app.test_client()
     assert login(head, users["head_judge"][1]).status_code == 302
     base = f"/events/{args['event_id']}"
-    response = head.post(f"{base}/appeals/1/proxy", data={"csrf_token": csrf_token(head, "/account/password"),
-                                                          "proxy": "someone"})
+    response = head.post(
+        f"{base}/appeals/1/proxy", data={"csrf_token": csrf_token(head, "/account/password"), "proxy": "someone"}
+    )
     assert response.status_code == 400
     assert reason_on_page(response) == "Choose the proxy from the list of this event's judges; nothing was changed."

@@ -1,4 +1,5 @@
 """Cookies, Content-Security-Policy on every page, and the login limits with the app's own settings."""
+
 import base64
 import hashlib
 import re
@@ -17,13 +18,17 @@ def test_the_session_cookie_is_httponly_samesite_lax_and_secure_when_served_over
     plain = login(app.test_client(), email).headers["Set-Cookie"]
     secure_client = app.test_client()
     token = csrf_token(secure_client, "https://judge.example/login")
-    tls = secure_client.post("https://judge.example/login", data={"csrf_token": token, "email": email,
-                                                                  "password": PASSWORD},
-                             headers={"Referer": "https://judge.example/login"})  # over HTTPS the origin is checked too
+    tls = secure_client.post(
+        "https://judge.example/login",
+        data={"csrf_token": token, "email": email, "password": PASSWORD},
+        headers={"Referer": "https://judge.example/login"},
+    )  # over HTTPS the origin is checked too
     assert tls.status_code == 302
     cookie = tls.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie and "Secure" in cookie
-    assert "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain  # plain HTTP on a laptop still works
+    assert (
+        "HttpOnly" in plain and "SameSite=Lax" in plain and "Secure" not in plain
+    )  # plain HTTP on a laptop still works
 
 
 def test_behind_a_trusted_proxy_the_forwarded_https_marks_the_cookie_secure(tmp_path, make_user):
@@ -46,8 +51,9 @@ def test_behind_a_trusted_proxy_the_forwarded_https_marks_the_cookie_secure(tmp_
     assert "Secure" in answer.headers["Set-Cookie"]
 
 
-def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framing_and_has_no_inline_script_but_its_import_map(
-        app, world):
+def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framing_with_only_its_import_map_inline(
+    app, world
+):
     users, args = world
     clients = {}
     for role in ("head_judge", "organizer"):
@@ -65,8 +71,11 @@ def test_every_page_sends_a_csp_forbidding_foreign_and_inline_scripts_and_framin
             html = response.get_data(as_text=True) if response.mimetype == "text/html" else ""
             maps = IMPORT_MAP.findall(html)
             hashes = [f"'sha256-{base64.b64encode(hashlib.sha256(m.encode()).digest()).decode()}'" for m in maps]
-            if (directives.get("script-src") != " ".join(["'self'", *sorted(set(hashes))])
-                    or directives.get("frame-ancestors") != "'none'" or directives.get("object-src") != "'none'"):
+            if (
+                directives.get("script-src") != " ".join(["'self'", *sorted(set(hashes))])
+                or directives.get("frame-ancestors") != "'none'"
+                or directives.get("object-src") != "'none'"
+            ):
                 wrong.append(f"{url}: CSP {csp!r}")
             if response.mimetype == "text/html":
                 if INLINE_SCRIPT.search(html) or INLINE_HANDLER.search(html) or len(maps) > 1:
@@ -83,7 +92,9 @@ def test_the_sixth_failed_login_for_one_account_from_one_address_is_refused(app,
     assert codes == [401] * 5 + [429]
     assert login(client, email).status_code == 429, "the right password waits too, from that address"
     elsewhere = app.test_client()
-    answer = post_form(elsewhere, "/login", {"email": email, "password": PASSWORD}, environ_base={"REMOTE_ADDR": "10.9.9.9"})
+    answer = post_form(
+        elsewhere, "/login", {"email": email, "password": PASSWORD}, environ_base={"REMOTE_ADDR": "10.9.9.9"}
+    )
     assert answer.status_code == 302, "the judge can still log in from another network"
 
 

@@ -1,5 +1,6 @@
 """Hostile text typed into the free-text fields is stored as typed (printable characters) and stays inert text in
 every page, the event report PDF and the CSV exports. (Statements and the DQ report: test_investigations.)"""
+
 import csv
 import io
 import re
@@ -40,14 +41,25 @@ def assert_inert(html: str, where: str):
 
 
 def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_pages_pdf_and_csv(
-        app, make_user, tmp_path, audit_watch):
+    app, make_user, tmp_path, audit_watch
+):
     _, organizer_email = make_user(organizer=True, name=STORED[:150])
     _, head_email = make_user(name="Head")
     _, floor_email = make_user(name="Floor")
     org = app.test_client()
     login(org, organizer_email)
-    send(org, "/events/new", name=HOSTILE[:200], date="2026-11-28", venue=HOSTILE[:200], policy_id="bushiroad-afr",
-         level="2", rounds="5", round_minutes="50", statement_days="7")
+    send(
+        org,
+        "/events/new",
+        name=HOSTILE[:200],
+        date="2026-11-28",
+        venue=HOSTILE[:200],
+        policy_id="bushiroad-afr",
+        level="2",
+        rounds="5",
+        round_minutes="50",
+        statement_days="7",
+    )
     with app.app_context():
         event_id = db.session.scalar(select(Event.id))
     base = f"/events/{event_id}"
@@ -64,19 +76,48 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
     with app.app_context():
         player = db.session.scalars(select(Player).where(Player.player_code != "P-2")).one()
         player_id, code = player.id, player.player_code
-    send(floor, f"{base}/incidents/new", round="1", table="1", subject_kind="player", player=code,
-         infraction="3.5.2", penalty="caution", deviation_reason=HOSTILE[:400], description=(HOSTILE + "\n") * 20)
-    send(floor, f"{base}/incidents/new", round="1", table="1", subject_kind="spectator", spectator=HOSTILE[:150],
-         infraction="4.1", penalty="disqualification", description=HOSTILE)
-    send(floor, f"{base}/incidents/new", round="1", table="1", subject_kind="player", player=code,
-         infraction="3.2.1", penalty="warning", description="to be voided")
+    send(
+        floor,
+        f"{base}/incidents/new",
+        round="1",
+        table="1",
+        subject_kind="player",
+        player=code,
+        infraction="3.5.2",
+        penalty="caution",
+        deviation_reason=HOSTILE[:400],
+        description=(HOSTILE + "\n") * 20,
+    )
+    send(
+        floor,
+        f"{base}/incidents/new",
+        round="1",
+        table="1",
+        subject_kind="spectator",
+        spectator=HOSTILE[:150],
+        infraction="4.1",
+        penalty="disqualification",
+        description=HOSTILE,
+    )
+    send(
+        floor,
+        f"{base}/incidents/new",
+        round="1",
+        table="1",
+        subject_kind="player",
+        player=code,
+        infraction="3.2.1",
+        penalty="warning",
+        description="to be voided",
+    )
     send(floor, f"{base}/incidents/3/void", form_page=f"{base}/incidents/3", reason=HOSTILE[:400])
     page = floor.get(f"{base}/incidents/1/appeal").get_data(as_text=True)
     appellant = re.search(r'name="appellant" value="([^"]+)"', page).group(1)
     send(floor, f"{base}/incidents/1/appeal", appellant=appellant, contest=HOSTILE)
     send(head, f"{base}/appeals/1", outcome="overturned", reason=HOSTILE[:400], count_challenge="y")
-    send(floor, f"{base}/extensions/new", round="1", table="1", reason="other", minutes="3",
-         adjust_reason=HOSTILE[:400])
+    send(
+        floor, f"{base}/extensions/new", round="1", table="1", reason="other", minutes="3", adjust_reason=HOSTILE[:400]
+    )
     send(floor, f"{base}/deck-checks/new", round="1", table="1", player_1=code)
     with app.app_context():
         deck_check_id = db.session.scalar(select(DeckCheck.id))
@@ -86,12 +127,17 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         event = db.session.get(Event, event_id)
         incidents = db.session.scalars(select(Incident).order_by(Incident.number)).all()
         stored = {
-            "event name": event.name, "venue": event.venue,
+            "event name": event.name,
+            "venue": event.venue,
             "staff name": db.session.scalar(select(User.name).where(User.email == "new.scorekeeper@example.test")),
-            "player name": db.session.get(Player, player_id).name, "team": db.session.get(Player, player_id).team,
-            "deviation reason": incidents[0].deviation_reason, "description": incidents[1].description,
-            "spectator": incidents[1].subject_name, "void reason": incidents[2].status_reason,
-            "appeal": db.session.scalar(select(Appeal.contest)), "decision": db.session.scalar(select(Appeal.decision_reason)),
+            "player name": db.session.get(Player, player_id).name,
+            "team": db.session.get(Player, player_id).team,
+            "deviation reason": incidents[0].deviation_reason,
+            "description": incidents[1].description,
+            "spectator": incidents[1].subject_name,
+            "void reason": incidents[2].status_reason,
+            "appeal": db.session.scalar(select(Appeal.contest)),
+            "decision": db.session.scalar(select(Appeal.decision_reason)),
             "extension reason": db.session.scalar(select(TimeExtension.adjust_reason)),
             "deck check notes": db.session.scalar(select(DeckCheck.notes)),
         }
@@ -101,10 +147,25 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         assert value is not None and want[:90] in value, f"{field} stored as {value!r}"
         assert not re.search(r"[\x00\x07\x1b]", value), field
 
-    pages = [base, f"{base}/incidents", f"{base}/incidents/1", f"{base}/incidents/2", f"{base}/incidents/3",
-             f"{base}/players", f"{base}/players/{player_id}", f"{base}/staff", f"{base}/appeals", f"{base}/appeals/1",
-             f"{base}/clock", f"{base}/deck-checks", f"{base}/deck-checks/{deck_check_id}", f"{base}/feed",
-             f"{base}/report", f"{base}/investigations", "/"]
+    pages = [
+        base,
+        f"{base}/incidents",
+        f"{base}/incidents/1",
+        f"{base}/incidents/2",
+        f"{base}/incidents/3",
+        f"{base}/players",
+        f"{base}/players/{player_id}",
+        f"{base}/staff",
+        f"{base}/appeals",
+        f"{base}/appeals/1",
+        f"{base}/clock",
+        f"{base}/deck-checks",
+        f"{base}/deck-checks/{deck_check_id}",
+        f"{base}/feed",
+        f"{base}/report",
+        f"{base}/investigations",
+        "/",
+    ]
     for url in pages:
         html = (org if url in (f"{base}/staff", "/") else head).get(url).get_data(as_text=True)
         assert_inert(html, url)
@@ -121,9 +182,12 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         rows = list(csv.reader(io.StringIO(body)))
         cells = [c for row in rows[1:] for c in row]
         assert cells, kind
-        assert not any(c[:1] in ("=", "+", "-", "@") and c != "-" and not c[1:2].isdigit() for c in cells), \
+        assert not any(c[:1] in ("=", "+", "-", "@") and c != "-" and not c[1:2].isdigit() for c in cells), (
             f"{kind}: a cell would run as a spreadsheet formula"
+        )
         if kind == "incidents":
             assert any(c.startswith("'" + FORMULA) for c in cells)
             assert any(STORED[:90] in c for c in cells), "the CSV keeps the text as typed"
-    assert audit_watch == [] and audit_watch.audited >= 15, "\n".join(audit_watch)  # and each of those changes has exactly one audit entry
+    assert audit_watch == [] and audit_watch.audited >= 15, "\n".join(
+        audit_watch
+    )  # and each of those changes has exactly one audit entry

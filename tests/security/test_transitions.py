@@ -1,5 +1,6 @@
 """State transitions: each writes exactly one audit entry in its own transaction, and two judges acting on one record
 at the same moment get one result and one clear refusal (run on SQLite and on PostgreSQL)."""
+
 from __future__ import annotations
 
 import threading
@@ -33,15 +34,29 @@ def test_every_transition_writes_exactly_one_audit_entry_in_its_transaction(app,
     steps = [
         lambda: post(judge, f"{incident}/1/note", text="The opponent agreed it was a misplay."),
         lambda: post(judge, f"{incident}/1/note", text="Was a warning right?", ask_head_judge="y"),
-        lambda: post(judge, f"{incident}/1/edit", round="1", table="2", infraction="3.5.2", penalty="warning",
-                     description="Forgot the discard."),
+        lambda: post(
+            judge,
+            f"{incident}/1/edit",
+            round="1",
+            table="2",
+            infraction="3.5.2",
+            penalty="warning",
+            description="Forgot the discard.",
+        ),
         lambda: file_appeal(judge, event_id),
         lambda: decide(head, event_id, outcome="upheld"),
         lambda: post(head, f"{incident}/1/void", reason="Logged twice"),
         lambda: log(head, event_id, player="P-003", table=2, infraction="4.1", penalty="disqualification"),
         lambda: statement(head, {"event_id": event_id}, body="I saw it."),
-        lambda: post(head, f"{incident}/2/edit", round="1", table="2", infraction="3.5.2", penalty="warning",
-                     deviation_reason="Not cheating after all"),  # withdraws the investigation with it
+        lambda: post(
+            head,
+            f"{incident}/2/edit",
+            round="1",
+            table="2",
+            infraction="3.5.2",
+            penalty="warning",
+            deviation_reason="Not cheating after all",
+        ),  # withdraws the investigation with it
         lambda: start_check(judge, event_id, table=1),
         lambda: post(head, f"/events/{event_id}/rounds/1/end", form_page=f"/events/{event_id}"),
     ]
@@ -52,13 +67,25 @@ def test_every_transition_writes_exactly_one_audit_entry_in_its_transaction(app,
     assert audit_watch.audited >= len(steps)
     after = actions(app)
     new = {a: after[a] - before.get(a, 0) for a in after if after[a] != before.get(a, 0)}
-    assert new == {"incident.note": 1, "incident.question": 1, "incident.correct": 2, "appeal.file": 1,
-                   "appeal.decide": 1, "incident.void": 1, "incident.log": 1, "investigation.open": 1,
-                   "statement.add": 1, "investigation.withdraw": 1, "deck_check.start": 1,
-                   "deck_check.end_with_round": 1, "round.end": 1}
+    assert new == {
+        "incident.note": 1,
+        "incident.question": 1,
+        "incident.correct": 2,
+        "appeal.file": 1,
+        "appeal.decide": 1,
+        "incident.void": 1,
+        "incident.log": 1,
+        "investigation.open": 1,
+        "statement.add": 1,
+        "investigation.withdraw": 1,
+        "deck_check.start": 1,
+        "deck_check.end_with_round": 1,
+        "round.end": 1,
+    }
 
 
 # ---- two judges at the same moment -----------------------------------------------------------------------------------
+
 
 def at_once(*requests):
     """Run each request in its own thread, released together by a barrier; their responses, in order."""
@@ -87,10 +114,16 @@ def test_two_head_judge_clients_deciding_one_appeal_at_once_give_one_decision_an
     assert file_appeal(ruled["judge"], event_id).status_code == 302
     clients = [signed_in(app, ruled["people"]["head_judge"][1]) for _ in range(2)]
     tokens = [csrf_token(c, f"/events/{event_id}/appeals") for c in clients]
-    outcomes = [{"outcome": "upheld", "count_challenge": "y"},
-                {"outcome": "overturned", "reason": "Resolved correctly"}]
-    responses = at_once(*(lambda c=c, t=t, o=o: c.post(f"/events/{event_id}/appeals/1", data={"csrf_token": t, **o})
-                          for c, t, o in zip(clients, tokens, outcomes, strict=True)))
+    outcomes = [
+        {"outcome": "upheld", "count_challenge": "y"},
+        {"outcome": "overturned", "reason": "Resolved correctly"},
+    ]
+    responses = at_once(
+        *(
+            lambda c=c, t=t, o=o: c.post(f"/events/{event_id}/appeals/1", data={"csrf_token": t, **o})
+            for c, t, o in zip(clients, tokens, outcomes, strict=True)
+        )
+    )
     assert sorted(r.status_code for r in responses) == [302, 409]
     refused = next(r for r in responses if r.status_code == 409)
     assert "This appeal is already decided" in text(refused)
@@ -109,18 +142,29 @@ def test_a_floor_judge_voiding_while_the_head_judge_corrects_ends_in_one_consist
     url = f"/events/{event_id}/incidents/1"
     judge, head = ruled["judge"], ruled["head"]
     tokens = csrf_token(judge, url), csrf_token(head, url)
-    correction = {"round": "1", "table": "1", "infraction": "3.5.2", "penalty": "warning",
-                  "description": "Corrected by the head judge."}
+    correction = {
+        "round": "1",
+        "table": "1",
+        "infraction": "3.5.2",
+        "penalty": "warning",
+        "description": "Corrected by the head judge.",
+    }
     voided, corrected = at_once(
         lambda: judge.post(f"{url}/void", data={"csrf_token": tokens[0], "reason": "Wrong player"}),
-        lambda: head.post(f"{url}/edit", data={"csrf_token": tokens[1], **correction}))
+        lambda: head.post(f"{url}/edit", data={"csrf_token": tokens[1], **correction}),
+    )
     assert voided.status_code in (302, 409) and corrected.status_code in (302, 400, 409)
     with app.app_context():
         incident = db.session.scalar(select(Incident).where(Incident.number == 1))
-        trail = db.session.scalars(select(AuditEntry.action).where(AuditEntry.object_type == "Incident",
-                                                                   AuditEntry.object_id == incident.id,
-                                                                   AuditEntry.action != "incident.log")
-                                   .order_by(AuditEntry.id)).all()
+        trail = db.session.scalars(
+            select(AuditEntry.action)
+            .where(
+                AuditEntry.object_type == "Incident",
+                AuditEntry.object_id == incident.id,
+                AuditEntry.action != "incident.log",
+            )
+            .order_by(AuditEntry.id)
+        ).all()
         state = (incident.status, incident.table_number, incident.description)
     if corrected.status_code == 302 and voided.status_code == 302:  # the correction first, then the void
         assert trail == ["incident.correct", "incident.void"]

@@ -7,6 +7,7 @@ The event is the request tests' own made-to-order one (`floor` in tests/integrat
 Bushiroad event, round 1 running, a head judge, two floor judges, a scorekeeper, an outsider and four players. Its
 fixtures write in app contexts of their own, so they run before this tier's session begins a transaction (SQLite
 takes the write lock at BEGIN outside a request)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -77,20 +78,40 @@ class World:
         import_pairings(self.session, actor=self.event.organizer, event=self.event, round_number=1, text=text)
         self.session.commit()
 
-    def log(self, who: str = "floor_judge", *, player: str = "P-001", infraction: str = "3.5.2",
-            penalty: str | None = "warning", table: int | None = 2, key: str | None = None, **fields: Any) -> LogResult:
+    def log(
+        self,
+        who: str = "floor_judge",
+        *,
+        player: str = "P-001",
+        infraction: str = "3.5.2",
+        penalty: str | None = "warning",
+        table: int | None = 2,
+        key: str | None = None,
+        **fields: Any,
+    ) -> LogResult:
         """Log an incident as the incident form does (with any time given back on it), then commit."""
-        data = IncidentInput(key=key or uuid4().hex, infraction_code=infraction, round_number=1, table_number=table,
-                             player_text=player, rank_id=penalty, **fields)
-        result = log_incident(self.session, self.policy, actor=self.user(who), roles=self.roles(who),
-                              event=self.event, data=data)
+        data = IncidentInput(
+            key=key or uuid4().hex,
+            infraction_code=infraction,
+            round_number=1,
+            table_number=table,
+            player_text=player,
+            rank_id=penalty,
+            **fields,
+        )
+        result = log_incident(
+            self.session, self.policy, actor=self.user(who), roles=self.roles(who), event=self.event, data=data
+        )
         give_time_for_incident(self.session, actor=self.user(who), event=self.event, result=result)
         self.session.commit()
         return result
 
     def incidents(self) -> list[Incident]:
-        return list(self.session.scalars(select(Incident).where(Incident.event_id == self.ids["event_id"])
-                                         .order_by(Incident.number)))
+        return list(
+            self.session.scalars(
+                select(Incident).where(Incident.event_id == self.ids["event_id"]).order_by(Incident.number)
+            )
+        )
 
     def entries(self, action: str | None = None) -> list[AuditEntry]:
         """The event's audit entries (of one action), oldest first."""

@@ -1,5 +1,6 @@
 """Appeals through judgeapp/appeals/services.py: filing, challenges, decisions, proxies and the ruling judge hearing
 back, asserted on the stored appeals, incidents and audit entries."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,14 +24,22 @@ def ruled(world: World) -> World:
     return world
 
 
-def file(world: World, number: int = 1, *, code: str = "P-001", contest: str = "The effect was resolved.",
-         key: str | None = None, who: str = "floor_judge") -> tuple[Appeal, bool]:
+def file(
+    world: World,
+    number: int = 1,
+    *,
+    code: str = "P-001",
+    contest: str = "The effect was resolved.",
+    key: str | None = None,
+    who: str = "floor_judge",
+) -> tuple[Appeal, bool]:
     """File the appeal of `code`'s side as the appeal form does, then commit."""
     from uuid import uuid4
 
     data = services.AppealInput(key=key or uuid4().hex, appellant=f"player:{world.player(code).id}", contest=contest)
-    appeal, created = services.file_appeal(world.session, actor=world.user(who), event=world.event,
-                                           incident=world.incident(number), data=data)
+    appeal, created = services.file_appeal(
+        world.session, actor=world.user(who), event=world.event, incident=world.incident(number), data=data
+    )
     world.session.commit()
     return appeal, created
 
@@ -41,18 +50,38 @@ def appeal(world: World, number: int = 1) -> Appeal:
     return found
 
 
-def decide(world: World, number: int = 1, *, who: str = "head_judge", outcome: str = "upheld", reason: str = "",
-           count_challenge: bool = True, **changes) -> None:
-    services.decide(world.session, world.policy, actor=world.user(who), roles=world.roles(who), event=world.event,
-                    appeal=appeal(world, number),
-                    data=services.Decision(outcome=outcome, reason=reason, count_challenge=count_challenge, **changes))
+def decide(
+    world: World,
+    number: int = 1,
+    *,
+    who: str = "head_judge",
+    outcome: str = "upheld",
+    reason: str = "",
+    count_challenge: bool = True,
+    **changes,
+) -> None:
+    services.decide(
+        world.session,
+        world.policy,
+        actor=world.user(who),
+        roles=world.roles(who),
+        event=world.event,
+        appeal=appeal(world, number),
+        data=services.Decision(outcome=outcome, reason=reason, count_challenge=count_challenge, **changes),
+    )
     world.session.commit()
 
 
 def delegate(world: World, proxy: str | None, number: int = 1) -> None:
     proxy_id = world.user(proxy).id if proxy else None
-    services.delegate(world.session, actor=world.user("head_judge"), roles=world.roles("head_judge"),
-                      event=world.event, appeal=appeal(world, number), proxy_id=proxy_id)
+    services.delegate(
+        world.session,
+        actor=world.user("head_judge"),
+        roles=world.roles("head_judge"),
+        event=world.event,
+        appeal=appeal(world, number),
+        proxy_id=proxy_id,
+    )
     world.session.commit()
 
 
@@ -67,20 +96,30 @@ def challenge_limit(world: World, limit: int | None) -> None:
 
 # ---- filing -------------------------------------------------------------------------------------------------------
 
+
 def test_the_penalized_player_and_the_opponent_at_the_table_may_appeal(ruled):
     choices = services.appellants_of(ruled.session, ruled.event, ruled.incident(1))
-    assert [(a.name, a.penalized, a.may_appeal) for a in choices] == [("Aiko Mori", True, True),
-                                                                      ("Chen Yu", False, True)]
+    assert [(a.name, a.penalized, a.may_appeal) for a in choices] == [
+        ("Aiko Mori", True, True),
+        ("Chen Yu", False, True),
+    ]
 
 
 def test_an_appeal_keeps_who_appeals_what_they_contest_and_the_ruling_as_it_stood(ruled):
-    filed, created = file(ruled, code="P-003", contest="Opponent says the warning is too light")
+    _, created = file(ruled, code="P-003", contest="Opponent says the warning is too light")
     assert created
     [stored] = appeals(ruled)
     assert (stored.appellant_name, stored.appellant_is_penalized, stored.contest, stored.status) == (
-        "Chen Yu", False, "Opponent says the warning is too light", AppealStatus.OPEN)
+        "Chen Yu",
+        False,
+        "Opponent says the warning is too light",
+        AppealStatus.OPEN,
+    )
     assert (stored.ruling["infraction_code"], stored.ruling["rank_id"], stored.ruling_judge_id) == (
-        "3.5.2", "warning", ruled.user("floor_judge").id)
+        "3.5.2",
+        "warning",
+        ruled.user("floor_judge").id,
+    )
     [entry] = ruled.entries("appeal.file")
     assert (entry.object_id, entry.details["appellant"], entry.note) == (stored.id, "Chen Yu", stored.contest)
 
@@ -97,8 +136,9 @@ def test_a_ruling_cannot_be_appealed_before_the_head_judge_decides_a_recommended
     with pytest.raises(FieldError) as caught:
         file(ruled, 2, code="P-003")
     ruled.session.rollback()
-    assert caught.value.message == ("The ruling is not complete: the head judge has not decided the recommended "
-                                    "penalty yet.")
+    assert caught.value.message == (
+        "The ruling is not complete: the head judge has not decided the recommended penalty yet."
+    )
     assert appeals(ruled) == []
 
 
@@ -113,6 +153,7 @@ def test_the_head_judges_own_ruling_is_final(ruled):
 
 # ---- challenges ---------------------------------------------------------------------------------------------------
 
+
 def test_an_upheld_appeal_spends_one_challenge_and_an_overturned_one_does_not(ruled):
     challenge_limit(ruled, 2)
     file(ruled)
@@ -120,8 +161,10 @@ def test_an_upheld_appeal_spends_one_challenge_and_an_overturned_one_does_not(ru
     ruled.log(player="P-001", infraction="3.1.1", penalty="loss_of_game")
     file(ruled, 2)
     decide(ruled, 2, outcome="overturned", reason="Not a 3.1.1")
-    assert [(a.status, a.uses_challenge) for a in appeals(ruled)] == [(AppealStatus.UPHELD, True),
-                                                                      (AppealStatus.OVERTURNED, False)]
+    assert [(a.status, a.uses_challenge) for a in appeals(ruled)] == [
+        (AppealStatus.UPHELD, True),
+        (AppealStatus.OVERTURNED, False),
+    ]
     left = services.challenges_of(ruled.session, ruled.event, ruled.player("P-001"))
     assert left.explain() == "1 of 2 challenges left"
 
@@ -172,23 +215,34 @@ def test_when_both_players_appeal_each_spends_a_challenge_if_the_ruling_is_uphel
 
 # ---- decisions ----------------------------------------------------------------------------------------------------
 
+
 def test_an_overturned_penalty_no_longer_counts_for_upgrades(ruled):
     assert next_suggestion(ruled, "P-001", "3.5.1.1").upgraded
     file(ruled)
     decide(ruled, outcome="overturned", reason="The player had resolved it correctly")
     incident = ruled.incident(1)
-    assert (incident.status, incident.status_reason) == (IncidentStatus.OVERTURNED,
-                                                         "The player had resolved it correctly")
+    assert (incident.status, incident.status_reason) == (
+        IncidentStatus.OVERTURNED,
+        "The player had resolved it correctly",
+    )
     assert not next_suggestion(ruled, "P-001", "3.5.1.1").upgraded
 
 
 def test_a_changed_penalty_replaces_the_old_one_and_the_old_ruling_stays_on_the_appeal(ruled):
     file(ruled)
-    decide(ruled, outcome="changed", infraction_code="3.2.1", rank_id="loss_of_game",
-           reason="It was a procedure error that changed the game state")
+    decide(
+        ruled,
+        outcome="changed",
+        infraction_code="3.2.1",
+        rank_id="loss_of_game",
+        reason="It was a procedure error that changed the game state",
+    )
     incident = ruled.incident(1)
-    assert (incident.infraction_code, incident.rank_id, incident.status) == ("3.2.1", "loss_of_game",
-                                                                             IncidentStatus.STANDING)
+    assert (incident.infraction_code, incident.rank_id, incident.status) == (
+        "3.2.1",
+        "loss_of_game",
+        IncidentStatus.STANDING,
+    )
     [stored] = appeals(ruled)
     assert stored.ruling["rank_id"] == "warning"
     assert stored.new_ruling == {"infraction_code": "3.2.1", "rank_id": "loss_of_game"}
@@ -242,13 +296,21 @@ def test_only_the_head_judge_decides(ruled, refused, subtests):
 def test_while_an_appeal_waits_the_floor_judge_cannot_void_the_ruling_and_nothing_is_written(ruled, refused):
     file(ruled)
     with refused(409) as caught:
-        void_incident(ruled.session, ruled.policy, actor=ruled.user("floor_judge"), roles=ruled.roles("floor_judge"),
-                      event=ruled.event, incident=ruled.incident(1), reason="changed my mind")
+        void_incident(
+            ruled.session,
+            ruled.policy,
+            actor=ruled.user("floor_judge"),
+            roles=ruled.roles("floor_judge"),
+            event=ruled.event,
+            incident=ruled.incident(1),
+            reason="changed my mind",
+        )
     assert caught.value.decision.why.startswith("This incident is under appeal: only the head judge may change it now")
     assert ruled.incident(1).status is IncidentStatus.STANDING and ruled.entries("incident.void") == []
 
 
 # ---- proxies --------------------------------------------------------------------------------------------------------
+
 
 def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_decides_it_in_their_place(ruled):
     file(ruled)
@@ -258,7 +320,10 @@ def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_decides_it_in_their_
     decide(ruled, who="other_floor", outcome="overturned", reason="Misread the card")
     [stored] = appeals(ruled)
     assert (stored.status, stored.decided_as_proxy, stored.decided_by_id) == (
-        AppealStatus.OVERTURNED, True, ruled.user("other_floor").id)
+        AppealStatus.OVERTURNED,
+        True,
+        ruled.user("other_floor").id,
+    )
     assert ruled.entries("appeal.decide")[0].details["as_proxy"] is True
 
 
@@ -269,8 +334,10 @@ def test_taking_an_appeal_back_from_the_proxy_is_recorded(ruled):
     assert appeals(ruled)[0].proxy_id is None
     proxy = ruled.user("other_floor").id
     moves = [e for e in ruled.entries() if e.action in ("appeal.delegate", "appeal.take_back")]
-    assert [(e.action, e.details["changed"]["proxy"]) for e in moves] == [("appeal.delegate", [None, proxy]),
-                                                                          ("appeal.take_back", [proxy, None])]
+    assert [(e.action, e.details["changed"]["proxy"]) for e in moves] == [
+        ("appeal.delegate", [None, proxy]),
+        ("appeal.take_back", [proxy, None]),
+    ]
 
 
 def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(ruled):
@@ -304,8 +371,14 @@ def test_after_a_proxy_rules_the_player_may_appeal_once_more_to_the_head_judge_a
 def test_a_proxy_who_changes_a_ruling_to_a_disqualification_only_recommends_it_and_it_is_investigated(ruled):
     file(ruled)
     delegate(ruled, "other_floor")
-    decide(ruled, who="other_floor", outcome="changed", infraction_code="4.1", rank_id="disqualification",
-           reason="Deliberate")
+    decide(
+        ruled,
+        who="other_floor",
+        outcome="changed",
+        infraction_code="4.1",
+        rank_id="disqualification",
+        reason="Deliberate",
+    )
     incident = ruled.incident(1)
     assert (incident.rank_id, incident.status) == ("disqualification", IncidentStatus.RECOMMENDED)
     assert ruled.session.scalars(select(Investigation)).one().incident_id == incident.id
@@ -321,6 +394,7 @@ def test_every_appeal_state_change_writes_one_audit_entry(ruled):
 
 # ---- the ruling judge hears back -------------------------------------------------------------------------------------
 
+
 def test_the_ruling_judge_hears_of_the_decision_until_they_acknowledge_it_once(ruled):
     file(ruled)
     decide(ruled, outcome="overturned", reason="Resolved correctly after all")
@@ -328,18 +402,27 @@ def test_the_ruling_judge_hears_of_the_decision_until_they_acknowledge_it_once(r
     assert [a.number for a in services.decisions_to_see(ruled.session, judge)] == [1]
     assert services.decisions_to_see(ruled.session, head) == []
     for _ in range(2):  # a double tap on "Got it"
-        services.acknowledge(ruled.session, actor=judge, roles=ruled.roles("floor_judge"), event=ruled.event,
-                             appeal=appeal(ruled))
+        services.acknowledge(
+            ruled.session, actor=judge, roles=ruled.roles("floor_judge"), event=ruled.event, appeal=appeal(ruled)
+        )
         ruled.session.commit()
     assert services.decisions_to_see(ruled.session, judge) == []
-    assert [e.action for e in ruled.entries() if e.object_type == "Appeal"] == ["appeal.file", "appeal.decide",
-                                                                                 "appeal.seen"]
+    assert [e.action for e in ruled.entries() if e.object_type == "Appeal"] == [
+        "appeal.file",
+        "appeal.decide",
+        "appeal.seen",
+    ]
 
 
 def test_only_the_judge_whose_ruling_was_appealed_acknowledges_the_decision(ruled, refused):
     file(ruled)
     decide(ruled, outcome="upheld")
     with refused(403):
-        services.acknowledge(ruled.session, actor=ruled.user("other_floor"), roles=ruled.roles("other_floor"),
-                             event=ruled.event, appeal=appeal(ruled))
+        services.acknowledge(
+            ruled.session,
+            actor=ruled.user("other_floor"),
+            roles=ruled.roles("other_floor"),
+            event=ruled.event,
+            appeal=appeal(ruled),
+        )
     assert appeal(ruled).seen_by_judge_at is None

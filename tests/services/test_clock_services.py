@@ -1,6 +1,7 @@
 """Time and deck checks through judgeapp/clock/services.py and judgeapp/deckchecks/services.py: the minutes the policy
 owes for a pause, adjusting them with a reason, one-time keys, withdrawing time, the round clock, deck checks started
 and ended (with the time they took given back) and the tables picked for the next checks."""
+
 from __future__ import annotations
 
 import random
@@ -29,8 +30,10 @@ def give(world: World, who: str = "floor_judge", *, key: str | None = None, **fi
 
 
 def extensions(world: World) -> list[tuple]:
-    return [(e.table_number, e.minutes, e.proposed_minutes, e.adjust_reason, e.reason.value)
-            for e in world.session.scalars(select(TimeExtension).order_by(TimeExtension.id))]
+    return [
+        (e.table_number, e.minutes, e.proposed_minutes, e.adjust_reason, e.reason.value)
+        for e in world.session.scalars(select(TimeExtension).order_by(TimeExtension.id))
+    ]
 
 
 def round_one(world: World) -> Round:
@@ -38,6 +41,7 @@ def round_one(world: World) -> Round:
 
 
 # ---- time extensions -------------------------------------------------------------------------------------------------
+
 
 def test_minutes_owed_are_proposed_from_the_time_taken_and_given_when_left_empty(world):
     give(world, table_number=1, taken_minutes=2.5)
@@ -64,22 +68,33 @@ def test_adjusting_the_proposed_minutes_keeps_the_reason_with_the_record(world):
     give(world, table_number=1, taken_minutes=3, minutes=5, adjust_reason="Players lost track of the shuffle")
     assert extensions(world) == [(1, 5, 3, "Players lost track of the shuffle", "ruling")]
     [entry] = world.entries("extension.add")
-    assert (entry.details["minutes"], entry.details["proposed"], entry.note) == (5, 3,
-                                                                            "Players lost track of the shuffle")
+    assert (entry.details["minutes"], entry.details["proposed"], entry.note) == (
+        5,
+        3,
+        "Players lost track of the shuffle",
+    )
 
 
 BAD_EXTENSIONS = {  # what the form sent: (fields, the field blamed, its message)
     "table": ({"table_number": 7, "minutes": 3}, "table", "There is no table 7"),
     "negative": ({"table_number": 1, "minutes": -1}, "minutes", "Minutes cannot be negative."),
-    "over a round": ({"table_number": 1, "minutes": 75}, "minutes",
-                     "75 minutes is longer than a whole round (50 min)."),
+    "over a round": (
+        {"table_number": 1, "minutes": 75},
+        "minutes",
+        "75 minutes is longer than a whole round (50 min).",
+    ),
     "no minutes": ({"table_number": 1}, "minutes", "Give the minutes to add"),
-    "implausible pause": ({"table_number": 1, "taken_minutes": 300}, "taken_minutes",
-                          "A pause of more than four hours is not plausible"),
-    "half a pause": ({"table_number": 1, "paused_from": datetime(2026, 1, 1, 10)}, "paused_to",
-                     "Give both the start and the end"),
-    "reason": ({"table_number": 1, "reason": "nap", "minutes": 2}, "reason",
-               "Choose ruling, deck check or other."),
+    "implausible pause": (
+        {"table_number": 1, "taken_minutes": 300},
+        "taken_minutes",
+        "A pause of more than four hours is not plausible",
+    ),
+    "half a pause": (
+        {"table_number": 1, "paused_from": datetime(2026, 1, 1, 10)},
+        "paused_to",
+        "Give both the start and the end",
+    ),
+    "reason": ({"table_number": 1, "reason": "nap", "minutes": 2}, "reason", "Choose ruling, deck check or other."),
 }
 
 
@@ -107,7 +122,9 @@ def test_the_round_clock_lists_tables_with_time_latest_end_first(world):
     shown = clock.round_clock(world.session, rnd)
     assert shown.ends_at == rnd.started_at + timedelta(minutes=50)
     assert [(t.table, t.minutes, t.ends_at - rnd.started_at) for t in shown.tables] == [
-        (2, 7, timedelta(minutes=57)), (1, 5, timedelta(minutes=55))]
+        (2, 7, timedelta(minutes=57)),
+        (1, 5, timedelta(minutes=55)),
+    ]
 
 
 def test_a_withdrawn_extension_needs_a_reason_and_no_longer_moves_the_tables_end(world):
@@ -116,11 +133,17 @@ def test_a_withdrawn_extension_needs_a_reason_and_no_longer_moves_the_tables_end
     assert clock.table_ends_at(world.session, rnd, 1) == rnd.started_at + timedelta(minutes=53)
 
     def withdraw(reason: str) -> None:
-        clock.void_extension(world.session, actor=world.user("floor_judge"), roles=world.roles("floor_judge"),
-                             event=world.event, ext=world.session.get(TimeExtension, ext.id), reason=reason)
+        clock.void_extension(
+            world.session,
+            actor=world.user("floor_judge"),
+            roles=world.roles("floor_judge"),
+            event=world.event,
+            ext=world.session.get(TimeExtension, ext.id),
+            reason=reason,
+        )
         world.session.commit()
 
-    with pytest.raises(FieldError, match="Say why the time is withdrawn."):
+    with pytest.raises(FieldError, match=r"Say why the time is withdrawn\."):
         withdraw(" ")
     world.session.rollback()
     withdraw("Given to the wrong table")
@@ -134,30 +157,65 @@ def test_a_withdrawn_extension_needs_a_reason_and_no_longer_moves_the_tables_end
 def test_only_the_judge_who_gave_the_time_or_the_head_judge_withdraws_it(world, refused):
     ext, _ = give(world, table_number=1, reason="other", minutes=3)
     with refused(403):
-        clock.void_extension(world.session, actor=world.user("other_floor"), roles=world.roles("other_floor"),
-                             event=world.event, ext=world.session.get(TimeExtension, ext.id), reason="not mine")
+        clock.void_extension(
+            world.session,
+            actor=world.user("other_floor"),
+            roles=world.roles("other_floor"),
+            event=world.event,
+            ext=world.session.get(TimeExtension, ext.id),
+            reason="not mine",
+        )
     assert world.session.get(TimeExtension, ext.id).voided_at is None
-    clock.void_extension(world.session, actor=world.user("head_judge"), roles=world.roles("head_judge"),
-                         event=world.event, ext=world.session.get(TimeExtension, ext.id), reason="Wrong table")
+    clock.void_extension(
+        world.session,
+        actor=world.user("head_judge"),
+        roles=world.roles("head_judge"),
+        event=world.event,
+        ext=world.session.get(TimeExtension, ext.id),
+        reason="Wrong table",
+    )
     world.session.commit()
     assert world.session.get(TimeExtension, ext.id).voided_at is not None
 
 
 # ---- deck checks ----------------------------------------------------------------------------------------------------
 
+
 def start(world: World, table: int, *players: str, key: str | None = None) -> DeckCheck:
-    dc, _ = deckchecks.start_deck_check(world.session, actor=world.user("floor_judge"), event=world.event,
-                                        data=deckchecks.DeckCheckInput(key=key or uuid4().hex, round_number=1,
-                                                                       table_number=table, player_texts=list(players)))
+    dc, _ = deckchecks.start_deck_check(
+        world.session,
+        actor=world.user("floor_judge"),
+        event=world.event,
+        data=deckchecks.DeckCheckInput(
+            key=key or uuid4().hex, round_number=1, table_number=table, player_texts=list(players)
+        ),
+    )
     world.session.commit()
     return dc
 
 
-def end(world: World, dc: DeckCheck, result: str = "matches", *, notes: str = "", minutes: int | None = None,
-        adjust_reason: str | None = None, now: datetime | None = None) -> deckchecks.EndResult:
-    ended = deckchecks.end_deck_check(world.session, world.policy, actor=world.user("floor_judge"), event=world.event,
-                                      dc=world.session.get(DeckCheck, dc.id), result=result, notes=notes,
-                                      minutes=minutes, adjust_reason=adjust_reason, now=now)
+def end(
+    world: World,
+    dc: DeckCheck,
+    result: str = "matches",
+    *,
+    notes: str = "",
+    minutes: int | None = None,
+    adjust_reason: str | None = None,
+    now: datetime | None = None,
+) -> deckchecks.EndResult:
+    ended = deckchecks.end_deck_check(
+        world.session,
+        world.policy,
+        actor=world.user("floor_judge"),
+        event=world.event,
+        dc=world.session.get(DeckCheck, dc.id),
+        result=result,
+        notes=notes,
+        minutes=minutes,
+        adjust_reason=adjust_reason,
+        now=now,
+    )
     world.session.commit()
     return ended
 
@@ -179,7 +237,9 @@ def test_a_deck_check_without_pairings_must_name_the_players(world):
         start(world, 1)
     world.session.rollback()
     assert (caught.value.field, caught.value.message) == (
-        "player_1", "No pairings known for this table: name the player or players checked.")
+        "player_1",
+        "No pairings known for this table: name the player or players checked.",
+    )
     assert world.session.scalars(select(DeckCheck)).all() == []
 
 
@@ -220,10 +280,19 @@ def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier
     world.seat("1,P-001,P-002\n2,P-003,P-004\n3,P-005,P-006\n")
     start(world, 1)
     start_round(world.session, actor=judge, event=world.event)
-    import_pairings(world.session, actor=judge, event=world.event, round_number=2,
-                    text="1,P-005,P-006\n2,P-001,P-007\n3,P-003,P-008\n4,P-009,P-010\n5,P-011,P-012\n")
-    deckchecks.start_deck_check(world.session, actor=judge, event=world.event,
-                                data=deckchecks.DeckCheckInput(key="round-two-check-table-3", table_number=3))
+    import_pairings(
+        world.session,
+        actor=judge,
+        event=world.event,
+        round_number=2,
+        text="1,P-005,P-006\n2,P-001,P-007\n3,P-003,P-008\n4,P-009,P-010\n5,P-011,P-012\n",
+    )
+    deckchecks.start_deck_check(
+        world.session,
+        actor=judge,
+        event=world.event,
+        data=deckchecks.DeckCheckInput(key="round-two-check-table-3", table_number=3),
+    )
     world.session.commit()
     for seed in range(20):
         pick = deckchecks.pick_tables(world.session, world.event, count=5, rng=random.Random(seed))

@@ -1,5 +1,6 @@
 """Events through judgeapp/events/services.py: creating and changing an event under a policy, staff and their roles,
 players one by one and from a file, rounds and pairings, asserted on the stored rows and audit entries."""
+
 from __future__ import annotations
 
 from datetime import date
@@ -19,22 +20,39 @@ pytestmark = pytest.mark.db
 
 
 def event_data(**changes) -> services.EventData:
-    fields = dict(name="Winter Open", date=date(2026, 12, 12), venue="Hall C", policy_id="bushiroad-afr", level=2,
-                  rounds=6, round_minutes=50, challenge_limit=2)
+    fields = dict(
+        name="Winter Open",
+        date=date(2026, 12, 12),
+        venue="Hall C",
+        policy_id="bushiroad-afr",
+        level=2,
+        rounds=6,
+        round_minutes=50,
+        challenge_limit=2,
+    )
     return services.EventData(**{**fields, **changes})
 
 
 def settings_of(event: Event, **changes) -> services.EventData:
     """The settings form as it opens on `event`, with `changes`."""
-    fields = dict(name=event.name, date=event.date, venue=event.venue, policy_id=event.policy_id, level=event.level,
-                  rounds=event.rounds, round_minutes=event.round_minutes, challenge_limit=event.challenge_limit,
-                  statement_days=event.statement_days)
+    fields = dict(
+        name=event.name,
+        date=event.date,
+        venue=event.venue,
+        policy_id=event.policy_id,
+        level=event.level,
+        rounds=event.rounds,
+        round_minutes=event.round_minutes,
+        challenge_limit=event.challenge_limit,
+        statement_days=event.statement_days,
+    )
     return services.EventData(**{**fields, **changes})
 
 
 def staff(world: World, email: str, role: StaffRole, name: str = "") -> services.StaffResult:
-    result = services.add_staff(world.session, actor=world.user("organizer"), event=world.event, email=email,
-                                name=name, role=role)
+    result = services.add_staff(
+        world.session, actor=world.user("organizer"), event=world.event, email=email, name=name, role=role
+    )
     world.session.commit()
     return result
 
@@ -45,20 +63,30 @@ def current(world: World, role: StaffRole) -> list[StaffAssignment]:
 
 # ---- the event and its policy ----------------------------------------------------------------------------------------
 
+
 def test_an_organizer_creates_an_event_under_a_policy_and_level_of_the_catalog(world, catalog: Catalog):
     event = services.create_event(world.session, catalog, organizer=world.user("organizer"), data=event_data())
     world.session.commit()
     stored = world.session.get(Event, event.id)
     assert (stored.policy_id, stored.policy_version, stored.level, stored.challenge_limit, stored.statement_days) == (
-        "bushiroad-afr", catalog.policy("bushiroad-afr").version, 2, 2, 7)
+        "bushiroad-afr",
+        catalog.policy("bushiroad-afr").version,
+        2,
+        2,
+        7,
+    )
     assert list(world.session.scalars(select(AuditEntry.action).where(AuditEntry.event_id == event.id))) == [
-        "event.create"]
+        "event.create"
+    ]
 
 
-@pytest.mark.parametrize("changes, field, message", [
-    ({"policy_id": "no-such-policy"}, "policy_id", "Unknown policy; choose one of"),
-    ({"policy_id": "wot-ccg", "level": 3}, "level", "has levels 1"),
-])
+@pytest.mark.parametrize(
+    "changes, field, message",
+    [
+        ({"policy_id": "no-such-policy"}, "policy_id", "Unknown policy; choose one of"),
+        ({"policy_id": "wot-ccg", "level": 3}, "level", "has levels 1"),
+    ],
+)
 def test_a_policy_or_level_the_catalog_does_not_have_is_refused_at_its_field(world, catalog, changes, field, message):
     before = world.count(Event)
     with pytest.raises(FieldError) as caught:
@@ -69,8 +97,13 @@ def test_a_policy_or_level_the_catalog_does_not_have_is_refused_at_its_field(wor
 
 
 def test_changed_settings_are_audited_with_before_and_after(world, catalog):
-    services.update_event(world.session, catalog, actor=world.user("organizer"), event=world.event,
-                          data=settings_of(world.event, round_minutes=55, venue="Hall B"))
+    services.update_event(
+        world.session,
+        catalog,
+        actor=world.user("organizer"),
+        event=world.event,
+        data=settings_of(world.event, round_minutes=55, venue="Hall B"),
+    )
     world.session.commit()
     assert (world.event.round_minutes, world.event.venue) == (55, "Hall B")
     [entry] = world.entries("event.update")
@@ -78,14 +111,20 @@ def test_changed_settings_are_audited_with_before_and_after(world, catalog):
 
 
 def test_the_level_may_change_until_the_first_incident_and_then_stays_with_its_incidents(world, catalog):
-    services.update_event(world.session, catalog, actor=world.user("organizer"), event=world.event,
-                          data=settings_of(world.event, level=3))
+    services.update_event(
+        world.session, catalog, actor=world.user("organizer"), event=world.event, data=settings_of(world.event, level=3)
+    )
     world.session.commit()
     assert world.entries("event.update")[0].details["changed"]["level"] == [2, 3]
     world.log(player="P-001")
     with pytest.raises(FieldError) as caught:
-        services.update_event(world.session, catalog, actor=world.user("organizer"), event=world.event,
-                              data=settings_of(world.event, level=2))
+        services.update_event(
+            world.session,
+            catalog,
+            actor=world.user("organizer"),
+            event=world.event,
+            data=settings_of(world.event, level=2),
+        )
     world.session.rollback()
     assert caught.value.field == "level"
     assert caught.value.message.startswith("1 incident was logged under bushiroad-afr at level 3")
@@ -96,14 +135,20 @@ def test_fewer_rounds_than_have_started_is_refused(world, catalog):
     services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
     world.session.commit()
     with pytest.raises(FieldError) as caught:
-        services.update_event(world.session, catalog, actor=world.user("organizer"), event=world.event,
-                              data=settings_of(world.event, rounds=1))
+        services.update_event(
+            world.session,
+            catalog,
+            actor=world.user("organizer"),
+            event=world.event,
+            data=settings_of(world.event, rounds=1),
+        )
     world.session.rollback()
     assert (caught.value.field, caught.value.message) == ("rounds", "2 rounds have already started.")
     assert world.event.rounds == 5
 
 
 # ---- staff -----------------------------------------------------------------------------------------------------------
+
 
 def test_an_event_has_one_head_judge_and_the_one_replaced_is_kept_ended_with_the_reason(world):
     old = world.user("head_judge")
@@ -138,12 +183,18 @@ def test_a_new_address_gets_an_account_without_a_password_and_an_invite(world):
 def test_removing_staff_needs_a_reason_and_keeps_the_assignment_ended(world):
     [assignment] = current(world, StaffRole.FLOOR_JUDGE)[:1]
     with pytest.raises(FieldError) as caught:
-        services.end_staff(world.session, actor=world.user("organizer"), event=world.event,
-                           assignment_id=assignment.id, reason=" ")
+        services.end_staff(
+            world.session, actor=world.user("organizer"), event=world.event, assignment_id=assignment.id, reason=" "
+        )
     world.session.rollback()
     assert caught.value.message == "Say why this person leaves the role."
-    services.end_staff(world.session, actor=world.user("organizer"), event=world.event, assignment_id=assignment.id,
-                       reason="left early")
+    services.end_staff(
+        world.session,
+        actor=world.user("organizer"),
+        event=world.event,
+        assignment_id=assignment.id,
+        reason="left early",
+    )
     world.session.commit()
     row = world.session.get(StaffAssignment, assignment.id)
     assert (row.ended_at is not None, row.end_reason) == (True, "left early")
@@ -153,36 +204,47 @@ def test_removing_staff_needs_a_reason_and_keeps_the_assignment_ended(world):
 
 # ---- players ---------------------------------------------------------------------------------------------------------
 
+
 def test_players_are_added_one_by_one_with_unique_ids_at_the_event(world):
-    services.add_player(world.session, actor=world.user("organizer"), event=world.event, name="  Haruto   Sato ",
-                        player_code="P-101")
+    services.add_player(
+        world.session, actor=world.user("organizer"), event=world.event, name="  Haruto   Sato ", player_code="P-101"
+    )
     world.session.commit()
     with pytest.raises(FieldError) as caught:
-        services.add_player(world.session, actor=world.user("organizer"), event=world.event, name="Someone Else",
-                            player_code="P-101")
+        services.add_player(
+            world.session, actor=world.user("organizer"), event=world.event, name="Someone Else", player_code="P-101"
+        )
     world.session.rollback()
-    assert (caught.value.field, caught.value.message) == ("player_code",
-                                                          "Player ID P-101 is already registered at this event.")
+    assert (caught.value.field, caught.value.message) == (
+        "player_code",
+        "Player ID P-101 is already registered at this event.",
+    )
     assert [p.name for p in world.session.scalars(select(Player).where(Player.player_code == "P-101"))] == [
-        "Haruto Sato"]
+        "Haruto Sato"
+    ]
 
 
 def test_a_players_file_keeps_good_rows_reports_bad_ones_and_adds_no_one_twice(world):
-    csv_text = ("name,player id\n"
-                "Yui Suzuki,P-11\n"
-                ",P-12\n"
-                "佐藤 陽翔,P-13\n"
-                "Duplicate In File,P-11\n"
-                "Clash With Event,P-001\n"
-                "Far,Too,Many,Columns\n"
-                "No Id Player,\n"
-                "Team Player,P-14,Blue Lions\n")
+    csv_text = (
+        "name,player id\n"
+        "Yui Suzuki,P-11\n"
+        ",P-12\n"
+        "佐藤 陽翔,P-13\n"
+        "Duplicate In File,P-11\n"
+        "Clash With Event,P-001\n"
+        "Far,Too,Many,Columns\n"
+        "No Id Player,\n"
+        "Team Player,P-14,Blue Lions\n"
+    )
     report = services.import_players(world.session, actor=world.user("organizer"), event=world.event, text=csv_text)
     world.session.commit()
     assert report.added == 4
     assert [(line, reason) for line, _, reason in report.rejected] == [
-        (3, "Give the player's name."), (5, "player ID P-11 is already registered (line 2 of this file)"),
-        (6, "player ID P-001 is already registered"), (7, "expected at most 3 columns: name, player id, team")]
+        (3, "Give the player's name."),
+        (5, "player ID P-11 is already registered (line 2 of this file)"),
+        (6, "player ID P-001 is already registered"),
+        (7, "expected at most 3 columns: name, player id, team"),
+    ]
     names = set(world.session.scalars(select(Player.name).where(Player.event_id == world.ids["event_id"])))
     assert {"Yui Suzuki", "佐藤 陽翔", "No Id Player", "Team Player"} <= names
     again = services.import_players(world.session, actor=world.user("organizer"), event=world.event, text=csv_text)
@@ -191,6 +253,7 @@ def test_a_players_file_keeps_good_rows_reports_bad_ones_and_adds_no_one_twice(w
 
 
 # ---- rounds and pairings ---------------------------------------------------------------------------------------------
+
 
 def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
     for _ in range(4):
@@ -207,14 +270,20 @@ def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
 
 
 def test_pairings_seat_good_rows_and_report_bad_ones_with_their_line(world):
-    report = services.import_pairings(world.session, actor=world.user("scorekeeper"), event=world.event,
-                                      round_number=1, text="table,p1,p2\n1,P-001,P-003\n2,P-002,P-999\nx,P-004\n"
-                                                           "3,P-001\n")
+    report = services.import_pairings(
+        world.session,
+        actor=world.user("scorekeeper"),
+        event=world.event,
+        round_number=1,
+        text="table,p1,p2\n1,P-001,P-003\n2,P-002,P-999\nx,P-004\n3,P-001\n",
+    )
     world.session.commit()
     assert report.added == 2
     assert [(line, reason) for line, _, reason in report.rejected] == [
-        (3, "unknown player ID P-999"), (4, "the table must be a number from 1 to 9999"),
-        (5, "already seated this round: P-001 (table 1, line 2 of this file)")]
+        (3, "unknown player ID P-999"),
+        (4, "the table must be a number from 1 to 9999"),
+        (5, "already seated this round: P-001 (table 1, line 2 of this file)"),
+    ]
     seated = services.pairings_of(world.session, services.current_round(world.session, world.event))
     assert {t: [p.player_code for p in ps] for t, ps in seated.items()} == {1: ["P-001", "P-003"]}
     assert world.entries("pairings.import")[0].details["seated"] == 2
@@ -223,14 +292,16 @@ def test_pairings_seat_good_rows_and_report_bad_ones_with_their_line(world):
 def seated(world: World) -> list[tuple[int, str]]:
     """Round 1's seats as (table, player ID), in table order."""
     rnd = services.current_round(world.session, world.event)
-    return sorted((table, p.player_code) for table, players in services.pairings_of(world.session, rnd).items()
-                  for p in players)
+    return sorted(
+        (table, p.player_code) for table, players in services.pairings_of(world.session, rnd).items() for p in players
+    )
 
 
 def seat(world: World, text: str, *, commit: bool = True) -> list[tuple[int, str]]:
     """Import round 1's pairings as the scorekeeper; the rejected rows as (line, reason)."""
-    report = services.import_pairings(world.session, actor=world.user("scorekeeper"), event=world.event,
-                                      round_number=1, text=text)
+    report = services.import_pairings(
+        world.session, actor=world.user("scorekeeper"), event=world.event, round_number=1, text=text
+    )
     if commit:
         world.session.commit()
     return [(line, reason) for line, _, reason in report.rejected]
@@ -243,11 +314,15 @@ def test_a_pairings_row_whose_table_is_not_a_table_number_is_a_row_error(world, 
     for table in NOT_TABLES:
         for line in (1, 2):  # on line 1 such a row is not taken for a header either
             with subtests.test(table=table, line=line):
-                rows = [f"{table},P-001,P-003", "2,P-002,P-004"] if line == 1 else ["1,P-001,P-003",
-                                                                                     f"{table},P-002,P-004"]
+                rows = (
+                    [f"{table},P-001,P-003", "2,P-002,P-004"]
+                    if line == 1
+                    else ["1,P-001,P-003", f"{table},P-002,P-004"]
+                )
                 try:
                     assert seat(world, "\n".join(rows) + "\n", commit=False) == [
-                        (line, "the table must be a number from 1 to 9999")]
+                        (line, "the table must be a number from 1 to 9999")
+                    ]
                     good = (2, ["P-002", "P-004"]) if line == 1 else (1, ["P-001", "P-003"])
                     assert seated(world) == [(good[0], code) for code in good[1]]
                 finally:
@@ -261,7 +336,8 @@ def test_a_player_named_twice_in_one_pairings_row_is_a_row_error(world):
 
 def test_a_player_seated_twice_in_one_pairings_file_is_reported_with_the_first_line(world):
     assert seat(world, "table,p1,p2\n1,P-001,P-003\n2,P-002,P-001\n") == [
-        (3, "already seated this round: P-001 (table 1, line 2 of this file)")]
+        (3, "already seated this round: P-001 (table 1, line 2 of this file)")
+    ]
     assert seated(world) == [(1, "P-001"), (1, "P-003")]
 
 

@@ -1,5 +1,6 @@
 """A player's history at an event (judgeapp/history.py): the earlier penalties that count, once each, as the policy's
 repeat scope says, the same for the player page, the engine and the phone's copy."""
+
 from __future__ import annotations
 
 import dataclasses

@@ -1,5 +1,6 @@
 """Incidents through judgeapp/incidents/services.py: the engine's suggestion and upgrades, one-time keys, who the
 incident is about, bad input, corrections, voiding and notes, each asserted on the stored rows and audit entries."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,39 +34,68 @@ def next_suggestion(world: World, code: str, infraction: str) -> Suggestion:
 
 def edit(incident: Incident, **changes) -> services.IncidentEdit:
     """The correction form as the edit page fills it: the incident's facts, with `changes`."""
-    facts = dict(round_number=incident.round.number, table_number=incident.table_number,
-                 infraction_code=incident.infraction_code, rank_id=incident.rank_id, deviation_reason="",
-                 description=incident.description)
+    facts = dict(
+        round_number=incident.round.number,
+        table_number=incident.table_number,
+        infraction_code=incident.infraction_code,
+        rank_id=incident.rank_id,
+        deviation_reason="",
+        description=incident.description,
+    )
     return services.IncidentEdit(**{**facts, **changes})
 
 
 def correct(world: World, who: str, number: int = 1, **changes) -> dict:
     incident = world.incident(number)
-    changed = services.correct_incident(world.session, world.policy, actor=world.user(who), roles=world.roles(who),
-                                        event=world.event, incident=incident, data=edit(incident, **changes))
+    changed = services.correct_incident(
+        world.session,
+        world.policy,
+        actor=world.user(who),
+        roles=world.roles(who),
+        event=world.event,
+        incident=incident,
+        data=edit(incident, **changes),
+    )
     world.session.commit()
     return changed
 
 
 def void(world: World, who: str, number: int = 1, reason: str = "Logged on the wrong player") -> None:
-    services.void_incident(world.session, world.policy, actor=world.user(who), roles=world.roles(who),
-                           event=world.event, incident=world.incident(number), reason=reason)
+    services.void_incident(
+        world.session,
+        world.policy,
+        actor=world.user(who),
+        roles=world.roles(who),
+        event=world.event,
+        incident=world.incident(number),
+        reason=reason,
+    )
     world.session.commit()
 
 
 # ---- logging: the engine's suggestion and upgrades -------------------------------------------------------------------
 
+
 def test_logging_a_warning_stores_the_policys_suggestion_the_player_and_one_audit_entry(world):
     result = world.log(player="Aiko Mori · P-001", infraction="3.5.2", penalty="warning", description="Forgot.")
     [incident] = world.incidents()
     assert result.created and result.incident.id == incident.id
-    assert (incident.number, incident.rank_id, incident.suggested_rank_id, incident.upgraded, incident.table_number,
-            incident.status) == (1, "warning", "warning", False, 2, IncidentStatus.STANDING)
+    assert (
+        incident.number,
+        incident.rank_id,
+        incident.suggested_rank_id,
+        incident.upgraded,
+        incident.table_number,
+        incident.status,
+    ) == (1, "warning", "warning", False, 2, IncidentStatus.STANDING)
     assert [s.player_id for s in incident.subjects] == [world.player("P-001").id]
     [entry] = world.entries("incident.log")
     assert (entry.object_id, entry.actor_id) == (incident.id, world.user("floor_judge").id)
     assert (entry.details["rank"], entry.details["suggested"], entry.details["upgraded"]) == (
-        "warning", "warning", False)
+        "warning",
+        "warning",
+        False,
+    )
 
 
 def test_a_repeat_in_the_same_subsection_is_suggested_as_an_upgrade_and_stores_the_incidents_behind_it(world):
@@ -98,11 +128,21 @@ def test_the_same_one_time_key_sent_twice_stores_one_incident_and_one_audit_entr
 
 
 def test_an_incident_and_its_audit_entry_land_in_one_transaction_or_not_at_all(world):
-    services.log_incident(world.session, world.policy, actor=world.user("floor_judge"),
-                          roles=world.roles("floor_judge"), event=world.event,
-                          data=services.IncidentInput(key="undone-with-the-request-01", infraction_code="3.5.2",
-                                                      round_number=1, table_number=2, player_text="P-001",
-                                                      rank_id="warning"))
+    services.log_incident(
+        world.session,
+        world.policy,
+        actor=world.user("floor_judge"),
+        roles=world.roles("floor_judge"),
+        event=world.event,
+        data=services.IncidentInput(
+            key="undone-with-the-request-01",
+            infraction_code="3.5.2",
+            round_number=1,
+            table_number=2,
+            player_text="P-001",
+            rank_id="warning",
+        ),
+    )
     world.session.rollback()  # what the app does when a later step of the same request fails
     assert (world.count(Incident), world.count(IncidentSubject)) == (0, 0)
     assert world.entries("incident.log") == []
@@ -114,10 +154,17 @@ def test_a_penalty_below_the_upgrade_needs_a_reason_and_nothing_is_stored_withou
         world.log(key="below-the-upgrade-key-1", player="P-001", infraction="3.5.3.2", penalty="warning")
     world.session.rollback()
     assert (caught.value.field, caught.value.message) == (
-        "deviation_reason", "Warning is below the suggested Loss of Game: give a short reason.")
+        "deviation_reason",
+        "Warning is below the suggested Loss of Game: give a short reason.",
+    )
     assert len(world.incidents()) == 1 and len(world.entries("incident.log")) == 1
-    world.log(key="below-the-upgrade-key-1", player="P-001", infraction="3.5.3.2", penalty="warning",
-              deviation_reason="Opponent's shuffle caused it")
+    world.log(
+        key="below-the-upgrade-key-1",
+        player="P-001",
+        infraction="3.5.3.2",
+        penalty="warning",
+        deviation_reason="Opponent's shuffle caused it",
+    )
     assert world.incident(2).deviation_reason == "Opponent's shuffle caused it"
     assert world.entries("incident.log")[-1].note == "Opponent's shuffle caused it"
 
@@ -133,11 +180,15 @@ def test_a_penalty_outside_the_default_range_needs_a_reason_and_one_inside_it_do
 
 # ---- penalties only the head judge gives, and the feed --------------------------------------------------------------
 
+
 def test_a_floor_judges_disqualification_is_stored_as_recommended_and_waits_in_the_head_judges_feed(world):
     world.log(player="P-004", infraction="3.8.3", penalty="disqualification", description="Threatened the opponent.")
     [incident] = world.incidents()
     assert (incident.status, incident.rank_id, incident.head_judge_decided_at) == (
-        IncidentStatus.RECOMMENDED, "disqualification", None)
+        IncidentStatus.RECOMMENDED,
+        "disqualification",
+        None,
+    )
     assert services.pending_count(world.session, world.event) == 1
     assert [i.number for i in services.head_judge_feed(world.session, world.policy, world.event)] == [1]
     assert world.session.scalars(select(Investigation)).one().incident_id == incident.id
@@ -164,9 +215,15 @@ def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_no
     world.log(player="P-001", infraction="3.5.2", penalty="warning")
     world.log(player="P-003", infraction="3.2.1", penalty="caution")
     for number, ask in ((1, True), (2, False)):
-        services.add_note(world.session, actor=world.user("floor_judge"), roles=world.roles("floor_judge"),
-                          event=world.event, incident=world.incident(number), text=f"About #{number}",
-                          ask_head_judge=ask)
+        services.add_note(
+            world.session,
+            actor=world.user("floor_judge"),
+            roles=world.roles("floor_judge"),
+            event=world.event,
+            incident=world.incident(number),
+            text=f"About #{number}",
+            ask_head_judge=ask,
+        )
     world.session.commit()
     assert [e.action for e in world.entries()][-2:] == ["incident.question", "incident.note"]
     feed = services.head_judge_feed(world.session, world.policy, world.event)
@@ -175,6 +232,7 @@ def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_no
 
 
 # ---- who the incident is about ---------------------------------------------------------------------------------------
+
 
 def test_a_team_penalty_counts_in_each_members_history_and_in_no_one_elses(world):
     world.log(subject_kind=SubjectKind.TEAM, team="Blue Lions", player="", infraction="3.5.2", penalty="warning")
@@ -187,8 +245,14 @@ def test_a_team_penalty_counts_in_each_members_history_and_in_no_one_elses(world
 
 
 def test_a_spectator_incident_needs_no_table_and_touches_no_player(world):
-    world.log(subject_kind=SubjectKind.SPECTATOR, spectator_name="Man in the red cap", player="", table=None,
-              infraction="4.5", penalty="disqualification")
+    world.log(
+        subject_kind=SubjectKind.SPECTATOR,
+        spectator_name="Man in the red cap",
+        player="",
+        table=None,
+        infraction="4.5",
+        penalty="disqualification",
+    )
     [incident] = world.incidents()
     assert (incident.subject_name, incident.table_number, incident.subjects) == ("Man in the red cap", None, [])
 
@@ -198,7 +262,10 @@ def test_a_player_not_yet_registered_is_added_with_the_incident(world):
     [incident] = world.incidents()
     late = world.session.scalars(select(Player).where(Player.player_code == "P-099")).one()
     assert (late.name, late.event_id, [s.player_id for s in incident.subjects]) == (
-        "Late Comer", world.ids["event_id"], [late.id])
+        "Late Comer",
+        world.ids["event_id"],
+        [late.id],
+    )
 
 
 # ---- bad input: a message at the field, nothing stored ---------------------------------------------------------------
@@ -210,8 +277,11 @@ BAD_INPUT = {  # what the form sent: (fields, the field blamed, its message)
     "infraction": ({"infraction": "9.9.9"}, "infraction", "Choose an infraction of"),
     "no penalty": ({"penalty": None}, "penalty", "Choose the penalty."),
     "negative minutes": ({"extension_minutes": -2}, "extension", "Minutes cannot be negative."),
-    "minutes over a round": ({"extension_minutes": 90}, "extension",
-                             "90 minutes is longer than a whole round (50 min)."),
+    "minutes over a round": (
+        {"extension_minutes": 90},
+        "extension",
+        "90 minutes is longer than a whole round (50 min).",
+    ),
     "description": ({"description": "x" * 4001}, "description", "At most 4000 characters."),
     "key": ({"key": "short"}, "key", "This form has no valid one-time key"),
 }
@@ -228,11 +298,23 @@ def test_bad_input_is_refused_at_its_field_and_nothing_is_stored(world, subtests
 
 
 def test_a_round_not_yet_started_is_refused_at_the_round(world):
-    data = services.IncidentInput(key="round-three-not-started", infraction_code="3.5.2", round_number=3,
-                                  table_number=2, player_text="P-001", rank_id="warning")
+    data = services.IncidentInput(
+        key="round-three-not-started",
+        infraction_code="3.5.2",
+        round_number=3,
+        table_number=2,
+        player_text="P-001",
+        rank_id="warning",
+    )
     with pytest.raises(FieldError) as caught:
-        services.log_incident(world.session, world.policy, actor=world.user("floor_judge"),
-                              roles=world.roles("floor_judge"), event=world.event, data=data)
+        services.log_incident(
+            world.session,
+            world.policy,
+            actor=world.user("floor_judge"),
+            roles=world.roles("floor_judge"),
+            event=world.event,
+            data=data,
+        )
     world.session.rollback()
     assert (caught.value.field, caught.value.message) == ("round", "Round 3 has not started.")
     assert world.incidents() == []
@@ -255,11 +337,17 @@ def test_a_player_of_another_event_is_refused(world, make_event, app):
 
 # ---- time on the incident --------------------------------------------------------------------------------------------
 
+
 def test_time_given_on_the_incident_is_its_own_record_linked_to_it(world):
     result = world.log(player="P-001", extension_minutes=4)
     [ext] = world.session.scalars(select(TimeExtension)).all()
     assert (ext.minutes, ext.table_number, ext.reason.value, ext.incident_id, ext.judge_id) == (
-        4, 2, "ruling", result.incident.id, world.user("floor_judge").id)
+        4,
+        2,
+        "ruling",
+        result.incident.id,
+        world.user("floor_judge").id,
+    )
     assert [e.action for e in world.entries()][-2:] == ["incident.log", "extension.add"]
 
 
@@ -267,27 +355,47 @@ def test_a_call_timed_by_the_stopwatch_owes_the_policys_minutes(world):
     from datetime import timedelta
 
     now = utcnow()
-    data = services.IncidentInput(key="call-stopwatch-key-0001", infraction_code="3.5.2", round_number=1,
-                                  table_number=2, player_text="P-001", rank_id="warning",
-                                  call_started_at=now - timedelta(minutes=3, seconds=10))
-    result = services.log_incident(world.session, world.policy, actor=world.user("floor_judge"),
-                                   roles=world.roles("floor_judge"), event=world.event, data=data, now=now)
+    data = services.IncidentInput(
+        key="call-stopwatch-key-0001",
+        infraction_code="3.5.2",
+        round_number=1,
+        table_number=2,
+        player_text="P-001",
+        rank_id="warning",
+        call_started_at=now - timedelta(minutes=3, seconds=10),
+    )
+    result = services.log_incident(
+        world.session,
+        world.policy,
+        actor=world.user("floor_judge"),
+        roles=world.roles("floor_judge"),
+        event=world.event,
+        data=data,
+        now=now,
+    )
     assert result.owed is not None and result.owed.minutes == 4  # 3:10 rounds up to the next whole minute
     assert result.incident.call_started_at == now - timedelta(minutes=3, seconds=10)
 
 
 # ---- corrections, voiding --------------------------------------------------------------------------------------------
 
+
 def test_a_correction_keeps_before_and_after_and_the_judges_note_in_one_audit_entry(world):
     world.log(player="P-001", description="First account")
     changed = correct(world, "floor_judge", table_number=1, description="Corrected account", note="Wrong table number")
     assert changed == {"table_number": [2, 1], "description": ["First account", "Corrected account"]}
     incident = world.incident(1)
-    assert (incident.table_number, incident.description, incident.head_judge_decided_at) == (1, "Corrected account",
-                                                                                            None)
+    assert (incident.table_number, incident.description, incident.head_judge_decided_at) == (
+        1,
+        "Corrected account",
+        None,
+    )
     [entry] = world.entries("incident.correct")
-    assert (entry.details["changed"], entry.note, entry.actor_id) == (changed, "Wrong table number",
-                                                                     world.user("floor_judge").id)
+    assert (entry.details["changed"], entry.note, entry.actor_id) == (
+        changed,
+        "Wrong table number",
+        world.user("floor_judge").id,
+    )
 
 
 def test_a_correction_that_changes_nothing_writes_no_audit_entry(world):
@@ -343,8 +451,10 @@ def test_voiding_needs_a_reason_and_keeps_the_incident_which_no_longer_counts_fo
     incident = world.incident(1)
     assert (incident.status, incident.status_reason) == (IncidentStatus.VOID, "Wrong player: it was the opponent.")
     [entry] = world.entries("incident.void")
-    assert (entry.details["changed"], entry.note) == ({"status": ["standing", "void"]},
-                                                     "Wrong player: it was the opponent.")
+    assert (entry.details["changed"], entry.note) == (
+        {"status": ["standing", "void"]},
+        "Wrong player: it was the opponent.",
+    )
     after = next_suggestion(world, "P-001", "3.5.2")
     assert (after.suggested.id, after.upgraded) == ("warning", False)
 

@@ -1,6 +1,7 @@
 """Disqualifications through judgeapp/investigations/services.py: the head judge accepts or declines a recommendation,
 statements typed or written on one-time links, the write-up, finalizing and its lock, and an investigation withdrawn
 when its incident stops being a disqualification."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -16,20 +17,29 @@ from tests.services.conftest import World
 
 pytestmark = pytest.mark.db
 
-WRITE_UP = dict(hj_infraction="Cheating: arranging the deck while shuffling (4.1).",
-                hj_facts="Two people saw cards being arranged; the player admitted it.",
-                hj_assumptions="That the player knew the order of the cards he moved.",
-                hj_reasoning="Deliberate, for advantage: cheating.", decision_infraction_code="4.1",
-                revoke_prizes=True, revoke_standing=False, ejected=False,
-                summary="Disqualified; told the player, organizer informed.")
+WRITE_UP = dict(
+    hj_infraction="Cheating: arranging the deck while shuffling (4.1).",
+    hj_facts="Two people saw cards being arranged; the player admitted it.",
+    hj_assumptions="That the player knew the order of the cards he moved.",
+    hj_reasoning="Deliberate, for advantage: cheating.",
+    decision_infraction_code="4.1",
+    revoke_prizes=True,
+    revoke_standing=False,
+    ejected=False,
+    summary="Disqualified; told the player, organizer informed.",
+)
 
 
 @pytest.fixture
 def dq(world: World) -> World:
     """The floor judge recommended disqualifying Chen Yu (P-003) for cheating at table 2, against Aiko Mori."""
     world.seat("2,P-003,P-001\n")
-    world.log(player="P-003", infraction="4.1", penalty="disqualification",
-              description="Saw the player stack the deck while shuffling.")
+    world.log(
+        player="P-003",
+        infraction="4.1",
+        penalty="disqualification",
+        description="Saw the player stack the deck while shuffling.",
+    )
     return world
 
 
@@ -43,31 +53,47 @@ def head(world: World) -> dict:
 
 
 def accept(world: World, who: str = "head_judge") -> Investigation:
-    found = services.accept_recommendation(world.session, actor=world.user(who), roles=world.roles(who),
-                                           event=world.event, incident=world.incident(1))
+    found = services.accept_recommendation(
+        world.session, actor=world.user(who), roles=world.roles(who), event=world.event, incident=world.incident(1)
+    )
     world.session.commit()
     return found
 
 
 def decline(world: World, reason: str, rank_id: str | None) -> None:
-    services.decline_recommendation(world.session, world.policy, **head(world), incident=world.incident(1),
-                                    reason=reason, rank_id=rank_id)
+    services.decline_recommendation(
+        world.session, world.policy, **head(world), incident=world.incident(1), reason=reason, rank_id=rank_id
+    )
     world.session.commit()
 
 
-def take_statement(world: World, *, name: str = "Aiko Mori", role: str = "opponent",
-                   text: str = "I saw the top cards being arranged.", key: str | None = None) -> tuple[Statement, bool]:
+def take_statement(
+    world: World,
+    *,
+    name: str = "Aiko Mori",
+    role: str = "opponent",
+    text: str = "I saw the top cards being arranged.",
+    key: str | None = None,
+) -> tuple[Statement, bool]:
     from uuid import uuid4
 
-    made = services.add_statement(world.session, **head(world), investigation=investigation(world),
-                                  key=key or uuid4().hex, author_name=name, author_role=role, text=text)
+    made = services.add_statement(
+        world.session,
+        **head(world),
+        investigation=investigation(world),
+        key=key or uuid4().hex,
+        author_name=name,
+        author_role=role,
+        text=text,
+    )
     world.session.commit()
     return made
 
 
 def link(world: World, name: str = "Eve Witness", role: str = "witness") -> str:
-    _, token = services.request_statement(world.session, **head(world), investigation=investigation(world),
-                                          author_name=name, author_role=role)
+    _, token = services.request_statement(
+        world.session, **head(world), investigation=investigation(world), author_name=name, author_role=role
+    )
     world.session.commit()
     return token
 
@@ -75,12 +101,20 @@ def link(world: World, name: str = "Eve Witness", role: str = "witness") -> str:
 def write_up(world: World, *, final: bool = False, who: str = "head_judge", **changes) -> None:
     data = services.WriteUp(**{**WRITE_UP, **changes})
     step = services.finalize if final else services.save_write_up
-    step(world.session, world.policy, actor=world.user(who), roles=world.roles(who), event=world.event,
-         investigation=investigation(world), data=data)
+    step(
+        world.session,
+        world.policy,
+        actor=world.user(who),
+        roles=world.roles(who),
+        event=world.event,
+        investigation=investigation(world),
+        data=data,
+    )
     world.session.commit()
 
 
 # ---- who gives a disqualification ----------------------------------------------------------------------------------
+
 
 def test_a_floor_judges_recommended_disqualification_has_an_open_investigation_waiting_for_the_head_judge(dq):
     incident = dq.incident(1)
@@ -103,8 +137,9 @@ def test_the_head_judge_declines_a_recommendation_with_a_reason_and_another_pena
     decline(dq, "Could not establish intent", "warning")
     incident = dq.incident(1)
     assert (incident.status, incident.rank_id) == (IncidentStatus.STANDING, "warning")
-    assert incident.deviation_reason == ("Head judge declined the recommended Disqualification: "
-                                         "Could not establish intent")
+    assert incident.deviation_reason == (
+        "Head judge declined the recommended Disqualification: Could not establish intent"
+    )
     inv = investigation(dq)
     assert (inv.status, inv.summary) == (InvestigationStatus.DECLINED, "Could not establish intent")
     [entry] = dq.entries("incident.decline")
@@ -114,10 +149,16 @@ def test_the_head_judge_declines_a_recommendation_with_a_reason_and_another_pena
 
 def test_declining_needs_a_reason_and_another_penalty_and_changes_nothing_without(dq, subtests):
     for name, reason, rank_id, field, message in (
-            ("no reason", "", "warning", "reason", "Say why you decline the recommendation."),
-            ("still a disqualification", "no", "disqualification", "rank",
-             "Choose the penalty you give instead of the recommendation."),
-            ("no penalty", "no", None, "rank", "Choose the penalty you give instead of the recommendation.")):
+        ("no reason", "", "warning", "reason", "Say why you decline the recommendation."),
+        (
+            "still a disqualification",
+            "no",
+            "disqualification",
+            "rank",
+            "Choose the penalty you give instead of the recommendation.",
+        ),
+        ("no penalty", "no", None, "rank", "Choose the penalty you give instead of the recommendation."),
+    ):
         with subtests.test(name):
             with pytest.raises(FieldError) as caught:
                 decline(dq, reason, rank_id)
@@ -145,13 +186,15 @@ def test_a_recommendation_already_decided_cannot_be_accepted_again(dq, refused):
 
 # ---- statements ------------------------------------------------------------------------------------------------------
 
+
 def test_the_head_judge_types_statements_with_author_role_time_and_taker(dq):
     take_statement(dq)
     take_statement(dq, name="Chen Yu", role="player", text="I was only shuffling.")
     rows = list(dq.session.scalars(select(Statement).order_by(Statement.id)))
     assert [(s.author_name, s.author_role.value, s.taken_by_id, s.addendum) for s in rows] == [
         ("Aiko Mori", "opponent", dq.user("head_judge").id, False),
-        ("Chen Yu", "player", dq.user("head_judge").id, False)]
+        ("Chen Yu", "player", dq.user("head_judge").id, False),
+    ]
     assert all(s.taken_at is not None for s in rows) and len(dq.entries("statement.add")) == 2
 
 
@@ -217,6 +260,7 @@ def test_a_withdrawn_link_stops_working(dq):
 
 # ---- the write-up and the lock ---------------------------------------------------------------------------------------
 
+
 def test_every_change_to_the_write_up_is_audited_with_what_changed(dq):
     write_up(dq)
     write_up(dq, hj_reasoning="Changed.")
@@ -227,10 +271,12 @@ def test_every_change_to_the_write_up_is_audited_with_what_changed(dq):
 
 
 def test_finalizing_needs_facts_reasoning_infraction_and_summary(dq, subtests):
-    for field, message in (("hj_facts", "State the facts you consider established, and why."),
-                           ("hj_reasoning", "Give your reasoning."),
-                           ("decision_infraction_code", "Choose the infraction the disqualification is for."),
-                           ("summary", "Write the summary of your decision.")):
+    for field, message in (
+        ("hj_facts", "State the facts you consider established, and why."),
+        ("hj_reasoning", "Give your reasoning."),
+        ("decision_infraction_code", "Choose the infraction the disqualification is for."),
+        ("summary", "Write the summary of your decision."),
+    ):
         with subtests.test(field):
             with pytest.raises(FieldError) as caught:
                 write_up(dq, final=True, **{field: ""})
@@ -244,10 +290,17 @@ def test_finalizing_gives_the_recommended_disqualification_and_locks_the_investi
     write_up(dq, final=True)
     inv = investigation(dq)
     assert (inv.status, inv.revoke_prizes, inv.ejected, inv.finalized_by_id) == (
-        InvestigationStatus.FINALIZED, True, False, dq.user("head_judge").id)
+        InvestigationStatus.FINALIZED,
+        True,
+        False,
+        dq.user("head_judge").id,
+    )
     assert dq.incident(1).status is IncidentStatus.STANDING
-    assert [e.action for e in dq.entries()][-3:] == ["investigation.write_up", "incident.accept",
-                                                     "investigation.finalize"]
+    assert [e.action for e in dq.entries()][-3:] == [
+        "investigation.write_up",
+        "incident.accept",
+        "investigation.finalize",
+    ]
     with refused(409) as caught:
         write_up(dq, summary="edited")
     assert "finalized and locked: nothing was changed" in caught.value.decision.why
@@ -262,19 +315,29 @@ def test_after_finalizing_new_statements_are_dated_addenda_and_earlier_ones_are_
     services.submit_by_link(dq.session, token=token, text="Late witness statement.")
     dq.session.commit()
     rows = dq.session.scalars(select(Statement).order_by(Statement.id)).all()
-    assert [(s.text, s.addendum) for s in rows] == [("Original statement.", False),
-                                                    ("Addendum: video reviewed.", True),
-                                                    ("Late witness statement.", True)]
+    assert [(s.text, s.addendum) for s in rows] == [
+        ("Original statement.", False),
+        ("Addendum: video reviewed.", True),
+        ("Late witness statement.", True),
+    ]
 
 
 # ---- an incident that stops being a disqualification ---------------------------------------------------------------
+
 
 def test_a_voided_disqualification_withdraws_its_investigation_keeps_its_statements_and_ends_its_links(dq):
     accept(dq)
     take_statement(dq, text="I saw him lean over.")
     token = link(dq)
-    void_incident(dq.session, dq.policy, actor=dq.user("head_judge"), roles=dq.roles("head_judge"), event=dq.event,
-                  incident=dq.incident(1), reason="Wrong player")
+    void_incident(
+        dq.session,
+        dq.policy,
+        actor=dq.user("head_judge"),
+        roles=dq.roles("head_judge"),
+        event=dq.event,
+        incident=dq.incident(1),
+        reason="Wrong player",
+    )
     dq.session.commit()
     inv = investigation(dq)
     assert (inv.status, inv.withdrawn_reason) == (InvestigationStatus.WITHDRAWN, "Incident #1 was voided: Wrong player")
@@ -290,14 +353,29 @@ def test_a_disqualification_corrected_down_and_up_again_reopens_the_same_investi
     accept(dq)
     for rank, infraction, reason in (("warning", "3.5.2", "Not cheating"), ("disqualification", "4.1", "It was")):
         incident = dq.incident(1)
-        correct_incident(dq.session, dq.policy, actor=dq.user("head_judge"), roles=dq.roles("head_judge"),
-                         event=dq.event, incident=incident,
-                         data=IncidentEdit(round_number=1, table_number=2, infraction_code=infraction, rank_id=rank,
-                                           deviation_reason=reason, description=incident.description))
+        correct_incident(
+            dq.session,
+            dq.policy,
+            actor=dq.user("head_judge"),
+            roles=dq.roles("head_judge"),
+            event=dq.event,
+            incident=incident,
+            data=IncidentEdit(
+                round_number=1,
+                table_number=2,
+                infraction_code=infraction,
+                rank_id=rank,
+                deviation_reason=reason,
+                description=incident.description,
+            ),
+        )
         dq.session.commit()
     assert [i.status for i in dq.session.scalars(select(Investigation))] == [InvestigationStatus.OPEN]
     assert [e.action for e in dq.entries() if e.object_type == "Investigation"] == [
-        "investigation.open", "investigation.withdraw", "investigation.reopen"]
+        "investigation.open",
+        "investigation.withdraw",
+        "investigation.reopen",
+    ]
     assert dq.session.scalars(select(Incident)).one().rank_id == "disqualification"
 
 
@@ -305,6 +383,9 @@ def test_the_timeline_tells_the_investigation_in_order(dq):
     take_statement(dq)
     write_up(dq, final=True)
     assert [m.what for m in services.timeline(investigation(dq))] == [
-        "Incident #1 logged by Floor Judge", "Investigation opened",
-        "Statement of Aiko Mori (opponent), taken by Head Judge", "Decision: disqualification",
-        "Investigation finalized"]
+        "Incident #1 logged by Floor Judge",
+        "Investigation opened",
+        "Statement of Aiko Mori (opponent), taken by Head Judge",
+        "Decision: disqualification",
+        "Investigation finalized",
+    ]

@@ -1,4 +1,5 @@
-"""The shared penalty-engine cases (engine_cases.json), read the same way for the Python engine and engine.js under Node."""
+"""The shared penalty-engine cases (engine_cases.json), read alike for the Python engine and engine.js under Node."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,9 +34,18 @@ def python_answer(catalog, case) -> dict:
     """The Python engine's suggestion for a case, in the fields engine.js answers with (tests/js/engine.test.mjs
     picks the same fields from its answer)."""
     policy = policy_of(catalog, case)
-    priors = [Prior(p["infraction"], p["rank"], ref=p.get("ref"), round=p.get("round"), day=_day(p.get("day")),
-                    status=PriorStatus(p.get("status", "standing")), subsection=p.get("subsection"))
-              for p in case["priors"]]
+    priors = [
+        Prior(
+            p["infraction"],
+            p["rank"],
+            ref=p.get("ref"),
+            round=p.get("round"),
+            day=_day(p.get("day")),
+            status=PriorStatus(p.get("status", "standing")),
+            subsection=p.get("subsection"),
+        )
+        for p in case["priors"]
+    ]
     s = suggest(policy, case["level"], case["infraction"], priors, today=_day(case.get("today")))
     return {
         "suggested": s.suggested.id if s.suggested else None,

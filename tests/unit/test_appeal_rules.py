@@ -1,4 +1,5 @@
 """Appeal rules in pure Python: what each outcome costs and how many challenges a player has left."""
+
 from datetime import datetime, timedelta
 
 import pytest
@@ -16,14 +17,17 @@ def test_overturning_or_changing_a_ruling_needs_a_reason_and_upholding_does_not(
     assert Outcome.OVERTURNED.needs_reason and Outcome.CHANGED.needs_reason
 
 
-@pytest.mark.parametrize("limit, spent, waiting, may, left", [
-    (None, 5, 3, True, None),  # no limit at this event
-    (2, 0, 0, True, 2),
-    (2, 1, 0, True, 1),
-    (2, 2, 0, False, 0),
-    (2, 1, 1, False, 1),  # the appeal waiting for a decision may still spend the last one
-    (0, 0, 0, False, 0),
-])
+@pytest.mark.parametrize(
+    "limit, spent, waiting, may, left",
+    [
+        (None, 5, 3, True, None),  # no limit at this event
+        (2, 0, 0, True, 2),
+        (2, 1, 0, True, 1),
+        (2, 2, 0, False, 0),
+        (2, 1, 1, False, 1),  # the appeal waiting for a decision may still spend the last one
+        (0, 0, 0, False, 0),
+    ],
+)
 def test_a_player_may_appeal_while_spent_and_waiting_appeals_stay_under_the_limit(limit, spent, waiting, may, left):
     challenges = Challenges(limit, spent, waiting)
     assert challenges.may_appeal is may and challenges.left == left

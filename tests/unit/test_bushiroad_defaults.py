@@ -3,6 +3,7 @@
 The table is typed from the source (Ver. 1.11): "L1" is the Level 1 line, "L2+" the "Level 2 and above"
 line, which the catalog records for level 2 and level 3 alike.
 """
+
 import pytest
 
 from judgeapp.infractions import load_catalog

@@ -28,15 +28,18 @@ def codes(infractions):
     return [i.code for i in infractions]
 
 
-@pytest.mark.parametrize("query, found", [
-    ("1.", ["1.1"]),  # a code prefix
-    ("2.1", ["2.1"]),
-    ("EXTRA card", ["1.1"]),  # words, in any case
-    ("card handling", ["1.1"]),  # the sub-section's name
-    ("rude opponent", ["2.1"]),  # the notes
-    ("extra opponent", []),  # every word must be there
-    ("9", []),
-])
+@pytest.mark.parametrize(
+    "query, found",
+    [
+        ("1.", ["1.1"]),  # a code prefix
+        ("2.1", ["2.1"]),
+        ("EXTRA card", ["1.1"]),  # words, in any case
+        ("card handling", ["1.1"]),  # the sub-section's name
+        ("rude opponent", ["2.1"]),  # the notes
+        ("extra opponent", []),  # every word must be there
+        ("9", []),
+    ],
+)
 def test_search_finds_infractions_by_code_prefix_or_by_every_word_typed(house, query, found):
     assert codes(search(house, query)) == found
 
@@ -45,12 +48,15 @@ def test_an_empty_search_lists_every_infraction_in_the_catalog_order(house):
     assert codes(search(house, "   ")) == ["1.1", "2.1"]
 
 
-@pytest.mark.parametrize("look_up, kind, value", [
-    (lambda c: c.policy("nope"), "policy", "nope"),
-    (lambda c: c.policy("house-rules").rank("yellow_card"), "rank", "yellow_card"),
-    (lambda c: c.policy("house-rules").level(3), "level", "3"),
-    (lambda c: c.policy("house-rules").infraction("9.9"), "infraction", "9.9"),
-])
+@pytest.mark.parametrize(
+    "look_up, kind, value",
+    [
+        (lambda c: c.policy("nope"), "policy", "nope"),
+        (lambda c: c.policy("house-rules").rank("yellow_card"), "rank", "yellow_card"),
+        (lambda c: c.policy("house-rules").level(3), "level", "3"),
+        (lambda c: c.policy("house-rules").infraction("9.9"), "infraction", "9.9"),
+    ],
+)
 def test_an_unknown_id_is_refused_with_the_valid_choices(catalog, look_up, kind, value):
     with pytest.raises(UnknownChoice) as err:
         look_up(catalog)
@@ -88,6 +94,8 @@ def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_an
     assert [r["id"] for r in data["ranks"]] == ["caution", "warning", "loss_of_game", "disqualification"]
     assert (data["repeat_scope"], data["head_judge_only"]) == ("day", ["disqualification"])
     extra_card = data["infractions"][0]
-    assert extra_card["defaults"] == {"1": {"min": "caution", "max": "caution"},
-                                      "2": {"min": "warning", "max": "loss_of_game"}}
+    assert extra_card["defaults"] == {
+        "1": {"min": "caution", "max": "caution"},
+        "2": {"min": "warning", "max": "loss_of_game"},
+    }
     assert "notes" not in extra_card and "remedy" not in extra_card

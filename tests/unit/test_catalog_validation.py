@@ -1,4 +1,5 @@
 """A bad catalog never half-loads: every problem names the file, the line and the field."""
+
 from pathlib import Path
 
 import pytest
@@ -26,35 +27,58 @@ def test_shipped_catalog_loads():
 @pytest.mark.parametrize(
     "fixture, expected",
     [
-        ("syntax_error.yaml", "syntax_error.yaml:26:33: YAML syntax error: mapping values are not allowed in this context"),
-        ("unknown_rank.yaml",
-         "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: "
-         "'loss of gme' is not a rank of this policy (ranks: caution, warning, loss_of_game, disqualification)"),
-        ("min_above_max.yaml",
-         "min_above_max.yaml:29: policies.house-rules.infractions[0].defaults.level_2: "
-         "min 'loss_of_game' is above max 'warning'"),
-        ("duplicate_code.yaml",
-         "duplicate_code.yaml:30: policies.house-rules.infractions[1].code: infraction code '1.1' appears twice"),
-        ("missing_level.yaml",
-         "missing_level.yaml:34: policies.house-rules.infractions[1].defaults: "
-         "level_2 missing: every level of the policy needs a default"),
-        ("unknown_level.yaml",
-         "unknown_level.yaml:34: policies.house-rules.infractions[1].defaults.level_3: "
-         "'level_3' is not a level of this policy (levels: level_1, level_2)"),
-        ("unknown_subsection.yaml",
-         "unknown_subsection.yaml:32: policies.house-rules.infractions[1].subsection: "
-         "'9' is not a sub-section of this policy"),
-        ("unknown_head_judge_rank.yaml",
-         "unknown_head_judge_rank.yaml:17: policies.house-rules.head_judge_only[0]: "
-         "'disqualifcation' is not a rank of this policy"),
-        ("unknown_field.yaml",
-         "unknown_field.yaml:34: policies.house-rules.infractions[1].penalty_points: Extra inputs are not permitted"),
+        (
+            "syntax_error.yaml",
+            "syntax_error.yaml:26:33: YAML syntax error: mapping values are not allowed in this context",
+        ),
+        (
+            "unknown_rank.yaml",
+            "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: "
+            "'loss of gme' is not a rank of this policy (ranks: caution, warning, loss_of_game, disqualification)",
+        ),
+        (
+            "min_above_max.yaml",
+            "min_above_max.yaml:29: policies.house-rules.infractions[0].defaults.level_2: "
+            "min 'loss_of_game' is above max 'warning'",
+        ),
+        (
+            "duplicate_code.yaml",
+            "duplicate_code.yaml:30: policies.house-rules.infractions[1].code: infraction code '1.1' appears twice",
+        ),
+        (
+            "missing_level.yaml",
+            "missing_level.yaml:34: policies.house-rules.infractions[1].defaults: "
+            "level_2 missing: every level of the policy needs a default",
+        ),
+        (
+            "unknown_level.yaml",
+            "unknown_level.yaml:34: policies.house-rules.infractions[1].defaults.level_3: "
+            "'level_3' is not a level of this policy (levels: level_1, level_2)",
+        ),
+        (
+            "unknown_subsection.yaml",
+            "unknown_subsection.yaml:32: policies.house-rules.infractions[1].subsection: "
+            "'9' is not a sub-section of this policy",
+        ),
+        (
+            "unknown_head_judge_rank.yaml",
+            "unknown_head_judge_rank.yaml:17: policies.house-rules.head_judge_only[0]: "
+            "'disqualifcation' is not a rank of this policy",
+        ),
+        (
+            "unknown_field.yaml",
+            "unknown_field.yaml:34: policies.house-rules.infractions[1].penalty_points: Extra inputs are not permitted",
+        ),
         ("duplicate_key.yaml", "duplicate_key.yaml:6: policies.house-rules.version: key 'version' appears twice"),
-        ("bad_repeat_scope.yaml",
-         "bad_repeat_scope.yaml:7: policies.house-rules.repeat_scope: Input should be 'event' or 'day'"),
-        ("discretion_with_defaults.yaml",
-         "discretion_with_defaults.yaml:35: policies.house-rules.infractions[1].defaults: "
-         "an infraction left to the judge's discretion has no defaults"),
+        (
+            "bad_repeat_scope.yaml",
+            "bad_repeat_scope.yaml:7: policies.house-rules.repeat_scope: Input should be 'event' or 'day'",
+        ),
+        (
+            "discretion_with_defaults.yaml",
+            "discretion_with_defaults.yaml:35: policies.house-rules.infractions[1].defaults: "
+            "an infraction left to the judge's discretion has no defaults",
+        ),
     ],
 )
 def test_each_problem_is_reported_with_file_line_and_field_path(fixture, expected):
@@ -85,16 +109,30 @@ def test_all_problems_are_reported_at_once(tmp_path):
     assert len(info.value.problems) == 2
 
 
-@pytest.mark.parametrize("change, field, message", [
-    ('version: "2026.1"', "policies.house-rules.version", "Input should be a valid string"),  # 2026.10 would read as 2026.1
-    ('code: "1.1"', "policies.house-rules.infractions[0].code", "Input should be a valid string"),
-    ("notes: Rude to an opponent.", "policies.house-rules.infractions[1].penalized", "Input should be a valid boolean"),
-    ("{number: 2,", "policies.house-rules.levels[1].number", "Input should be a valid integer"),
-])
+@pytest.mark.parametrize(
+    "change, field, message",
+    [
+        (
+            'version: "2026.1"',
+            "policies.house-rules.version",
+            "Input should be a valid string",
+        ),  # 2026.10 would read as 2026.1
+        ('code: "1.1"', "policies.house-rules.infractions[0].code", "Input should be a valid string"),
+        (
+            "notes: Rude to an opponent.",
+            "policies.house-rules.infractions[1].penalized",
+            "Input should be a valid boolean",
+        ),
+        ("{number: 2,", "policies.house-rules.levels[1].number", "Input should be a valid integer"),
+    ],
+)
 def test_a_value_of_the_wrong_type_is_refused_not_silently_converted(tmp_path, change, field, message):
-    bad_value = {'version: "2026.1"': "version: 2026.10", 'code: "1.1"': "code: 1.1",
-                 "notes: Rude to an opponent.": 'notes: Rude to an opponent.\n        penalized: "no"',
-                 "{number: 2,": '{number: "2",'}[change]
+    bad_value = {
+        'version: "2026.1"': "version: 2026.10",
+        'code: "1.1"': "code: 1.1",
+        "notes: Rude to an opponent.": 'notes: Rude to an opponent.\n        penalized: "no"',
+        "{number: 2,": '{number: "2",',
+    }[change]
     path = tmp_path / "coerced.yaml"
     path.write_text((FIX / "valid.yaml").read_text().replace(change, bad_value, 1))
     with pytest.raises(CatalogError) as info:

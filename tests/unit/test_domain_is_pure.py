@@ -1,4 +1,5 @@
 """judgeapp.infractions stays pure Python: no web framework or ORM anywhere in its imports."""
+
 import ast
 from pathlib import Path
 

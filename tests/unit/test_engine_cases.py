@@ -1,5 +1,6 @@
 """The shared engine cases (tests/shared/engine_cases.json) hold for the Python engine; the browser suite runs the
 same file through the phone's engine.js (tests/unit/test_javascript.py, under Node)."""
+
 import pytest
 
 from judgeapp.infractions import load_catalog

@@ -1,4 +1,5 @@
 """The post-event report's pure parts: which penalties are listed one by one, and the bar chart."""
+
 import re
 
 from judgeapp.infractions import load_catalog
@@ -19,9 +20,17 @@ def report(rows):
 
 
 def test_the_chart_draws_each_infraction_as_bars_stacked_by_rank_in_proportion():
-    svg = str(bar_chart_svg(report([PenaltyRow("3.5.2", "Failure to Discard", [2, 4, 0]),
-                                     PenaltyRow("4.1", "Cheating", [0, 0, 3]),
-                                     PenaltyRow("3.9", "Never given", [0, 0, 0])])))
+    svg = str(
+        bar_chart_svg(
+            report(
+                [
+                    PenaltyRow("3.5.2", "Failure to Discard", [2, 4, 0]),
+                    PenaltyRow("4.1", "Cheating", [0, 0, 3]),
+                    PenaltyRow("3.9", "Never given", [0, 0, 0]),
+                ]
+            )
+        )
+    )
     widths = [float(w) for w in re.findall(r'<rect x="[\d.]+" y="\d+" width="([\d.]+)" height="\d+" fill', svg)]
     bars, legend = widths[:3], widths[3:]
     assert abs(bars[0] * 2 - bars[1]) < 0.2 and abs(bars[0] + bars[1] - 2 * bars[2]) < 0.2  # 2, 4 and 3 of 6

@@ -1,6 +1,7 @@
 """The phone script's pure modules under Node's built-in test runner (tests/js/*.test.mjs): the outbox's rules, and the
 penalty engine against the Python engine's answers on the shared cases and on a sweep of every infraction, level and
 history shape, written here for tests/js/engine.test.mjs to read."""
+
 from __future__ import annotations
 
 import json
@@ -23,23 +24,37 @@ NODE = shutil.which("node")
 def engine_fixture() -> dict:
     """The shared cases and the sweep, each with the Python engine's answer."""
     catalog = load_catalog(CATALOG)
-    cases = [{"name": c["name"], "policy": policy_json_of(catalog, c), "level": c["level"],
-              "infraction": c["infraction"], "priors": c["priors"], "today": c.get("today"), "expect": c["expect"],
-              "python": python_answer(catalog, c)} for c in CASES]
+    cases = [
+        {
+            "name": c["name"],
+            "policy": policy_json_of(catalog, c),
+            "level": c["level"],
+            "infraction": c["infraction"],
+            "priors": c["priors"],
+            "today": c.get("today"),
+            "expect": c["expect"],
+            "python": python_answer(catalog, c),
+        }
+        for c in CASES
+    ]
     sweep = []
     for policy in catalog.policies.values():
         for level in policy.levels:
             for inf in policy.infractions:
                 other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
                 lowest, highest = policy.ranks[0].id, policy.ranks[-1].id
-                for priors in ([], [{"infraction": inf.code, "rank": lowest, "ref": 1, "round": 1}],
-                               [{"infraction": inf.code, "rank": lowest, "ref": 1, "round": 1, "status": "voided"}],
-                               [{"infraction": other.code, "rank": lowest, "ref": 2, "round": 1},
-                                {"infraction": inf.code, "rank": highest, "ref": 3, "round": 2}]):
+                for priors in (
+                    [],
+                    [{"infraction": inf.code, "rank": lowest, "ref": 1, "round": 1}],
+                    [{"infraction": inf.code, "rank": lowest, "ref": 1, "round": 1, "status": "voided"}],
+                    [
+                        {"infraction": other.code, "rank": lowest, "ref": 2, "round": 1},
+                        {"infraction": inf.code, "rank": highest, "ref": 3, "round": 2},
+                    ],
+                ):
                     case = {"policy": policy.id, "level": level.number, "infraction": inf.code, "priors": priors}
                     sweep.append({**case, "python": python_answer(catalog, case)})
-    return {"cases": cases, "sweep": sweep,
-            "policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}}
+    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}}
 
 
 @pytest.mark.skipif(NODE is None, reason="node is missing: scripts/system-deps.sh installs Debian's nodejs")
@@ -48,8 +63,15 @@ def test_the_phone_scripts_pure_modules_pass_their_node_tests_and_agree_with_the
     assert len(fixture["cases"]) == len(CASES) >= 20 and len(fixture["sweep"]) > 500
     cases = tmp_path / "engine_cases.json"
     cases.write_text(json.dumps(fixture), encoding="utf-8")
-    run = subprocess.run([NODE, "--test", "--test-reporter=tap", "tests/js/"], cwd=ROOT, capture_output=True, text=True,
-                         timeout=300, check=False, env={**os.environ, "JUDGEAPP_ENGINE_CASES": str(cases)})
+    run = subprocess.run(
+        [NODE, "--test", "--test-reporter=tap", "tests/js/"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "JUDGEAPP_ENGINE_CASES": str(cases)},
+    )
     output = run.stdout + run.stderr
     assert run.returncode == 0, output
     assert "# fail 0" in output and "# skipped 0" in output, output  # the engine tests ran, with the Python answers

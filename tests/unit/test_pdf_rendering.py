@@ -1,4 +1,5 @@
 """The PDF renderer: real WeasyPrint output, read back; nothing fetched from outside the app."""
+
 import shutil
 import subprocess
 
@@ -16,7 +17,9 @@ def pdf_text(pdf: bytes, tmp_path) -> str:
 
 
 def test_player_names_in_japanese_and_other_scripts_come_out_as_text(tmp_path):
-    html = "<link rel=stylesheet href=report.css><h1>Disqualification report</h1><p>佐藤 陽翔 · Chloé Dubois · 김지호</p>"
+    html = (
+        "<link rel=stylesheet href=report.css><h1>Disqualification report</h1><p>佐藤 陽翔 · Chloé Dubois · 김지호</p>"
+    )
     text = pdf_text(html_to_pdf(html), tmp_path)
     assert "Disqualification report" in text
     assert "佐藤 陽翔" in text and "Chloé Dubois" in text and "김지호" in text
@@ -26,8 +29,10 @@ def test_rendering_fetches_nothing_from_the_network_or_other_files(tmp_path, lis
     base, hits = listening_server
     secret = tmp_path / "secret.css"
     secret.write_text("body { color: red }")
-    html = (f'<link rel=stylesheet href="{base}/style.css"><img src="{base}/track.png">'
-            f'<link rel=stylesheet href="file://{secret}"><p style="background: url({base}/bg.png)">hello</p>')
+    html = (
+        f'<link rel=stylesheet href="{base}/style.css"><img src="{base}/track.png">'
+        f'<link rel=stylesheet href="file://{secret}"><p style="background: url({base}/bg.png)">hello</p>'
+    )
     pdf = html_to_pdf(html, css=f"@import url({base}/import.css);")
     assert pdf.startswith(b"%PDF") and hits == []
 

@@ -1,4 +1,5 @@
 """The penalty engine: defaults per level and repeat upgrades by sub-section."""
+
 from datetime import date
 
 import pytest
@@ -19,7 +20,12 @@ def afr(catalog):
 
 def test_first_offence_gets_the_minimum_of_the_default_range(afr):
     s = suggest(afr, 2, "3.2.2")
-    assert (s.default.min.id, s.default.max.id, s.suggested.id, s.upgraded) == ("warning", "loss_of_match", "warning", False)
+    assert (s.default.min.id, s.default.max.id, s.suggested.id, s.upgraded) == (
+        "warning",
+        "loss_of_match",
+        "warning",
+        False,
+    )
 
 
 def test_second_warning_in_same_subsection_upgrades_to_loss_of_game(afr):

@@ -1,4 +1,5 @@
 """Properties of the penalty engine over generated histories (hypothesis)."""
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,12 +15,17 @@ def situations(draw):
     policy = draw(st.sampled_from(POLICIES))
     inf = draw(st.sampled_from([i for i in policy.infractions if i.defaults is not None]))
     level = draw(st.sampled_from([lv.number for lv in policy.levels]))
-    prior = draw(st.lists(st.builds(
-        Prior,
-        infraction_code=st.sampled_from([i.code for i in policy.infractions]),
-        rank_id=st.sampled_from([r.id for r in policy.ranks]),
-        status=st.sampled_from(list(PriorStatus)),
-    ), max_size=6))
+    prior = draw(
+        st.lists(
+            st.builds(
+                Prior,
+                infraction_code=st.sampled_from([i.code for i in policy.infractions]),
+                rank_id=st.sampled_from([r.id for r in policy.ranks]),
+                status=st.sampled_from(list(PriorStatus)),
+            ),
+            max_size=6,
+        )
+    )
     return policy, inf, level, prior
 
 
@@ -37,6 +43,16 @@ def test_suggestion_is_a_rank_of_the_policy_never_below_the_default_minimum(case
 @given(situations(), st.data())
 def test_suggestion_never_goes_down_when_history_grows(case, data):
     policy, inf, level, prior = case
-    more = data.draw(st.lists(st.builds(Prior, infraction_code=st.sampled_from([i.code for i in policy.infractions]),
-                                        rank_id=st.sampled_from([r.id for r in policy.ranks])), max_size=3))
-    assert suggest(policy, level, inf, prior + more).suggested.order >= suggest(policy, level, inf, prior).suggested.order
+    more = data.draw(
+        st.lists(
+            st.builds(
+                Prior,
+                infraction_code=st.sampled_from([i.code for i in policy.infractions]),
+                rank_id=st.sampled_from([r.id for r in policy.ranks]),
+            ),
+            max_size=3,
+        )
+    )
+    assert (
+        suggest(policy, level, inf, prior + more).suggested.order >= suggest(policy, level, inf, prior).suggested.order
+    )

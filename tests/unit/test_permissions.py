@@ -1,4 +1,5 @@
 """The authority table and the lifecycles, without an app: what each role may do to a record in each state."""
+
 import ast
 import re
 from pathlib import Path
@@ -25,18 +26,30 @@ F, H, O, S = (frozenset({r}) for r in (Role.FLOOR_JUDGE, Role.HEAD_JUDGE, Role.O
 
 
 @pytest.mark.parametrize("action", [Action.CORRECT_INCIDENT, Action.VOID_INCIDENT])
-@pytest.mark.parametrize("state, floor_may", [(IncidentState.LOGGED, True), (IncidentState.UNDER_APPEAL, False),
-                                              (IncidentState.DECIDED, False), (IncidentState.RECOMMENDED, False)])
+@pytest.mark.parametrize(
+    "state, floor_may",
+    [
+        (IncidentState.LOGGED, True),
+        (IncidentState.UNDER_APPEAL, False),
+        (IncidentState.DECIDED, False),
+        (IncidentState.RECOMMENDED, False),
+    ],
+)
 def test_a_floor_judge_changes_their_own_incident_only_while_it_stands_as_they_ruled(action, state, floor_may):
     own = decide(action, F, state=state, own=True)
     assert own.allowed is floor_may
     if not floor_may:
-        assert own.status == 409 and "only the head judge may change it now" in own.why and "ask the head judge" in own.instead
+        assert (
+            own.status == 409
+            and "only the head judge may change it now" in own.why
+            and "ask the head judge" in own.instead
+        )
     assert decide(action, F, state=IncidentState.LOGGED, own=False).status == 403  # another judge's incident
 
 
-@pytest.mark.parametrize("state", [IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.DECIDED,
-                                   IncidentState.RECOMMENDED])
+@pytest.mark.parametrize(
+    "state", [IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.DECIDED, IncidentState.RECOMMENDED]
+)
 def test_the_head_judge_still_corrects_an_incident_in_any_standing_state(state):
     assert decide(Action.CORRECT_INCIDENT, H, state=state)
 
@@ -96,9 +109,15 @@ def test_every_action_has_a_rule_and_every_rule_a_reason():
     assert all(rule.refused.strip() for rule in TABLE.values())
 
 
-@pytest.mark.parametrize("machine, state, transition", [
-    (DECK_CHECK, DeckCheckState.MATCHES, "end"), (APPEAL, AppealState.UPHELD, "delegate"),
-    (INVESTIGATION, InvestigationState.FINALIZED, "write_up"), (INCIDENT, IncidentState.VOID, "void")])
+@pytest.mark.parametrize(
+    "machine, state, transition",
+    [
+        (DECK_CHECK, DeckCheckState.MATCHES, "end"),
+        (APPEAL, AppealState.UPHELD, "delegate"),
+        (INVESTIGATION, InvestigationState.FINALIZED, "write_up"),
+        (INCIDENT, IncidentState.VOID, "void"),
+    ],
+)
 def test_an_illegal_transition_says_why(machine, state, transition):
     with pytest.raises(IllegalTransition) as refused:
         machine.move(state, transition)
@@ -110,13 +129,21 @@ def test_a_deck_check_can_always_be_ended_while_it_runs():
     assert DECK_CHECK.allows(DeckCheckState.IN_PROGRESS, "end")
 
 
-@pytest.mark.parametrize("status, open_appeal, decided, state", [
-    ("standing", False, False, IncidentState.LOGGED), ("standing", True, False, IncidentState.UNDER_APPEAL),
-    ("standing", False, True, IncidentState.DECIDED), ("standing", True, True, IncidentState.UNDER_APPEAL),
-    ("recommended", False, False, IncidentState.RECOMMENDED), ("void", True, True, IncidentState.VOID),
-    ("overturned", False, True, IncidentState.OVERTURNED)])
-def test_an_incidents_state_is_read_off_its_status_appeals_and_the_head_judges_decisions(status, open_appeal,
-                                                                                          decided, state):
+@pytest.mark.parametrize(
+    "status, open_appeal, decided, state",
+    [
+        ("standing", False, False, IncidentState.LOGGED),
+        ("standing", True, False, IncidentState.UNDER_APPEAL),
+        ("standing", False, True, IncidentState.DECIDED),
+        ("standing", True, True, IncidentState.UNDER_APPEAL),
+        ("recommended", False, False, IncidentState.RECOMMENDED),
+        ("void", True, True, IncidentState.VOID),
+        ("overturned", False, True, IncidentState.OVERTURNED),
+    ],
+)
+def test_an_incidents_state_is_read_off_its_status_appeals_and_the_head_judges_decisions(
+    status, open_appeal, decided, state
+):
     assert incident_state(status, open_appeal=open_appeal, head_judge_decided=decided) is state
 
 
@@ -138,8 +165,11 @@ def test_no_view_service_or_template_compares_role_strings():
 def test_the_lifecycles_are_pure_python():
     tree = ast.parse((ROOT / "lifecycles.py").read_text(encoding="utf-8"))
     imported = {a.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for a in node.names}
-    imported |= {node.module.split(".")[0] for node in ast.walk(tree)
-                 if isinstance(node, ast.ImportFrom) and node.module and node.level == 0}
+    imported |= {
+        node.module.split(".")[0]
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+    }
     assert imported <= {"__future__", "enum", "dataclasses"}
 
 

@@ -1,4 +1,5 @@
 """Time-extension arithmetic for the Bushiroad and Transformers policies."""
+
 from datetime import datetime, timedelta
 
 import pytest
@@ -33,7 +34,10 @@ def test_extension_owed(policy, reason, taken, owed, turns):
 
 def test_extension_names_the_rule_and_its_section():
     result = extension_owed(CAT.policy("transformers-tcg"), "deck_check", timedelta(minutes=6))
-    assert result.explanation() == "9 min owed: a deck check gives back the time it took plus three minutes (2.6 (Time Extensions))"
+    assert (
+        result.explanation()
+        == "9 min owed: a deck check gives back the time it took plus three minutes (2.6 (Time Extensions))"
+    )
 
 
 def test_policy_without_a_rule_says_the_judge_decides():

@@ -216,6 +216,13 @@ def audit_watch(app):
             ):  # a child added is its own
                 state["changed"].add((name, getattr(obj, "id", None)))
 
+    def audit_insert(orm_state):
+        """judgeapp.audit.record writes an entry as one INSERT statement, not through the unit of work."""
+        statement = orm_state.statement
+        if orm_state.is_insert and getattr(getattr(statement, "table", None), "name", None) == AuditEntry.__tablename__:
+            values = statement.compile().params
+            tx(orm_state.session)["entries"].append((values["action"], values["object_type"], values["object_id"]))
+
     def before_commit(session):
         session.flush()
         state = pending.pop(id(session), None)
@@ -237,6 +244,7 @@ def audit_watch(app):
 
     listeners = [
         (Session, "after_flush", after_flush),
+        (Session, "do_orm_execute", audit_insert),
         (Session, "before_commit", before_commit),
         (Session, "after_soft_rollback", lambda s, _t: after_rollback(s)),
     ]

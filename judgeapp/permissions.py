@@ -12,7 +12,7 @@ both carry the reason shown on the page. Which transitions exist at all is `judg
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import wraps
 from typing import TYPE_CHECKING, Any
@@ -314,21 +314,29 @@ def require(action: Action, roles: frozenset[str], **kwargs: Any) -> None:
 # ---- who holds which role, and in which state a record is ------------------------------------------------------------
 
 
+def _held_by(user: Any) -> tuple[Any, ...]:
+    """The conditions of a staff assignment `user` holds now (an ended one gives no role)."""
+    from .models import StaffAssignment
+
+    return StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)
+
+
+def _roles_from(event: Any, user: Any, stored: Iterable[Any]) -> frozenset[Role]:
+    """The roles of `user` at `event`: the stored staff positions, and organizer of their own event."""
+    roles = {Role(position.value) for position in stored}
+    if event.organizer_id == user.id:
+        roles.add(Role.ORGANIZER)
+    return frozenset(roles)
+
+
 def roles_at(session: Session, user: User, event: Event) -> frozenset[Role]:
     """The roles `user` holds at `event` now (ended staff assignments give none)."""
     from sqlalchemy import select
 
     from .models import StaffAssignment
 
-    stored = session.scalars(
-        select(StaffAssignment.role).where(
-            StaffAssignment.event_id == event.id, StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)
-        )
-    )
-    roles = {Role(r.value) for r in stored}
-    if event.organizer_id == user.id:
-        roles.add(Role.ORGANIZER)
-    return frozenset(roles)
+    stored = session.scalars(select(StaffAssignment.role).where(StaffAssignment.event_id == event.id, *_held_by(user)))
+    return _roles_from(event, user, stored)
 
 
 def event_and_roles(session: Any, user: Any, event_id: int) -> tuple[Any, frozenset[Role]]:
@@ -340,23 +348,13 @@ def event_and_roles(session: Any, user: Any, event_id: int) -> tuple[Any, frozen
 
     rows = session.execute(
         select(Event, StaffAssignment.role)
-        .outerjoin(
-            StaffAssignment,
-            and_(
-                StaffAssignment.event_id == Event.id,
-                StaffAssignment.user_id == user.id,
-                StaffAssignment.ended_at.is_(None),
-            ),
-        )
+        .outerjoin(StaffAssignment, and_(StaffAssignment.event_id == Event.id, *_held_by(user)))
         .where(Event.id == event_id)
     ).all()
     if not rows:
         return None, frozenset()
     event = rows[0][0]
-    roles = {Role(role.value) for _, role in rows if role is not None}
-    if event.organizer_id == user.id:
-        roles.add(Role.ORGANIZER)
-    return event, frozenset(roles)
+    return event, _roles_from(event, user, (role for _, role in rows if role is not None))
 
 
 def account_roles(user: Any) -> frozenset[Role]:

@@ -18,7 +18,6 @@ import statistics
 import sys
 import tempfile
 import time
-import uuid
 from datetime import date
 from pathlib import Path
 
@@ -28,12 +27,13 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.engine import make_url
 
+from bench.fixtures import incident_row, new_event
 from bench.results import emit
 from judgeapp import create_app
 from judgeapp.auth.services import create_user
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.history import _incidents_of, player_history, priors_of_players
-from judgeapp.models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, SubjectKind, utcnow
+from judgeapp.models import Event, Incident, IncidentSubject, Player, Round, utcnow
 
 CODES = ["3.5.2", "3.2.1", "3.3.1", "3.9.1", "3.20.1"]
 PER_PLAYER = 5
@@ -43,19 +43,7 @@ RUNS = 400
 def add_event(n: int, organizer_id: int, players: int) -> tuple[int, int]:
     """An event with one round and `players` players, each the subject of PER_PLAYER incidents (bulk inserts).
     Returns (event id, the first player's id)."""
-    event = Event(
-        name=f"History bench {n}",
-        date=date(2026, 1, 1),
-        venue="Hall",
-        policy_id="bushiroad-afr",
-        policy_version="1.11",
-        level=2,
-        rounds=15,
-        round_minutes=50,
-        organizer_id=organizer_id,
-    )
-    db.session.add(event)
-    db.session.flush()
+    event = new_event(f"History bench {n}", date(2026, 1, 1), organizer_id)
     rnd = Round(event_id=event.id, number=1, started_at=utcnow(), length_minutes=50, started_by_id=organizer_id)
     db.session.add(rnd)
     db.session.flush()
@@ -70,25 +58,14 @@ def add_event(n: int, organizer_id: int, players: int) -> tuple[int, int]:
     for k in range(players * PER_PLAYER):
         code = CODES[k % len(CODES)]
         rows.append(
-            dict(
+            incident_row(
                 id=first + k,
                 event_id=event.id,
                 number=k + 1,
-                client_key=uuid.uuid4().hex,
                 round_id=rnd.id,
                 table_number=1,
-                subject_kind=SubjectKind.PLAYER,
-                subject_name="x",
-                infraction_code=code,
-                subsection=code.rsplit(".", 1)[0],
-                rank_id="warning",
-                suggested_rank_id="warning",
-                upgraded=False,
-                upgrade_refs=[],
-                description="",
-                status=IncidentStatus.STANDING,
+                code=code,
                 judge_id=organizer_id,
-                created_at=utcnow(),
             )
         )
         subjects.append(dict(incident_id=first + k, player_id=player_ids[k % players]))

@@ -30,20 +30,17 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert, select
 
+from bench.fixtures import add_bare_route, incident_row, new_event
 from judgeapp import create_app
 from judgeapp.auth.services import create_user
-from judgeapp.extensions import csrf, db
+from judgeapp.extensions import db
 from judgeapp.models import (
-    AuditEntry,
-    Event,
     Incident,
-    IncidentStatus,
     IncidentSubject,
     Player,
     Role,
     Round,
     StaffAssignment,
-    SubjectKind,
     utcnow,
 )
 
@@ -62,13 +59,7 @@ def make_app(path: Path):
         }
     )
 
-    @app.post("/bench/bare")
-    @csrf.exempt
-    def bare():  # the baseline: one row, one commit, nothing else
-        db.session.add(AuditEntry(action="bench.bare", object_type="Bench", details={}))
-        db.session.commit()
-        return "", 204
-
+    add_bare_route(app)
     with app.app_context():
         db.create_all()
     return app
@@ -79,19 +70,7 @@ def fill(app, events: range, per_event: int, judge_id: int, organizer_id: int) -
     rng = random.Random(events.start)
     with app.app_context():
         for n in events:
-            event = Event(
-                name=f"Bench event {n}",
-                date=date(2026, 1, 1) + timedelta(days=n),
-                venue="Hall",
-                policy_id="bushiroad-afr",
-                policy_version="1.11",
-                level=2,
-                rounds=15,
-                round_minutes=50,
-                organizer_id=organizer_id,
-            )
-            db.session.add(event)
-            db.session.flush()
+            event = new_event(f"Bench event {n}", date(2026, 1, 1) + timedelta(days=n), organizer_id)
             db.session.add(StaffAssignment(event_id=event.id, user_id=judge_id, role=Role.FLOOR_JUDGE))
             rounds = [
                 Round(event_id=event.id, number=r, started_at=utcnow(), length_minutes=50, started_by_id=judge_id)
@@ -107,25 +86,14 @@ def fill(app, events: range, per_event: int, judge_id: int, organizer_id: int) -
             for k in range(per_event):
                 code = rng.choice(CODES)
                 rows.append(
-                    dict(
+                    incident_row(
                         id=first_id + k,
                         event_id=event.id,
                         number=k + 1,
-                        client_key=uuid.uuid4().hex,
                         round_id=rounds[k * 15 // per_event].id,
                         table_number=rng.randint(1, 32),
-                        subject_kind=SubjectKind.PLAYER,
-                        subject_name="x",
-                        infraction_code=code,
-                        subsection=code.rsplit(".", 1)[0] if code.count(".") > 1 else code,
-                        rank_id="warning",
-                        suggested_rank_id="warning",
-                        upgraded=False,
-                        upgrade_refs=[],
-                        description="",
-                        status=IncidentStatus.STANDING,
+                        code=code,
                         judge_id=judge_id,
-                        created_at=utcnow(),
                     )
                 )
                 subjects.append(dict(incident_id=first_id + k, player_id=players[rng.randrange(PLAYERS)].id))

@@ -1,0 +1,224 @@
+"""What a tournament file says, whatever software wrote it: players, and each round's matches and byes.
+
+Pure Python: the readers (tom.py, kts.py, melee.py, table.py) turn bytes into a `TournamentFile`; `finish()` then
+checks what no single row can check on its own (a duplicate player ID, a match naming an unknown player, a player
+paired twice in one round) and `summary()` counts what the organizer is shown. Nothing here touches the database.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Format = Literal["tom", "kts", "melee", "csv"]
+FORMATS: tuple[Format, ...] = ("tom", "kts", "melee", "csv")
+
+MAX_TABLE = 9999  # as the floor forms' table fields
+MAX_NAME = 200
+MAX_CODE = 64
+
+
+class UnreadableFile(ValueError):
+    """The file as a whole could not be understood (not a tournament file, broken XML, a refused entity…).
+
+    The message is one sentence an organizer can act on; it never carries a traceback."""
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a rejected entry sits in the file: a text line (CSV) or the nth element of its kind (XML)."""
+
+    kind: Literal["line", "row"]
+    number: int
+
+    def as_dict(self) -> dict[str, int]:
+        return {self.kind: self.number}
+
+
+@dataclass(frozen=True)
+class FilePlayer:
+    """One player as the file names them. `code` is the player ID the pairing software uses (Pokémon Play! ID,
+    KONAMI ID, Melee ID, a column of a spreadsheet); None when the file has none."""
+
+    name: str
+    code: str | None
+    where: Where
+    reading: str | None = None  # the reading of the name (フリガナ) where the file has one
+    country: str | None = None
+    platform_ids: dict[str, str] = field(default_factory=dict)  # other IDs the file carries, by platform
+    team: str | None = None
+    dropped: bool = False
+
+    @property
+    def key(self) -> str:
+        """How matches refer to this player: the ID, or the exact name where the file has no IDs."""
+        return self.code if self.code is not None else "name:" + self.name
+
+
+@dataclass(frozen=True)
+class FileMatch:
+    """One table of one round: two players, or one player with a bye (`table` None for a bye)."""
+
+    round: int
+    table: int | None
+    players: tuple[str, ...]  # FilePlayer.key of each, as the file names them
+    where: Where
+
+    @property
+    def is_bye(self) -> bool:
+        return len(self.players) == 1
+
+
+@dataclass(frozen=True)
+class Rejected:
+    where: Where
+    reason: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {**self.where.as_dict(), "reason": self.reason}
+
+
+@dataclass
+class TournamentFile:
+    format: Format
+    players: list[FilePlayer] = field(default_factory=list)
+    matches: list[FileMatch] = field(default_factory=list)
+    rejected: list[Rejected] = field(default_factory=list)
+    event_name: str | None = None  # as the file names the event, where it does
+    fields: tuple[str, ...] = ()  # what the file carried per player: "name", "code", "reading", "country", …
+
+    def reject(self, where: Where, reason: str) -> None:
+        self.rejected.append(Rejected(where, reason))
+
+    def rounds(self) -> list[int]:
+        return sorted({m.round for m in self.matches})
+
+    def summary(self) -> dict[str, Any]:
+        """The counts the CLI prints and the page shows (after `finish()`)."""
+        return {
+            "format": self.format,
+            "players": len(self.players),
+            "rounds": len(self.rounds()),
+            "pairings": sum(1 for m in self.matches if not m.is_bye),
+            "byes": sum(1 for m in self.matches if m.is_bye),
+            "rejected": [r.as_dict() for r in sorted(self.rejected, key=_where_order)],
+        }
+
+
+def _where_order(rejected: Rejected) -> tuple[str, int]:
+    return (rejected.where.kind, rejected.where.number)
+
+
+def table_number(text: str | int | None) -> int | None:
+    """A table number as a file writes it, 1 to MAX_TABLE in ASCII digits, else None ("²".isdigit() and int("٣") == 3
+    would let other scripts' digits through)."""
+    if isinstance(text, int):
+        return text if 1 <= text <= MAX_TABLE else None
+    text = (text or "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_TABLE))):
+        return None
+    return int(text) if 1 <= int(text) <= MAX_TABLE else None
+
+
+def clean_text(text: str | None) -> str | None:
+    """Inner white space collapsed, ends stripped, control characters dropped; None when nothing is left."""
+    if text is None:
+        return None
+    text = "".join(c for c in str(text) if c >= " " or c in "\t\n")
+    return " ".join(text.split()) or None
+
+
+def player_problem(player: FilePlayer) -> str | None:
+    """What is wrong with a player on their own (a missing name, an over-long field), or None."""
+    if not player.name:
+        return "the player has no name"
+    if len(player.name) > MAX_NAME:
+        return f"the name is longer than {MAX_NAME} characters"
+    if player.code is not None and len(player.code) > MAX_CODE:
+        return f"the player ID is longer than {MAX_CODE} characters"
+    if player.reading is not None and len(player.reading) > MAX_NAME:
+        return f"the reading of the name is longer than {MAX_NAME} characters"
+    return None
+
+
+def finish(file: TournamentFile, *, same_player_again: bool = False) -> TournamentFile:
+    """Check the file as a whole: keep the good players and matches, reject the rest with their place and why.
+
+    - a player without a name, or with an over-long field, is rejected;
+    - a player ID already given to an earlier player rejects the later entry, unless `same_player_again` (Melee's
+      standings list a player once per phase: the same ID there is the same player, and is kept once);
+    - a match naming an unknown player, naming one player twice, or seating a player already seated in that round
+      is rejected whole; a match whose table is not a number was rejected by its reader.
+    """
+    players: list[FilePlayer] = []
+    first: dict[str, FilePlayer] = {}
+    for player in file.players:
+        problem = player_problem(player)
+        if problem:
+            file.reject(player.where, problem)
+            continue
+        earlier = first.get(player.key)
+        if earlier is not None:
+            if not same_player_again:
+                what = f"player ID {player.code}" if player.code is not None else f"the name {player.name}"
+                file.reject(player.where, f"{what} is already given to an earlier player ({_place(earlier.where)})")
+            continue
+        first[player.key] = player
+        players.append(player)
+    matches: list[FileMatch] = []
+    seated: dict[tuple[int, str], FileMatch] = {}
+    for match in file.matches:
+        unknown = [p for p in match.players if p not in first]
+        if unknown:
+            file.reject(match.where, f"round {match.round}: unknown player {', '.join(_shown(p) for p in unknown)}")
+            continue
+        if len(set(match.players)) != len(match.players):
+            file.reject(match.where, f"round {match.round}: the same player is named twice in one match")
+            continue
+        twice = [p for p in match.players if (match.round, p) in seated]
+        if twice:
+            other = seated[(match.round, twice[0])]
+            file.reject(
+                match.where,
+                f"round {match.round}: {_shown(twice[0])} is already paired in this round ({_place(other.where)})",
+            )
+            continue
+        for p in match.players:
+            seated[(match.round, p)] = match
+        matches.append(match)
+    file.players, file.matches = players, matches
+    return file
+
+
+def _shown(key: str) -> str:
+    return key.removeprefix("name:")
+
+
+def _place(where: Where) -> str:
+    return f"{where.kind} {where.number}"
+
+
+# The columns a spreadsheet's headers are mapped to (table.py knows their English and Japanese synonyms). A row with
+# a round and a table and one player is a seat (two seats at one table make a match; a seat with no table is a bye);
+# a row with a second player (name_2/code_2) is a whole match.
+COLUMN_ROLES: dict[str, str] = {
+    "name": "Player name",
+    "code": "Player ID",
+    "reading": "Reading of the name (フリガナ)",
+    "country": "Country",
+    "team": "Team",
+    "round": "Round",
+    "table": "Table",
+    "name_2": "Opponent's name",
+    "code_2": "Opponent's player ID",
+}
+
+
+class NeedsMapping(UnreadableFile):
+    """A spreadsheet whose headers were not all recognised: the page shows a preview and asks which column is which.
+
+    `mapping` is the guess (column index → role, for the headers that were recognised), to preselect."""
+
+    def __init__(self, message: str, *, headers: list[str], sample: list[list[str]], mapping: dict[int, str]):
+        super().__init__(message)
+        self.headers, self.sample, self.mapping = headers, sample, mapping

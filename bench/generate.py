@@ -164,7 +164,7 @@ def generate_event(
     seat = {}
 
     def table_of(rnd: Round, player: Player) -> int:
-        return seat.setdefault((rnd.id, player.id), rng.randint(1, tables))
+        return seat.setdefault((rnd.number, player.id), rng.randint(1, tables))
 
     infractions = [i for i in policy.infractions if i.penalized and i.default_at(event.level)]
     weights = [1.0 / (n + 1) for n in range(len(infractions))]  # the first infractions are the common ones
@@ -223,7 +223,9 @@ def generate_event(
     session.add_all(incidents)
     session.flush()
     session.add_all(IncidentSubject(incident_id=i.id, player_id=i._player.id) for i in incidents)
-    session.add_all(Pairing(round_id=r, player_id=p, table_number=t) for (r, p), t in seat.items())
+    session.add_all(
+        Pairing(event_id=event.id, round_number=r, player_id=p, table_number=t) for (r, p), t in seat.items()
+    )
     for k, incident in enumerate(incidents[-size.disqualifications :], start=1):
         inv = Investigation(
             event_id=event.id,

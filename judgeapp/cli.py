@@ -11,7 +11,7 @@ from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 from sqlalchemy import select
 
-from .errors import FieldError
+from .errors import EventClosed, FieldError
 from .extensions import current_catalog, db
 from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
 
@@ -59,6 +59,81 @@ def register(app: Flask) -> None:
     app.cli.add_command(catalog)
     app.cli.add_command(penalty)
     app.cli.add_command(backup)
+    app.cli.add_command(import_tournament)
+
+
+@click.command("import-tournament")
+@click.argument("file", type=click.Path(exists=True, dir_okay=False))
+@click.option("--event", "event_name", required=True, help="The event's name; created when no event has it.")
+@click.option("--organizer", "organizer_email", help="Who owns a new event (default: the first organizer account).")
+@click.option("--policy", "policy_id", default="bushiroad-afr", show_default=True, help="A new event's policy.")
+@click.option("--level", default=1, show_default=True, help="A new event's enforcement level.")
+@click.option("--replace-round", "replace_rounds", multiple=True, type=int, help="Replace this round's pairings.")
+@with_appcontext
+def import_tournament(file, event_name, organizer_email, policy_id, level, replace_rounds):
+    """Import players and pairings from FILE (TOM .tdf, KTS .Tournament, Melee CSV, or any CSV/TSV).
+
+    Prints the import summary as JSON. Exit status 0 when the file was understood, even with rejected rows; 1 with
+    a one-line reason when it was not. A round whose pairings changed is replaced only with --replace-round N."""
+    from pathlib import Path
+
+    from .events import imports
+    from .events import services as events
+    from .models import Event, User
+
+    def fail(message: str):
+        db.session.rollback()
+        click.echo(f"import-tournament: {message}", err=True)
+        sys.exit(1)
+
+    data = Path(file).read_bytes()
+    event = db.session.scalar(select(Event).where(Event.name == event_name).order_by(Event.id))
+    if event is None:
+        query = select(User).where(User.is_organizer.is_(True)).order_by(User.id)
+        if organizer_email:
+            query = select(User).where(User.email == organizer_email.strip().lower(), User.is_organizer.is_(True))
+        organizer = db.session.scalar(query)
+        if organizer is None:
+            fail(f"no organizer account {organizer_email}" if organizer_email else "no organizer account exists")
+        try:
+            rounds = max(imports.read_tournament_file(data).rounds(), default=0)
+        except imports.NeedsMapping as err:
+            fail(f"{err} Import it on the event's players page, where its columns can be mapped.")
+        except imports.UnreadableFile as err:
+            fail(str(err))
+        try:
+            event = events.create_event(
+                db.session,
+                current_catalog(),
+                organizer=organizer,
+                data=events.EventData(
+                    name=event_name,
+                    date=date.today(),
+                    venue="",
+                    policy_id=policy_id,
+                    level=level,
+                    rounds=max(rounds, 1),
+                    round_minutes=50,
+                ),
+            )
+        except FieldError as err:
+            fail(f"--{err.field.replace('_id', '')}: {err.message}")
+    else:
+        organizer = event.organizer
+    upload = imports.receive(db.session, actor=organizer, event=event, data=data, filename=Path(file).name)
+    try:
+        outcome = imports.apply(
+            db.session, actor=organizer, event=event, upload=upload, replace_rounds=replace_rounds,
+            batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"], end_batch=db.session.commit,
+        )  # fmt: skip
+    except imports.NeedsMapping as err:
+        fail(f"{err} Import it on the event's players page, where its columns can be mapped.")
+    except imports.UnreadableFile as err:
+        fail(str(err))
+    except EventClosed:
+        fail(f"the event {event_name} is closed; reopen it first")
+    db.session.commit()
+    click.echo(json.dumps(outcome.report(), ensure_ascii=False, indent=2))
 
 
 @click.command("backup")

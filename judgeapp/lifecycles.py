@@ -376,4 +376,24 @@ EVENT = Machine(
     },
 )
 
-MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT)
+
+class ImportState(str, enum.Enum):
+    PENDING = "pending"  # uploaded; its columns to map, or a changed round to confirm
+    APPLIED = "applied"
+    DISCARDED = "discarded"  # the organizer chose not to apply it (kept, as every upload is)
+
+
+TOURNAMENT_IMPORT = Machine(
+    "tournament file",
+    ImportState,
+    {
+        "apply": (frozenset({ImportState.PENDING}), ImportState.APPLIED),
+        "discard": (frozenset({ImportState.PENDING}), ImportState.DISCARDED),
+    },
+    refusals={
+        "apply": ("This file was already {state}.", "Upload it again to read it once more."),
+        "discard": ("This file was already {state}.", ""),
+    },
+)
+
+MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT, TOURNAMENT_IMPORT)

@@ -6,12 +6,12 @@ import enum
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, ClassVar
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, String, Text, UniqueConstraint, false, text
+from sqlalchemy import JSON, Enum, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base
 from .infractions import ExtensionReason
-from .lifecycles import AppealState, DeckCheckState, InvestigationState  # one wording of each state
+from .lifecycles import AppealState, DeckCheckState, ImportState, InvestigationState  # one wording of each state
 
 
 def utcnow() -> datetime:
@@ -143,6 +143,10 @@ class Player(Base):
     name: Mapped[name_str]
     player_code: Mapped[str | None] = mapped_column(String(64))
     team: Mapped[str | None] = mapped_column(String(200))  # team events: a team penalty counts for each member
+    reading: Mapped[str | None] = mapped_column(String(200))  # the reading of the name (フリガナ), where known
+    country: Mapped[str | None] = mapped_column(String(64))
+    # IDs of the player on other platforms, as the imported file gave them: {"pokemon": "…", "konami": "…"}
+    platform_ids: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default=text("'{}'"))
     created_at: Mapped[created_at]
 
 
@@ -177,19 +181,60 @@ class AuditEntry(Base):
     note: Mapped[str | None] = mapped_column(Text)
 
 
+class TournamentImport(Base):
+    """One tournament file an organizer or scorekeeper uploaded, kept as it came: what it was read as, and whether
+    it was applied (pending while the organizer maps its columns or confirms replacing a round's pairings)."""
+
+    __tablename__ = "tournament_imports"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    uploaded_at: Mapped[created_at]
+    filename: Mapped[str] = mapped_column(String(255), default="")
+    sha256: Mapped[str] = mapped_column(String(64))
+    content: Mapped[bytes] = mapped_column(LargeBinary)
+    format: Mapped[str | None] = mapped_column(String(16))  # tom, kts, melee, csv; None: not understood
+    mapping: Mapped[dict[str, str] | None] = mapped_column(
+        JSON
+    )  # a spreadsheet's columns, as the organizer mapped them
+    status: Mapped[ImportState] = mapped_column(_enum(ImportState), default=ImportState.PENDING)
+    summary: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # the report shown, once applied
+    settled_at: Mapped[datetime | None]
+
+    uploaded_by: Mapped[User] = relationship()
+
+
 class Pairing(Base):
-    """Who sits at which table in a round (imported by the scorekeeper)."""
+    """Who sits at which table in a round, as the pairing software paired them; a bye has no table. Pairings are
+    kept by round number, so a file can bring rounds the head judge has not started yet. A round's pairings that a
+    later file replaced (the organizer confirmed it) are kept, marked replaced, never deleted."""
 
     __tablename__ = "pairings"
     __table_args__ = (
-        UniqueConstraint("round_id", "player_id", name="uq_pairings_round_player"),
-        Index("ix_pairings_round_table", "round_id", "table_number"),
+        Index(
+            "uq_pairings_event_round_player",
+            "event_id",
+            "round_number",
+            "player_id",
+            unique=True,
+            sqlite_where=text("replaced_at IS NULL"),
+            postgresql_where=text("replaced_at IS NULL"),
+        ),
+        Index("ix_pairings_event_round_table", "event_id", "round_number", "table_number"),
+        Index("ix_pairings_player", "player_id"),
     )
 
     id: Mapped[intpk]
-    round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
-    table_number: Mapped[int]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    round_number: Mapped[int]
+    table_number: Mapped[int | None]  # None: a bye
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    import_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_imports.id"))
+    replaced_at: Mapped[datetime | None]
+    replaced_by_import_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_imports.id"))
+
+    player: Mapped[Player] = relationship(foreign_keys=[player_id])
 
 
 class SubjectKind(str, enum.Enum):

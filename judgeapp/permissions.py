@@ -77,6 +77,7 @@ class Action(str, enum.Enum):
     START_ROUND = "start_round"
     END_ROUND = "end_round"
     IMPORT_PAIRINGS = "import_pairings"
+    IMPORT_TOURNAMENT = "import_tournament"  # a pairing program's file: players and every round's pairings
     CLOSE_EVENT = "close_event"
     REOPEN_EVENT = "reopen_event"
     VIEW_REPORT = "view_report"
@@ -162,6 +163,12 @@ TABLE: dict[Action, Rule] = {
     Action.END_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper end rounds.", ROUND, "end"),
     Action.IMPORT_PAIRINGS: Rule(
         grants(H, S), "Only the head judge and the scorekeeper import pairings.", EVENT, "change"
+    ),
+    Action.IMPORT_TOURNAMENT: Rule(
+        grants(O, H, S),
+        "Only the organizer, the head judge and the scorekeeper import tournament files.",
+        EVENT,
+        "change",
     ),
     Action.CLOSE_EVENT: Rule(
         grants(O), "Only the event's organizer closes it.", EVENT, "close", when_closed=True

@@ -1,5 +1,5 @@
 from flask_wtf.file import FileAllowed, FileField, FileRequired
-from wtforms import DateField, EmailField, SelectField, StringField, SubmitField
+from wtforms import DateField, EmailField, SelectField, SelectMultipleField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -71,11 +71,22 @@ class PlayerForm(Form):
 
 class ImportForm(Form):
     file = FileField(
-        "CSV file",
-        validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
-        description="Columns: name, player id, and team for team events. A header row is optional.",
+        "Tournament file",
+        validators=[FileRequired(message="Choose the file to import.")],
+        description="The file your pairing software saves: TOM (.tdf), KTS (.Tournament), a Melee CSV export, or "
+        "any spreadsheet saved as CSV or TSV with a header row (name, player ID…; round, table, opponent for "
+        "pairings). Importing it again after the next round adds that round.",
     )
-    submit = SubmitField("Import players")
+    submit = SubmitField("Import")
+
+
+class ImportStepForm(Form):
+    """The steps after an upload: map a spreadsheet's columns, replace changed rounds, or drop the file."""
+
+    replace_rounds = SelectMultipleField("Rounds to replace", coerce=int, validate_choice=False)
+    apply = SubmitField("Import with these columns")
+    replace = SubmitField("Replace the ticked rounds")
+    discard = SubmitField("Do not import the rest")
 
 
 class StartRoundForm(Form):

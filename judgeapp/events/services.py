@@ -482,18 +482,29 @@ def started_round(session: Session, event: Event, number: int | None, field_name
 
 
 def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
-    """Table number → the players seated there in `rnd` (empty when no pairings were imported)."""
+    """Table number → the players seated there in `rnd` (empty when no pairings were imported); byes have no table."""
     if rnd is None:
         return {}
+    return seating_of(session, rnd.event_id, rnd.number)
+
+
+def seating_of(session: Session, event_id: int, round_number: int) -> dict[int, list[Player]]:
+    """Table number → the players the pairings seat there in round `round_number` (started or not)."""
     out: dict[int, list[Player]] = {}
     rows = session.execute(
         select(Pairing.table_number, Player)
         .join(Player, Player.id == Pairing.player_id)
-        .where(Pairing.round_id == rnd.id)
+        .where(
+            Pairing.event_id == event_id,
+            Pairing.round_number == round_number,
+            Pairing.replaced_at.is_(None),
+            Pairing.table_number.is_not(None),
+        )
         .order_by(Pairing.table_number, Player.name)
     )
     for table, player in rows:
-        out.setdefault(table, []).append(player)
+        if table is not None:  # byes are filtered above; this tells the type checker
+            out.setdefault(table, []).append(player)
     return out
 
 
@@ -554,7 +565,13 @@ def import_pairings(session: Session, *, actor: User, event: Event, round_number
     rnd = started_round(session, event, round_number)
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
-    seated = set(session.scalars(select(Pairing.player_id).where(Pairing.round_id == rnd.id)))
+    seated = set(
+        session.scalars(
+            select(Pairing.player_id).where(
+                Pairing.event_id == event.id, Pairing.round_number == rnd.number, Pairing.replaced_at.is_(None)
+            )
+        )
+    )
     in_file: dict[str, tuple[int, int]] = {}  # player ID -> (table, line) where this file seats them
     for line, row in enumerate(csv_rows(text), start=1):
         raw = ",".join(row)
@@ -568,7 +585,9 @@ def import_pairings(session: Session, *, actor: User, event: Event, round_number
             report.rejected.append((line, raw, problem))
             continue
         for code in wanted:
-            session.add(Pairing(round_id=rnd.id, table_number=table, player_id=codes[code].id))
+            session.add(
+                Pairing(event_id=event.id, round_number=rnd.number, table_number=table, player_id=codes[code].id)
+            )
             in_file[code] = (table, line)
             report.added += 1
     if report.added:

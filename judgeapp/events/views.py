@@ -13,12 +13,13 @@ from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..web import button, clock
-from . import bp, services
+from . import bp, imports, services
 from .forms import (
     EndRoundForm,
     EndStaffForm,
     EventForm,
     ImportForm,
+    ImportStepForm,
     PairingsForm,
     PlayerForm,
     StaffForm,
@@ -163,9 +164,8 @@ def end_staff(event, roles, assignment_id):
 @bp.route("/events/<int:event_id>/players", methods=["GET", "POST"])
 @event_route(Action.VIEW_EVENT, post=Action.EDIT_PLAYERS)
 def players(event, roles):
-    form, import_form = PlayerForm(), ImportForm()
-    can_edit = can(Action.EDIT_PLAYERS)
-    if form.is_submitted() and not can_edit:
+    form = PlayerForm()
+    if form.is_submitted() and not can(Action.EDIT_PLAYERS):
         abort(403)
     if form.validate_on_submit():
         try:
@@ -183,17 +183,23 @@ def players(event, roles):
             db.session.commit()
             flash(f"{player.name} added.", "success")
             return redirect(url_for("events.players", event_id=event.id))
-    listing = services.players_of(db.session, event)
+    return _players_page(event, roles, form=form)
+
+
+def _players_page(event, roles, *, form=None, import_form=None, outcome=None, status=200):
+    """The players page, with an import's summary when one was just applied."""
     return render_template(
         "events/players.html",
         event=event,
         roles=roles,
-        form=form,
-        import_form=import_form,
-        players=listing,
-        can_edit=can_edit,
-        report=None,
-    )
+        form=form or PlayerForm(formdata=None),
+        import_form=import_form or ImportForm(formdata=None),
+        step_form=ImportStepForm(formdata=None),
+        players=services.players_of(db.session, event),
+        pending=imports.pending_uploads(db.session, event),
+        outcome=outcome,
+        format_names=imports.FORMAT_NAMES,
+    ), status
 
 
 def _end_import_batch() -> None:
@@ -206,42 +212,107 @@ def _end_import_batch() -> None:
 
 @bp.route("/events/<int:event_id>/players/import", methods=["POST"])
 @csrf.exempt  # checked below, once this route's own upload limit is set (a 130,000-row file is 4-5 MB)
-@event_route(Action.EDIT_PLAYERS)
+@event_route(Action.IMPORT_TOURNAMENT)
 def import_players(event, roles):
-    """Players from a CSV file, written in batches: judges of other events keep saving while a large file imports."""
+    """A tournament file (players and pairings), written in batches: judges of other events keep saving meanwhile."""
     db.session.commit()  # ends the access check's transaction: no write lock while the file is received and read
     request.max_content_length = current_app.config["JUDGEAPP_IMPORT_MAX_BYTES"]
     csrf.protect()
-    import_form, report = ImportForm(), None
-    if import_form.validate_on_submit():
-        raw = import_form.file.data.read()
-        try:
-            text = strip_control_characters(raw.decode("utf-8"))  # as typed text is: no NUL for PostgreSQL
-        except UnicodeDecodeError:
-            import_form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
-        else:
-            report = services.import_players(
-                db.session,
-                actor=current_user,
-                event=event,
-                text=text,
-                batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
-                end_batch=_end_import_batch,
-            )
-            db.session.commit()
+    import_form = ImportForm()
+    if not import_form.validate_on_submit():
+        return _players_page(event, roles, import_form=import_form, status=400)
+    upload = imports.receive(
+        db.session,
+        actor=current_user,
+        event=event,
+        data=import_form.file.data.read(),
+        filename=import_form.file.data.filename or "",
+    )
+    db.session.commit()
+    return _apply_upload(event, roles, upload, import_form=import_form)
+
+
+def _apply_upload(event, roles, upload, *, mapping=None, replace_rounds=(), import_form=None):
+    """Apply a kept upload; the players page shows what it did, or the step the organizer must take first."""
+    try:
+        outcome = imports.apply(
+            db.session,
+            actor=current_user,
+            event=event,
+            upload=upload,
+            mapping=mapping,
+            replace_rounds=replace_rounds,
+            batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
+            end_batch=_end_import_batch,
+        )
+    except imports.NeedsMapping as err:
+        db.session.rollback()
+        return _mapping_page(event, roles, upload, err)
+    except imports.UnreadableFile as err:
+        db.session.rollback()
+        imports.discard(db.session, actor=current_user, event=event, upload=upload, why=str(err))
+        db.session.commit()
+        import_form = import_form or ImportForm(formdata=None)
+        import_form.file.errors.append(str(err))
+        return _players_page(event, roles, import_form=import_form, status=400)
+    db.session.commit()
     reads_only_from_now()  # the page below only reads: it must not hold the write lock while it lists the players
-    listing = services.players_of(db.session, event)
-    status = 200 if report is not None else 400
+    return _players_page(event, roles, outcome=outcome)
+
+
+def _mapping_page(event, roles, upload, err, status=200):
     return render_template(
-        "events/players.html",
+        "events/import_mapping.html",
         event=event,
         roles=roles,
-        form=PlayerForm(formdata=None),
-        import_form=import_form,
-        players=listing,
-        can_edit=True,
-        report=report,
+        upload=upload,
+        problem=str(err),
+        headers=err.headers,
+        sample=err.sample,
+        guess=err.mapping,
+        column_roles=imports.COLUMN_ROLES,
+        step_form=ImportStepForm(formdata=None),
     ), status
+
+
+@bp.route("/events/<int:event_id>/imports/<int:upload_id>", methods=["GET", "POST"])
+@event_route(Action.IMPORT_TOURNAMENT)
+def import_step(event, roles, upload_id):
+    """The steps of an uploaded file still pending: map its columns, replace the rounds it changed, or drop it."""
+    upload = imports.pending_upload(db.session, event, upload_id)
+    if upload is None:
+        abort(404)
+    form = ImportStepForm()
+    if request.method == "GET" or not form.validate_on_submit():
+        if form.is_submitted():
+            flash("The form had expired; nothing was changed. Try again.", "error")
+        if upload.status is not imports.ImportState.PENDING:
+            flash(f"This file was already {upload.status.value}.", "info")
+            return redirect(url_for("events.players", event_id=event.id))
+        return _pending_page(event, roles, upload)
+    if form.discard.data:
+        imports.discard(db.session, actor=current_user, event=event, upload=upload)
+        db.session.commit()
+        flash("The rest of the file was not imported; the pairings already there are kept.", "success")
+        return redirect(url_for("events.players", event_id=event.id))
+    if form.replace.data:
+        return _apply_upload(event, roles, upload, replace_rounds=set(form.replace_rounds.data or ()))
+    mapping = {}
+    for key, role in request.form.items():
+        if key.startswith("column-") and key[7:].isdigit() and role in imports.COLUMN_ROLES:
+            mapping[int(key[7:])] = role
+    return _apply_upload(event, roles, upload, mapping=mapping or None)
+
+
+def _pending_page(event, roles, upload):
+    """A pending upload seen again: its mapping step, or the rounds that wait to be confirmed."""
+    try:
+        imports.read(upload)
+    except imports.NeedsMapping as err:
+        return _mapping_page(event, roles, upload, err)
+    except imports.UnreadableFile:
+        pass
+    return redirect(url_for("events.players", event_id=event.id, _anchor="pending-imports"))
 
 
 @bp.route("/events/<int:event_id>/rounds", methods=["POST"])

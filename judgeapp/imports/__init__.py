@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .model import (
     COLUMN_ROLES,
+    FORMAT_NAMES,
     FORMATS,
     FileMatch,
     FilePlayer,
@@ -60,6 +61,7 @@ def read_tournament_file(data: bytes, *, mapping: dict[int, str] | None = None) 
 __all__ = [
     "COLUMN_ROLES",
     "FORMATS",
+    "FORMAT_NAMES",
     "FileMatch",
     "FilePlayer",
     "Format",

@@ -12,6 +12,12 @@ from typing import Any, Literal
 
 Format = Literal["tom", "kts", "melee", "csv"]
 FORMATS: tuple[Format, ...] = ("tom", "kts", "melee", "csv")
+FORMAT_NAMES: dict[str, str] = {
+    "tom": "Tournament Operations Manager file (.tdf)",
+    "kts": "KTS tournament file (.Tournament)",
+    "melee": "Melee export (CSV)",
+    "csv": "spreadsheet (CSV or TSV)",
+}
 
 MAX_TABLE = 9999  # as the floor forms' table fields
 MAX_NAME = 200

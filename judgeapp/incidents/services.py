@@ -36,7 +36,6 @@ from ..models import (
     IncidentSubject,
     Pairing,
     Player,
-    Round,
     SubjectKind,
     TimeExtension,
     User,
@@ -53,8 +52,7 @@ def table_count(session: Session, event: Event) -> int:
     players = select(func.count()).select_from(Player).where(Player.event_id == event.id).scalar_subquery()
     paired = (
         select(func.coalesce(func.max(Pairing.table_number), 0))
-        .join(Round, Round.id == Pairing.round_id)
-        .where(Round.event_id == event.id)
+        .where(Pairing.event_id == event.id, Pairing.replaced_at.is_(None))
         .scalar_subquery()
     )
     count, highest = session.execute(select(players, paired)).one()

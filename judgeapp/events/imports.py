@@ -1,0 +1,389 @@
+"""One import for every tournament file: the upload kept as it came, then its players and pairings applied to an
+event, idempotently and round by round.
+
+The CLI (`flask import-tournament`) and the players page both call `receive` then `apply`; the file is read by the
+pure `judgeapp.imports`. Applying is incremental: players are matched by player ID (or by exact name where the file
+has no IDs), a round already imported the same is left alone, a new round is added, and a round whose pairings
+changed is replaced only when the organizer asked for exactly that round (`replace_rounds`), after being shown the
+incidents already logged in it. Large files are written in batches (`end_batch` commits between them), so judges of
+other events keep saving while a big file imports.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from .. import audit
+from ..imports import (
+    COLUMN_ROLES,
+    FORMAT_NAMES,
+    FilePlayer,
+    NeedsMapping,
+    TournamentFile,
+    UnreadableFile,
+    read_tournament_file,
+)
+from ..lifecycles import TOURNAMENT_IMPORT, ImportState
+from ..models import Event, Incident, IncidentStatus, Pairing, Player, Round, TournamentImport, User, utcnow
+from ..records import lock_event
+
+__all__ = [
+    "COLUMN_ROLES",
+    "FORMAT_NAMES",
+    "ImportOutcome",
+    "ImportState",
+    "NeedsMapping",
+    "RoundChange",
+    "UnreadableFile",
+    "apply",
+    "discard",
+    "pending_uploads",
+    "read",
+    "read_tournament_file",
+    "receive",
+]
+
+BATCH_ROWS = 500  # players or seats written per transaction (the app sets JUDGEAPP_IMPORT_BATCH_ROWS)
+
+
+@dataclass
+class RoundChange:
+    """A round the file pairs differently from the pairings already imported: waits for the organizer."""
+
+    round: int
+    tables: list[int]  # the tables whose players differ (a bye counts as table 0)
+    incidents: list[tuple[int, int | None, str]]  # (number, table, subject) of incidents already logged in the round
+
+
+@dataclass
+class ImportOutcome:
+    upload: TournamentImport
+    file: TournamentFile
+    new_players: int = 0
+    updated_players: int = 0
+    rounds_added: list[int] = field(default_factory=list)
+    rounds_unchanged: list[int] = field(default_factory=list)
+    rounds_replaced: list[int] = field(default_factory=list)
+    changed: list[RoundChange] = field(default_factory=list)  # not applied: the organizer confirms each
+    rounds_raised_to: int | None = None  # the event's number of rounds, raised to the file's
+    batches: int = 0
+    player_rejects: list[dict[str, Any]] = field(default_factory=list)  # file players this event cannot take
+
+    def report(self) -> dict[str, Any]:
+        """The summary the CLI prints and the page shows: the file's counts, then what changed at the event."""
+        summary = self.file.summary()
+        summary["rejected"] = sorted(
+            summary["rejected"] + self.player_rejects, key=lambda r: (r.get("line", 0), r.get("row", 0))
+        )
+        summary["players"] -= len(self.player_rejects)
+        return {
+            **summary,
+            "event": {
+                "new_players": self.new_players,
+                "updated_players": self.updated_players,
+                "rounds_added": self.rounds_added,
+                "rounds_unchanged": self.rounds_unchanged,
+                "rounds_replaced": self.rounds_replaced,
+                "rounds_to_confirm": [
+                    {"round": c.round, "tables": c.tables, "incidents": [n for n, _, _ in c.incidents]}
+                    for c in self.changed
+                ],
+                "rounds_of_event": self.rounds_raised_to,
+            },
+        }
+
+
+def receive(session: Session, *, actor: User, event: Event, data: bytes, filename: str = "") -> TournamentImport:
+    """Keep an uploaded file as it came (pending until applied), with who sent it and its SHA-256."""
+    upload = TournamentImport(
+        event_id=event.id,
+        uploaded_by_id=actor.id,
+        filename=(filename or "")[-255:],
+        sha256=hashlib.sha256(data).hexdigest(),
+        content=data,
+        status=ImportState.PENDING,
+    )
+    session.add(upload)
+    session.flush()
+    audit.record(
+        session, actor, "import.upload", upload, event_id=event.id, filename=upload.filename, bytes=len(data),
+        sha256=upload.sha256,
+    )  # fmt: skip
+    return upload
+
+
+def read(upload: TournamentImport, mapping: dict[int, str] | None = None) -> TournamentFile:
+    """The upload read as a tournament file (UnreadableFile, NeedsMapping as `read_tournament_file`)."""
+    if mapping is None and upload.mapping:
+        mapping = {int(k): v for k, v in upload.mapping.items()}
+    return read_tournament_file(upload.content, mapping=mapping)
+
+
+def apply(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    upload: TournamentImport,
+    mapping: dict[int, str] | None = None,
+    replace_rounds: Collection[int] = (),
+    batch_rows: int = BATCH_ROWS,
+    end_batch: Callable[[], None] | None = None,
+) -> ImportOutcome:
+    """Apply an uploaded file to its event; raises UnreadableFile / NeedsMapping (nothing written) when it cannot be
+    read. The upload stays pending while changed rounds wait for confirmation, else it is applied."""
+    TOURNAMENT_IMPORT.move(upload.status, "apply")
+    file = read(upload, mapping)
+    if mapping is not None:
+        upload.mapping = {str(k): v for k, v in mapping.items()}
+    upload.format = file.format
+    outcome = ImportOutcome(upload, file)
+    event_id, upload_id = event.id, upload.id
+    ids = _apply_players(session, actor, event, file, outcome, batch_rows, end_batch)
+    _apply_rounds(session, actor, event, file, ids, set(replace_rounds), outcome, batch_rows, end_batch)
+    lock_event(session, event)
+    upload = session.get(TournamentImport, upload_id) or upload
+    outcome.upload = upload
+    rounds = max(file.rounds(), default=0)
+    if rounds > event.rounds:
+        audit.record(session, actor, "event.rounds", event, event_id=event_id, before=event.rounds, after=rounds,
+                     because="import")  # fmt: skip
+        event.rounds = outcome.rounds_raised_to = rounds
+    report = outcome.report()
+    upload.summary = report
+    if not outcome.changed:
+        upload.status, upload.settled_at = ImportState.APPLIED, utcnow()
+    audit.record(
+        session,
+        actor,
+        "import.apply",
+        upload,
+        event_id=event_id,
+        format=file.format,
+        players=report["players"],
+        rounds=report["rounds"],
+        pairings=report["pairings"],
+        byes=report["byes"],
+        rejected=len(report["rejected"]),
+        **report["event"],
+    )
+    return outcome
+
+
+def discard(session: Session, *, actor: User, event: Event, upload: TournamentImport, why: str = "") -> None:
+    """A pending file not to apply (the rest of): the organizer said so, or it could not be read (`why`). Kept,
+    marked discarded."""
+    upload.status = TOURNAMENT_IMPORT.move(upload.status, "discard")  # type: ignore[assignment]
+    upload.settled_at = utcnow()
+    audit.record(session, actor, "import.discard", upload, event_id=event.id, because=why or "the organizer chose")
+
+
+def pending_uploads(session: Session, event: Event) -> list[TournamentImport]:
+    """Files applied but for rounds that wait for the organizer's confirmation (or columns still to map)."""
+    return list(
+        session.scalars(
+            select(TournamentImport)
+            .where(TournamentImport.event_id == event.id, TournamentImport.status == ImportState.PENDING)
+            .order_by(TournamentImport.id)
+        )
+    )
+
+
+def pending_upload(session: Session, event: Event, upload_id: int | None) -> TournamentImport | None:
+    if upload_id is None:
+        return None
+    return session.scalar(
+        select(TournamentImport).where(TournamentImport.id == upload_id, TournamentImport.event_id == event.id)
+    )
+
+
+# ---- players ---------------------------------------------------------------------------------------------------------
+
+
+def _apply_players(
+    session: Session,
+    actor: User,
+    event: Event,
+    file: TournamentFile,
+    outcome: ImportOutcome,
+    batch_rows: int,
+    end_batch: Callable[[], None] | None,
+) -> dict[str, int]:
+    """File player key → player id at the event, adding the new players and filling in what the file adds to known
+    ones (reading, country, other IDs; an ID for a player registered by name only)."""
+    event_id = event.id
+    ids: dict[str, int] = {}
+    for start in range(0, len(file.players), batch_rows) or [0]:
+        batch = file.players[start : start + batch_rows]
+        lock_event(session, event)
+        known = list(session.scalars(select(Player).where(Player.event_id == event_id).order_by(Player.id)))
+        by_code = {p.player_code: p for p in known if p.player_code}
+        by_name: dict[str, list[Player]] = {}
+        for p in known:
+            by_name.setdefault(p.name, []).append(p)
+        added: list[tuple[FilePlayer, Player]] = []
+        for fp in batch:
+            player = by_code.get(fp.code) if fp.code is not None else None
+            if player is None:
+                namesakes = by_name.get(fp.name, [])
+                if fp.code is not None:
+                    namesakes = [p for p in namesakes if p.player_code is None]  # registered by hand, without ID
+                if len(namesakes) > 1:
+                    outcome.player_rejects.append(
+                        {
+                            **fp.where.as_dict(),
+                            "reason": f"{len(namesakes)} players at this event are named {fp.name}; "
+                            "give player IDs in the file to tell them apart",
+                        }
+                    )
+                    continue
+                player = namesakes[0] if namesakes else None
+            if player is None:
+                player = Player(
+                    event_id=event_id,
+                    name=fp.name,
+                    player_code=fp.code,
+                    team=fp.team,
+                    reading=fp.reading,
+                    country=fp.country,
+                    platform_ids=dict(fp.platform_ids),
+                )
+                added.append((fp, player))
+                by_name.setdefault(fp.name, []).append(player)
+                if fp.code is not None:
+                    by_code[fp.code] = player
+                continue
+            changes = _fill_in(player, fp)
+            if changes:
+                outcome.updated_players += 1
+                audit.record(session, actor, "player.update", player, event_id=event_id, source="import", **changes)
+            ids[fp.key] = player.id
+        session.add_all(p for _, p in added)
+        session.flush()
+        for fp, player in added:
+            ids[fp.key] = player.id
+        session.add_all(
+            audit.entry_for(
+                actor,
+                "player.add",
+                player,
+                event_id=event_id,
+                name=player.name,
+                player_code=player.player_code,
+                team=player.team,
+                source=f"{fp.where.kind} {fp.where.number}",
+            )
+            for fp, player in added
+        )
+        outcome.new_players += len(added)
+        outcome.batches += 1
+        if end_batch is not None and start + batch_rows < len(file.players):
+            end_batch()
+    return ids
+
+
+def _fill_in(player: Player, fp: FilePlayer) -> dict[str, Any]:
+    """What the file adds to a known player (never overwriting what is there); the changed fields, for the audit."""
+    changes: dict[str, Any] = {}
+    for name in ("player_code", "reading", "country", "team"):
+        value = fp.code if name == "player_code" else getattr(fp, name)
+        if value is not None and getattr(player, name) is None:
+            setattr(player, name, value)
+            changes[name] = value
+    merged = {**fp.platform_ids, **(player.platform_ids or {})}
+    if merged != (player.platform_ids or {}):
+        player.platform_ids = merged
+        changes["platform_ids"] = merged
+    return changes
+
+
+# ---- pairings --------------------------------------------------------------------------------------------------------
+
+
+def _apply_rounds(
+    session: Session,
+    actor: User,
+    event: Event,
+    file: TournamentFile,
+    ids: dict[str, int],
+    replace_rounds: set[int],
+    outcome: ImportOutcome,
+    batch_rows: int,
+    end_batch: Callable[[], None] | None,
+) -> None:
+    event_id, upload_id = event.id, outcome.upload.id
+    wanted: dict[int, dict[int, int | None]] = {}  # round -> player id -> table (None: bye)
+    for match in file.matches:
+        if not all(key in ids for key in match.players):
+            continue  # a player of this match was refused above
+        for key in match.players:
+            wanted.setdefault(match.round, {})[ids[key]] = match.table
+    seats_written = 0
+    for number in sorted(wanted):
+        lock_event(session, event)
+        stored = {
+            pairing.player_id: pairing
+            for pairing in session.scalars(
+                select(Pairing).where(
+                    Pairing.event_id == event_id, Pairing.round_number == number, Pairing.replaced_at.is_(None)
+                )
+            )
+        }
+        seating = wanted[number]
+        if stored and {pid: p.table_number for pid, p in stored.items()} == seating:
+            outcome.rounds_unchanged.append(number)
+            continue
+        if stored and number not in replace_rounds:
+            outcome.changed.append(_change(session, event_id, number, stored, seating))
+            continue
+        now = utcnow()
+        for pairing in stored.values():
+            pairing.replaced_at, pairing.replaced_by_import_id = now, upload_id
+        session.flush()
+        session.add_all(
+            Pairing(event_id=event_id, round_number=number, table_number=table, player_id=pid, import_id=upload_id)
+            for pid, table in seating.items()
+        )
+        action = "pairings.replace" if stored else "pairings.import"
+        audit.record(
+            session,
+            actor,
+            action,
+            event,
+            event_id=event_id,
+            round=number,
+            import_id=upload_id,
+            seats=sum(1 for t in seating.values() if t is not None),
+            byes=sum(1 for t in seating.values() if t is None),
+            replaced=sorted([p.table_number or 0, p.player_id] for p in stored.values()),
+        )
+        (outcome.rounds_replaced if stored else outcome.rounds_added).append(number)
+        seats_written += len(seating)
+        if end_batch is not None and seats_written >= batch_rows:
+            end_batch()
+            seats_written = 0
+
+
+def _change(
+    session: Session, event_id: int, number: int, stored: dict[int, Pairing], seating: dict[int, int | None]
+) -> RoundChange:
+    """Which tables of round `number` the file seats differently, and the incidents already logged in that round."""
+    tables: set[int] = set()
+    for pid in set(stored) | set(seating):
+        before = stored[pid].table_number if pid in stored else -1
+        after = seating.get(pid, -1)
+        if before != after:
+            tables |= {t or 0 for t in (before, after) if t != -1}
+    incidents = session.execute(
+        select(Incident.number, Incident.table_number, Incident.subject_name)
+        .join(Round, Round.id == Incident.round_id)
+        .where(Incident.event_id == event_id, Round.number == number, Incident.status != IncidentStatus.VOID)
+        .order_by(Incident.number)
+    )
+    return RoundChange(number, sorted(tables), [(n, t, s) for n, t, s in incidents])

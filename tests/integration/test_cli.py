@@ -194,3 +194,54 @@ def test_every_migration_downgrades_and_upgrades_again_step_by_step_keeping_the_
         downgrade(revision="-1")
         upgrade(revision="+1")
         assert db.session.scalar(select(User.name).where(User.email == email)) == "Kept Across Migrations"
+
+
+# ---- flask import-tournament -----------------------------------------------------------------------------------------
+
+IMPORTS = Path(__file__).resolve().parent.parent / "data" / "imports"
+
+
+def test_import_tournament_creates_the_event_for_the_first_organizer_and_prints_the_summary(app, cli, make_user):
+    make_user(organizer=True, name="First Organizer")
+    make_user(organizer=True, name="Second Organizer")
+    result = cli("import-tournament", str(IMPORTS / "tom-sample.tdf"), "--event", "League Cup Test")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["format"] == "tom" and summary["rejected"] == []
+    assert summary["players"] > 0 and summary["rounds"] > 0 and summary["pairings"] > 0
+    with app.app_context():
+        event = db.session.scalar(select(Event).where(Event.name == "League Cup Test"))
+        assert event.organizer.name == "First Organizer"
+        assert db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == event.id)) == (
+            summary["players"]
+        )
+    again = cli("import-tournament", str(IMPORTS / "tom-sample.tdf"), "--event", "League Cup Test")
+    assert json.loads(again.stdout)["event"]["new_players"] == 0, "the same file twice adds no one"
+
+
+def test_import_tournament_refuses_a_file_it_cannot_read_with_one_line_and_no_traceback(app, tmp_path, make_user):
+    """Run as an organizer would run it: a real process, its exit status and what it prints."""
+    import os
+    import subprocess
+    import sys
+
+    make_user(organizer=True)
+    bomb = tmp_path / "bomb.tdf"
+    bomb.write_text(
+        '<?xml version="1.0"?><!DOCTYPE t [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">]>'
+        "<tournament><players>&b;</players></tournament>"
+    )
+    env = {**os.environ, "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": "cli-test-secret"}
+    run = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "wsgi", "import-tournament", str(bomb), "--event", "Bombed Open"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        timeout=60,
+    )
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith("import-tournament: ") and "entit" in run.stderr.lower()
+    with app.app_context():
+        assert db.session.scalar(select(Event).where(Event.name == "Bombed Open")) is None

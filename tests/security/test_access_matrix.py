@@ -85,6 +85,7 @@ RECORD_OF = {
 # One tap changes the record with nothing but the CSRF token: after such a request succeeds the world is built again.
 ONE_TAP = {
     "events.start_round",
+    "events.import_step",  # applies the pending file
     "events.end_round",
     "investigations.accept",
     "appeals.seen",
@@ -306,6 +307,11 @@ def build_world(app):
             event=event,
             data=clock.ExtensionInput(key="matrix-extension-key-02", reason="other", table_number=2, minutes=2),
         )
+        from judgeapp.events import imports
+
+        upload = imports.receive(
+            db.session, actor=get("organizer"), event=event, data=b"name,player id\nMatrix Player,M-1\n", filename="m.csv"
+        )
         db.session.commit()
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event.id))
         args = {
@@ -320,6 +326,7 @@ def build_world(app):
             "extension_id": ext.id,
             "request_id": link.id,
             "token": token,
+            "upload_id": upload.id,
         }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {

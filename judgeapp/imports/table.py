@@ -1,0 +1,354 @@
+"""Any spreadsheet saved as CSV or TSV: a player list, pairings, or both, with English or Japanese headers.
+
+What Excel and other spreadsheets really write, and what this reader therefore accepts:
+
+- the encoding: UTF-8 with or without a BOM (Excel's "CSV UTF-8", Google Sheets, LibreOffice), UTF-16 with a BOM
+  (Excel's "Unicode text"), else the legacy code page chosen by charset-normalizer among the few an organizer's
+  Excel uses: CP932 (Japanese Excel's "CSV", Shift_JIS with Microsoft's extensions), EUC-JP, Windows-1252/1250/1251;
+- the line ends: CRLF, LF or a lone CR (old Mac Excel);
+- the delimiter: comma, semicolon (Excel where the decimal separator is a comma: German, French, …) or tab, from
+  csv.Sniffer limited to those three and checked against the header line;
+- the headers: mapped to `COLUMN_ROLES` by synonyms, ignoring case, spaces, punctuation and full/half width
+  (NFKC); "first name" + "last name" (姓 + 名) are joined into one name. When neither a name nor an ID column is
+  recognised the organizer maps the columns (`NeedsMapping`, then `read(data, mapping=...)`);
+- no header at all: the old judgeapp players upload ("name, player id[, team]", one to three columns).
+
+Pairings: a row with a round, a table and two players is one match; a row with a round, a table and one player is
+a seat (two seats at one table make the match); a seat or a one-player row whose table is blank or says bye is a
+bye. Line numbers in rejected entries are the file's physical lines, the header being line 1.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from .model import (
+    COLUMN_ROLES,
+    FileMatch,
+    FilePlayer,
+    NeedsMapping,
+    TournamentFile,
+    UnreadableFile,
+    Where,
+    clean_text,
+    finish,
+    table_number,
+)
+
+DELIMITERS = ",;\t"
+LEGACY_CODE_PAGES = ["cp932", "euc_jp", "cp1252", "cp1250", "cp1251"]
+SAMPLE_ROWS = 5
+BYE_WORDS = {"bye", "不戦勝", "バイ"}
+
+# Header synonyms, written as `header_key` folds them (NFKC, casefolded, letters and digits only).
+_SYNONYMS: dict[str, tuple[str, ...]] = {
+    "name": (
+        "name", "player", "player name", "players name", "full name", "participant", "名前", "氏名", "プレイヤー名",
+        "プレイヤー", "選手名", "参加者名", "nom", "spieler", "spielername", "nombre", "jugador",
+    ),
+    "code": (
+        "code", "player id", "id", "pop id", "play pokemon id", "konami id", "bushiroad id", "player code",
+        "membership number", "プレイヤーid", "会員番号", "プレイヤー番号", "コナミid", "ブシナビid", "カードゲーマーid",
+        "spieler id", "identifiant", "id 1",
+    ),
+    "reading": ("reading", "furigana", "name reading", "フリガナ", "ふりがな", "よみがな", "ヨミガナ", "読み", "よみ"),
+    "country": ("country", "nation", "country code", "国", "国名", "land", "pays", "país"),
+    "team": ("team", "team name", "チーム", "チーム名", "équipe"),
+    "round": ("round", "round number", "rnd", "回戦", "ラウンド", "回戦数", "runde", "ronde"),
+    "table": ("table", "table number", "table no", "tbl", "卓", "卓番号", "テーブル", "テーブル番号", "tisch"),
+    "name_2": ("opponent", "opponent name", "player 2", "player 2 name", "対戦相手", "対戦相手名", "gegner"),
+    "code_2": ("opponent id", "id 2", "opponent player id", "player 2 id", "対戦相手id", "対戦相手プレイヤーid"),
+    "first_name": ("first name", "given name", "firstname", "名", "vorname", "prénom"),
+    "last_name": ("last name", "family name", "surname", "lastname", "姓", "苗字", "nachname", "nom de famille"),
+    "code_1": ("player 1 id",),
+    "name_1": ("player 1", "player 1 name"),
+}  # fmt: skip
+
+
+def header_key(text: str) -> str:
+    """A header folded for comparison: full/half width and case ignored, only letters and digits kept."""
+    text = unicodedata.normalize("NFKC", text or "").casefold()
+    return "".join(c for c in text if c.isalnum())
+
+
+_ROLE_OF: dict[str, str] = {header_key(s): role for role, names in _SYNONYMS.items() for s in names}
+_ALIAS = {"code_1": "code", "name_1": "name"}  # "Player 1" / "Player 1 ID" as the first player's columns
+
+
+def role_of(header: str) -> str | None:
+    """The role a header names (one of COLUMN_ROLES, or first_name/last_name), or None."""
+    role = _ROLE_OF.get(header_key(header))
+    return _ALIAS.get(role, role) if role else None
+
+
+# ---- bytes to rows ---------------------------------------------------------------------------------------------------
+
+
+def decode(data: bytes) -> str:
+    """The file's text: UTF-8 (with or without BOM), UTF-16 with a BOM, else the likeliest legacy code page."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:].decode("utf-8", errors="replace")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(data, cp_isolation=LEGACY_CODE_PAGES).best()
+    if best is None:
+        raise UnreadableFile("The file is not text in any encoding a spreadsheet writes (save it as CSV UTF-8).")
+    return str(best)
+
+
+def delimiter(text: str) -> str:
+    """Comma, semicolon or tab: what csv.Sniffer finds, checked against the header line's own count."""
+    lines = [line for line in text.split("\n")[:50] if line.strip()]
+    header = lines[0] if lines else ""
+    counts = {d: _count_outside_quotes(header, d) for d in DELIMITERS}
+    try:
+        found = csv.Sniffer().sniff("\n".join(lines), delimiters=DELIMITERS).delimiter
+    except csv.Error:
+        found = ""
+    if found in counts and counts[found] > 0:
+        return found
+    best = max(DELIMITERS, key=lambda d: counts[d])
+    return best if counts[best] > 0 else ","
+
+
+def _count_outside_quotes(line: str, sep: str) -> int:
+    count, quoted = 0, False
+    for c in line:
+        if c == '"':
+            quoted = not quoted
+        elif c == sep and not quoted:
+            count += 1
+    return count
+
+
+def rows(text: str) -> list[tuple[int, list[str]]]:
+    """(physical line where the row starts, its cells) for each non-blank row; a quoted cell may span lines."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter(text), strict=False)
+    out: list[tuple[int, list[str]]] = []
+    line = 1
+    try:
+        for cells in reader:
+            if any(c.strip() for c in cells):
+                out.append((line, cells))
+            line = reader.line_num + 1
+    except csv.Error as err:
+        raise UnreadableFile(f"Line {line} of the file cannot be read as CSV ({err}).") from None
+    return out
+
+
+# ---- rows to a tournament file ---------------------------------------------------------------------------------------
+
+
+def looks_like(data: bytes) -> bool:
+    """Anything may be a spreadsheet: the reader of last resort."""
+    return True
+
+
+def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFile:
+    """A spreadsheet's players and pairings, checked by `finish`. `mapping` (column index → role) replaces the
+    header recognition, as the organizer chose it on the column-mapping page."""
+    table = rows(decode(data))
+    if not table:
+        raise UnreadableFile("The file has no rows.")
+    header_line, header = table[0]
+    if mapping is not None:
+        columns = _checked_mapping(mapping, header, table)
+        body = table[1:]
+    else:
+        guess = {i: role for i, h in enumerate(header) if (role := role_of(h)) is not None}
+        if not guess and len(header) <= 3:
+            # the old players upload: no header, "name, player id[, team]"
+            columns = dict(enumerate(["name", "code", "team"][: len(header)]))
+            body = table
+        else:
+            columns = guess
+            body = table[1:]
+            if not ({"name", "code", "first_name", "last_name"} & set(columns.values())):
+                raise NeedsMapping(
+                    "The file's columns were not recognised: say which column holds the player's name or ID.",
+                    headers=[clean_text(h) or "" for h in header],
+                    sample=[[clean_text(c) or "" for c in cells] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
+                    mapping={i: r for i, r in guess.items() if r in COLUMN_ROLES},
+                )
+    return _Reader(columns, body).read()
+
+
+def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tuple[int, list[str]]]) -> dict[int, str]:
+    columns = {int(i): role for i, role in mapping.items() if role in COLUMN_ROLES and 0 <= int(i) < len(header)}
+    if not ({"name", "code"} & set(columns.values())):
+        raise NeedsMapping(
+            "Say which column holds the player's name or the player ID.",
+            headers=[clean_text(h) or "" for h in header],
+            sample=[[clean_text(c) or "" for c in cells] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
+            mapping=columns,
+        )
+    return columns
+
+
+@dataclass
+class _Reader:
+    columns: dict[int, str]  # column index → role; a role given twice keeps its first column
+    body: list[tuple[int, list[str]]]
+    file: TournamentFile = field(default_factory=lambda: TournamentFile(format="csv"))
+    named: dict[str, tuple[str, int]] = field(default_factory=dict)  # key → (name, line) of pairing players
+    order: list[str] = field(default_factory=list)  # pairing players' keys in order of appearance
+    pairing_player: dict[str, FilePlayer] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.at: dict[str, int] = {}
+        for i, role in self.columns.items():
+            self.at.setdefault(role, i)
+        has = set(self.at)
+        self.has_names = bool({"name", "first_name", "last_name"} & has)
+        self.has_codes = "code" in has
+        # an ID column where some rows have IDs: a blank ID is then a mistake, not "this file has no IDs"
+        self.ids_expected = self.has_codes and any(self.cell(cells, "code") for _, cells in self.body)
+
+    def cell(self, cells: list[str], role: str) -> str | None:
+        i = self.at.get(role)
+        return clean_text(cells[i]) if i is not None and i < len(cells) else None
+
+    def name(self, cells: list[str]) -> str | None:
+        first, last = self.cell(cells, "first_name"), self.cell(cells, "last_name")
+        if "name" in self.at:
+            return self.cell(cells, "name") or _joined(first, last)
+        return _joined(first, last)
+
+    def read(self) -> TournamentFile:
+        self.file.fields = tuple(
+            r for r in ("name", "code", "reading", "country", "team") if r in self.at or (r == "name" and self.has_names)
+        )
+        seats: dict[tuple[int, int], list[tuple[int, str]]] = {}
+        for line, cells in self.body:
+            where = Where("line", line)
+            round_text = self.cell(cells, "round")
+            if "round" not in self.at or (
+                round_text is None and not self.cell(cells, "name_2") and not self.cell(cells, "code_2")
+            ):
+                self.player_row(where, cells)
+                continue
+            number = _number(round_text, ("round", "r", "第", "回戦", "ラウンド"))
+            if number is None:
+                self.file.reject(where, f"the round {_shown(round_text)} is not a number")
+                continue
+            self.pairing_row(where, number, cells, seats)
+        for (number, table), seated in seats.items():
+            if len(seated) == 2:
+                keys = tuple(key for _, key in seated)
+                self.file.matches.append(FileMatch(number, table, keys, Where("line", seated[0][0])))
+            else:
+                what = "only one player" if len(seated) == 1 else f"{len(seated)} players"
+                for line, _ in seated:
+                    self.file.reject(Where("line", line), f"round {number}, table {table}: {what} at this table")
+        listed = {p.key for p in self.file.players}
+        self.file.players.extend(self.pairing_player[k] for k in self.order if k not in listed)
+        self.file.players.sort(key=lambda p: p.where.number)
+        self.file.matches.sort(key=lambda m: m.where.number)
+        return finish(self.file)
+
+    def player_row(self, where: Where, cells: list[str]) -> None:
+        name, code = self.name(cells), self.cell(cells, "code")
+        if code is None and self.ids_expected:
+            self.file.reject(where, "the player ID is blank")
+            return
+        if name is None and code is not None and not self.has_names:
+            name = code  # a file of IDs only: the ID stands for the name
+        reading = self.cell(cells, "reading")
+        self.file.players.append(
+            FilePlayer(
+                name=name or "",
+                code=code,
+                where=where,
+                reading=unicodedata.normalize("NFKC", reading) if reading else None,
+                country=self.cell(cells, "country"),
+                team=self.cell(cells, "team"),
+            )
+        )
+
+    def pairing_row(
+        self, where: Where, number: int, cells: list[str], seats: dict[tuple[int, int], list[tuple[int, str]]]
+    ) -> None:
+        first = self.player_key(where, self.name(cells), self.cell(cells, "code"))
+        if first is None:
+            return
+        opponent_name, opponent_code = self.cell(cells, "name_2"), self.cell(cells, "code_2")
+        if opponent_code is None and opponent_name is not None and opponent_name.casefold() in BYE_WORDS:
+            opponent_name = None
+        table_text = self.cell(cells, "table")
+        if opponent_name is None and opponent_code is None:
+            if table_text is None or table_text.casefold() in BYE_WORDS or {"name_2", "code_2"} & set(self.at):
+                # a one-player row of a two-player layout, or a seat with no table: a bye
+                self.file.matches.append(FileMatch(number, None, (first,), where))
+                return
+            table = _number(table_text, ("table", "卓", "テーブル"), limit=True)
+            if table is None:
+                self.file.reject(where, f"round {number}: the table {_shown(table_text)} is not a number")
+                return
+            seats.setdefault((number, table), []).append((where.number, first))
+            return
+        table = _number(table_text, ("table", "卓", "テーブル"), limit=True)
+        if table is None:
+            self.file.reject(where, f"round {number}: the table {_shown(table_text)} is not a number")
+            return
+        second = self.player_key(where, opponent_name, opponent_code)
+        if second is None:
+            return
+        self.file.matches.append(FileMatch(number, table, (first, second), where))
+
+    def player_key(self, where: Where, name: str | None, code: str | None) -> str | None:
+        """The key a pairing uses for this player, recording the player of the file on first sight; None (the row
+        rejected) when the row names no one or gives a blank ID in a file of IDs."""
+        if code is None and self.ids_expected:
+            self.file.reject(where, "the player ID is blank" if name else "the row names no player")
+            return None
+        if code is None and name is None:
+            self.file.reject(where, "the row names no player")
+            return None
+        if name is None and not self.has_names:
+            name = code
+        player = FilePlayer(name=name or "", code=code, where=where)
+        key = player.key
+        known = self.pairing_player.get(key)
+        if known is None:
+            self.pairing_player[key] = player
+            self.order.append(key)
+        elif not known.name and name:
+            self.pairing_player[key] = FilePlayer(name=name, code=code, where=known.where)
+        elif name and known.name != name:
+            self.file.reject(
+                where, f"player ID {code} is given to {known.name} on line {known.where.number} and to {name} here"
+            )
+            return None
+        return key
+
+
+def _joined(first: str | None, last: str | None) -> str | None:
+    return " ".join(p for p in (first, last) if p) or None
+
+
+def _number(text: str | None, affixes: Iterable[str], *, limit: bool = False) -> int | None:
+    """A round or table number as people type it: "3", "３", "Round 3", "第3回戦", "3卓"; None if it is not one."""
+    if text is None:
+        return None
+    folded = unicodedata.normalize("NFKC", text).casefold().replace(" ", "")
+    for affix in sorted(affixes, key=len, reverse=True):
+        folded = folded.removeprefix(affix).removesuffix(affix)
+    if limit:
+        return table_number(folded)
+    return int(folded) if re.fullmatch(r"[0-9]{1,3}", folded) and int(folded) > 0 else None
+
+
+def _shown(text: str | None) -> str:
+    return f"'{text}'" if text else "(blank)"

@@ -27,10 +27,13 @@ player once per phase (Swiss, then top cut): the same `TeamId` in a later phase 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .model import FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, clean_text, finish, table_number
 from .table import decode, rows
 
 STANDINGS_MARKS = ("teamplayers1id", "teamplayers1name", "teamplayers1firstname", "teamplayers1username")
+Cell = Callable[[list[str], str], str | None]
 MATCHES_MARKS = ("team1id", "team2id")
 MATCHES_RESULT_MARKS = ("team1winsandbyes", "team2winsandbyes", "player1namelastfirst")
 
@@ -123,7 +126,9 @@ def read(data: bytes) -> TournamentFile:
     return finish(file)
 
 
-def _side(file: TournamentFile, seen: dict[str, FilePlayer], where: Where, code: str | None, name: str | None):
+def _side(
+    file: TournamentFile, seen: dict[str, FilePlayer], where: Where, code: str | None, name: str | None
+) -> str | None:
     """The key of one side of a match, adding the player to the file the first time the ID appears."""
     if code is None:
         return None
@@ -134,14 +139,16 @@ def _side(file: TournamentFile, seen: dict[str, FilePlayer], where: Where, code:
     return code
 
 
-def _standings_name(cell, cells: list[str]) -> str | None:
+def _standings_name(cell: Cell, cells: list[str]) -> str | None:
     first, last = cell(cells, "TeamPlayers1FirstName"), cell(cells, "TeamPlayers1LastName")
     if first or last:
         return " ".join(p for p in (first, last) if p)
-    return cell(cells, "TeamPlayers1Name") or cell(cells, "TeamPlayers1DisplayName") or cell(cells, "TeamPlayers1Username")
+    return (
+        cell(cells, "TeamPlayers1Name") or cell(cells, "TeamPlayers1DisplayName") or cell(cells, "TeamPlayers1Username")
+    )
 
 
-def _match_name(cell, cells: list[str], side: int) -> str | None:
+def _match_name(cell: Cell, cells: list[str], side: int) -> str | None:
     """`PlayerNNameLastFirst` ("Last, First") turned round, else the team's name as Melee shows it."""
     last_first = cell(cells, f"Player{side}NameLastFirst")
     if last_first and "," in last_first:

@@ -159,10 +159,15 @@ def looks_like(data: bytes) -> bool:
 def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFile:
     """A spreadsheet's players and pairings, checked by `finish`. `mapping` (column index → role) replaces the
     header recognition, as the organizer chose it on the column-mapping page."""
-    table = rows(decode(data))
+    if data.startswith(b"PK\x03\x04"):
+        raise UnreadableFile("This is a workbook (.xlsx or .ods), not a CSV file: save it as CSV and upload that.")
+    text = decode(data)
+    if text.lstrip("\ufeff \t\r\n").startswith("<"):
+        raise UnreadableFile("The file is XML or HTML that no reader recognised, not a spreadsheet saved as CSV.")
+    table = rows(text)
     if not table:
         raise UnreadableFile("The file has no rows.")
-    header_line, header = table[0]
+    _, header = table[0]
     if mapping is not None:
         columns = _checked_mapping(mapping, header, table)
         body = table[1:]
@@ -228,7 +233,9 @@ class _Reader:
 
     def read(self) -> TournamentFile:
         self.file.fields = tuple(
-            r for r in ("name", "code", "reading", "country", "team") if r in self.at or (r == "name" and self.has_names)
+            r
+            for r in ("name", "code", "reading", "country", "team")
+            if r in self.at or (r == "name" and self.has_names)
         )
         seats: dict[tuple[int, int], list[tuple[int, str]]] = {}
         for line, cells in self.body:

@@ -121,7 +121,8 @@ def save_incident(client, event_id: int, n: int) -> float:
 
 
 def players_file(rows: int) -> bytes:
-    return "".join(f"Player {n} Surname,BIG-{n:07d},Team {n % 997}\n" for n in range(rows)).encode()
+    header = "name,player id,team\n"
+    return (header + "".join(f"Player {n} Surname,BIG-{n:07d},Team {n % 997}\n" for n in range(rows))).encode()
 
 
 def main() -> None:
@@ -161,7 +162,7 @@ def main() -> None:
             n += 1
         importer.join()
         assert answer["response"].status_code == 200
-        assert f"Import: {args.rows} added, 0 rejected" in answer["response"].get_data(as_text=True)
+        assert f'data-count="players">{args.rows}<' in answer["response"].get_data(as_text=True)
         with app.app_context():
             assert (
                 db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == big)) == args.rows

@@ -168,6 +168,7 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
     if not table:
         raise UnreadableFile("The file has no rows.")
     _, header = table[0]
+    width = len(header)
     if mapping is not None:
         columns = _checked_mapping(mapping, header, table)
         body = table[1:]
@@ -176,7 +177,7 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
         if not guess and len(header) <= 3:
             # the old players upload: no header, "name, player id[, team]"
             columns = dict(enumerate(["name", "code", "team"][: len(header)]))
-            body = table
+            body, width = table, 3
         else:
             columns = guess
             body = table[1:]
@@ -187,7 +188,7 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
                     sample=[[clean_text(c) or "" for c in cells] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
                     mapping={i: r for i, r in guess.items() if r in COLUMN_ROLES},
                 )
-    return _Reader(columns, body).read()
+    return _Reader(columns, body, width).read()
 
 
 def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tuple[int, list[str]]]) -> dict[int, str]:
@@ -206,6 +207,7 @@ def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tup
 class _Reader:
     columns: dict[int, str]  # column index → role; a role given twice keeps its first column
     body: list[tuple[int, list[str]]]
+    width: int  # the columns the header names: a row with more filled cells is not the shape the header says
     file: TournamentFile = field(default_factory=lambda: TournamentFile(format="csv"))
     named: dict[str, tuple[str, int]] = field(default_factory=dict)  # key → (name, line) of pairing players
     order: list[str] = field(default_factory=list)  # pairing players' keys in order of appearance
@@ -240,6 +242,11 @@ class _Reader:
         seats: dict[tuple[int, int], list[tuple[int, str]]] = {}
         for line, cells in self.body:
             where = Where("line", line)
+            extra = [c for c in cells[self.width :] if c.strip()]
+            if extra:
+                filled = max(i for i, c in enumerate(cells) if c.strip()) + 1
+                self.file.reject(where, f"the row has {filled} cells but the file has {self.width} columns")
+                continue
             round_text = self.cell(cells, "round")
             if "round" not in self.at or (
                 round_text is None and not self.cell(cells, "name_2") and not self.cell(cells, "code_2")

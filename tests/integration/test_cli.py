@@ -212,8 +212,9 @@ def test_import_tournament_creates_the_event_for_the_first_organizer_and_prints_
     with app.app_context():
         event = db.session.scalar(select(Event).where(Event.name == "League Cup Test"))
         assert event.organizer.name == "First Organizer"
-        assert db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == event.id)) == (
-            summary["players"]
+        assert (
+            db.session.scalar(select(func.count()).select_from(Player).where(Player.event_id == event.id))
+            == (summary["players"])
         )
     again = cli("import-tournament", str(IMPORTS / "tom-sample.tdf"), "--event", "League Cup Test")
     assert json.loads(again.stdout)["event"]["new_players"] == 0, "the same file twice adds no one"

@@ -310,7 +310,11 @@ def build_world(app):
         from judgeapp.events import imports
 
         upload = imports.receive(
-            db.session, actor=get("organizer"), event=event, data=b"name,player id\nMatrix Player,M-1\n", filename="m.csv"
+            db.session,
+            actor=get("organizer"),
+            event=event,
+            data=b"name,player id\nMatrix Player,M-1\n",
+            filename="m.csv",
         )
         db.session.commit()
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event.id))

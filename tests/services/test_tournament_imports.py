@@ -30,9 +30,7 @@ def apply(world: World, text: str, *, replace_rounds=(), who: str = "organizer")
     actor = world.user(who)
     upload = imports.receive(world.session, actor=actor, event=world.event, data=text.encode(), filename="t.csv")
     world.session.commit()
-    outcome = imports.apply(
-        world.session, actor=actor, event=world.event, upload=upload, replace_rounds=replace_rounds
-    )
+    outcome = imports.apply(world.session, actor=actor, event=world.event, upload=upload, replace_rounds=replace_rounds)
     world.session.commit()
     return outcome
 

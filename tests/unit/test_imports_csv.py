@@ -303,3 +303,12 @@ def test_a_workbook_or_unknown_xml_is_refused_not_read_as_a_list_of_odd_names(da
 def test_a_melee_file_is_recognised_by_its_header_not_by_a_csv_that_mentions_melee():
     assert not melee.looks_like(b"name,player id\nMelee Team1Id,P-1\n")
     assert melee.looks_like(b"\xef\xbb\xbfRoundNumber,TableNumber,Team1Id,Team1,Team1WinsAndByes,Team2Id,Team2\n")
+
+
+def test_a_row_with_more_filled_cells_than_the_header_has_columns_is_rejected_not_misread():
+    """'Far,Too,Many,Columns' under 'name,player id' is not a player Far with ID Too."""
+    from judgeapp.imports import read_tournament_file
+
+    file = read_tournament_file(b"name,player id\nYui Suzuki,P-1\nFar,Too,Many,Columns\nMei Ito,P-2,\n")
+    assert [(p.name, p.code) for p in file.players] == [("Yui Suzuki", "P-1"), ("Mei Ito", "P-2")]
+    assert file.summary()["rejected"] == [{"line": 3, "reason": "the row has 4 cells but the file has 2 columns"}]

@@ -174,8 +174,9 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
         body = table[1:]
     else:
         guess = {i: role for i, h in enumerate(header) if (role := role_of(h)) is not None}
-        if not guess and len(header) <= 3:
-            # the old players upload: no header, "name, player id[, team]"
+        if not guess and 2 <= len(header) <= 3 and any(c.isdigit() for c in header[1]):
+            # the old players upload: no header, "name, player id[, team]" (its first row's second cell is an ID,
+            # which has digits; a header the synonyms do not know, "Spieler;Kennung;Verein", goes to the mapping)
             columns = dict(enumerate(["name", "code", "team"][: len(header)]))
             body, width = table, 3
         else:

@@ -229,3 +229,69 @@ def test_a_table_number_out_of_range_is_a_field_error_and_stores_nothing(app, fl
         assert [
             db.session.scalar(select(func.count()).select_from(model)) for model in (Incident, TimeExtension, DeckCheck)
         ] == [0, 0, 0]
+
+
+# ---- the steps after an upload: naming columns, confirming a changed round -------------------------------------------
+
+
+def test_a_spreadsheet_with_unknown_headers_shows_a_preview_and_imports_once_its_columns_are_named(app, organizer_at):
+    client, event_id = organizer_at
+    body = "Teilnehmer;Kennung;Verein\r\nLena Pike;K-1;Nord\r\nOle Brandt;K-2;Süd\r\n"
+    response = import_players(client, event_id, body)
+    html = page(response)
+    assert response.status_code == 200 and 'id="column-mapping"' in html
+    assert "<td>Lena Pike</td>" in html and '<th scope="col">Teilnehmer</th>' in html, "a preview of the rows"
+    assert players_at(app, event_id) == [], "nothing is imported before the columns are named"
+    step = re.search(r'action="(/events/\d+/imports/\d+)"', html).group(1)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+
+    mapped = client.post(
+        step, data={"csrf_token": token, "column-0": "name", "column-1": "code", "column-2": "team", "apply": "1"}
+    )
+
+    assert mapped.status_code == 200 and counts(page(mapped))["players"] == 2
+    assert players_at(app, event_id) == [("Lena Pike", "K-1"), ("Ole Brandt", "K-2")]
+
+
+def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_ticks_it(app, floor):
+    organizer = signed_in(app, floor["organizer"][1])
+    event_id = floor["event_id"]
+    first = "round,table,player id,opponent id\n1,1,P-001,P-002\n1,2,P-003,P-004\n"
+    import_players(organizer, event_id, first)
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert log(judge, event_id, player="P-003", infraction="3.5.2", penalty="warning").status_code == 302
+
+    changed = page(
+        import_players(organizer, event_id, "round,table,player id,opponent id\n1,1,P-001,P-003\n1,2,P-002,P-004\n")
+    )
+
+    assert 'id="confirm-rounds"' in changed and "Round 1: 2 tables differ (table 1, table 2)" in changed
+    assert re.search(r'href="/events/\d+/incidents/1">#1</a>', changed), "the incident already logged is named"
+    with app.app_context():
+        from judgeapp.events.services import seating_of
+
+        before = {t: [p.player_code for p in ps] for t, ps in seating_of(db.session, event_id, 1).items()}
+    assert before == {1: ["P-001", "P-002"], 2: ["P-003", "P-004"]}
+    step = re.search(r'<form method="post" action="(/events/\d+/imports/\d+)" id="confirm-rounds"', changed).group(1)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', changed).group(1)
+
+    replaced = organizer.post(step, data={"csrf_token": token, "replace_rounds": "1", "replace": "1"})
+
+    assert replaced.status_code == 200 and "Round 1: pairings replaced" in page(replaced)
+    with app.app_context():
+        after = {t: sorted(p.player_code for p in ps) for t, ps in seating_of(db.session, event_id, 1).items()}
+    assert after == {1: ["P-001", "P-003"], 2: ["P-002", "P-004"]}
+    again = organizer.post(step, data={"csrf_token": token, "replace_rounds": "1", "replace": "1"})
+    assert again.status_code == 409 and "This file was already applied" in page(again), "a resent form changes nothing"
+
+
+def test_an_xml_bomb_is_refused_at_the_file_field_and_nothing_is_imported(app, organizer_at):
+    client, event_id = organizer_at
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">]>'
+        "<tournament><players><player userid='1'><firstname>&lol2;</firstname></player></players></tournament>"
+    )
+    response = import_players(client, event_id, bomb)
+    html = page(response)
+    assert response.status_code == 400 and 'id="file-error"' in html and "entit" in html.lower()
+    assert players_at(app, event_id) == []

@@ -126,6 +126,11 @@ def floor_objects(app, event_id, floor_id, head_id):
         author_name="Witness",
         author_role="witness",
     )
+    from judgeapp.events import imports
+
+    upload = imports.receive(
+        db.session, actor=event.organizer, event=event, data=b"name,player id\nA Player,S-1\n", filename="s.csv"
+    )
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
     return {
@@ -135,6 +140,7 @@ def floor_objects(app, event_id, floor_id, head_id):
         "deck_check_id": dc.id,
         "request_id": link.id,
         "token": token,
+        "upload_id": upload.id,
     }
 
 

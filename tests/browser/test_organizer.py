@@ -147,3 +147,32 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
     phone.get_by_role("link", name="Event", exact=True).click()
     assert phone.get_by_role("link", name="New incident").count() == 0  # nothing to log at a closed event
     assert "records are read-only" in phone.locator(".closed-banner").inner_text()
+
+
+def test_the_organizer_uploads_the_pairing_softwares_file_sees_the_summary_and_confirms_the_changed_round(
+    live_server, phone
+):
+    """The demo's round 1 was seated from judgeapp's own CSV; the pairing software's file pairs it again with its
+    own players: the summary shows the counts at once, and round 1 changes only once the organizer ticks it."""
+    sample = ARTIFACTS.parent / "data" / "imports" / "melee-pairings.csv"
+    log_in(phone, live_server, "organizer@demo.test")
+    phone.get_by_role("link", name="Demo Open").click()
+    phone.get_by_role("link", name="Players").click()
+    phone.locator("#import summary").click()
+    phone.get_by_label("Tournament file").set_input_files(str(sample))
+    phone.get_by_role("button", name="Import", exact=True).click()
+
+    report = phone.locator("#import-report")
+    report.wait_for()
+    counts = {k: phone.locator(f'#import-counts [data-count="{k}"]').inner_text() for k in ("players", "rejected")}
+    assert report.get_by_role("heading").first.inner_text() == "Imported: Melee export (CSV)"
+    assert counts["rejected"] == "0" and int(counts["players"]) > 0
+    confirm = phone.locator("#confirm-rounds")
+    assert "Round 1:" in confirm.inner_text(), "round 1 differs from the demo's seating and waits"
+    assert no_horizontal_scroll(phone)
+    shot(phone, "34-import-summary")
+
+    confirm.get_by_role("checkbox").first.check()
+    confirm.get_by_role("button", name="Replace the ticked rounds").click()
+    phone.locator("#import-changes").get_by_text("pairings replaced").wait_for()
+    shot(phone, "35-import-round-replaced")

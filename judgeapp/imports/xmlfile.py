@@ -12,8 +12,8 @@ import re
 from dataclasses import replace
 from xml.etree.ElementTree import Element, ParseError
 
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
+from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
+from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
 
 from .model import TournamentFile, UnreadableFile, clean_text
 
@@ -37,12 +37,13 @@ _START_TAG = re.compile(r"\s*<([A-Za-z_][\w.\-]*)")
 def parse(data: bytes) -> Element:
     """The root element of the file, or UnreadableFile saying in one sentence why the file cannot be read."""
     try:
-        return fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        root: Element = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        return root
     except DefusedXmlException:
         # forbid_dtd refuses the <!DOCTYPE …> before any entity in it is seen: say which danger it was
         raise UnreadableFile(_ENTITIES if _declares_entities(data) else _DTD) from None
     except ParseError as err:
-        line, column = err.position
+        line, column = err.position[0], err.position[1] + 1  # expat counts columns from 0
         reason = _POSITION.sub("", str(err)).strip() or "the XML cannot be read"
         what = "complete" if reason.startswith(_INCOMPLETE) else "well-formed"
         raise UnreadableFile(f"The file is not {what} XML: line {line}, column {column}: {reason}.") from None

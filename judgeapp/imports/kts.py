@@ -1,0 +1,130 @@
+"""Konami Tournament Software (KTS) files (.Tournament, Yu-Gi-Oh!): players, and every round's matches and byes.
+
+Konami publishes no description of the format. The structure read here is the one KTS itself writes and reads, as
+public code shows it (found with the code search of public GitHub repositories):
+
+- leiteszeke/kde-software: a decompiled KonamiTournamentSoftware.exe (2.0.5.2). `TournamentLibrary/Data_Layer/`
+  `Tournament.ToFullXml` writes the root `<Tournament>` with `<Name>`, `<ID>`, `<TournamentStyleCode>`,
+  `<StructureCode>`, `<EventTypeCode>`, `<ReferenceDateTime>`, `<Date>`, `<CurrentRound>`, `<TableOffset>`,
+  `<PlayoffRound>`, `<SoftwareVersion>`, `<Finalized>`, `<Staff>`, `<PenaltyList>`, the location, the players and the
+  matches; `TournPlayer` writes `<TournPlayer>` holding `<Player>` (`<ID>`, `<FirstName>`, `<LastName>`) and
+  `<DropRound>`, `<Rank>`, `<PlayoffPoints>`, `<Wins>`, `<Points>`, `<OpenDueling>`, `<DropReason>` (Active, Drop, a
+  kind of cut…), `<AssignedSeat>`, `<Notes>`; `TournMatch` writes `<TournMatch>` with one `<Player>` per seat (the
+  bare numeric ID), `<Round>`, `<Status>`, `<Table>`, `<Winner>`, `<PlayoffMatch>`. The bye is a player with ID 0
+  ("*** BYE ***"), sorted last in its match; round 0 holds the seating made before round 1 ("seat all players").
+  `Player.ToFullXml` writes the ID zero-padded to ten digits (`MakeDisplayCOSSY`, "{0:0000000000}") but
+  `TournMatch.ToFullXml` writes the plain number, so a match may say 12345 for the player listed as 0000012345;
+- kirbyUK/challonge2kts (writes .Tournament files for KTS to open): the same `TournamentPlayers/TournPlayer/Player`
+  nesting, the same `TournMatch` children, and a bye written as the player's ID with "0";
+- a FastAPI tournament companion that imports KTS files (`parse_tournament_file`): `Tournament/TournamentPlayers/`
+  `TournPlayer/Player/ID` as the COSSY ID, `Matches/TournMatch` with `Player`, `Round`, `Table`, `Winner`, `Status`,
+  rounds below 1 skipped; and web pages that read KTS files in the browser, which pad match IDs before comparing them.
+
+So the player ID kept is the KONAMI ID (formerly COSSY ID), as ten digits, and it is also kept as the "konami" platform
+ID. KTS carries no country. A player is marked dropped when `<DropReason>` is Drop (a player cut to the top cut is not
+dropped, though KTS also sets their DropRound).
+
+Guessed or chosen here: a match whose two seats are both the bye (KTS adds one to even out a playoff round) is skipped,
+not rejected: no one plays there; the seating of round 0 is skipped the same way, as it is not a round.
+"""
+
+from __future__ import annotations
+
+from xml.etree.ElementTree import Element
+
+from .model import MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, table_number
+from .model import finish as finish_file
+from .xmlfile import head, label_rejections, parse, root_name, shown, text_of
+
+MARKS = ("<TournamentPlayers", "<TournamentStyleCode", "<CurrentRound", "<EventTypeCode", "<TournPlayer")
+BYE = "bye"  # what _player_id() answers for KTS's bye seat (ID 0)
+ID_DIGITS = 10
+
+
+def looks_like(data: bytes) -> bool:
+    """Whether the content is a KTS file: a `<Tournament>` root (capitalised, as KTS writes it) with KTS's elements."""
+    text = head(data)
+    return root_name(text) == "Tournament" and any(mark in text for mark in MARKS)
+
+
+def read(data: bytes) -> TournamentFile:
+    """A KTS file's players and matches, checked by `finish`; bad entries rejected with Where("row", n)."""
+    root = parse(data)
+    if root.tag != "Tournament":
+        raise UnreadableFile(f"The file is XML but not a KTS tournament file: its root element is <{root.tag}>.")
+    file = TournamentFile(format="kts", event_name=text_of(root, "Name"), fields=("name", "code"))
+    labels: dict[int, str] = {}
+
+    for n, element in enumerate(root.iterfind("TournamentPlayers/TournPlayer"), start=1):
+        where = Where("row", n)
+        labels[id(where)] = f"player {n}"
+        person = element.find("Player")
+        if person is None:  # KTS also reads the ID and names straight from <TournPlayer>
+            person = element
+        code = _player_id(text_of(person, "ID"))
+        if code == BYE:
+            file.reject(where, f"player {n}: the ID 0 is KTS's bye, not a player")
+            continue
+        name = " ".join(p for p in (text_of(person, "FirstName"), text_of(person, "LastName")) if p)
+        file.players.append(
+            FilePlayer(
+                name=name,
+                code=code,
+                where=where,
+                platform_ids={"konami": code} if code else {},
+                dropped=(text_of(element, "DropReason") or "").lower() == "drop",
+            )
+        )
+
+    per_round: dict[str, int] = {}
+    for n, match in enumerate(root.iterfind("Matches/TournMatch"), start=1):
+        where = Where("row", n)
+        round_text = text_of(match, "Round")
+        k = per_round[round_text or ""] = per_round.get(round_text or "", 0) + 1
+        label = f"match {k} of round {round_text or '(blank)'}"
+        labels[id(where)] = label
+        problem = _match(file, match, round_text, where)
+        if problem:
+            file.reject(where, f"{label}: {problem}")
+
+    since = len(file.rejected)
+    return label_rejections(finish_file(file), since, labels)
+
+
+def _match(file: TournamentFile, match: Element, round_text: str | None, where: Where) -> str | None:
+    """Add one <TournMatch> to the file, or say what is wrong with it."""
+    if not (round_text and round_text.isascii() and round_text.isdigit()):
+        return f"the round {shown(round_text)} is not a number"
+    number = int(round_text)
+    if number == 0:  # the seating before round 1, not a round
+        return None
+    seats = [_player_id(text_of(seat, "ID") or text_of(seat)) for seat in match.iterfind("Player")]
+    if any(seat is None for seat in seats):
+        return "a seat of the match has no player ID"
+    players = tuple(seat for seat in seats if seat is not None and seat != BYE)
+    if not players:
+        return None if seats else "the match names no player"
+    if len(players) == 1:
+        file.matches.append(FileMatch(number, None, players, where))
+        return None
+    if len(players) > 2:
+        return f"the match seats {len(players)} players"
+    table_text = text_of(match, "Table")
+    table = table_number(table_text)
+    if table is None:
+        if table_text and table_text.isascii() and table_text.isdigit():
+            return f"table {table_text} is not between 1 and {MAX_TABLE}"
+        return f"table {shown(table_text)} is not a number"
+    file.matches.append(FileMatch(number, table, players, where))
+    return None
+
+
+def _player_id(text: str | None) -> str | None:
+    """A KONAMI ID as ten digits (matches write 12345 for the player listed as 0000012345); BYE for the bye's 0."""
+    if text is None:
+        return None
+    if text.isascii() and text.isdigit():
+        return BYE if int(text) == 0 else text.zfill(ID_DIGITS)
+    if text.replace(" ", "").casefold() == "***bye***":
+        return BYE
+    return text

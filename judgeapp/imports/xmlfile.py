@@ -1,0 +1,102 @@
+"""What the two XML readers (tom.py, kts.py) share: a safe parse, a cheap look at the root element, and reasons that
+name the kind of entry they are about.
+
+The parse is defusedxml's with every guard on: a DTD, an entity (the "billion laughs" bomb, or one that pulls in
+file:///etc/passwd) or an external reference is refused before anything is expanded or fetched. Tournament software
+never writes any of them, so refusing them costs an organizer nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from xml.etree.ElementTree import Element, ParseError
+
+from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
+from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
+
+from .model import TournamentFile, UnreadableFile, clean_text
+
+HEAD_BYTES = 4096  # looks_like() reads no further than this
+
+_ENTITIES = "The file declares XML entities, which judgeapp does not read (they can be used to attack a server)."
+_DTD = "The file declares a DTD (<!DOCTYPE …>), which judgeapp does not read and tournament software does not write."
+_INCOMPLETE = ("no element found", "unclosed token", "unclosed cdata section")
+_POSITION = re.compile(r":\s*line \d+, column \d+\s*$")
+_PROLOG = re.compile(
+    r"""\s*(?:
+        <\?.*?\?>                          # the XML declaration, processing instructions
+      | <!--.*?-->                         # comments
+      | <!DOCTYPE(?:[^\[>]|\[.*?\])*>      # a document type, with or without an internal subset
+    )""",
+    re.DOTALL | re.VERBOSE,
+)
+_START_TAG = re.compile(r"\s*<([A-Za-z_][\w.\-]*)")
+
+
+def parse(data: bytes) -> Element:
+    """The root element of the file, or UnreadableFile saying in one sentence why the file cannot be read."""
+    try:
+        root: Element = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
+        return root
+    except DefusedXmlException:
+        # forbid_dtd refuses the <!DOCTYPE …> before any entity in it is seen: say which danger it was
+        raise UnreadableFile(_ENTITIES if _declares_entities(data) else _DTD) from None
+    except ParseError as err:
+        line, column = err.position[0], err.position[1] + 1  # expat counts columns from 0
+        reason = _POSITION.sub("", str(err)).strip() or "the XML cannot be read"
+        what = "complete" if reason.startswith(_INCOMPLETE) else "well-formed"
+        raise UnreadableFile(f"The file is not {what} XML: line {line}, column {column}: {reason}.") from None
+
+
+def _declares_entities(data: bytes) -> bool:
+    return any("<!ENTITY".encode(encoding) in data for encoding in ("utf-8", "utf-16-le", "utf-16-be"))
+
+
+def head(data: bytes) -> str:
+    """The first few KB as text (UTF-8 or UTF-16 by its byte order mark), for the cheap content checks."""
+    chunk = data[:HEAD_BYTES]
+    if chunk.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return chunk.decode("utf-16", errors="ignore")
+    return chunk.decode("utf-8", errors="ignore").lstrip("\ufeff")
+
+
+def root_name(text: str) -> str | None:
+    """The name of the first element after the XML declaration, comments and any DOCTYPE; None if the text does not
+    start like XML (a CSV, say)."""
+    pos = 0
+    while match := _PROLOG.match(text, pos):
+        if match.end() == pos:
+            break
+        pos = match.end()
+    start = _START_TAG.match(text, pos)
+    return start.group(1) if start else None
+
+
+def text_of(element: Element | None, path: str = ".") -> str | None:
+    """The cleaned text at `path` under `element`, None when it is missing or blank."""
+    if element is None:
+        return None
+    found = element.find(path)
+    return clean_text(found.text) if found is not None else None
+
+
+def shown(text: str | None) -> str:
+    return f"'{text}'" if text else "(blank)"
+
+
+def label_rejections(file: TournamentFile, since: int, labels: dict[int, str]) -> TournamentFile:
+    """Put the kind of entry into the reasons `finish()` wrote (from index `since` on): "player 3: …",
+    "match 2 of round 4: …". `labels` maps id() of each entry's Where to its label: Where("row", 3) alone cannot tell
+    the third player from the third match."""
+    for i in range(since, len(file.rejected)):
+        rejected = file.rejected[i]
+        label = labels.get(id(rejected.where))
+        if label is None:
+            continue
+        reason = rejected.reason
+        round_prefix = re.match(r"round \d+: ", reason)
+        if round_prefix and label.startswith("match "):
+            reason = reason[round_prefix.end() :]
+        file.rejected[i] = replace(rejected, reason=f"{label}: {reason}")
+    return file

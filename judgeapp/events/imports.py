@@ -47,6 +47,7 @@ __all__ = [
     "read",
     "read_tournament_file",
     "receive",
+    "stored_mapping",
 ]
 
 BATCH_ROWS = 500  # players or seats written per transaction (the app sets JUDGEAPP_IMPORT_BATCH_ROWS)
@@ -118,11 +119,14 @@ def receive(session: Session, *, actor: User, event: Event, data: bytes, filenam
     return upload
 
 
+def stored_mapping(upload: TournamentImport) -> dict[int, str] | None:
+    """The columns of a spreadsheet as the organizer mapped them when it was first applied."""
+    return {int(k): v for k, v in upload.mapping.items()} if upload.mapping else None
+
+
 def read(upload: TournamentImport, mapping: dict[int, str] | None = None) -> TournamentFile:
     """The upload read as a tournament file (UnreadableFile, NeedsMapping as `read_tournament_file`)."""
-    if mapping is None and upload.mapping:
-        mapping = {int(k): v for k, v in upload.mapping.items()}
-    return read_tournament_file(upload.content, mapping=mapping)
+    return read_tournament_file(upload.content, mapping=mapping or stored_mapping(upload))
 
 
 def apply(
@@ -135,11 +139,16 @@ def apply(
     replace_rounds: Collection[int] = (),
     batch_rows: int = BATCH_ROWS,
     end_batch: Callable[[], None] | None = None,
+    file: TournamentFile | None = None,
 ) -> ImportOutcome:
     """Apply an uploaded file to its event; raises UnreadableFile / NeedsMapping (nothing written) when it cannot be
-    read. The upload stays pending while changed rounds wait for confirmation, else it is applied."""
+    read. The upload stays pending while changed rounds wait for confirmation, else it is applied.
+
+    `file`: the upload already read (with `mapping`) by the caller outside any transaction. Reading a large file
+    takes seconds, and on SQLite a request's transaction holds the one write lock from its first statement."""
+    if file is None:
+        file = read(upload, mapping)
     TOURNAMENT_IMPORT.move(upload.status, "apply")
-    file = read(upload, mapping)
     if mapping is not None:
         upload.mapping = {str(k): v for k, v in mapping.items()}
     upload.format = file.format
@@ -206,6 +215,19 @@ def pending_upload(session: Session, event: Event, upload_id: int | None) -> Tou
 # ---- players ---------------------------------------------------------------------------------------------------------
 
 
+@dataclass
+class _Known:
+    """A player already at the event, as far as matching and filling in need it (read once per import)."""
+
+    id: int
+    name: str
+    code: str | None
+    reading: str | None
+    country: str | None
+    team: str | None
+    platform_ids: dict[str, str]
+
+
 def _apply_players(
     session: Session,
     actor: User,
@@ -216,24 +238,32 @@ def _apply_players(
     end_batch: Callable[[], None] | None,
 ) -> dict[str, int]:
     """File player key → player id at the event, adding the new players and filling in what the file adds to known
-    ones (reading, country, other IDs; an ID for a player registered by name only)."""
+    ones (reading, country, other IDs; an ID for a player registered by name only). The event's players are read
+    once, as plain values: a batch's commit expires ORM objects, and reloading them per batch would make a large
+    file's import quadratic."""
     event_id = event.id
     ids: dict[str, int] = {}
+    columns = (Player.id, Player.name, Player.player_code, Player.reading, Player.country, Player.team)
+    known = [
+        _Known(pid, name, code, reading, country, team, dict(extra or {}))
+        for pid, name, code, reading, country, team, extra in session.execute(
+            select(*columns, Player.platform_ids).where(Player.event_id == event_id).order_by(Player.id)
+        )
+    ]
+    by_code = {k.code: k for k in known if k.code}
+    by_name: dict[str, list[_Known]] = {}
+    for k in known:
+        by_name.setdefault(k.name, []).append(k)
     for start in range(0, len(file.players), batch_rows) or [0]:
         batch = file.players[start : start + batch_rows]
         lock_event(session, event)
-        known = list(session.scalars(select(Player).where(Player.event_id == event_id).order_by(Player.id)))
-        by_code = {p.player_code: p for p in known if p.player_code}
-        by_name: dict[str, list[Player]] = {}
-        for p in known:
-            by_name.setdefault(p.name, []).append(p)
         added: list[tuple[FilePlayer, Player]] = []
         for fp in batch:
-            player = by_code.get(fp.code) if fp.code is not None else None
-            if player is None:
+            match = by_code.get(fp.code) if fp.code is not None else None
+            if match is None:
                 namesakes = by_name.get(fp.name, [])
                 if fp.code is not None:
-                    namesakes = [p for p in namesakes if p.player_code is None]  # registered by hand, without ID
+                    namesakes = [k for k in namesakes if k.code is None]  # registered by hand, without ID
                 if len(namesakes) > 1:
                     outcome.player_rejects.append(
                         {
@@ -243,8 +273,8 @@ def _apply_players(
                         }
                     )
                     continue
-                player = namesakes[0] if namesakes else None
-            if player is None:
+                match = namesakes[0] if namesakes else None
+            if match is None:
                 player = Player(
                     event_id=event_id,
                     name=fp.name,
@@ -255,28 +285,35 @@ def _apply_players(
                     platform_ids=dict(fp.platform_ids),
                 )
                 added.append((fp, player))
-                by_name.setdefault(fp.name, []).append(player)
-                if fp.code is not None:
-                    by_code[fp.code] = player
                 continue
-            changes = _fill_in(player, fp)
+            changes = _fill_in(match, fp)
+            if match.code is not None:
+                by_code.setdefault(match.code, match)
             if changes:
+                row = session.get(Player, match.id)
+                assert row is not None  # read above, in this event; players are never deleted
+                for name, value in changes.items():
+                    setattr(row, name, value)
                 outcome.updated_players += 1
-                audit.record(session, actor, "player.update", player, event_id=event_id, source="import", **changes)
-            ids[fp.key] = player.id
+                audit.record(session, actor, "player.update", row, event_id=event_id, source="import", **changes)
+            ids[fp.key] = match.id
         session.add_all(p for _, p in added)
         session.flush()
         for fp, player in added:
             ids[fp.key] = player.id
+            k = _Known(player.id, fp.name, fp.code, fp.reading, fp.country, fp.team, dict(fp.platform_ids))
+            by_name.setdefault(k.name, []).append(k)
+            if k.code is not None:
+                by_code[k.code] = k
         session.add_all(
             audit.entry_for(
                 actor,
                 "player.add",
                 player,
                 event_id=event_id,
-                name=player.name,
-                player_code=player.player_code,
-                team=player.team,
+                name=fp.name,
+                player_code=fp.code,
+                team=fp.team,
                 source=f"{fp.where.kind} {fp.where.number}",
             )
             for fp, player in added
@@ -288,17 +325,18 @@ def _apply_players(
     return ids
 
 
-def _fill_in(player: Player, fp: FilePlayer) -> dict[str, Any]:
-    """What the file adds to a known player (never overwriting what is there); the changed fields, for the audit."""
+def _fill_in(known: _Known, fp: FilePlayer) -> dict[str, Any]:
+    """What the file adds to a known player (never overwriting what is there): the fields to set, also kept in
+    `known` so that the same player later in the file changes nothing more."""
     changes: dict[str, Any] = {}
-    for name in ("player_code", "reading", "country", "team"):
-        value = fp.code if name == "player_code" else getattr(fp, name)
-        if value is not None and getattr(player, name) is None:
-            setattr(player, name, value)
+    for name, attr in (("player_code", "code"), ("reading", "reading"), ("country", "country"), ("team", "team")):
+        value = getattr(fp, attr)
+        if value is not None and getattr(known, attr) is None:
+            setattr(known, attr, value)
             changes[name] = value
-    merged = {**fp.platform_ids, **(player.platform_ids or {})}
-    if merged != (player.platform_ids or {}):
-        player.platform_ids = merged
+    merged = {**fp.platform_ids, **known.platform_ids}
+    if merged != known.platform_ids:
+        known.platform_ids = merged
         changes["platform_ids"] = merged
     return changes
 

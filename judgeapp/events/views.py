@@ -221,40 +221,38 @@ def import_players(event, roles):
     import_form = ImportForm()
     if not import_form.validate_on_submit():
         return _players_page(event, roles, import_form=import_form, status=400)
+    data = import_form.file.data.read()
     upload = imports.receive(
-        db.session,
-        actor=current_user,
-        event=event,
-        data=import_form.file.data.read(),
-        filename=import_form.file.data.filename or "",
+        db.session, actor=current_user, event=event, data=data, filename=import_form.file.data.filename or ""
     )
     db.session.commit()
-    return _apply_upload(event, roles, upload, import_form=import_form)
+    return _apply_upload(event, roles, upload, data, import_form=import_form)
 
 
-def _apply_upload(event, roles, upload, *, mapping=None, replace_rounds=(), import_form=None):
-    """Apply a kept upload; the players page shows what it did, or the step the organizer must take first."""
+def _apply_upload(event, roles, upload, data, *, mapping=None, replace_rounds=(), import_form=None):
+    """Apply a kept upload; the players page shows what it did, or the step the organizer must take first. The file
+    is read first, with no transaction open (`data`, not `upload.content`): the write lock is taken only to write."""
     try:
-        outcome = imports.apply(
-            db.session,
-            actor=current_user,
-            event=event,
-            upload=upload,
-            mapping=mapping,
-            replace_rounds=replace_rounds,
-            batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
-            end_batch=_end_import_batch,
-        )
+        file = imports.read_tournament_file(data, mapping=mapping)
     except imports.NeedsMapping as err:
-        db.session.rollback()
         return _mapping_page(event, roles, upload, err)
     except imports.UnreadableFile as err:
-        db.session.rollback()
         imports.discard(db.session, actor=current_user, event=event, upload=upload, why=str(err))
         db.session.commit()
         import_form = import_form or ImportForm(formdata=None)
         import_form.file.errors.append(str(err))
         return _players_page(event, roles, import_form=import_form, status=400)
+    outcome = imports.apply(
+        db.session,
+        actor=current_user,
+        event=event,
+        upload=upload,
+        mapping=mapping,
+        replace_rounds=replace_rounds,
+        batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
+        end_batch=_end_import_batch,
+        file=file,
+    )
     db.session.commit()
     reads_only_from_now()  # the page below only reads: it must not hold the write lock while it lists the players
     return _players_page(event, roles, outcome=outcome)
@@ -295,13 +293,14 @@ def import_step(event, roles, upload_id):
         db.session.commit()
         flash("The rest of the file was not imported; the pairings already there are kept.", "success")
         return redirect(url_for("events.players", event_id=event.id))
-    if form.replace.data:
-        return _apply_upload(event, roles, upload, replace_rounds=set(form.replace_rounds.data or ()))
     mapping = {}
     for key, role in request.form.items():
         if key.startswith("column-") and key[7:].isdigit() and role in imports.COLUMN_ROLES:
             mapping[int(key[7:])] = role
-    return _apply_upload(event, roles, upload, mapping=mapping or None)
+    data, mapping = upload.content, mapping or imports.stored_mapping(upload)
+    db.session.commit()  # ends the access check's transaction before the file is read (SQLite's write lock)
+    replace = set(form.replace_rounds.data or ()) if form.replace.data else set()
+    return _apply_upload(event, roles, upload, data, mapping=mapping, replace_rounds=replace)
 
 
 def _pending_page(event, roles, upload):

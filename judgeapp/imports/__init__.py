@@ -6,6 +6,7 @@ spreadsheet saved as CSV/TSV. Pure Python; the database side is `judgeapp.events
 
 from __future__ import annotations
 
+from . import kts, melee, table, tom
 from .model import (
     COLUMN_ROLES,
     FORMAT_NAMES,
@@ -26,8 +27,6 @@ MAX_FILE_BYTES = 16 * 1024 * 1024
 
 def detect(data: bytes) -> Format:
     """Which software wrote these bytes, from the content alone (never the file name)."""
-    from . import kts, melee, tom
-
     if tom.looks_like(data):
         return "tom"
     if kts.looks_like(data):
@@ -42,8 +41,6 @@ def read_tournament_file(data: bytes, *, mapping: dict[int, str] | None = None) 
 
     Raises UnreadableFile (one plain sentence) when the file as a whole is not understood, and NeedsMapping when a
     spreadsheet's headers must be mapped by the organizer first (`mapping`: column index → one of COLUMN_ROLES)."""
-    from . import kts, melee, table, tom
-
     if not data.strip():
         raise UnreadableFile("The file is empty.")
     if len(data) > MAX_FILE_BYTES:

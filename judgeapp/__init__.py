@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from sqlalchemy import inspect as sa_inspect
+from werkzeug.routing import IntegerConverter
 
 from .config import DEFAULTS, ROOT, from_environment
 from .errors import EventClosed
@@ -60,11 +62,21 @@ def create_app(test_config: dict | None = None) -> Flask:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     load_catalog(app)
     register_extensions(app)
+    app.url_map.converters["int"] = RecordNumber
     register_blueprints(app)
     register_errorhandlers(app)
     register_template_helpers(app)
     register_commands(app)
     return app
+
+
+class RecordNumber(IntegerConverter):
+    """`<int:…>` in every route, bounded to the database's integer: a larger number names no record (404), where it
+    made the database driver overflow (a 500)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**31 - 1)
+        super().__init__(map, *args, **kwargs)
 
 
 def load_catalog(app: Flask) -> None:

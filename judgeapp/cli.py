@@ -86,6 +86,9 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
         click.echo(f"import-tournament: {message}", err=True)
         sys.exit(1)
 
+    event_name = " ".join(event_name.split())
+    if not 1 <= len(event_name) <= 200:
+        fail("--event: give the event's name (1 to 200 characters)")
     data = Path(file).read_bytes()
     event = db.session.scalar(select(Event).where(Event.name == event_name).order_by(Event.id))
     if event is None:

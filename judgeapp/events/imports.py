@@ -105,7 +105,7 @@ def receive(session: Session, *, actor: User, event: Event, data: bytes, filenam
     upload = TournamentImport(
         event_id=event.id,
         uploaded_by_id=actor.id,
-        filename=(filename or "")[-255:],
+        filename="".join(c for c in (filename or "") if c.isprintable())[-255:],  # no NUL for PostgreSQL
         sha256=hashlib.sha256(data).hexdigest(),
         content=data,
         status=ImportState.PENDING,
@@ -164,6 +164,7 @@ def apply(
         audit.record(session, actor, "event.rounds", event, event_id=event_id, before=event.rounds, after=rounds,
                      because="import")  # fmt: skip
         event.rounds = outcome.rounds_raised_to = rounds
+    _supersede_older(session, actor, event_id, upload_id)
     report = outcome.report()
     upload.summary = report
     if not outcome.changed:
@@ -191,6 +192,21 @@ def discard(session: Session, *, actor: User, event: Event, upload: TournamentIm
     upload.status = TOURNAMENT_IMPORT.move(upload.status, "discard")  # type: ignore[assignment]
     upload.settled_at = utcnow()
     audit.record(session, actor, "import.discard", upload, event_id=event.id, because=why or "the organizer chose")
+
+
+def _supersede_older(session: Session, actor: User, event_id: int, upload_id: int) -> None:
+    """Files uploaded before this one and still waiting are discarded: confirming an older file's changed round
+    after a newer file was applied would put older pairings over newer ones."""
+    older = session.scalars(
+        select(TournamentImport).where(
+            TournamentImport.event_id == event_id,
+            TournamentImport.id < upload_id,
+            TournamentImport.status == ImportState.PENDING,
+        )
+    )
+    for upload in older:
+        upload.status, upload.settled_at = ImportState.DISCARDED, utcnow()
+        audit.record(session, actor, "import.discard", upload, event_id=event_id, because=f"file {upload_id} is newer")
 
 
 def pending_uploads(session: Session, event: Event) -> list[TournamentImport]:

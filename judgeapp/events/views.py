@@ -295,8 +295,15 @@ def import_step(event, roles, upload_id):
         return redirect(url_for("events.players", event_id=event.id))
     mapping = {}
     for key, role in request.form.items():
-        if key.startswith("column-") and key[7:].isdigit() and role in imports.COLUMN_ROLES:
-            mapping[int(key[7:])] = role
+        index = key.removeprefix("column-")
+        if (
+            key.startswith("column-")
+            and index.isascii()
+            and index.isdigit()
+            and len(index) < 4
+            and role in (imports.COLUMN_ROLES)
+        ):
+            mapping[int(index)] = role
     data, mapping = upload.content, mapping or imports.stored_mapping(upload)
     db.session.commit()  # ends the access check's transaction before the file is read (SQLite's write lock)
     replace = set(form.replace_rounds.data or ()) if form.replace.data else set()

@@ -20,8 +20,10 @@ FORMAT_NAMES: dict[str, str] = {
 }
 
 MAX_TABLE = 9999  # as the floor forms' table fields
+MAX_ROUND = 30  # as the event form's number of rounds
 MAX_NAME = 200
 MAX_CODE = 64
+MAX_COUNTRY = 64
 
 
 class UnreadableFile(ValueError):
@@ -144,6 +146,10 @@ def player_problem(player: FilePlayer) -> str | None:
         return f"the player ID is longer than {MAX_CODE} characters"
     if player.reading is not None and len(player.reading) > MAX_NAME:
         return f"the reading of the name is longer than {MAX_NAME} characters"
+    if player.team is not None and len(player.team) > MAX_NAME:
+        return f"the team is longer than {MAX_NAME} characters"
+    if player.country is not None and len(player.country) > MAX_COUNTRY:
+        return f"the country is longer than {MAX_COUNTRY} characters"
     return None
 
 
@@ -153,8 +159,9 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
     - a player without a name, or with an over-long field, is rejected;
     - a player ID already given to an earlier player rejects the later entry, unless `same_player_again` (Melee's
       standings list a player once per phase: the same ID there is the same player, and is kept once);
-    - a match naming an unknown player, naming one player twice, or seating a player already seated in that round
-      is rejected whole; a match whose table is not a number was rejected by its reader.
+    - a match naming an unknown player, naming one player twice, seating a player already seated in that round, or
+      of a round outside 1 to MAX_ROUND is rejected whole; a match whose table is not a number was rejected by its
+      reader.
     """
     players: list[FilePlayer] = []
     first: dict[str, FilePlayer] = {}
@@ -174,6 +181,9 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
     matches: list[FileMatch] = []
     seated: dict[tuple[int, str], FileMatch] = {}
     for match in file.matches:
+        if not 1 <= match.round <= MAX_ROUND:
+            file.reject(match.where, f"round {match.round}: an event has rounds 1 to {MAX_ROUND}")
+            continue
         unknown = [p for p in match.players if p not in first]
         if unknown:
             file.reject(match.where, f"round {match.round}: unknown player {', '.join(_shown(p) for p in unknown)}")
@@ -209,6 +219,8 @@ def _place(where: Where) -> str:
 # a row with a second player (name_2/code_2) is a whole match.
 COLUMN_ROLES: dict[str, str] = {
     "name": "Player name",
+    "first_name": "First name (given name)",
+    "last_name": "Last name (family name)",
     "code": "Player ID",
     "reading": "Reading of the name (フリガナ)",
     "country": "Country",

@@ -43,6 +43,9 @@ from .model import (
 DELIMITERS = ",;\t"
 LEGACY_CODE_PAGES = ["cp932", "euc_jp", "cp1252", "cp1250", "cp1251"]
 SAMPLE_ROWS = 5
+SNIFF_CHARS = 8192
+MAX_COLUMNS = 100
+RUNAWAY_LINES = 3  # a row spanning this many lines or more: a stray quotation mark swallowed the lines after it
 BYE_WORDS = {"bye", "不戦勝", "バイ"}
 
 # Header synonyms, written as `header_key` folds them (NFKC, casefolded, letters and digits only).
@@ -64,7 +67,10 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
     "name_2": ("opponent", "opponent name", "player 2", "player 2 name", "対戦相手", "対戦相手名", "gegner"),
     "code_2": ("opponent id", "id 2", "opponent player id", "player 2 id", "対戦相手id", "対戦相手プレイヤーid"),
     "first_name": ("first name", "given name", "firstname", "名", "vorname", "prénom"),
-    "last_name": ("last name", "family name", "surname", "lastname", "姓", "苗字", "nachname", "nom de famille"),
+    "last_name": (
+        "last name", "family name", "surname", "lastname", "姓", "苗字", "nachname", "nom de famille", "apellidos",
+        "apellido", "cognome",
+    ),
     "code_1": ("player 1 id",),
     "name_1": ("player 1", "player 1 name"),
 }  # fmt: skip
@@ -102,6 +108,12 @@ def decode(data: bytes) -> str:
     from charset_normalizer import from_bytes
 
     best = from_bytes(data, cp_isolation=LEGACY_CODE_PAGES).best()
+    if best is not None and best.encoding in ("cp932", "euc_jp"):
+        return str(best)
+    try:  # Western European Excel: what an organizer's computer most often writes; charset-normalizer tends to
+        return data.decode("cp1252")  # pick Central European cp1250 for it, turning "Peña" into "Peńa"
+    except UnicodeDecodeError:
+        pass
     if best is None:
         raise UnreadableFile("The file is not text in any encoding a spreadsheet writes (save it as CSV UTF-8).")
     return str(best)
@@ -109,7 +121,8 @@ def decode(data: bytes) -> str:
 
 def delimiter(text: str) -> str:
     """Comma, semicolon or tab: what csv.Sniffer finds, checked against the header line's own count."""
-    lines = [line for line in text.split("\n")[:50] if line.strip()]
+    # a bounded sample: csv.Sniffer's time grows with the square of its input (a 66 KB line took 8 s)
+    lines = [line for line in text[:SNIFF_CHARS].split("\n")[:50] if line.strip()]
     header = lines[0] if lines else ""
     counts = {d: _count_outside_quotes(header, d) for d in DELIMITERS}
     try:
@@ -140,6 +153,11 @@ def rows(text: str) -> list[tuple[int, list[str]]]:
     line = 1
     try:
         for cells in reader:
+            if reader.line_num - line + 1 >= RUNAWAY_LINES and any("\n" in c for c in cells):
+                raise UnreadableFile(
+                    f"A quotation mark on line {line} opens a cell that runs on to line {reader.line_num}: close or "
+                    "remove that quotation mark and upload the file again."
+                )
             if any(c.strip() for c in cells):
                 out.append((line, cells))
             line = reader.line_num + 1
@@ -168,6 +186,14 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
     if not table:
         raise UnreadableFile("The file has no rows.")
     _, header = table[0]
+    while header and not header[-1].strip():  # spreadsheets pad rows with empty columns
+        header = header[:-1]
+    if not header:
+        raise UnreadableFile("The file's first row is empty: it needs a header row (name, player ID…).")
+    if len(header) > MAX_COLUMNS:
+        raise UnreadableFile(
+            f"The file has {len(header)} columns; a players or pairings file has a few (at most {MAX_COLUMNS})."
+        )
     width = len(header)
     if mapping is not None:
         columns = _checked_mapping(mapping, header, table)
@@ -186,7 +212,7 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
                 raise NeedsMapping(
                     "The file's columns were not recognised: say which column holds the player's name or ID.",
                     headers=[clean_text(h) or "" for h in header],
-                    sample=[[clean_text(c) or "" for c in cells] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
+                    sample=[[clean_text(c) or "" for c in cells[:width]] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
                     mapping={i: r for i, r in guess.items() if r in COLUMN_ROLES},
                 )
     return _Reader(columns, body, width).read()
@@ -194,11 +220,18 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
 
 def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tuple[int, list[str]]]) -> dict[int, str]:
     columns = {int(i): role for i, role in mapping.items() if role in COLUMN_ROLES and 0 <= int(i) < len(header)}
-    if not ({"name", "code"} & set(columns.values())):
+    chosen = list(columns.values())
+    twice = sorted({COLUMN_ROLES[r] for r in chosen if chosen.count(r) > 1})
+    problem = (
+        f"Each kind of column can be chosen once: {', '.join(twice)} was chosen for more than one column."
+        if twice
+        else "Say which column holds the player's name or the player ID."
+    )
+    if twice or not ({"name", "code", "first_name", "last_name"} & set(chosen)):
         raise NeedsMapping(
-            "Say which column holds the player's name or the player ID.",
+            problem,
             headers=[clean_text(h) or "" for h in header],
-            sample=[[clean_text(c) or "" for c in cells] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
+            sample=[[clean_text(c) or "" for c in cells[: len(header)]] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
             mapping=columns,
         )
     return columns
@@ -229,10 +262,16 @@ class _Reader:
         return clean_text(cells[i]) if i is not None and i < len(cells) else None
 
     def name(self, cells: list[str]) -> str | None:
+        """The player's name; a "name" column beside a first-name column is the surname ("Prénom" and "Nom",
+        "Vorname" and "Name"), beside a last-name column the given name ("Nombre" and "Apellidos")."""
         first, last = self.cell(cells, "first_name"), self.cell(cells, "last_name")
-        if "name" in self.at:
-            return self.cell(cells, "name") or _joined(first, last)
-        return _joined(first, last)
+        if "name" not in self.at:
+            return _joined(first, last)
+        if "first_name" in self.at and "last_name" not in self.at:
+            return _joined(first, self.cell(cells, "name"))
+        if "last_name" in self.at and "first_name" not in self.at:
+            return _joined(self.cell(cells, "name"), last)
+        return self.cell(cells, "name") or _joined(first, last)
 
     def read(self) -> TournamentFile:
         self.file.fields = tuple(

@@ -546,6 +546,7 @@ INCIDENT_HEADER = [
     "table",
     "player",
     "player_id",
+    "platform_ids",
     "infraction_code",
     "infraction",
     "rank",
@@ -606,6 +607,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 i.table_number if i.table_number is not None else "",
                 name,
                 code,
+                "; ".join(_platform_ids(s.player) for s in i.subjects if s.player.platform_ids),
                 i.infraction_code,
                 _infraction(policy, i.infraction_code)[len(i.infraction_code) + 1 :],
                 rank_name(i.rank_id),
@@ -619,6 +621,63 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 i.status_reason or "",
             ]
         )
+    return rows
+
+
+PLAYER_PENALTY_HEADER = [
+    "player_id",
+    "player",
+    "reading",
+    "platform_ids",
+    "incident",
+    "round",
+    "table",
+    "infraction_code",
+    "infraction",
+    "rank",
+    "upgraded",
+    "team_penalty",
+    "status",
+    "appeal_outcome",
+]
+
+
+def _platform_ids(player) -> str:
+    """A player's IDs on other platforms as imported, `platform:ID` joined by "; " (e.g. `pokemon:1234567`)."""
+    return "; ".join(f"{k}:{v}" for k, v in sorted((player.platform_ids or {}).items()))
+
+
+def player_penalty_rows(policy: Policy, event: Event, rec: Records) -> list[list]:
+    """Each player's penalties at the event, one row per player and penalty, players by ID (then name), penalties
+    in incident order: for matching penalties back into the pairing software. A team penalty has a row for each
+    member; void and overturned penalties stay, with their status; players without a penalty have no row."""
+    appeals, rank_name = rec.appeals_by_incident(), rank_namer(policy)
+    rows = []
+    for i in rec.incidents:
+        if i.rank_id is None:
+            continue
+        outcome = "; ".join(a.status.value for a in appeals.get(i.id, []))
+        for subject in i.subjects:
+            p = subject.player
+            rows.append(
+                [
+                    p.player_code or "",
+                    p.name,
+                    p.reading or "",
+                    _platform_ids(p),
+                    i.number,
+                    i.round.number,
+                    i.table_number if i.table_number is not None else "",
+                    i.infraction_code,
+                    _infraction(policy, i.infraction_code)[len(i.infraction_code) + 1 :],
+                    rank_name(i.rank_id),
+                    _yes(i.upgraded),
+                    _yes(i.subject_kind is SubjectKind.TEAM),
+                    i.status.value,
+                    outcome,
+                ]
+            )
+    rows.sort(key=lambda r: (r[0] == "", r[0], r[1], r[4]))
     return rows
 
 

@@ -27,6 +27,10 @@ EXPORTS = {
         services.EXTENSION_HEADER,
         lambda policy, event, rec: services.extension_rows(event, rec, to_local),
     ),
+    "player-penalties": (
+        services.PLAYER_PENALTY_HEADER,
+        lambda policy, event, rec: services.player_penalty_rows(policy, event, rec),
+    ),
     "deck-checks": (
         services.DECK_CHECK_HEADER,
         lambda policy, event, rec: services.deck_check_rows(event, rec, to_local),

@@ -295,3 +295,46 @@ def test_an_xml_bomb_is_refused_at_the_file_field_and_nothing_is_imported(app, o
     html = page(response)
     assert response.status_code == 400 and 'id="file-error"' in html and "entit" in html.lower()
     assert players_at(app, event_id) == []
+
+
+def test_a_newer_file_discards_the_older_ones_still_waiting_so_old_pairings_cannot_come_back(app, organizer_at):
+    """Found in review: confirming round 1 of an older pending file after a newer one put the older pairings back."""
+    client, event_id = organizer_at
+    head = "round,table,player id,opponent id\n"
+    import_players(client, event_id, head + "1,1,P1,P2\n1,2,P3,P4\n")
+    older = page(import_players(client, event_id, head + "1,1,P1,P3\n1,2,P2,P4\n"))
+    assert 'id="confirm-rounds"' in older
+    import_players(client, event_id, head + "1,1,P1,P4\n1,2,P2,P3\n")  # newer, also waiting
+    step = re.search(r'<form method="post" action="(/events/\d+/imports/\d+)" id="confirm-rounds"', older).group(1)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', older).group(1)
+
+    late = client.post(step, data={"csrf_token": token, "replace_rounds": "1", "replace": "1"})
+
+    assert late.status_code == 409 and "This file was already discarded" in page(late)
+
+
+def test_odd_mapping_fields_and_record_numbers_too_large_for_the_database_get_answers_not_500s(app, organizer_at):
+    client, event_id = organizer_at
+    mapping = page(import_players(client, event_id, "Wer;Nummer\nLena Pike;K-1\n"))
+    step = re.search(r'action="(/events/\d+/imports/\d+)"', mapping).group(1)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', mapping).group(1)
+    odd = client.post(
+        step, data={"csrf_token": token, "column-²": "name", "column-" + "9" * 5000: "code", "apply": "1"}
+    )
+    assert odd.status_code == 200 and 'id="column-mapping"' in page(odd), "asked again, nothing imported"
+    assert client.get(f"/events/{event_id}/imports/99999999999999999999").status_code == 404
+    assert client.get("/events/99999999999999999999").status_code == 404
+
+
+def test_a_file_name_with_control_characters_is_kept_without_them(app, organizer_at):
+    """PostgreSQL refuses a NUL in text: the upload's name is stored without control characters."""
+    from judgeapp.models import TournamentImport
+
+    client, event_id = organizer_at
+    response = client.post(
+        f"/events/{event_id}/players/import",
+        **multipart(csrf_token(client, f"/events/{event_id}/players"), "name,player id\nAnna,A1\n", "a\x00b\x07.csv"),
+    )
+    assert response.status_code == 200
+    with app.app_context():
+        assert db.session.scalar(select(TournamentImport.filename)) == "ab.csv"

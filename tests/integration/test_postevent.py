@@ -512,3 +512,29 @@ def test_an_organizer_sees_a_players_penalties_across_their_own_events_only(app,
     assert "3 incidents" not in page
     assert organizer.get("/players/history?code=").status_code == 400
     assert finished["head"].get("/players/history?code=P-003").status_code == 403  # not an organizer account
+
+
+def test_the_penalties_by_player_csv_gives_each_players_penalties_with_the_ids_as_imported(app, floor, organizer):
+    """For matching penalties back into the pairing software: one row per player and penalty, a team penalty on
+    each member, the player IDs and other platforms' IDs as the tournament file gave them."""
+    from judgeapp.models import Player
+
+    with app.app_context():
+        db.session.get(Player, floor["players"]["P-003"]).platform_ids = {"pokemon": "1234567"}
+        db.session.commit()
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert log(judge, floor["event_id"], player="P-003", infraction="3.5.2", penalty="warning").status_code == 302
+    assert log(judge, floor["event_id"], subject_kind="team", team="Blue Lions", infraction="3.5.2", penalty="warning")
+
+    response = organizer.get(f"/events/{floor['event_id']}/export/player-penalties.csv")
+
+    assert "player-penalties_" in response.headers["Content-Disposition"]
+    rows = [
+        (r["player_id"], r["player"], r["platform_ids"], r["incident"], r["rank"], r["team_penalty"])
+        for r in rows_of(response)
+    ]
+    assert rows == [
+        ("P-001", "Aiko Mori", "", "2", "Warning", "yes"),
+        ("P-002", "Ben Ode", "", "2", "Warning", "yes"),
+        ("P-003", "Chen Yu", "pokemon:1234567", "1", "Warning", "no"),
+    ]  # P-004 has no penalty: no row

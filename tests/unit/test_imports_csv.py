@@ -312,3 +312,70 @@ def test_a_row_with_more_filled_cells_than_the_header_has_columns_is_rejected_no
     file = read_tournament_file(b"name,player id\nYui Suzuki,P-1\nFar,Too,Many,Columns\nMei Ito,P-2,\n")
     assert [(p.name, p.code) for p in file.players] == [("Yui Suzuki", "P-1"), ("Mei Ito", "P-2")]
     assert file.summary()["rejected"] == [{"line": 3, "reason": "the row has 4 cells but the file has 2 columns"}]
+
+
+# ---- found by the hostile review of the import ---------------------------------------------------------------------
+
+
+def read_text(text: str, encoding: str = "utf-8"):
+    from judgeapp.imports import read_tournament_file
+
+    return read_tournament_file(text.encode(encoding))
+
+
+def test_a_file_saved_by_western_european_excel_keeps_every_letter():
+    """charset-normalizer took Windows-1252 for Central European cp1250: "Peña" became "Peńa"."""
+    file = read_text("Name,Player ID\nJosé Núñez,A1\nHélène Åberg,A2\nSøren Æbelø,A3\n", "cp1252")
+    assert [p.name for p in file.players] == ["José Núñez", "Hélène Åberg", "Søren Æbelø"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nom;Prénom;Identifiant\nDupont;Marie;F-1\nDupont;Luc;F-2\n",
+        "Vorname;Name;Spieler-ID\nMarie;Dupont;F-1\nLuc;Dupont;F-2\n",
+        "Nombre;Apellidos;ID\nMarie;Dupont;F-1\nLuc;Dupont;F-2\n",
+    ],
+)
+def test_a_first_name_column_beside_a_name_column_gives_the_whole_name(text):
+    file = read_text(text)
+    assert [p.name for p in file.players] == ["Marie Dupont", "Luc Dupont"] and file.rejected == []
+
+
+def test_a_stray_quotation_mark_refuses_the_file_naming_its_line_instead_of_swallowing_the_rest():
+    from judgeapp.imports import UnreadableFile
+
+    rows = "".join(f"Player {n},ID{n}\n" for n in range(1, 20))
+    with pytest.raises(UnreadableFile, match="quotation mark on line 6"):
+        read_text("Name,ID\n" + rows.replace("Player 5,", '"Player 5,'))
+
+
+def test_empty_columns_a_spreadsheet_pads_with_are_ignored_and_a_very_wide_file_is_refused():
+    from judgeapp.imports import UnreadableFile
+
+    padded = read_text("Name;ID" + ";" * 16_382 + "\nAnna;A1\n")
+    assert [(p.name, p.code) for p in padded.players] == [("Anna", "A1")]
+    with pytest.raises(UnreadableFile, match="has 500 columns"):
+        read_text(",".join(f"c{n}" for n in range(500)) + "\n")
+
+
+def test_rounds_outside_an_events_range_and_over_long_fields_are_rejected_entries_not_errors():
+    file = read_text("round,table,player id,opponent id\n31,1,A1,A2\n1,1,A1,A2\n")
+    assert [r["reason"] for r in file.summary()["rejected"]] == ["round 31: an event has rounds 1 to 30"]
+    assert file.rounds() == [1]
+    players = read_text("name,player id,team,country\nAnna,A1," + "T" * 201 + ",JP\nBen,A2,Blue," + "C" * 65 + "\n")
+    assert [r["reason"] for r in players.summary()["rejected"]] == [
+        "the team is longer than 200 characters",
+        "the country is longer than 64 characters",
+    ]
+
+
+def test_a_column_role_chosen_twice_in_the_mapping_asks_again():
+    from judgeapp.imports import NeedsMapping, read_tournament_file
+
+    with pytest.raises(NeedsMapping, match="chosen for more than one column"):
+        read_tournament_file(b"Nome,Cognome,Tessera\nAda,Rossi,T-1\n", mapping={0: "name", 1: "name", 2: "code"})
+    file = read_tournament_file(
+        b"Nome,Cognome,Tessera\nAda,Rossi,T-1\n", mapping={0: "first_name", 1: "last_name", 2: "code"}
+    )
+    assert [(p.name, p.code) for p in file.players] == [("Ada Rossi", "T-1")]

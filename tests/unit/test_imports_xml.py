@@ -253,3 +253,11 @@ def test_detection_does_not_take_a_csv_for_tom_or_kts():
         assert detect(sample(name)) not in ("tom", "kts"), name
     assert not tom.looks_like(b"tournament,players,pods\n<data>,1,2\n")
     assert not kts.looks_like(b"Name;Tournament;CurrentRound\n<Tournament>;<CurrentRound>;1\n")
+
+
+def test_a_round_number_too_large_for_the_database_is_a_rejected_match_not_a_crash():
+    from judgeapp.imports import read_tournament_file
+
+    data = (DATA / "tom-sample.tdf").read_bytes().replace(b'<round number="1"', b'<round number="99999999999999999999"')
+    file = read_tournament_file(data)
+    assert file.rounds() == [] and any("99999999999999999999" in r["reason"] for r in file.summary()["rejected"])

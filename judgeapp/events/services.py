@@ -359,6 +359,22 @@ def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
     return seating_of(session, rnd.event_id, rnd.number)
 
 
+def byes_of(session: Session, rnd: Round | None) -> list[int]:
+    """The ids of the players the pairings give a bye in `rnd` (no table)."""
+    if rnd is None:
+        return []
+    return list(
+        session.scalars(
+            select(Pairing.player_id).where(
+                Pairing.event_id == rnd.event_id,
+                Pairing.round_number == rnd.number,
+                Pairing.replaced_at.is_(None),
+                Pairing.table_number.is_(None),
+            )
+        )
+    )
+
+
 def seating_of(session: Session, event_id: int, round_number: int) -> dict[int, list[Player]]:
     """Table number → the players the pairings seat there in round `round_number` (started or not)."""
     out: dict[int, list[Player]] = {}

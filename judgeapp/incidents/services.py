@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
 from ..errors import FieldError, one_line
-from ..events.services import current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
+from ..events.services import byes_of, current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..history import priors_of_players
 from ..infractions import (
     ExtensionOwed,

@@ -144,6 +144,8 @@ def new(event, roles):
         players=players_of(db.session, event),
         label=player_label,
         seating=seating,
+        byes=services.byes_of(db.session, current),
+        seating_round=current.number if current else None,
         teams=teams,
         has_rounds=bool(rounds),
     ), status

@@ -137,3 +137,22 @@ def test_what_was_typed_survives_a_reload_until_the_incident_is_saved_once(live_
     phone.get_by_role("link", name="Another incident").click()
     assert phone.get_by_label("Description").input_value() == ""
     assert not phone.get_by_text("Restored what you had typed").is_visible()
+
+
+def test_a_player_typed_at_the_wrong_table_is_flagged_at_once_and_their_real_table_is_one_tap_away(live_server, phone):
+    """The demo's pairings seat Ji-ho Kim (DEMO-009) at table 5 in round 1; the judge typed table 3."""
+    open_event(phone, live_server)
+    phone.get_by_role("link", name="New incident").click()
+    phone.get_by_label("Table").fill("3")
+    assert phone.locator("#table-players").get_by_role("button").count() == 2, "the table's two players come first"
+    phone.get_by_role("combobox", name="Player").fill("Ji-ho Kim · DEMO-009")
+
+    warning = phone.get_by_role("status").filter(has_text="Ji-ho Kim")
+    warning.get_by_text("Ji-ho Kim is at table 5 this round, not table 3.").wait_for()
+    assert no_horizontal_scroll(phone)
+    shot(phone, "15a-player-at-another-table")
+    warning.get_by_role("button", name="Use table 5").click()
+
+    assert phone.get_by_label("Table").input_value() == "5"
+    assert not phone.locator("#seat-warning").is_visible()
+    assert phone.locator("#table-players .chip.on").inner_text() == "Ji-ho Kim · DEMO-009"

@@ -57,7 +57,12 @@ function main() {
   var panel = document.getElementById("suggestion"), reasonField = document.getElementById("reason-field");
   var pendingNote = document.getElementById("pending-note"), extension = $("#extension");
   var owedHint = document.getElementById("owed-hint");
-  var seating = JSON.parse(document.getElementById("seating").textContent || "{}");
+  var seatingScript = document.getElementById("seating");
+  var seating = JSON.parse(seatingScript.textContent || "{}"), seatingRound = seatingScript.dataset.round || "";
+  var byes = JSON.parse((document.getElementById("byes") || {}).textContent || "[]");
+  var tableOf = {};  // player id -> the table the pairings seat them at this round
+  Object.keys(seating).forEach(function (t) { seating[t].forEach(function (p) { tableOf[p.id] = t; }); });
+  var seatWarning = document.getElementById("seat-warning");
   var idsByLabel = {};
   document.querySelectorAll("#player-list option").forEach(function (o) { idsByLabel[o.value] = o.dataset.id; });
   var last = null, penaltyTouched = !!penalty.value, requestNo = 0;
@@ -66,7 +71,7 @@ function main() {
 
   function showKind() {
     form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
-    suggest();
+    suggest(); checkSeat();
   }
 
   function syncPlayerId() { playerId.value = idsByLabel[playerInput.value] || ""; }
@@ -82,13 +87,48 @@ function main() {
     box.appendChild(title);
     seated.forEach(function (p) {
       var b = document.createElement("button");
-      b.type = "button"; b.className = "chip"; b.textContent = p.label;
+      b.type = "button"; b.className = "chip"; b.textContent = p.label; b.dataset.id = String(p.id);
       b.addEventListener("click", function () {
-        playerInput.value = p.label; playerId.value = p.id; suggest();
+        playerInput.value = p.label; playerId.value = p.id; suggest(); checkSeat();
         box.querySelectorAll(".chip").forEach(function (c) { c.classList.toggle("on", c === b); });
       });
       box.appendChild(b);
     });
+  }
+
+  // The pairings at hand (no network needed): a player who is not seated at the typed table is said at once, with
+  // their real table one tap away.
+  function checkSeat() {
+    var text = seatProblem();
+    if (text === seatWarning.dataset.text) return;  // unchanged: the button stays under the judge's finger
+    seatWarning.dataset.text = text; seatWarning.textContent = ""; seatWarning.hidden = !text;
+    if (!text) return;
+    var id = parseInt(playerId.value, 10), at = tableOf[id];
+    var p = document.createElement("p"); p.textContent = text; seatWarning.appendChild(p);
+    if (at && at !== table.value) {
+      var b = document.createElement("button");
+      b.type = "button"; b.className = "button"; b.textContent = "Use table " + at;
+      b.addEventListener("click", function () {
+        table.value = at; showTablePlayers(); checkSeat(); suggest();
+        var chip = Array.prototype.find.call(document.querySelectorAll("#table-players .chip"), function (c) {
+          return c.dataset.id === String(id);
+        });
+        if (chip) chip.classList.add("on");
+        table.focus();
+      });
+      seatWarning.appendChild(b);
+    }
+  }
+
+  function seatProblem() {
+    var round = $("#round");
+    if (kind() !== "player" || !playerId.value || !seatingRound || (round && round.value !== seatingRound)) return "";
+    if (!Object.keys(seating).length && !byes.length) return "";  // no pairings imported for this round
+    var id = parseInt(playerId.value, 10), at = tableOf[id], name = playerInput.value.split(" · ")[0];
+    if (byes.indexOf(id) >= 0) return name + " has a bye this round: no table.";
+    if (!at) return name + " is not in this round's pairings.";
+    if (at === table.value) return "";
+    return name + " is at table " + at + " this round" + (table.value ? ", not table " + table.value + "." : ".");
   }
 
   // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).
@@ -336,9 +376,10 @@ function main() {
   }
 
   form.querySelectorAll("input[name=subject_kind]").forEach(function (r) { r.addEventListener("change", showKind); });
-  playerInput.addEventListener("input", function () { syncPlayerId(); if (playerId.value) suggest(); });
-  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); });
-  table.addEventListener("input", showTablePlayers);
+  playerInput.addEventListener("input", function () { syncPlayerId(); if (playerId.value) suggest(); checkSeat(); });
+  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); checkSeat(); });
+  table.addEventListener("input", function () { showTablePlayers(); checkSeat(); });
+  var roundField = $("#round"); if (roundField) roundField.addEventListener("change", checkSeat);
   search.addEventListener("input", filterInfractions);
   infraction.addEventListener("change", suggest);
   penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });
@@ -359,6 +400,7 @@ function main() {
   }
   syncPlayerId();
   showTablePlayers();
+  checkSeat();
   if (infraction.value) suggest();
 }
 

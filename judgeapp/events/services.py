@@ -359,6 +359,44 @@ def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
     return seating_of(session, rnd.event_id, rnd.number)
 
 
+@dataclass
+class PlayerRound:
+    """Where the pairings put a player in one round: a table and the opponents there, or a bye (table None)."""
+
+    number: int
+    table: int | None
+    opponents: list[Player]
+    started: bool
+
+
+def rounds_of_player(session: Session, event: Event, player: Player) -> list[PlayerRound]:
+    """The player's round-by-round tables and opponents as imported, rounds not started yet included."""
+    from sqlalchemy.orm import aliased
+
+    mine, theirs = aliased(Pairing), aliased(Pairing)
+    rows = session.execute(
+        select(mine.round_number, mine.table_number, Player)
+        .outerjoin(
+            theirs,
+            (theirs.event_id == mine.event_id)
+            & (theirs.round_number == mine.round_number)
+            & (theirs.table_number == mine.table_number)
+            & (theirs.player_id != mine.player_id)
+            & theirs.replaced_at.is_(None),
+        )
+        .outerjoin(Player, Player.id == theirs.player_id)
+        .where(mine.event_id == event.id, mine.player_id == player.id, mine.replaced_at.is_(None))
+        .order_by(mine.round_number, Player.name)
+    )
+    started = {r.number for r in rounds_of(session, event)}
+    out: dict[int, PlayerRound] = {}
+    for number, table, opponent in rows:
+        entry = out.setdefault(number, PlayerRound(number, table, [], number in started))
+        if opponent is not None:
+            entry.opponents.append(opponent)
+    return list(out.values())
+
+
 def byes_of(session: Session, rnd: Round | None) -> list[int]:
     """The ids of the players the pairings give a bye in `rnd` (no table)."""
     if rnd is None:

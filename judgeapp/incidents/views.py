@@ -17,7 +17,7 @@ from ..choices import infraction_choices, infraction_choices_of, penalty_choices
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
-from ..events.services import players_of
+from ..events.services import players_of, rounds_of_player
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..infractions import ExtensionReason, extension_owed
@@ -391,6 +391,7 @@ def player(event, roles, player_id):
         policy=policy,
         player=person,
         groups=groups,
+        rounds=rounds_of_player(db.session, event, person),
         rank_name=rank_namer(policy),
     )
 

@@ -338,3 +338,12 @@ def test_a_file_name_with_control_characters_is_kept_without_them(app, organizer
     assert response.status_code == 200
     with app.app_context():
         assert db.session.scalar(select(TournamentImport.filename)) == "ab.csv"
+
+
+def test_a_players_page_lists_their_tables_and_opponents_round_by_round(app, floor):
+    organizer = signed_in(app, floor["organizer"][1])
+    import_players(organizer, floor["event_id"], "round,table,player id,opponent id\n1,4,P-001,P-003\n2,,P-001,\n")
+    html = page(organizer.get(f"/events/{floor['event_id']}/players/{floor['players']['P-001']}"))
+    rounds = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.split('id="player-rounds"', 1)[1].split("</section>")[0]))
+    assert "Round 1: table 4 against Chen Yu P-003" in rounds
+    assert "Round 2 (not started): bye" in rounds

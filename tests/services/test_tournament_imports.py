@@ -149,3 +149,14 @@ def test_rounds_beyond_the_events_count_raise_it_with_an_audit_entry(world):
     outcome = apply(world, text)
     assert outcome.rounds_raised_to == 7 and world.event.rounds == 7
     assert world.entries("event.rounds")[0].details == {"before": 5, "after": 7, "because": "import"}
+
+
+def test_a_players_rounds_show_their_table_and_opponent_or_bye_from_the_imported_pairings(world):
+    from judgeapp.events.services import rounds_of_player
+
+    apply(world, ROUND_1 + ROUND_2)
+    rounds = rounds_of_player(world.session, world.event, world.player("P-004"))
+    assert [(r.number, r.table, [o.player_code for o in r.opponents], r.started) for r in rounds] == [
+        (1, 2, ["P-003"], True),
+        (2, None, [], False),  # a bye, in a round the head judge has not started yet
+    ]

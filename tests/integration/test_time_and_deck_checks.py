@@ -166,7 +166,9 @@ def test_the_incident_form_offers_the_players_seated_at_a_table(app, floor):
     import_pairings(app, scorekeeper, floor["event_id"], "1,P-001,P-003\n")
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
-    seating = json.loads(re.search(r'<script type="application/json" id="seating">(.*?)</script>', page).group(1))
+    found = re.search(r'<script type="application/json" id="seating" data-round="(\d+)">(.*?)</script>', page)
+    assert found.group(1) == "1", "the seating is of round 1, the round the form presets"
+    seating = json.loads(found.group(2))
     assert [p["label"] for p in seating["1"]] == ["Aiko Mori · P-001", "Chen Yu · P-003"]
 
 

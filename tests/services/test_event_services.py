@@ -224,32 +224,7 @@ def test_players_are_added_one_by_one_with_unique_ids_at_the_event(world):
     ]
 
 
-def test_a_players_file_keeps_good_rows_reports_bad_ones_and_adds_no_one_twice(world):
-    csv_text = (
-        "name,player id\n"
-        "Yui Suzuki,P-11\n"
-        ",P-12\n"
-        "佐藤 陽翔,P-13\n"
-        "Duplicate In File,P-11\n"
-        "Clash With Event,P-001\n"
-        "Far,Too,Many,Columns\n"
-        "No Id Player,\n"
-        "Team Player,P-14,Blue Lions\n"
-    )
-    report = services.import_players(world.session, actor=world.user("organizer"), event=world.event, text=csv_text)
-    world.session.commit()
-    assert report.added == 4
-    assert [(line, reason) for line, _, reason in report.rejected] == [
-        (3, "Give the player's name."),
-        (5, "player ID P-11 is already registered (line 2 of this file)"),
-        (6, "player ID P-001 is already registered"),
-        (7, "expected at most 3 columns: name, player id, team"),
-    ]
-    names = set(world.session.scalars(select(Player.name).where(Player.event_id == world.ids["event_id"])))
-    assert {"Yui Suzuki", "佐藤 陽翔", "No Id Player", "Team Player"} <= names
-    again = services.import_players(world.session, actor=world.user("organizer"), event=world.event, text=csv_text)
-    assert again.added == 1  # only the player without an ID has no key to find them by
-    assert len(world.entries("player.import")) == 2
+# Players files: tests/services/test_tournament_imports.py (the one import for every tournament file).
 
 
 # ---- rounds and pairings ---------------------------------------------------------------------------------------------

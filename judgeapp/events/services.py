@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from .. import audit
 from ..auth.services import create_user, has_password, issue_link, normalise_email
@@ -371,8 +371,6 @@ class PlayerRound:
 
 def rounds_of_player(session: Session, event: Event, player: Player) -> list[PlayerRound]:
     """The player's round-by-round tables and opponents as imported, rounds not started yet included."""
-    from sqlalchemy.orm import aliased
-
     mine, theirs = aliased(Pairing), aliased(Pairing)
     rows = session.execute(
         select(mine.round_number, mine.table_number, Player)

@@ -3,6 +3,8 @@ each player's standing penalties (the engine's history)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import defaultdict
 from datetime import date, timedelta
 
@@ -10,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import history
-from ..events.services import pairings_of, players_of, rounds_of
+from ..events.services import byes_of, pairings_of, players_of, rounds_of
 from ..models import Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
@@ -82,11 +84,13 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     current = rounds[-1] if rounds else None  # the highest-numbered round, as current_round() reads it
     players = players_of(session, event)
     seating = {str(t): [p.id for p in ps] for t, ps in pairings_of(session, current).items()}
+    byes = sorted(byes_of(session, current))
     priors = standing_priors(session, event)
     last_change = session.scalar(select(func.max(Incident.updated_at)).where(Incident.event_id == event.id))
-    stamp = (
-        f"{len(rounds)}:{len(players)}:{len(seating)}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
-    )
+    # The incident form the phone keeps carries the round's seating; a confirmed re-import can swap two players with
+    # the same number of tables, so the stamp follows who sits where, not only how many tables there are.
+    seats = hashlib.sha256(json.dumps([seating, byes], sort_keys=True).encode()).hexdigest()[:12]
+    stamp = f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
     return {
         "id": event.id,
         "name": event.name,
@@ -99,6 +103,7 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
         "roles": sorted(roles),
         "players": [{"id": p.id, "name": p.name, "code": p.player_code, "team": p.team} for p in players],
         "seating": seating,
+        "byes": byes,
         "priors": priors,
         "stamp": stamp,
     }

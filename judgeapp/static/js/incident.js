@@ -2,6 +2,7 @@
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
 import { suggest as suggestOnPhone } from "./engine.js";
 import { fieldMap, playerNamed, waitingPriors } from "./outbox.js";
+import { seatNote, tableKey } from "./seats.js";
 import { Outbox } from "./storage.js";
 
 function main() {
@@ -60,8 +61,6 @@ function main() {
   var seatingScript = document.getElementById("seating");
   var seating = JSON.parse(seatingScript.textContent || "{}"), seatingRound = seatingScript.dataset.round || "";
   var byes = JSON.parse((document.getElementById("byes") || {}).textContent || "[]");
-  var tableOf = {};  // player id -> the table the pairings seat them at this round
-  Object.keys(seating).forEach(function (t) { seating[t].forEach(function (p) { tableOf[p.id] = t; }); });
   var seatWarning = document.getElementById("seat-warning");
   var idsByLabel = {};
   document.querySelectorAll("#player-list option").forEach(function (o) { idsByLabel[o.value] = o.dataset.id; });
@@ -79,11 +78,11 @@ function main() {
   function showTablePlayers() {
     var box = document.getElementById("table-players");
     box.textContent = "";
-    var seated = seating[table.value] || [];
+    var at = tableKey(table.value), seated = seating[at] || [];
     if (!seated.length) return;
     var title = document.createElement("span");
     title.className = "muted";
-    title.textContent = "At table " + table.value + ":";
+    title.textContent = "At table " + at + ":";
     box.appendChild(title);
     seated.forEach(function (p) {
       var b = document.createElement("button");
@@ -99,13 +98,13 @@ function main() {
   // The pairings at hand (no network needed): a player who is not seated at the typed table is said at once, with
   // their real table one tap away.
   function checkSeat() {
-    var text = seatProblem();
+    var note = seatProblem(), text = note ? note.text : "";
     if (text === seatWarning.dataset.text) return;  // unchanged: the button stays under the judge's finger
     seatWarning.dataset.text = text; seatWarning.textContent = ""; seatWarning.hidden = !text;
-    if (!text) return;
-    var id = parseInt(playerId.value, 10), at = tableOf[id];
+    if (!note) return;
+    var id = parseInt(playerId.value, 10), at = note.table;
     var p = document.createElement("p"); p.textContent = text; seatWarning.appendChild(p);
-    if (at && at !== table.value) {
+    if (at) {
       var b = document.createElement("button");
       b.type = "button"; b.className = "button"; b.textContent = "Use table " + at;
       b.addEventListener("click", function () {
@@ -120,15 +119,12 @@ function main() {
     }
   }
 
+  // The seating is of the round the form was opened in: for another round chosen, say nothing.
   function seatProblem() {
     var round = $("#round");
-    if (kind() !== "player" || !playerId.value || !seatingRound || (round && round.value !== seatingRound)) return "";
-    if (!Object.keys(seating).length && !byes.length) return "";  // no pairings imported for this round
-    var id = parseInt(playerId.value, 10), at = tableOf[id], name = playerInput.value.split(" · ")[0];
-    if (byes.indexOf(id) >= 0) return name + " has a bye this round: no table.";
-    if (!at) return name + " is not in this round's pairings.";
-    if (at === table.value) return "";
-    return name + " is at table " + at + " this round" + (table.value ? ", not table " + table.value + "." : ".");
+    if (kind() !== "player" || !playerId.value || !seatingRound || (round && round.value !== seatingRound)) return null;
+    var name = playerInput.value.split(" · ")[0];
+    return seatNote(seating, byes, parseInt(playerId.value, 10), name, table.value);
   }
 
   // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).

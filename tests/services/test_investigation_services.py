@@ -389,3 +389,25 @@ def test_the_timeline_tells_the_investigation_in_order(dq):
         "Decision: disqualification",
         "Investigation finalized",
     ]
+
+
+def test_the_dq_report_names_as_opponent_the_player_seated_at_the_table_in_the_incidents_round(dq):
+    """Round 1's table 2 is Chen Yu against Aiko Mori; the pairings also hold an earlier seating of that table that a
+    re-import replaced and round 2's table 2 (not started yet): neither is the opponent."""
+    from judgeapp.models import Pairing, utcnow
+
+    event_id = dq.ids["event_id"]
+    dq.session.add_all(
+        [
+            Pairing(
+                event_id=event_id, round_number=1, table_number=2, player_id=dq.player("P-004").id, replaced_at=utcnow()
+            ),
+            Pairing(event_id=event_id, round_number=2, table_number=2, player_id=dq.player("P-003").id),
+            Pairing(event_id=event_id, round_number=2, table_number=2, player_id=dq.player("P-002").id),
+        ]
+    )
+    dq.session.commit()
+
+    report = services.report_of(dq.session, dq.policy, dq.event, investigation(dq), local=lambda t: t, tz_name="UTC")
+
+    assert report.opponents == "Aiko Mori (P-001)"

@@ -368,6 +368,8 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floo
     players = [r["player"] for r in rows]
     assert players[:5] == ["'" + h.strip() for h in hostile[:5]]  # shown as typed (names are trimmed), never run
     assert players[5:] == ["<script>alert(1)</script>", "佐藤 陽翔"]  # CSV is data, not HTML: kept as typed
+    by_player = rows_of(organizer.get(f"/events/{floor['event_id']}/export/player-penalties.csv"))
+    assert [r["player"] for r in by_player] == players  # the same names, neutralised the same way (H-0 … H-6)
     checks = rows_of(organizer.get(f"/events/{floor['event_id']}/export/deck-checks.csv"))
     assert checks[0]["notes"].startswith("'=cmd")
     assert checks[0]["players"] == '<script>alert(1)</script>; =HYPERLINK("http://evil.test","click")'

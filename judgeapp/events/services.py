@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, aliased
 from .. import audit
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
+from ..imports.model import MAX_TABLE, table_number
 from ..infractions import Catalog, UnknownChoice, round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
 from ..models import (
@@ -257,9 +258,6 @@ def add_player(
     return player
 
 
-MAX_TABLE = 9999  # as the floor forms' table fields
-
-
 def csv_rows(text: str):
     """The rows of an uploaded CSV, whatever its line endings (old Mac files end lines with a lone CR)."""
     return csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=None))
@@ -444,14 +442,6 @@ class PairingReport:
     round: Round
     added: int = 0
     rejected: list[tuple[int, str, str]] = field(default_factory=list)
-
-
-def table_number(text: str) -> int | None:
-    """A table number typed in a file, 1 to MAX_TABLE in ASCII digits, else None ("²".isdigit() and int("٣") == 3
-    would let other scripts' digits through)."""
-    if not (text.isascii() and text.isdigit() and len(text) <= len(str(MAX_TABLE))):
-        return None
-    return int(text) if 1 <= int(text) <= MAX_TABLE else None
 
 
 def _pairing_row(

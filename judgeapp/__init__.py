@@ -136,6 +136,7 @@ def register_extensions(app: Flask) -> None:
 def register_blueprints(app: Flask) -> None:
     from .appeals import bp as appeals_bp
     from .auth import bp as auth_bp
+    from .calls import bp as calls_bp
     from .clock import bp as clock_bp
     from .deckchecks import bp as deckchecks_bp
     from .events import bp as events_bp
@@ -155,6 +156,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(postevent_bp)
     app.register_blueprint(reference_bp)
     app.register_blueprint(offline_bp)
+    app.register_blueprint(calls_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

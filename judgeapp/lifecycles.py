@@ -396,4 +396,60 @@ TOURNAMENT_IMPORT = Machine(
     },
 )
 
-MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT, TOURNAMENT_IMPORT)
+
+# ---- judge calls -----------------------------------------------------------------------------------------------------
+
+
+class CallState(str, enum.Enum):
+    """A player's call from their table: waiting, taken by a judge (or handed to the head judge), closed."""
+
+    OPEN = "open"  # waiting for a judge
+    TAKEN = "taken"  # a judge said "I'll take it" and is at the table
+    ESCALATED = "escalated"  # the judge handed it to the head judge, who has not taken it yet
+    CLOSED = "closed"  # answered (no incident), turned into an incident, or closed by the head judge
+
+    @property
+    def label(self) -> str:
+        return {"open": "waiting for a judge", "escalated": "handed to the head judge"}.get(self.value, self.value)
+
+
+class CallOutcome(str, enum.Enum):
+    NO_INCIDENT = "no_incident"  # a rules question answered, nothing to log
+    INCIDENT = "incident"  # the judge logged an incident from it
+    CANCELLED = "cancelled"  # closed without a judge at the table (the head judge, or the event closing)
+
+    @property
+    def label(self) -> str:
+        return {"no_incident": "no incident", "incident": "incident logged", "cancelled": "cancelled"}[self.value]
+
+
+_CALL_LIVE = frozenset({CallState.OPEN, CallState.TAKEN, CallState.ESCALATED})
+CALL = Machine(
+    "judge call",
+    CallState,
+    {
+        "take": (frozenset({CallState.OPEN, CallState.ESCALATED}), CallState.TAKEN),
+        "escalate": (frozenset({CallState.TAKEN}), CallState.ESCALATED),
+        "close": (_CALL_LIVE, CallState.CLOSED),
+        "log_incident": (frozenset({CallState.TAKEN}), CallState.CLOSED),
+    },
+    refusals={
+        "take": {
+            CallState.TAKEN: ("This call was already taken.", "See who has it in the queue."),
+            CallState.CLOSED: ("This call is already closed.", ""),
+        },
+        "escalate": {
+            CallState.OPEN: ("Take the call first, then hand it to the head judge if you need them.", ""),
+            CallState.ESCALATED: ("This call is already with the head judge.", ""),
+            CallState.CLOSED: ("This call is already closed.", ""),
+        },
+        "close": ("This call is already closed.", ""),
+        "log_incident": {
+            CallState.OPEN: ("Take the call first.", ""),
+            CallState.ESCALATED: ("This call is with the head judge: they take it and log what happened.", ""),
+            CallState.CLOSED: ("This call is already closed.", "Log the incident from the event page instead."),
+        },
+    },
+)
+
+MACHINES = (INCIDENT, APPEAL, DISQUALIFICATION, INVESTIGATION, DECK_CHECK, ROUND, EVENT, TOURNAMENT_IMPORT, CALL)

@@ -11,7 +11,14 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import Base
 from .infractions import ExtensionReason
-from .lifecycles import AppealState, DeckCheckState, ImportState, InvestigationState  # one wording of each state
+from .lifecycles import (  # one wording of each state
+    AppealState,
+    CallOutcome,
+    CallState,
+    DeckCheckState,
+    ImportState,
+    InvestigationState,
+)
 
 
 def utcnow() -> datetime:
@@ -101,6 +108,8 @@ class Event(Base):
     # Closed by the organizer after the last round: records are read-only until reopened (both audited).
     closed_at: Mapped[datetime | None]
     closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # The secret the tables' call links are signed with (judgeapp/calls): made when the links are first shown.
+    call_key: Mapped[str | None] = mapped_column(String(64))
 
     organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
@@ -558,3 +567,59 @@ class AccountToken(Base):
     used_at: Mapped[datetime | None]
 
     user: Mapped[User] = relationship()
+
+
+class CallReason(str, enum.Enum):
+    """What the player says the call is about (the call page's one-line choice)."""
+
+    RULES_QUESTION = "rules_question"
+    GAME_STATE = "game_state"
+    DISPUTE = "dispute"
+    OTHER = "other"
+
+    @property
+    def label(self) -> str:
+        return {
+            "rules_question": "Rules question",
+            "game_state": "Game state error",
+            "dispute": "Dispute with the opponent",
+            "other": "Other",
+        }[self.value]
+
+
+class JudgeCall(Base):
+    """A player's "Judge!" from a table, sent from the table's call link (no account). A table holds one live call at
+    a time: `live_table` is its table number while the call is live and NULL once closed, unique per event. The times
+    are the queue's figures: raised (the match stopped), taken, closed."""
+
+    __tablename__ = "judge_calls"
+    __table_args__ = (
+        UniqueConstraint("event_id", "number", name="uq_judge_calls_event_number"),
+        UniqueConstraint("event_id", "live_table", name="uq_judge_calls_one_live_call_per_table"),
+        Index("ix_judge_calls_event_state", "event_id", "state"),
+    )
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
+    number: Mapped[int]
+    table_number: Mapped[int]
+    live_table: Mapped[int | None]
+    round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))  # the round running when it was raised
+    reason: Mapped[CallReason] = mapped_column(_enum(CallReason), default=CallReason.OTHER)
+    note: Mapped[str] = mapped_column(String(120), default="")  # the player's own words, one line
+    state: Mapped[CallState] = mapped_column(_enum(CallState), default=CallState.OPEN)
+    raised_at: Mapped[created_at]
+    taken_at: Mapped[datetime | None]
+    taken_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    escalated_at: Mapped[datetime | None]
+    escalated_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    closed_at: Mapped[datetime | None]
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    outcome: Mapped[CallOutcome | None] = mapped_column(_enum(CallOutcome))
+    incident_id: Mapped[int | None] = mapped_column(ForeignKey("incidents.id"))
+
+    round: Mapped[Round | None] = relationship()
+    taken_by: Mapped[User | None] = relationship(foreign_keys=[taken_by_id])
+    escalated_by: Mapped[User | None] = relationship(foreign_keys=[escalated_by_id])
+    closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
+    incident: Mapped[Incident | None] = relationship()

@@ -19,12 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from .lifecycles import (
     APPEAL,
+    CALL,
     DECK_CHECK,
     EVENT,
     INCIDENT,
     INVESTIGATION,
     ROUND,
     AppealState,
+    CallState,
     DeckCheckState,
     IllegalTransition,
     IncidentState,
@@ -52,6 +54,7 @@ class Role(str, enum.Enum):
     SCOREKEEPER = "scorekeeper"
     PROXY = "proxy"  # a floor judge the head judge handed one appeal to decide
     STATEMENT_AUTHOR = "statement_author"  # a person holding a one-time statement link, no account
+    TABLE_LINK = "table_link"  # a player holding a table's call link (its QR code), no account
     SIGNED_IN = "signed_in"  # any account, whatever it holds at an event
     ANONYMOUS = "anonymous"
 
@@ -107,6 +110,14 @@ class Action(str, enum.Enum):
     MANAGE_STATEMENT_LINKS = "manage_statement_links"
     WRITE_UP = "write_up"
     WRITE_STATEMENT_BY_LINK = "write_statement_by_link"
+    # judge calls
+    RAISE_CALL = "raise_call"  # a player, from the table's call link
+    VIEW_CALLS = "view_calls"
+    TAKE_CALL = "take_call"
+    ESCALATE_CALL = "escalate_call"
+    CLOSE_CALL = "close_call"
+    LOG_FROM_CALL = "log_from_call"  # the incident form, opened from a call the judge holds
+    PRINT_CALL_LINKS = "print_call_links"
 
 
 @dataclass(frozen=True)
@@ -140,6 +151,7 @@ def grants(*roles: Role, **kwargs: Any) -> tuple[Grant, ...]:
 
 
 ONLY_HEAD_JUDGE = "Only the head judge may do this."
+HANDED = ("This call is {state}: only the head judge may act on it now.", "The head judge takes it from their queue.")
 FINAL = (
     "This incident is {state}: only the head judge may change it now (their decision is final for floor judges).",
     "Add a note to it, or ask the head judge: they can still correct it.",
@@ -240,6 +252,34 @@ TABLE: dict[Action, Rule] = {
     Action.WRITE_UP: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "write_up"),
     Action.WRITE_STATEMENT_BY_LINK: Rule(
         grants(Role.STATEMENT_AUTHOR), "This page needs its one-time link.", when_closed=True
+    ),
+    Action.RAISE_CALL: Rule(grants(Role.TABLE_LINK), "This page needs the table's call link."),
+    Action.VIEW_CALLS: Rule(grants(O, H, F), "Only the organizer and the judges see the judge calls.", changes=False),
+    Action.TAKE_CALL: Rule(
+        (Grant(H), Grant(F, states=frozenset({CallState.OPEN}), why_not=HANDED[0], instead=HANDED[1])),
+        "Only judges take calls.",
+        CALL,
+        "take",
+    ),
+    Action.ESCALATE_CALL: Rule(
+        grants(F, own=True), "Only the floor judge who took the call hands it to the head judge.", CALL, "escalate"
+    ),
+    Action.CLOSE_CALL: Rule(
+        (Grant(H), Grant(F, states=frozenset({CallState.TAKEN}), own=True, why_not=HANDED[0], instead=HANDED[1])),
+        "Only the judge who took the call, or the head judge, closes it.",
+        CALL,
+        "close",
+    ),
+    Action.LOG_FROM_CALL: Rule(
+        (Grant(H), Grant(F, own=True)),
+        "Only the judge who took the call, or the head judge, logs an incident from it.",
+        CALL,
+        "log_incident",
+    ),
+    Action.PRINT_CALL_LINKS: Rule(
+        grants(O, H, S),
+        "Only the organizer, the head judge and the scorekeeper print the tables' call links.",
+        changes=False,
     ),
 }
 
@@ -372,9 +412,11 @@ def account_roles(user: Any) -> frozenset[Role]:
 
 def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]) -> dict[str, Any]:
     """`state`, `own` and any role the record gives (proxy of this appeal) for `decide`, read from the database."""
-    from .models import Appeal, DeckCheck, Incident, Investigation, Round, TimeExtension
+    from .models import Appeal, DeckCheck, Incident, Investigation, JudgeCall, Round, TimeExtension
 
     user_id = getattr(user, "id", None)
+    if isinstance(record, JudgeCall):
+        return {"state": CallState(record.state.value), "own": record.taken_by_id == user_id, "roles": roles}
     if isinstance(record, Incident):
         return {"state": incident_state_of(session, record), "own": record.judge_id == user_id, "roles": roles}
     if isinstance(record, Appeal):

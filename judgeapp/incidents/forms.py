@@ -15,6 +15,7 @@ class IncidentForm(OutboxFields):
     phone_upgraded = HiddenField(validators=[Optional(), Length(max=1)])
     phone_because = HiddenField(validators=[Optional(), Length(max=500)])
     call_started_at = HiddenField()
+    call = HiddenField()  # the judge call this incident is logged from (its number): closed with the save
     deck_check_id = HiddenField()
     round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])
     table = NumericField(

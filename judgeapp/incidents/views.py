@@ -13,6 +13,7 @@ from wtforms.fields.choices import SelectChoice
 
 from .. import history, permissions
 from ..appeals import services as appeals
+from ..calls import services as calls
 from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
@@ -59,6 +60,26 @@ def head_judge_pending(event) -> int:
 # ---- incidents ---------------------------------------------------------------------------------------------------
 
 
+def _from_call(form, event, roles, number: int | None) -> None:
+    """The form opened from a judge call the judge holds: its table, its round and the time the match stopped (the
+    player's call), so the time extension counts the real call length. A call they may not log from opens a plain
+    form, saying why."""
+    if number is None:
+        return
+    try:
+        call = calls.call_for_incident(db.session(), actor=current_user, roles=roles, event=event, number=number)
+    except FieldError as err:
+        flash(err.message, "error")
+        return
+    if call is None:
+        return
+    form.call.data = str(call.number)
+    form.table.data = call.table_number
+    form.call_started_at.data = call.raised_at.replace(microsecond=0).isoformat()
+    if call.round is not None:
+        form.round.data = call.round.number
+
+
 @bp.route("/events/<int:event_id>/incidents/call")
 @event_route(Action.LOG_INCIDENT)
 def start_call(event, roles):
@@ -83,6 +104,7 @@ def new(event, roles):
         form.table.data = int_or_none(request.args.get("table"))
         if request.args.get("round"):
             form.round.data = int_or_none(request.args.get("round"))
+        _from_call(form, event, roles, int_or_none(request.args.get("call")))
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.IncidentInput(
@@ -106,8 +128,20 @@ def new(event, roles):
             phone=_phone_view(form),
         )
         try:
+            call = calls.call_for_incident(
+                db.session,
+                actor=current_user,
+                roles=roles,
+                event=event,
+                number=int_or_none(form.call.data),
+                strict=False,
+            )
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
             timekeeping.give_time_for_incident(db.session, actor=current_user, event=event, result=result)
+            if call is not None:
+                calls.close_with_incident(
+                    db.session, actor=current_user, event=event, call=call, incident=result.incident
+                )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
@@ -269,6 +303,8 @@ def _show(event, roles, number, *, note_form=None, status=200):
         appeals=appeals.appeals_of_incident(db.session, incident),
         appeal_blocked=appeals.why_not_appealable(db.session, event, incident),
         investigation=investigations.investigation_of_incident(db.session, incident),
+        judge_call=(judge_call := calls.incident_call(db.session, incident)),
+        call_players=calls.seated_at(db.session, judge_call) if judge_call else [],
         accept_form=AcceptForm(formdata=None),
         decline_form=decline_form(policy, formdata=None),
     ), status

@@ -17,12 +17,14 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
+from ..calls import services as calls
 from ..choices import level_name, rank_namer
 from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
 from ..infractions import ExtensionReason, Policy
 from ..investigations.services import report_number
+from ..lifecycles import CallState
 from ..models import (
     Appeal,
     AppealStatus,
@@ -35,6 +37,7 @@ from ..models import (
     IncidentSubject,
     Investigation,
     InvestigationStatus,
+    JudgeCall,
     Player,
     Role,
     Round,
@@ -135,6 +138,19 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 {"deck_check_id": dc.id},
             )
         )
+    for call in session.scalars(
+        select(JudgeCall)
+        .where(JudgeCall.event_id == event.id, JudgeCall.state.in_([CallState.TAKEN, CallState.ESCALATED]))
+        .order_by(JudgeCall.number)
+    ):  # a judge is still at the table (calls nobody took are cancelled by the closing)
+        out.append(
+            Blocker(
+                f"The judge call at table {call.table_number} is {call.state.label}: "
+                "close it (or log its incident) first.",
+                "calls.show",
+                {"number": call.number},
+            )
+        )
     played = rounds_of(session, event)
     if played and played[-1].ended_at is None:  # a round the head judge ended is over, whatever its clock says
         clock = round_clock(session, played[-1])
@@ -180,8 +196,10 @@ def close_event(session: Session, *, actor: User, event: Event, local: Local, no
     if found:
         raise CannotClose(found)
     session.refresh(event)
+    cancelled = calls.close_with_event(session, actor=actor, event=event)
     event.closed_at, event.closed_by_id = now, actor.id
     counts: dict[str, Any] = {
+        "calls_cancelled": cancelled,
         "incidents": _count(session, Incident, event),
         "appeals": _count(session, Appeal, event),
         "investigations": _count(session, Investigation, event),

@@ -11,7 +11,8 @@ var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
 var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
 // pages a judge needs at the table; kept only when fetched without a query string
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
-                     /^\/events\/\d+\/deck-checks\/new$/, /^\/reference\/[^/]+$/, /^\/offline$/];
+                     /^\/events\/\d+\/deck-checks\/new$/, /^\/events\/\d+\/calls$/, /^\/reference\/[^/]+$/,
+                     /^\/offline$/];
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {  // one file failing must not stop the install

@@ -1,7 +1,6 @@
-// The head judge's appeals badge: refreshed every few seconds, so a new appeal shows without a reload.
-function keepBadgeFresh() {
-  var link = document.getElementById("appeals-badge");
-  if (!link) return;
+// The header's live badges (appeals waiting for the head judge, judge calls waiting): refreshed every few seconds, so a
+// new appeal or call shows on every page without a reload. Each badge names its JSON address and how to read it out.
+function keepBadgeFresh(link) {
   var count = link.querySelector(".count");
   function refresh() {
     fetch(link.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
@@ -9,11 +8,11 @@ function keepBadgeFresh() {
       .then(function (body) {
         count.textContent = String(body.count);
         count.classList.toggle("zero", !body.count);
-        count.setAttribute("aria-label", body.count + " appeals waiting for you");
+        count.setAttribute("aria-label", body.count + " " + link.dataset.say);
       })
       .catch(function () {});
   }
-  setInterval(refresh, 4000);
+  setInterval(refresh, parseInt(link.dataset.every, 10) || 4000);
 }
 
-keepBadgeFresh();
+document.querySelectorAll("a[data-badge]").forEach(keepBadgeFresh);

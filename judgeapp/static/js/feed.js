@@ -1,4 +1,5 @@
-// Head judge feed: refresh the list every few seconds without reloading the page.
+// Live lists (the head judge's feed, the appeals and the judge-call queues): refreshed every few seconds (the
+// element's data-every, in ms; 4 s by default) without reloading the page.
 function keepFeedFresh() {
   var feed = document.getElementById("feed");
   if (!feed) return;
@@ -8,7 +9,7 @@ function keepFeedFresh() {
       .then(function (html) { feed.innerHTML = html; })  // server-rendered, escaped by the template
       .catch(function () {});
   }
-  setInterval(refresh, 4000);
+  setInterval(refresh, parseInt(feed.dataset.every, 10) || 4000);
 }
 
 keepFeedFresh();

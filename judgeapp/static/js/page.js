@@ -171,10 +171,20 @@ function fieldsOf(form) {
   new FormData(form).forEach(function (value, name) { if (typeof value === "string") out.push([name, value]); });
   return out;
 }
-document.querySelectorAll("form[data-outbox]").forEach(function (form) {
+// Each form gets a fresh key when the page loads (a cached page's key is used), or when it first sends if a list
+// that refreshes itself (the judge-call queue) brought it in later; one listener on the document serves them all.
+function freshKey(form) {
   var keyInput = form.querySelector("input[name=key]");
-  if (keyInput && !form.dataset.rerender && !location.hash) keyInput.value = Outbox.newKey();  // a cached page's key is used
-  form.addEventListener("submit", function (event) {
+  if (keyInput && !form.dataset.rerender && !location.hash) keyInput.value = Outbox.newKey();
+  form.dataset.keyed = "1";
+}
+document.querySelectorAll("form[data-outbox]").forEach(freshKey);
+document.addEventListener("submit", function (event) {
+  var form = event.target;
+  if (!(form instanceof HTMLFormElement) || !form.matches("form[data-outbox]")) return;
+  if (!form.dataset.keyed) freshKey(form);
+  var keyInput = form.querySelector("input[name=key]");
+  (function () {
     if (!user || form.dataset.sending === "native") return;
     event.preventDefault();
     if (form.dataset.sending === "1") return;
@@ -209,7 +219,7 @@ document.querySelectorAll("form[data-outbox]").forEach(function (form) {
       form.dataset.sending = "";
       say(form, "Could not keep this on the phone (storage refused). Nothing was sent; try again.", "error");
     });
-  });
+  })();
 });
 function summaryOf(form) {
   var value = function (name) { var f = form.elements[name]; return f && f.value ? f.value : ""; };

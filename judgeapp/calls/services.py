@@ -1,0 +1,328 @@
+"""Judge calls: a player calls from the table's link, the floor judges' queue, taking, handing to the head judge,
+closing, and the call that becomes an incident. One function per use case.
+
+A table's call link is signed with the event's own secret (`Event.call_key`), so it cannot be made up from another
+table's: it names the event and the table, and shows only that table's own call.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import cast
+
+from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy.orm import Session, selectinload
+
+from .. import audit, permissions
+from ..errors import FieldError, one_line
+from ..imports.model import MAX_TABLE
+from ..lifecycles import CALL, CallOutcome, CallState
+from ..models import CallReason, Event, Incident, JudgeCall, Player, Role, Round, StaffAssignment, User, utcnow
+from ..permissions import Action
+from ..records import lock_event
+
+MAX_NOTE = 120  # the player's one line
+SIGNATURE_CHARS = 16  # 80 bits of the HMAC, base32: short enough for a QR code a phone reads from across a table
+
+# ---- the tables' call links ----------------------------------------------------------------------------------------
+
+
+def call_key_of(session: Session, event: Event) -> str:
+    """The event's secret for its call links, made (and stored) the first time a link is shown."""
+    if not event.call_key:
+        event.call_key = secrets.token_urlsafe(32)
+        session.flush()
+    return event.call_key
+
+
+def signature(key: str, event_id: int, table: int) -> str:
+    """The signature that makes `table`'s link at `event_id` (lower-case base32, no padding)."""
+    digest = hmac.new(key.encode(), f"{event_id}:{table}".encode(), hashlib.sha256).digest()
+    return base64.b32encode(digest).decode().lower()[:SIGNATURE_CHARS]
+
+
+def event_of_link(session: Session, event_id: int, table: int, sig: str) -> Event | None:
+    """The event a table's call link belongs to, or None when the link is not one judgeapp made (wrong signature,
+    no such event, a table out of range): the player sees "not found", and learns nothing more."""
+    if not 1 <= table <= MAX_TABLE or len(sig) != SIGNATURE_CHARS:
+        return None
+    event = session.get(Event, event_id)
+    if event is None or not event.call_key:
+        return None
+    if not hmac.compare_digest(signature(event.call_key, event_id, table), sig.lower()):
+        return None
+    return event
+
+
+# ---- the player's side ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TableCall:
+    """What a table's call page shows: only that table's own live call, and its place in the queue."""
+
+    call: JudgeCall | None
+    place: int | None  # 1 = next; None once a judge has taken it
+
+    @property
+    def coming(self) -> bool:
+        return self.call is not None and self.call.state is not CallState.OPEN
+
+
+def live_call_at(session: Session, event: Event, table: int) -> JudgeCall | None:
+    return session.scalar(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.live_table == table))
+
+
+def table_call(session: Session, event: Event, table: int) -> TableCall:
+    call = live_call_at(session, event, table)
+    if call is None or call.state is not CallState.OPEN:
+        return TableCall(call, None)
+    ahead = session.scalar(
+        select(func.count())
+        .select_from(JudgeCall)
+        .where(JudgeCall.event_id == event.id, JudgeCall.state == CallState.OPEN, JudgeCall.number < call.number)
+    )
+    return TableCall(call, (ahead or 0) + 1)
+
+
+def _running_round(session: Session, event: Event) -> Round | None:
+    return session.scalar(
+        select(Round).where(Round.event_id == event.id, Round.ended_at.is_(None)).order_by(Round.number.desc())
+    )
+
+
+def raise_call(
+    session: Session, *, event: Event, table: int, reason: str | None, note: str | None, now: datetime | None = None
+) -> tuple[JudgeCall, bool]:
+    """A player's call from `table`. The table's live call when it has one (a second tap adds nothing); else a new
+    call at the end of the queue. Returns (call, created). Refused (EventClosed) once the event is closed."""
+    try:
+        why = CallReason(reason) if reason else CallReason.OTHER
+    except ValueError:
+        raise FieldError("reason", "Choose one of the reasons.") from None
+    text = one_line(note, "note", limit=MAX_NOTE) or ""
+    lock_event(session, event)  # serialises two taps at one table: the second finds the first's call
+    existing = live_call_at(session, event, table)
+    if existing is not None:
+        return existing, False
+    number = (session.scalar(select(func.max(JudgeCall.number)).where(JudgeCall.event_id == event.id)) or 0) + 1
+    rnd = _running_round(session, event)
+    call = JudgeCall(
+        event_id=event.id,
+        number=number,
+        table_number=table,
+        live_table=table,
+        round_id=rnd.id if rnd else None,
+        reason=why,
+        note=text,
+        state=CallState.OPEN,
+        raised_at=now or utcnow(),
+    )
+    session.add(call)
+    session.flush()
+    audit.record(session, None, "raise_call", call, event_id=event.id, table=table, reason=why.value)
+    return call, True
+
+
+# ---- the judges' queue ---------------------------------------------------------------------------------------------
+
+
+def call_by_number(session: Session, event: Event, number: int) -> JudgeCall | None:
+    return session.scalar(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.number == number))
+
+
+def live_calls(session: Session, event: Event) -> list[JudgeCall]:
+    """The calls not closed yet, oldest first (the order judges answer them in)."""
+    return list(
+        session.scalars(
+            select(JudgeCall)
+            .where(JudgeCall.event_id == event.id, JudgeCall.live_table.is_not(None))
+            .options(selectinload(JudgeCall.taken_by), selectinload(JudgeCall.escalated_by))
+            .order_by(JudgeCall.raised_at, JudgeCall.number)
+        )
+    )
+
+
+def closed_calls(session: Session, event: Event, limit: int = 20) -> list[JudgeCall]:
+    """The latest closed calls, newest first."""
+    return list(
+        session.scalars(
+            select(JudgeCall)
+            .where(JudgeCall.event_id == event.id, JudgeCall.state == CallState.CLOSED)
+            .options(selectinload(JudgeCall.taken_by), selectinload(JudgeCall.incident))
+            .order_by(JudgeCall.closed_at.desc(), JudgeCall.number.desc())
+            .limit(limit)
+        )
+    )
+
+
+def _judging(session: Session, user: User) -> tuple[list[int], list[int]]:
+    """The open events where `user` judges now: (every one, those where they are the head judge)."""
+    rows = session.execute(
+        select(StaffAssignment.event_id, StaffAssignment.role)
+        .join(Event, Event.id == StaffAssignment.event_id)
+        .where(
+            StaffAssignment.user_id == user.id,
+            StaffAssignment.ended_at.is_(None),
+            StaffAssignment.role.in_([Role.HEAD_JUDGE, Role.FLOOR_JUDGE]),
+            Event.closed_at.is_(None),
+        )
+    ).all()
+    return [e for e, _ in rows], [e for e, r in rows if r is Role.HEAD_JUDGE]
+
+
+def waiting_for(session: Session, user: User) -> int | None:
+    """The badge's number: calls waiting for a judge at the events where `user` judges now, and for a head judge
+    the calls handed to them. None when they judge at no open event (no badge)."""
+    events, heads = _judging(session, user)
+    if not events:
+        return None
+    waiting = JudgeCall.state == CallState.OPEN
+    if heads:
+        waiting = or_(waiting, (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(heads))
+    count = session.scalar(select(func.count()).select_from(JudgeCall).where(JudgeCall.event_id.in_(events), waiting))
+    return int(count or 0)
+
+
+def events_judged(session: Session, user: User) -> list[Event]:
+    events, _ = _judging(session, user)
+    if not events:
+        return []
+    return list(session.scalars(select(Event).where(Event.id.in_(events)).order_by(Event.date.desc(), Event.id)))
+
+
+def seated_at(session: Session, call: JudgeCall) -> list[Player]:
+    """The players the pairings seat at the call's table in its round (none without pairings)."""
+    from ..events.services import seating_of
+
+    if call.round is None:
+        return []
+    return seating_of(session, call.event_id, call.round.number).get(call.table_number, [])
+
+
+# ---- taking, handing over, closing -----------------------------------------------------------------------------------
+
+
+class CallTaken(Exception):
+    """Another judge took the call first: answered 409, naming who has it."""
+
+    def __init__(self, call: JudgeCall):
+        self.call = call
+        who = call.taken_by.name if call.taken_by else "another judge"
+        super().__init__(f"{who} has already taken the call at table {call.table_number}.")
+
+
+def take(session: Session, *, actor: User, roles: frozenset[str], event: Event, call: JudgeCall) -> JudgeCall:
+    """ "I'll take it": the call becomes this judge's. Of two judges taking it at once, the first one's update wins and
+    the other is told who has it (CallTaken), on SQLite and PostgreSQL alike. Taking a call one already holds
+    (a resent tap) changes nothing."""
+    if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+        return call
+    if call.state is CallState.TAKEN:
+        raise CallTaken(call)
+    permissions.require_on(session, Action.TAKE_CALL, user=actor, roles=roles, record=call, event=event)
+    seen = call.state  # compare and set: the update goes through only if nobody changed the call since we read it
+    result = session.execute(
+        update(JudgeCall)
+        .where(JudgeCall.id == call.id, JudgeCall.state == seen)
+        .values(state=CALL.move(seen, "take"), taken_at=utcnow(), taken_by_id=actor.id)
+        .execution_options(synchronize_session=False)
+    )
+    session.refresh(call)
+    if cast(CursorResult, result).rowcount != 1:
+        if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+            return call
+        if call.state is CallState.TAKEN:
+            raise CallTaken(call)
+        permissions.require_on(session, Action.TAKE_CALL, user=actor, roles=roles, record=call, event=event)
+        raise CallTaken(call)  # changed and changed back meanwhile: let the judge look again
+    audit.record(session, actor, "take_call", call, event_id=event.id)
+    return call
+
+
+def escalate(session: Session, *, actor: User, roles: frozenset[str], event: Event, call: JudgeCall) -> JudgeCall:
+    """The judge at the table hands the call to the head judge, whose badge counts it until they take it."""
+    permissions.transition(session, Action.ESCALATE_CALL, user=actor, roles=roles, record=call, event=event)
+    call.state = CallState(CALL.move(call.state, "escalate"))
+    call.escalated_at, call.escalated_by_id = utcnow(), actor.id
+    session.flush()
+    audit.record(session, actor, "escalate_call", call, event_id=event.id)
+    return call
+
+
+def _close(session: Session, actor: User | None, call: JudgeCall, outcome: CallOutcome, transition: str) -> None:
+    call.state = CallState(CALL.move(call.state, transition))
+    call.live_table = None
+    call.closed_at, call.closed_by_id, call.outcome = utcnow(), actor.id if actor else None, outcome
+
+
+def close(session: Session, *, actor: User, roles: frozenset[str], event: Event, call: JudgeCall) -> JudgeCall:
+    """Close a call with no incident: the judge answered it at the table. A call nobody took (the head judge closing
+    it) is closed as cancelled."""
+    permissions.transition(session, Action.CLOSE_CALL, user=actor, roles=roles, record=call, event=event)
+    outcome = CallOutcome.NO_INCIDENT if call.state is CallState.TAKEN else CallOutcome.CANCELLED
+    _close(session, actor, call, outcome, "close")
+    session.flush()
+    audit.record(session, actor, "close_call", call, event_id=event.id, outcome=outcome.value)
+    return call
+
+
+def call_for_incident(
+    session: Session, *, actor: User, roles: frozenset[str], event: Event, number: int | None, strict: bool = True
+) -> JudgeCall | None:
+    """The call an incident form was opened from, when the judge may log from it now; otherwise FieldError (`strict`,
+    when the form is opened) or None (when it is saved: the incident is kept all the same, only not joined to a call
+    that another judge or the head judge has closed meanwhile, e.g. while the phone was offline)."""
+    if number is None:
+        return None
+    call = call_by_number(session, event, number)
+    if call is not None:
+        if call.incident_id is not None and not strict:
+            return call  # a resent save of the incident that closed it: close_with_incident sees it is the same
+        decision = permissions.check(session, Action.LOG_FROM_CALL, user=actor, roles=roles, record=call, event=event)
+        if decision:
+            return call
+    if strict:
+        why = f"{decision.why} {decision.instead}".strip() if call is not None else "This call is not this event's."
+        raise FieldError("call", why)
+    return None
+
+
+def close_with_incident(session: Session, *, actor: User, event: Event, call: JudgeCall, incident: Incident) -> None:
+    """The incident logged from the call closes it, in the same transaction; a resent save changes nothing more."""
+    if call.incident_id is not None:  # this incident's resent save (or another's): the call is settled already
+        return
+    _close(session, actor, call, CallOutcome.INCIDENT, "log_incident")
+    call.incident_id = incident.id
+    session.flush()
+    audit.record(session, actor, "close_call", call, event_id=event.id, outcome="incident", incident=incident.number)
+
+
+def close_with_event(session: Session, *, actor: User, event: Event) -> int:
+    """The event closes: its live calls are cancelled (their links stop working with the event). Returns how many."""
+    calls = list(
+        session.scalars(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.live_table.is_not(None)))
+    )
+    for call in calls:
+        _close(session, actor, call, CallOutcome.CANCELLED, "close")
+        audit.record(session, actor, "close_call", call, event_id=event.id, outcome="cancelled", why="event closed")
+    session.flush()
+    return len(calls)
+
+
+def incident_call(session: Session, incident: Incident) -> JudgeCall | None:
+    """The call an incident was logged from, if any."""
+    return session.scalar(
+        select(JudgeCall).where(JudgeCall.incident_id == incident.id).options(selectinload(JudgeCall.taken_by))
+    )
+
+
+def check_table(table: int | None) -> int:
+    if table is None or not 1 <= table <= MAX_TABLE:
+        raise FieldError("first", f"Tables are numbered from 1 to {MAX_TABLE}.")
+    return table

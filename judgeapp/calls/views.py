@@ -1,0 +1,227 @@
+"""Judge calls: the player's page behind a table's QR code (no account, no script needed), and the judges' queue,
+taking, handing to the head judge and closing. Thin views."""
+
+from __future__ import annotations
+
+import io
+
+from flask import current_app, g, jsonify, redirect, render_template, request, send_file, url_for
+from flask_login import current_user, login_required
+
+from ..errors import EventClosed, FieldError
+from ..extensions import db, limiter
+from ..incidents.services import table_count
+from ..models import utcnow
+from ..permissions import Action, Role, decide, event_route, found
+from ..web import answer, button, clock, outbox_post, refuse, refuse_form
+from . import bp, services
+from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
+
+# ---- the player's page ---------------------------------------------------------------------------------------------
+
+
+def _table_key() -> str:
+    args = request.view_args or {}
+    return f"call-table:{args.get('event_id')}:{args.get('table')}"
+
+
+def _new_call() -> bool:
+    return bool(g.get("call_created"))
+
+
+@bp.route("/call/<int:event_id>/<int:table>/<sig>", methods=["GET", "POST"])
+@limiter.limit(
+    lambda: current_app.config["CALL_LIMIT_PER_TABLE"],
+    key_func=_table_key,
+    methods=["POST"],
+    deduct_when=lambda response: _new_call(),
+)
+@limiter.limit(lambda: current_app.config["CALL_LIMIT_PER_ADDRESS"], methods=["POST"])
+def table(event_id, table, sig):
+    """A table's call link: one big button; then the call's place in the queue, and "A judge is coming" once taken.
+    The page refreshes itself (no script) while the call is live. It shows nothing of the event but its name and this
+    table's own call."""
+    event = services.event_of_link(db.session, event_id, table, sig)
+    if event is None:
+        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+    closed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
+    if not closed:
+        return render_template("calls/table.html", event=event, table=table, closed=True), closed.status
+    form = CallForm()
+    if form.validate_on_submit():
+        try:
+            _, g.call_created = services.raise_call(
+                db.session, event=event, table=table, reason=form.reason.data, note=form.note.data
+            )
+        except FieldError as err:
+            db.session.rollback()
+            getattr(form, err.field).errors.append(err.message)
+        except EventClosed:
+            db.session.rollback()
+            return render_template("calls/table.html", event=event, table=table, closed=True), 409
+        else:
+            db.session.commit()
+            return redirect(request.path, code=303)
+    state = services.table_call(db.session, event, table)
+    return render_template(
+        "calls/table.html", event=event, table=table, form=form, state=state, now=utcnow()
+    ), 400 if form.errors else 200
+
+
+# ---- the judges' queue ---------------------------------------------------------------------------------------------
+
+
+@bp.app_context_processor
+def _calls_badge():
+    """On every page of a judge at an open event: the number of calls waiting (and, for a head judge, handed to
+    them), refreshed by static/js/badge.js."""
+    if not current_user or not current_user.is_authenticated:
+        return {}
+    return {"calls_waiting": services.waiting_for(db.session, current_user)}
+
+
+@bp.route("/calls/waiting")
+@login_required
+def waiting():
+    """The badge's number (JSON for the page to refresh it) and where the badge leads: the queue of the one event
+    the judge works at, else the list of them."""
+    count = services.waiting_for(db.session, current_user)
+    if request.args.get("format") == "json":
+        return jsonify(count=count or 0)
+    events = services.events_judged(db.session, current_user)
+    if len(events) == 1:
+        return redirect(url_for("calls.index", event_id=events[0].id))
+    return render_template("calls/waiting.html", events=events, count=count or 0)
+
+
+@bp.route("/events/<int:event_id>/calls")
+@event_route(Action.VIEW_CALLS)
+def index(event, roles):
+    live = services.live_calls(db.session, event)
+    template = "calls/_queue.html" if request.args.get("partial") else "calls/index.html"
+    closed = [] if request.args.get("partial") else services.closed_calls(db.session, event)
+    return render_template(
+        template, event=event, roles=roles, calls=live, closed=closed, now=utcnow(), take_form=TakeForm()
+    )
+
+
+def _call(event, number, action=None):
+    return found(services.call_by_number(db.session, event, number), action)
+
+
+@bp.route("/events/<int:event_id>/calls/<int:number>")
+@event_route(Action.VIEW_CALLS)
+def show(event, roles, number):
+    call = _call(event, number)
+    return render_template(
+        "calls/show.html",
+        event=event,
+        roles=roles,
+        call=call,
+        seated=services.seated_at(db.session, call),
+        now=utcnow(),
+        take_form=TakeForm(),
+        button_form=CallButtonForm(),
+    )
+
+
+@bp.route("/events/<int:event_id>/calls/<int:number>/take", methods=["POST"])
+@event_route(Action.TAKE_CALL)
+def take(event, roles, number):
+    call = _call(event, number)
+    form = TakeForm()
+    as_json = outbox_post(form)
+    if not form.validate_on_submit():
+        refuse_form(form)
+    url = url_for("calls.show", event_id=event.id, number=number)
+    try:
+        services.take(db.session, actor=current_user, roles=roles, event=event, call=call)
+    except services.CallTaken as taken:
+        db.session.rollback()
+        who, at = taken.call.taken_by.name if taken.call.taken_by else "another judge", clock(taken.call.taken_at)
+        why = f"{who} took the call at table {taken.call.table_number} first ({at})."
+        if as_json:
+            return jsonify(ok=False, errors={"call": [why]}, url=url), 409
+        refuse(409, why, "Leave it to them, or see the queue for another call.")
+    table_number = call.table_number
+    db.session.commit()
+    return answer(as_json, url, kind="call", number=number, message=f"You took the call at table {table_number}. Go!")
+
+
+@bp.route("/events/<int:event_id>/calls/<int:number>/escalate", methods=["POST"])
+@event_route(Action.ESCALATE_CALL)
+def escalate(event, roles, number):
+    call = _call(event, number, Action.ESCALATE_CALL)
+    if not CallButtonForm().validate_on_submit():
+        refuse_form(CallButtonForm())
+    button(
+        lambda: services.escalate(db.session, actor=current_user, roles=roles, event=event, call=call),
+        f"Table {call.table_number}: handed to the head judge. Their phone shows it now.",
+    )
+    return redirect(url_for("calls.show", event_id=event.id, number=number))
+
+
+@bp.route("/events/<int:event_id>/calls/<int:number>/close", methods=["POST"])
+@event_route(Action.CLOSE_CALL)
+def close(event, roles, number):
+    call = _call(event, number, Action.CLOSE_CALL)
+    if not CallButtonForm().validate_on_submit():
+        refuse_form(CallButtonForm())
+    button(
+        lambda: services.close(db.session, actor=current_user, roles=roles, event=event, call=call),
+        lambda c: f"Call at table {c.table_number} closed: {c.outcome.label}.",
+    )
+    return redirect(url_for("calls.index", event_id=event.id))
+
+
+# ---- the tables' links and their QR sheet --------------------------------------------------------------------------
+
+
+def table_links(event, first: int, last: int) -> list[tuple[int, str]]:
+    key = services.call_key_of(db.session(), event)
+    return [
+        (
+            t,
+            url_for(
+                "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
+            ),
+        )
+        for t in range(first, last + 1)
+    ]
+
+
+MAX_SHEET_TABLES = 500
+
+
+@bp.route("/events/<int:event_id>/calls/links")
+@event_route(Action.PRINT_CALL_LINKS)
+def links(event, roles):
+    """Every table's call link, and the printable sheet of their QR codes (A4 or Letter, one per table)."""
+    form = SheetForm(request.args, meta={"csrf": False})
+    tables = table_count(db.session, event)
+    if not request.args:
+        form.first.data, form.last.data = 1, tables
+    status = 200
+    if request.args and not form.validate():
+        status = 400
+    elif form.first.data > form.last.data:
+        form.last.errors = [*form.last.errors, "The last table comes after the first."]
+        status = 400
+    elif form.last.data - form.first.data + 1 > MAX_SHEET_TABLES:
+        form.last.errors = [*form.last.errors, f"At most {MAX_SHEET_TABLES} tables on one sheet."]
+        status = 400
+    if status == 200 and request.args.get("format") == "pdf":
+        from ..reports.call_sheet import call_sheet_pdf
+
+        pdf = call_sheet_pdf(event.name, table_links(event, form.first.data, form.last.data), form.paper.data)
+        db.session.commit()  # the event's call key, when these are its first links
+        return send_file(
+            io.BytesIO(pdf),
+            mimetype="application/pdf",
+            as_attachment=True,
+            download_name=f"call-links-{event.id}-tables-{form.first.data}-{form.last.data}.pdf",
+            max_age=0,
+        )
+    shown = table_links(event, form.first.data, form.last.data) if status == 200 else []
+    db.session.commit()
+    return render_template("calls/links.html", event=event, roles=roles, form=form, links=shown, tables=tables), status

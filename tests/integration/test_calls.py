@@ -1,0 +1,339 @@
+"""Judge calls end to end over HTTP: the player's table link (no account), the judges' queue and badge, taking,
+handing to the head judge, closing, and the call that becomes the incident with its start time."""
+
+import re
+
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db, limiter
+from tests.conftest import PASSWORD, csrf_token, login, post_form
+
+
+@pytest.fixture
+def calls(app, floor):
+    """The floor fixture with round 1 paired (table 7: Aiko Mori vs Chen Yu) and table 7's call link."""
+    from judgeapp.calls import services
+    from judgeapp.events.services import import_pairings
+    from judgeapp.models import Event
+
+    with app.app_context(), app.test_request_context():
+        event = db.session.get(Event, floor["event_id"])
+        import_pairings(
+            db.session, actor=event.organizer, event=event, round_number=1, text="7,P-001,P-003\n8,P-002,P-004\n"
+        )
+        key = services.call_key_of(db.session, event)
+        links = {t: f"/call/{event.id}/{t}/{services.signature(key, event.id, t)}" for t in (7, 8)}
+        db.session.commit()
+    limiter.reset()
+    return {**floor, "links": links}
+
+
+def judge(app, people, role):
+    client = app.test_client()
+    assert login(client, people[role][1], PASSWORD).status_code == 302
+    return client
+
+
+def text(response):
+    return response.get_data(as_text=True)
+
+
+def raise_call(app, link, **fields):
+    player = app.test_client()
+    return player, post_form(player, link, {"reason": "rules_question", **fields})
+
+
+def take(client, event_id, number=1):
+    return post_form(client, f"/events/{event_id}/calls/{number}/take", {}, form_page=f"/events/{event_id}/calls")
+
+
+def the_call(app, event_id, number=1):
+    from judgeapp.models import JudgeCall
+
+    with app.app_context():
+        call = db.session.scalar(select(JudgeCall).where(JudgeCall.event_id == event_id, JudgeCall.number == number))
+        db.session.expunge(call)
+        return call
+
+
+def test_a_player_calls_from_the_tables_link_and_sees_the_place_in_the_queue_then_that_a_judge_is_coming(app, calls):
+    player, answer = raise_call(app, calls["links"][7], note="Does <b>Counter</b> resolve first?")
+    assert answer.status_code == 303
+    page = text(player.get(calls["links"][7]))
+    assert "Your call is in the queue: <strong>next</strong>" in page
+    assert 'http-equiv="refresh"' in page  # updates itself with no script
+    assert "&lt;b&gt;" not in page and "Counter" not in page  # the player's own words are not shown back to others
+
+    _, second = raise_call(app, calls["links"][8])
+    assert "number 2" in text(app.test_client().get(calls["links"][8]))
+
+    floor = judge(app, calls["people"], "floor_judge")
+    queue = text(floor.get(f"/events/{calls['event_id']}/calls"))
+    assert queue.index("Table 7") < queue.index("Table 8")  # oldest first
+    assert "Rules question: “Does &lt;b&gt;Counter&lt;/b&gt; resolve first?”" in queue  # inert
+
+    assert take(floor, calls["event_id"]).status_code == 302
+    page = text(player.get(calls["links"][7]))
+    assert "A judge is coming to table 7" in page
+    assert "Floor Judge" not in page  # the player is not told who, nor anything else of the event
+    assert "next" in text(app.test_client().get(calls["links"][8]))  # table 8 moved up
+
+
+def test_repeated_taps_at_one_table_keep_one_call(app, calls):
+    player = app.test_client()
+    token = csrf_token(player, calls["links"][7])  # the page as it was before the first tap
+    for _ in range(4):
+        answer = player.post(calls["links"][7], data={"csrf_token": token, "reason": "dispute"})
+        assert answer.status_code == 303
+    assert "Your call is in the queue: <strong>next</strong>" in text(player.get(calls["links"][7]))
+    from judgeapp.models import JudgeCall
+
+    with app.app_context():
+        assert db.session.scalar(select(db.func.count()).select_from(JudgeCall)) == 1
+
+
+def test_a_link_with_a_wrong_signature_or_another_tables_signature_is_not_found(app, calls):
+    seven = calls["links"][7]
+    eight_with_sevens_signature = seven.replace("/7/", "/8/")
+    for url in (seven[:-1] + ("a" if seven[-1] != "a" else "b"), eight_with_sevens_signature, "/call/999/7/abcd"):
+        answer = app.test_client().get(url)
+        assert answer.status_code == 404
+        assert "Regional Qualifier" not in text(answer)
+
+
+def test_a_tables_calls_are_rate_limited_and_the_refusal_is_a_readable_page(app, calls):
+    app.config["CALL_LIMIT_PER_TABLE"] = "2 per 10 minutes"
+    floor = judge(app, calls["people"], "floor_judge")
+    for number in (1, 2):
+        raise_call(app, calls["links"][7])
+        take(floor, calls["event_id"], number)
+        post_form(
+            floor,
+            f"/events/{calls['event_id']}/calls/{number}/close",
+            {},
+            form_page=f"/events/{calls['event_id']}/calls/{number}",
+        )
+    player, third = raise_call(app, calls["links"][7])
+    assert third.status_code == 429
+    assert "Too many" in text(third)
+    _, other_table = raise_call(app, calls["links"][8])
+    assert other_table.status_code == 303  # the limit is the table's
+
+
+def test_calls_from_one_address_are_rate_limited_across_tables(app, calls):
+    app.config["CALL_LIMIT_PER_ADDRESS"] = "3 per 10 minutes"
+    player = app.test_client()
+    token = csrf_token(player, calls["links"][7])
+    answers = [player.post(calls["links"][t], data={"csrf_token": token}).status_code for t in (7, 8, 7, 8)]
+    assert answers[:3] != [429] * 3 and answers[3] == 429
+
+
+def test_a_closed_events_links_stop_working_and_its_waiting_calls_are_cancelled(app, calls):
+    from judgeapp.lifecycles import CallOutcome
+
+    player, _ = raise_call(app, calls["links"][8])
+    token = csrf_token(player, calls["links"][7])  # table 7's page, open on a phone as the event closes
+    raise_call(app, calls["links"][7])
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    with app.app_context():
+        from judgeapp.events.services import end_round
+        from judgeapp.models import Event, Round, User
+
+        event = db.session.get(Event, calls["event_id"])
+        rnd = db.session.scalar(select(Round).where(Round.event_id == event.id))
+        end_round(db.session, actor=db.session.get(User, calls["organizer"][0]), event=event, rnd=rnd)
+        db.session.commit()
+    closed = post_form(organizer, f"/events/{calls['event_id']}/close", {"confirm": "y"})
+    assert closed.status_code == 302, text(closed)
+    assert the_call(app, calls["event_id"], 1).outcome is CallOutcome.CANCELLED
+    assert the_call(app, calls["event_id"], 2).outcome is CallOutcome.CANCELLED
+    page = app.test_client().get(calls["links"][7])
+    assert page.status_code == 409 and "judge calls are closed" in text(page)
+    late = player.post(calls["links"][7], data={"csrf_token": token})
+    assert late.status_code == 409 and "judge calls are closed" in text(late)
+
+
+def test_a_call_a_judge_holds_keeps_the_event_open_until_it_is_closed(app, calls):
+    raise_call(app, calls["links"][7])
+    take(judge(app, calls["people"], "floor_judge"), calls["event_id"])
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    page = text(organizer.get(f"/events/{calls['event_id']}/close"))
+    assert "The judge call at table 7 is taken" in page
+
+
+def test_the_second_judge_to_take_a_call_is_told_who_has_it(app, calls):
+    raise_call(app, calls["links"][7])
+    first, second = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "other_floor")
+    assert take(first, calls["event_id"]).status_code == 302
+    refused = take(second, calls["event_id"])
+    assert refused.status_code == 409
+    assert "Floor Judge took the call at table 7 first" in text(refused)
+    assert the_call(app, calls["event_id"]).taken_by_id == calls["people"]["floor_judge"][0]
+
+
+def test_a_take_sent_from_the_phones_outbox_is_answered_in_json_first_taker_wins(app, calls):
+    raise_call(app, calls["links"][7])
+    first, second = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "other_floor")
+    url = f"/events/{calls['event_id']}/calls/1/take"
+    sent = lambda c, owner: c.post(  # noqa: E731
+        url,
+        data={
+            "csrf_token": csrf_token(c, f"/events/{calls['event_id']}/calls"),
+            "key": "k" * 32,
+            "outbox_owner": owner,
+        },
+        headers={"Accept": "application/json"},
+    )
+    won = sent(second, str(calls["people"]["other_floor"][0]))
+    assert won.status_code == 201 and won.json["ok"]
+    again = sent(second, str(calls["people"]["other_floor"][0]))
+    assert again.status_code in (200, 201) and again.json["ok"]  # resent: still theirs, nothing more
+    lost = sent(first, str(calls["people"]["floor_judge"][0]))
+    assert lost.status_code == 409
+    assert lost.json["errors"]["call"] == [lost.json["errors"]["call"][0]]
+    assert "Other Floor took the call at table 7 first" in lost.json["errors"]["call"][0]
+
+
+def test_escalating_hands_the_call_to_the_head_judge_whose_badge_counts_it(app, calls):
+    raise_call(app, calls["links"][7])
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    assert head.get("/calls/waiting?format=json").json["count"] == 1
+    take(floor, calls["event_id"])
+    assert head.get("/calls/waiting?format=json").json["count"] == 0
+    call_page = f"/events/{calls['event_id']}/calls/1"
+    assert post_form(floor, call_page + "/escalate", {}, form_page=call_page).status_code == 302
+    assert head.get("/calls/waiting?format=json").json["count"] == 1
+    assert floor.get("/calls/waiting?format=json").json["count"] == 0  # not the floor's any more
+    assert take(judge(app, calls["people"], "other_floor"), calls["event_id"]).status_code == 409
+    assert take(head, calls["event_id"]).status_code == 302
+    call = the_call(app, calls["event_id"])
+    assert (
+        call.taken_by_id == calls["people"]["head_judge"][0]
+        and call.escalated_by_id == calls["people"]["floor_judge"][0]
+    )
+
+
+def test_closing_with_no_incident_records_the_answer_and_frees_the_table_for_a_new_call(app, calls):
+    from judgeapp.lifecycles import CallOutcome, CallState
+
+    player, _ = raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    call_page = f"/events/{calls['event_id']}/calls/1"
+    assert "No incident: close the call" in text(floor.get(call_page))
+    post_form(floor, call_page + "/close", {}, form_page=call_page)
+    call = the_call(app, calls["event_id"])
+    assert call.state is CallState.CLOSED and call.outcome is CallOutcome.NO_INCIDENT and call.closed_at
+    assert "Call a judge to table 7" in text(player.get(calls["links"][7]))
+    raise_call(app, calls["links"][7])
+    assert the_call(app, calls["event_id"], 2).state is CallState.OPEN
+
+
+def test_logging_an_incident_from_a_call_fills_table_round_players_and_start_time_and_closes_the_call(app, calls):
+    from judgeapp.lifecycles import CallOutcome
+
+    raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    raised = the_call(app, calls["event_id"]).raised_at
+    form_url = f"/events/{calls['event_id']}/incidents/new?call=1"
+    form = text(floor.get(form_url))
+    assert 'name="table" type="number" value="7"' in form or re.search(r'name="table"[^>]*value="7"', form)
+    assert re.search(r'name="call_started_at" type="hidden" value="' + raised.replace(microsecond=0).isoformat(), form)
+    assert 'id="from-call"' in form
+    saved = post_form(
+        floor,
+        f"/events/{calls['event_id']}/incidents/new",
+        {
+            "key": "c" * 32,
+            "call": "1",
+            "call_started_at": raised.replace(microsecond=0).isoformat(),
+            "round": "1",
+            "table": "7",
+            "subject_kind": "player",
+            "player": "P-001",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+        },
+        form_page=form_url,
+    )
+    assert saved.status_code == 302, text(saved)
+    call = the_call(app, calls["event_id"])
+    assert call.outcome is CallOutcome.INCIDENT and call.incident_id is not None
+    incident_page = text(floor.get(saved.headers["Location"]))
+    assert "table 7</a>: Aiko Mori vs Chen Yu" in incident_page
+    from judgeapp.models import Incident
+
+    with app.app_context():
+        incident = db.session.get(Incident, call.incident_id)
+        assert incident.table_number == 7 and incident.call_started_at == raised.replace(microsecond=0)
+
+
+def test_an_incident_saved_after_the_call_was_closed_meanwhile_is_kept_without_the_call(app, calls):
+    raise_call(app, calls["links"][7])
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    take(floor, calls["event_id"])
+    form_url = f"/events/{calls['event_id']}/incidents/new?call=1"
+    token = csrf_token(floor, form_url)
+    call_page = f"/events/{calls['event_id']}/calls/1"
+    post_form(head, call_page + "/close", {}, form_page=call_page)  # while the floor judge was offline
+    saved = floor.post(
+        f"/events/{calls['event_id']}/incidents/new",
+        data={
+            "csrf_token": token,
+            "key": "d" * 32,
+            "call": "1",
+            "round": "1",
+            "table": "7",
+            "subject_kind": "player",
+            "player": "P-001",
+            "infraction": "3.5.2",
+            "penalty": "warning",
+        },
+    )
+    assert saved.status_code == 302
+    assert the_call(app, calls["event_id"]).incident_id is None
+
+
+def test_a_floor_judge_cannot_log_from_or_close_another_judges_call(app, calls):
+    raise_call(app, calls["links"][7])
+    take(judge(app, calls["people"], "floor_judge"), calls["event_id"])
+    other = judge(app, calls["people"], "other_floor")
+    call_page = f"/events/{calls['event_id']}/calls/1"
+    page = text(other.get(call_page))
+    assert "Log an incident" not in page and "close the call" not in page
+    assert post_form(other, call_page + "/close", {}, form_page=call_page).status_code == 403
+    form = text(other.get(f"/events/{calls['event_id']}/incidents/new?call=1"))
+    assert 'id="from-call"' not in form and "Only the judge who took the call" in form
+
+
+def test_the_queue_partial_and_the_badge_update_without_a_reload(app, calls):
+    floor = judge(app, calls["people"], "floor_judge")
+    page = text(floor.get(f"/events/{calls['event_id']}"))
+    assert 'id="calls-badge"' in page
+    assert floor.get("/calls/waiting?format=json").json["count"] == 0
+    raise_call(app, calls["links"][8])
+    assert floor.get("/calls/waiting?format=json").json["count"] == 1
+    partial = text(floor.get(f"/events/{calls['event_id']}/calls?partial=1"))
+    assert "Table 8" in partial and "<html" not in partial
+    assert 'id="calls-badge"' not in text(judge(app, calls["people"], "scorekeeper").get("/"))  # no judge, no badge
+
+
+def test_the_qr_sheet_prints_each_tables_number_and_link_on_a4_and_letter(app, calls):
+    import subprocess
+
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    for paper, size in (("a4", "(A4)"), ("letter", "612 x 792 pts (letter)")):
+        pdf = organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8&paper={paper}&format=pdf")
+        assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
+        words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
+        assert "Table 7" in words and "Table 8" in words and "Regional Qualifier" in words
+        assert calls["links"][7] in words.replace("\n", "")
+        info = subprocess.run(["pdfinfo", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
+        assert size in info
+    bad = organizer.get(f"/events/{calls['event_id']}/calls/links?first=9&last=3&format=pdf")
+    assert bad.status_code == 400 and "The last table comes after the first" in text(bad)

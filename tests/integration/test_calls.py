@@ -65,7 +65,7 @@ def test_a_player_calls_from_the_tables_link_and_sees_the_place_in_the_queue_the
     assert 'http-equiv="refresh"' in page  # updates itself with no script
     assert "&lt;b&gt;" not in page and "Counter" not in page  # the player's own words are not shown back to others
 
-    _, second = raise_call(app, calls["links"][8])
+    raise_call(app, calls["links"][8])
     assert "number 2" in text(app.test_client().get(calls["links"][8]))
 
     floor = judge(app, calls["people"], "floor_judge")

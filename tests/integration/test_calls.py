@@ -114,7 +114,7 @@ def test_a_tables_calls_are_rate_limited_and_the_refusal_is_a_readable_page(app,
             {},
             form_page=f"/events/{calls['event_id']}/calls/{number}",
         )
-    player, third = raise_call(app, calls["links"][7])
+    _, third = raise_call(app, calls["links"][7])
     assert third.status_code == 429
     assert "Too many" in text(third)
     _, other_table = raise_call(app, calls["links"][8])

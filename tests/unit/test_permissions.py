@@ -179,3 +179,66 @@ def test_a_floor_judge_withdraws_only_the_time_they_gave_themselves_a_record_wit
     assert refused.status == 403 and "Only the judge who gave the time" in refused.why
     assert decide(Action.WITHDRAW_TIME, H, on_record=True, own=False)
     assert decide(Action.WITHDRAW_TIME, F)  # the route, before the record is known, lets a floor judge through
+
+
+def test_a_floor_judge_takes_only_a_waiting_call_and_the_head_judge_also_one_handed_to_them():
+    from judgeapp.lifecycles import CallState
+
+    assert decide(Action.TAKE_CALL, F, state=CallState.OPEN)
+    handed = decide(Action.TAKE_CALL, F, state=CallState.ESCALATED)
+    assert handed.status == 409 and "only the head judge" in handed.why
+    assert decide(Action.TAKE_CALL, H, state=CallState.ESCALATED)
+    assert decide(Action.TAKE_CALL, S, state=CallState.OPEN).status == 403  # a scorekeeper is not a judge
+    assert decide(Action.TAKE_CALL, H, state=CallState.CLOSED).status == 409
+
+
+def test_only_the_judge_holding_a_call_hands_it_over_or_closes_it_and_the_head_judge_closes_any():
+    from judgeapp.lifecycles import CallState
+
+    assert decide(Action.ESCALATE_CALL, F, state=CallState.TAKEN, own=True)
+    assert decide(Action.ESCALATE_CALL, F, state=CallState.TAKEN, own=False).status == 403
+    assert decide(Action.ESCALATE_CALL, F, state=CallState.OPEN, own=True).status == 409  # take it first
+    assert decide(Action.CLOSE_CALL, F, state=CallState.TAKEN, own=True)
+    assert decide(Action.CLOSE_CALL, F, state=CallState.TAKEN, own=False).status == 403
+    assert decide(Action.CLOSE_CALL, F, state=CallState.ESCALATED, own=True).status == 409
+    for state in (CallState.OPEN, CallState.TAKEN, CallState.ESCALATED):
+        assert decide(Action.CLOSE_CALL, H, state=state)
+    assert decide(Action.LOG_FROM_CALL, F, state=CallState.TAKEN, own=True)
+    assert decide(Action.LOG_FROM_CALL, F, state=CallState.OPEN, own=True).status == 409
+
+
+def test_a_closed_event_stops_calls_from_its_tables():
+    link = frozenset({Role.TABLE_LINK})
+    assert decide(Action.RAISE_CALL, link)
+    assert decide(Action.RAISE_CALL, link, event_closed=True).status == 409
+    assert decide(Action.RAISE_CALL, frozenset({Role.ANONYMOUS})).status == 403
+
+
+def test_the_readmes_table_of_who_may_do_what_has_one_row_per_action_naming_its_roles():
+    readme = (ROOT.parent / "README.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| ([^|]*) \|", readme, flags=re.M))
+    assert set(rows) == {a.value for a in Action}
+    words = {
+        Role.ORGANIZER: "organizer",
+        Role.HEAD_JUDGE: "head judge",
+        Role.FLOOR_JUDGE: "floor judge",
+        Role.SCOREKEEPER: "scorekeeper",
+        Role.PROXY: "proxy",
+        Role.STATEMENT_AUTHOR: "link holder",
+        Role.TABLE_LINK: "call link holder",
+    }
+    for action, rule in TABLE.items():
+        named = {role for role, word in words.items() if word in rows[action.value]}
+        if Role.TABLE_LINK in named:
+            named.discard(Role.STATEMENT_AUTHOR)  # "call link holder" contains "link holder"
+        assert named == rule.roles(), action
+
+
+def test_a_tables_call_link_signature_differs_by_table_event_and_secret_and_is_stable():
+    from judgeapp.calls.services import SIGNATURE_CHARS, signature
+
+    seven = signature("secret-one", 1, 7)
+    assert seven == signature("secret-one", 1, 7) and len(seven) == SIGNATURE_CHARS and seven.isalnum()
+    assert (
+        len({seven, signature("secret-one", 1, 8), signature("secret-one", 2, 7), signature("secret-two", 1, 7)}) == 4
+    )

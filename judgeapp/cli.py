@@ -262,10 +262,15 @@ def demo(password, sample_cases):
     services.import_pairings(db.session, actor=people["head@demo.test"], event=event, round_number=1, text=seating)
     if sample_cases:
         _sample_cases(event, people)
+    from .calls import services as calls
+
+    key = calls.call_key_of(db.session(), event)
     db.session.commit()
     click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
     for email in people:
         click.echo(f"  {email:<22} password: {password}")
+    table_link = f"http://127.0.0.1:5000/call/{event.id}/12/{calls.signature(key, event.id, 12)}"
+    click.echo(f"A player's call from table 12 (open it in another browser, no account): {table_link}")
 
 
 def _sample_cases(event, people) -> None:

@@ -131,6 +131,16 @@ def test_the_demo_of_make_run_has_an_appeal_waiting_and_a_disqualification_under
         assert db.session.scalar(select(func.count()).select_from(Incident)) == 2
 
 
+def test_the_demo_prints_a_working_call_link_for_table_12(app, cli):
+    import re
+
+    shown = cli("demo")
+    link = re.search(r"http://127\.0\.0\.1:5000(/call/\S+)", shown.output)
+    assert link, shown.output
+    page = app.test_client().get(link.group(1)).get_data(as_text=True)
+    assert "Call a judge to table 12" in page
+
+
 def empty_database(app):
     """No tables at all, as on a fresh machine."""
     with app.app_context():

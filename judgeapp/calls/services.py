@@ -176,12 +176,42 @@ def _judging(session: Session, user: User) -> tuple[list[int], list[int]]:
     return [e for e, _ in rows], [e for e, r in rows if r is Role.HEAD_JUDGE]
 
 
+@dataclass(frozen=True)
+class Badge:
+    """The header's calls badge: how many calls wait for `user` (None: they judge at no open event, no badge), and
+    for a head judge the calls handed to them, each shown on every page until they take it."""
+
+    count: int | None
+    handed: list[JudgeCall]
+
+
+def badge_for(session: Session, user: User) -> Badge:
+    events, heads = _judging(session, user)
+    if not events:
+        return Badge(None, [])
+    handed: list[JudgeCall] = []
+    if heads:
+        handed = list(
+            session.scalars(
+                select(JudgeCall)
+                .where(JudgeCall.event_id.in_(heads), JudgeCall.state == CallState.ESCALATED)
+                .options(selectinload(JudgeCall.escalated_by))
+                .order_by(JudgeCall.escalated_at)
+            )
+        )
+    return Badge(_waiting_count(session, events, heads), handed)
+
+
 def waiting_for(session: Session, user: User) -> int | None:
     """The badge's number: calls waiting for a judge at the events where `user` judges now, and for a head judge
     the calls handed to them. None when they judge at no open event (no badge)."""
     events, heads = _judging(session, user)
     if not events:
         return None
+    return _waiting_count(session, events, heads)
+
+
+def _waiting_count(session: Session, events: list[int], heads: list[int]) -> int:
     waiting = JudgeCall.state == CallState.OPEN
     if heads:
         waiting = or_(waiting, (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(heads))

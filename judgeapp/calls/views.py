@@ -77,7 +77,8 @@ def _calls_badge():
     them), refreshed by static/js/badge.js."""
     if not current_user or not current_user.is_authenticated:
         return {}
-    return {"calls_waiting": services.waiting_for(db.session, current_user)}
+    badge = services.badge_for(db.session(), current_user)
+    return {"calls_waiting": badge.count, "calls_handed": badge.handed}
 
 
 @bp.route("/calls/waiting")

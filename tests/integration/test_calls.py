@@ -206,9 +206,12 @@ def test_escalating_hands_the_call_to_the_head_judge_whose_badge_counts_it(app, 
     call_page = f"/events/{calls['event_id']}/calls/1"
     assert post_form(floor, call_page + "/escalate", {}, form_page=call_page).status_code == 302
     assert head.get("/calls/waiting?format=json").json["count"] == 1
+    assert "Judge call at table 7 handed to you</strong>\n      by Floor Judge" in text(head.get("/"))  # every page
     assert floor.get("/calls/waiting?format=json").json["count"] == 0  # not the floor's any more
+    assert "handed to you" not in text(floor.get("/"))
     assert take(judge(app, calls["people"], "other_floor"), calls["event_id"]).status_code == 409
     assert take(head, calls["event_id"]).status_code == 302
+    assert "handed to you" not in text(head.get("/"))  # taken: the banner is gone
     call = the_call(app, calls["event_id"])
     assert (
         call.taken_by_id == calls["people"]["head_judge"][0]

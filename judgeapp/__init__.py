@@ -175,6 +175,10 @@ def register_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf(e):
+        if request.endpoint == "calls.table":  # a player's phone, not a judge's form: the call page says it plainly
+            from .calls.views import call_not_sent
+
+            return call_not_sent()
         return render(
             400,
             "This form has expired or was not sent by judgeapp (missing or wrong security token). "

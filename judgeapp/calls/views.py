@@ -68,6 +68,24 @@ def table(event_id, table, sig):
     ), 400 if form.errors else 200
 
 
+def call_not_sent():
+    """The call's form came back without its security token (the phone dropped the page's cookie, or the page was
+    very old): nothing was sent; the page says so, with the button to try again."""
+    args = request.view_args or {}
+    event = services.event_of_link(db.session(), args.get("event_id", 0), args.get("table", 0), args.get("sig", ""))
+    if event is None:
+        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+    form = CallForm(formdata=None)
+    form.submit.errors = [
+        "Your call was not sent: this page was too old, or your browser refused its cookie. Tap the "
+        "button again; if it still fails, raise your hand and call “Judge!”."
+    ]
+    state = services.table_call(db.session(), event, args["table"])
+    return render_template(
+        "calls/table.html", event=event, table=args["table"], form=form, state=state, now=utcnow()
+    ), 400
+
+
 # ---- the judges' queue ---------------------------------------------------------------------------------------------
 
 

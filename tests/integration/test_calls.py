@@ -53,7 +53,8 @@ def the_call(app, event_id, number=1):
 
     with app.app_context():
         call = db.session.scalar(select(JudgeCall).where(JudgeCall.event_id == event_id, JudgeCall.number == number))
-        db.session.expunge(call)
+        if call is not None:
+            db.session.expunge(call)
         return call
 
 
@@ -340,3 +341,11 @@ def test_the_qr_sheet_prints_each_tables_number_and_link_on_a4_and_letter(app, c
         assert size in info
     bad = organizer.get(f"/events/{calls['event_id']}/calls/links?first=9&last=3&format=pdf")
     assert bad.status_code == 400 and "The last table comes after the first" in text(bad)
+
+
+def test_a_call_sent_without_the_pages_cookie_says_plainly_that_it_was_not_sent_and_offers_the_button_again(app, calls):
+    answer = app.test_client().post(calls["links"][7], data={"reason": "dispute"})  # no cookie, no token
+    assert answer.status_code == 400
+    page = text(answer)
+    assert "Your call was not sent" in page and "Call a judge to table 7" in page and 'name="csrf_token"' in page
+    assert the_call(app, calls["event_id"]) is None

@@ -77,8 +77,8 @@ def call_not_sent():
         refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
     form = CallForm(formdata=None)
     form.submit.errors = [
-        "Your call was not sent: this page was too old, or your browser refused its cookie. Tap the "
-        "button again; if it still fails, raise your hand and call “Judge!”."
+        "Your call was not sent: this page was too old, or your browser refused its cookie (the page's security "
+        "token did not come back). Tap the button again; if it still fails, raise your hand and call “Judge!”."
     ]
     state = services.table_call(db.session(), event, args["table"])
     return render_template(

@@ -131,9 +131,16 @@ def floor_objects(app, event_id, floor_id, head_id):
     upload = imports.receive(
         db.session, actor=event.organizer, event=event, data=b"name,player id\nA Player,S-1\n", filename="s.csv"
     )
+    from judgeapp.calls import services as calls
+
+    call, _ = calls.raise_call(db.session, event=event, table=2, reason="dispute", note="")
+    key = calls.call_key_of(db.session, event)
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
+    assert call.number == 1
     return {
+        "table": 1,
+        "sig": calls.signature(key, event.id, 1),  # table 1's real call link (call #1 is table 2's)
         "number": logged.incident.number,
         "player_id": player.id,
         "extension_id": ext.id,

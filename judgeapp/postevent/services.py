@@ -8,7 +8,7 @@ from __future__ import annotations
 import io
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -23,6 +23,7 @@ from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
 from ..infractions import ExtensionReason, Policy
+from ..infractions.calltimes import CallTimes, summarize
 from ..investigations.services import report_number
 from ..lifecycles import CallState
 from ..models import (
@@ -242,6 +243,7 @@ class Records:
     deck_checks: list[DeckCheck]
     extensions: list[TimeExtension]
     numbers: dict[int, int]  # incident id -> number
+    calls: list[JudgeCall] = field(default_factory=list)
 
     def incidents_by_deck_check(self) -> dict[int, list[int]]:
         """The numbers of the incidents logged from each deck check."""
@@ -298,7 +300,21 @@ def records_of(session: Session, event: Event) -> Records:
             .options(joinedload(TimeExtension.judge), joinedload(TimeExtension.round))
         )
     )
-    return Records(incidents, appeals, investigations, deck_checks, extensions, {i.id: i.number for i in incidents})
+    calls = list(
+        session.scalars(
+            select(JudgeCall)
+            .where(JudgeCall.event_id == event.id)
+            .order_by(JudgeCall.number)
+            .options(
+                joinedload(JudgeCall.round),
+                joinedload(JudgeCall.taken_by),
+                joinedload(JudgeCall.escalated_by),
+                joinedload(JudgeCall.incident),
+            )
+        )
+    )
+    numbers = {i.id: i.number for i in incidents}
+    return Records(incidents, appeals, investigations, deck_checks, extensions, numbers, calls)
 
 
 def _who(incident: Incident) -> tuple[str, str]:
@@ -510,6 +526,18 @@ def report_of(
         extensions_by_reason=[by_reason[r] for r in ExtensionReason if r in by_reason],
         extensions_voided=len(rec.extensions) - len(live),
         upgraded=upgraded,
+        calls=summarize(call_times(c) for c in rec.calls) if rec.calls else None,
+    )
+
+
+def call_times(call: JudgeCall) -> CallTimes:
+    return CallTimes(
+        round=call.round.number if call.round else None,
+        raised_at=call.raised_at,
+        taken_at=call.taken_at,
+        closed_at=call.closed_at,
+        judge=call.taken_by.name if call.taken_by else None,
+        outcome=call.outcome.value if call.outcome else None,
     )
 
 
@@ -717,6 +745,53 @@ def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
         ]
         for e in rec.extensions
     ]
+
+
+CALL_HEADER = [
+    "event",
+    "call",
+    "round",
+    "table",
+    "reason",
+    "player's note",
+    "called",
+    "taken",
+    "taken by",
+    "handed to the head judge",
+    "closed",
+    "outcome",
+    "incident",
+    "waiting seconds",
+    "at the table seconds",
+]
+
+
+def call_rows(event: Event, rec: Records, local: Local) -> list[list]:
+    """One row per judge call, oldest first; times in the event's clock, durations in whole seconds."""
+    stamp = lambda at: f"{local(at):%Y-%m-%d %H:%M:%S}" if at else ""  # noqa: E731
+    rows = []
+    for c in rec.calls:
+        times = call_times(c)
+        rows.append(
+            [
+                event.name,
+                c.number,
+                c.round.number if c.round else "",
+                c.table_number,
+                c.reason.label,
+                c.note,
+                stamp(c.raised_at),
+                stamp(c.taken_at),
+                c.taken_by.name if c.taken_by else "",
+                stamp(c.escalated_at),
+                stamp(c.closed_at),
+                c.outcome.label if c.outcome else c.state.label,
+                c.incident.number if c.incident else "",
+                int(times.waited.total_seconds()) if times.waited is not None else "",
+                int(times.at_table.total_seconds()) if times.at_table is not None else "",
+            ]
+        )
+    return rows
 
 
 def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:

@@ -9,6 +9,7 @@ from flask_login import current_user
 
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, event_policy
+from ..infractions.calltimes import minutes_seconds
 from ..investigations import services as investigations
 from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
@@ -34,6 +35,10 @@ EXPORTS = {
     "deck-checks": (
         services.DECK_CHECK_HEADER,
         lambda policy, event, rec: services.deck_check_rows(event, rec, to_local),
+    ),
+    "judge-calls": (
+        services.CALL_HEADER,
+        lambda policy, event, rec: services.call_rows(event, rec, to_local),
     ),
 }
 
@@ -92,7 +97,9 @@ def reopen(event, roles):
 @event_route(Action.VIEW_REPORT)
 def report(event, roles):
     data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
-    return render_template("postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data))
+    return render_template(
+        "postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data), mmss=minutes_seconds
+    )
 
 
 @bp.route("/events/<int:event_id>/report.pdf")

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup, escape
 
+from ..infractions.calltimes import CallSummary, minutes_seconds
 from . import documents_to_pdf, page_size, templates
 
 
@@ -148,6 +149,7 @@ class EventReport:
     extensions_by_reason: list[Count]
     extensions_voided: int
     upgraded: list[UpgradedLine]
+    calls: CallSummary | None = None  # None: no judge call at this event
     extra: dict = field(default_factory=dict)
 
     @property
@@ -216,7 +218,7 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
 
 def event_report_html(report: EventReport, paper: str = "a4") -> str:
     return templates.get_template("event.html").render(
-        r=report, page_size=page_size(paper), chart=bar_chart_svg(report, width=480, font=10)
+        r=report, page_size=page_size(paper), chart=bar_chart_svg(report, width=480, font=10), mmss=minutes_seconds
     )
 
 

@@ -2,6 +2,7 @@
 handing to the head judge, closing, and the call that becomes the incident with its start time."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from sqlalchemy import select
@@ -349,3 +350,46 @@ def test_a_call_sent_without_the_pages_cookie_says_plainly_that_it_was_not_sent_
     page = text(answer)
     assert "Your call was not sent" in page and "Call a judge to table 7" in page and 'name="csrf_token"' in page
     assert the_call(app, calls["event_id"]) is None
+
+
+def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_waiting_times(app, calls):
+    import csv
+    import io
+    import subprocess
+
+    from judgeapp.models import JudgeCall
+
+    floor, other = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "other_floor")
+    raise_call(app, calls["links"][7], note='=HYPERLINK("http://evil.test","x")')
+    raise_call(app, calls["links"][8])
+    take(floor, calls["event_id"], 1)
+    take(other, calls["event_id"], 2)
+    for client, number in ((floor, 1), (other, 2)):
+        page = f"/events/{calls['event_id']}/calls/{number}"
+        post_form(client, page + "/close", {}, form_page=page)
+    with app.app_context():  # known times: waits of 60 s and 180 s, 120 s and 30 s at the table
+        for number, wait, stay in ((1, 60, 120), (2, 180, 30)):
+            c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == number))
+            c.taken_at = c.raised_at + timedelta(seconds=wait)
+            c.closed_at = c.taken_at + timedelta(seconds=stay)
+        db.session.commit()
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    base = f"/events/{calls['event_id']}"
+    page = text(organizer.get(f"{base}/report"))
+    assert "2 calls from the tables, 2 taken by a judge, 0 with an incident logged." in page
+    assert "median 1:00, 90th percentile 3:00; at the table: median 0:30" in page
+    assert '<td>Floor Judge</td><td class="num">1</td><td class="num">1:00</td><td class="num">2:00</td>' in page
+    pdf = organizer.get(f"{base}/report.pdf")
+    words = " ".join(
+        subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True).stdout.decode().split()
+    )
+    assert "Judge calls (2)" in words and "median 1:00, 90th percentile 3:00" in words
+    body = organizer.get(f"{base}/export/judge-calls.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))  # a BOM, for Excel
+    header, first = rows[0], rows[1]
+    assert header[:4] == ["event", "call", "round", "table"] and len(rows) == 3
+    row = dict(zip(header, first, strict=True))
+    assert row["table"] == "7" and row["taken by"] == "Floor Judge" and row["outcome"] == "no incident"
+    assert (row["waiting seconds"], row["at the table seconds"]) == ("60", "120")
+    assert row["player's note"].startswith("'=HYPERLINK")  # neutralised: a spreadsheet shows it as text

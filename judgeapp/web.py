@@ -120,12 +120,12 @@ def error_page(code: int, text: str | None = None, instead: str | None = None, *
     ), code
 
 
-def refuse(code: int, why: str, instead: str | None = None) -> NoReturn:
+def refuse(code: int, why: str, instead: str | None = None, *, title: str | None = None) -> NoReturn:
     """Stop the request with the error page saying why it was refused, never a bare status; nothing is written."""
     from .extensions import db
 
     db.session.rollback()
-    abort(make_response(error_page(code, why, instead)))
+    abort(make_response(error_page(code, why, instead, title=title)))
 
 
 def refuse_form(form) -> NoReturn:

@@ -161,7 +161,7 @@ def take(event, roles, number):
         why = f"{who} took the call at table {taken.call.table_number} first ({at})."
         if as_json:
             return jsonify(ok=False, errors={"call": [why]}, url=url), 409
-        refuse(409, why, "Leave it to them, or see the queue for another call.")
+        refuse(409, why, "Leave it to them, or see the queue for another call.", title="Someone was quicker")
     table_number = call.table_number
     db.session.commit()
     return answer(as_json, url, kind="call", number=number, message=f"You took the call at table {table_number}. Go!")

@@ -1,0 +1,162 @@
+"""Judge calls in real Chromium at 390x844: a player calls from table 7's link in their own browser; the floor judge's
+queue shows it without a reload; the judge takes it and logs the incident from it; a second judge is told who has it;
+a tap made offline waits in the outbox and the server's first taker wins; the player's page works without script."""
+
+import subprocess
+
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from tests.browser.conftest import ARTIFACTS, PHONE, log_in, shot
+from tests.browser.test_floor_judge import no_horizontal_scroll
+from tests.browser.test_offline import ready_for_offline
+
+pytestmark = pytest.mark.browser
+
+
+def table_link(server, table: int) -> str:
+    from judgeapp.calls import services
+    from judgeapp.models import Event
+
+    with server.app.app_context():
+        event = db.session.scalar(select(Event))
+        key = services.call_key_of(db.session, event)
+        db.session.commit()
+        return f"{server}/call/{event.id}/{table}/{services.signature(key, event.id, table)}"
+
+
+def the_call(server, number=1):
+    from judgeapp.models import Incident, JudgeCall
+
+    with server.app.app_context():
+        call = db.session.scalar(select(JudgeCall).where(JudgeCall.number == number))
+        incident = db.session.get(Incident, call.incident_id) if call.incident_id else None
+        db.session.expunge_all()
+        return call, incident
+
+
+def phone_of(browser, **kwargs):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, **kwargs)
+    return context, context.new_page()
+
+
+def test_a_players_call_reaches_the_judges_queue_without_a_reload_and_becomes_the_incident(live_server, browser, phone):
+    link = table_link(live_server, 7)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    phone.get_by_text("No call is waiting.").wait_for()
+    second_context, second = phone_of(browser)
+    log_in(second, live_server, "floor2@demo.test")
+    second.goto(f"{live_server}/events/1")  # another page: the header's badge counts the call
+    assert second.locator("#calls-badge .count").inner_text() == "0"
+
+    player_context, player = phone_of(browser)  # the player's own phone: no account, the link from the QR code
+    player.goto(link)
+    assert player.get_by_role("heading", name="Call a judge to table 7").is_visible()
+    assert no_horizontal_scroll(player)
+    shot(player, "70-player-call-page")
+    player.get_by_label("Rules question").check()
+    player.get_by_label("In a few words (optional)").fill("Does the counter resolve first?")
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    shot(player, "71-player-call-queued")
+    player.emulate_media(color_scheme="dark")  # a dark hall: the page follows the phone's setting
+    shot(player, "71a-player-call-queued-dark")
+    player.emulate_media(color_scheme="light")
+
+    phone.locator("#call-queue").get_by_text("Table 7").wait_for(timeout=5_000)  # no reload: within 5 s
+    assert "Rules question: “Does the counter resolve first?”" in phone.locator("#call-queue").inner_text()
+    second.wait_for_function(
+        "() => document.querySelector('#calls-badge .count').textContent.trim() === '1'", timeout=5_000
+    )
+    assert no_horizontal_scroll(phone)
+    shot(phone, "72-judge-queue-with-the-call")
+
+    second.goto(f"{live_server}/events/1/calls")  # the second judge's queue, before anyone takes it
+    phone.get_by_role("button", name="I'll take it").click()
+    phone.locator("#call-state").get_by_text("Taken").wait_for()
+    assert "Nguyen Van An vs Tran Thi Mai" in phone.locator("dl.facts").inner_text()  # the pairings' players
+    shot(phone, "73-call-taken")
+
+    second.get_by_role("button", name="I'll take it").click()  # a stale queue: someone was quicker
+    second.get_by_text("Fatima Floor took the call at table 7 first").wait_for()
+    shot(second, "74-second-judge-told-who-has-it")
+
+    player.reload()  # the page refreshes itself every 10 s; a reload shows the same at once
+    player.get_by_text("A judge is coming to table 7.").wait_for()
+    assert "Fatima" not in player.content()  # the player learns nothing but the table's own call state
+    shot(player, "75-player-judge-coming")
+
+    phone.get_by_role("link", name="Log an incident").click()
+    assert phone.get_by_label("Table").input_value() == "7"
+    phone.locator("#from-call").wait_for()
+    phone.get_by_role("button", name="Nguyen Van An · DEMO-013").click()  # the table's players, from the pairings
+    phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.2", delay=10)
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    shot(phone, "76-incident-form-from-the-call")
+    phone.get_by_role("button", name="Save incident").click()
+    phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
+
+    call, incident = the_call(live_server)
+    assert call.outcome.value == "incident" and incident.table_number == 7
+    assert incident.call_started_at == call.raised_at.replace(microsecond=0)  # the extension counts from the call
+    phone.goto(f"{live_server}/events/1/incidents/1")
+    shown = phone.locator("#incident-call").inner_text()
+    called = call.raised_at.strftime("%H:%M:%S")  # the demo's clock is UTC
+    assert "table 7: Nguyen Van An vs Tran Thi Mai" in shown and f"called {called}" in shown
+    shot(phone, "77-incident-from-the-call")
+    for context in (second_context, player_context):
+        context.close()
+
+
+def test_a_take_tapped_offline_waits_in_the_outbox_and_the_servers_first_taker_wins(live_server, browser, phone):
+    link = table_link(live_server, 9)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    ready_for_offline(phone, live_server)
+    player_context, player = phone_of(browser, java_script_enabled=False)  # any phone browser, no script needed
+    player.goto(link)
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    phone.locator("#call-queue").get_by_text("Table 9").wait_for(timeout=5_000)
+
+    phone.context.set_offline(True)  # the hall's wi-fi drops as the judge taps
+    phone.get_by_role("button", name="I'll take it").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone: Take the call at table 9").wait_for()
+
+    head_context, head = phone_of(browser)  # meanwhile the head judge, online, takes it
+    log_in(head, live_server, "head@demo.test")
+    head.goto(f"{live_server}/events/1/calls/1")
+    head.get_by_role("button", name="I'll take it").click()
+    head.locator("#call-state").get_by_text("Taken").wait_for()
+
+    phone.context.set_offline(False)  # back: the outbox sends the tap; the server says who was first
+    phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30_000)
+    phone.goto(f"{live_server}/events/1/calls")
+    outbox = phone.locator("#outbox")
+    outbox.get_by_text("took the call at table 9 first").wait_for(timeout=10_000)
+    shot(phone, "78-offline-take-refused-first-taker-wins")
+    call, _ = the_call(live_server)
+    from judgeapp.models import User
+
+    with live_server.app.app_context():
+        assert db.session.get(User, call.taken_by_id).email == "head@demo.test"
+    for context in (player_context, head_context):
+        context.close()
+
+
+def test_the_qr_sheet_and_the_links_page_for_the_organizer(live_server, phone, tmp_path):
+    log_in(phone, live_server, "organizer@demo.test")
+    phone.goto(f"{live_server}/events/1")
+    phone.get_by_role("link", name="Tables' call links and QR sheet").click()
+    assert phone.locator("#table-links li").count() == 16  # the demo's 32 players sit at 16 tables
+    assert no_horizontal_scroll(phone)
+    shot(phone, "79-call-links-page")
+    with phone.expect_download() as download:
+        phone.get_by_role("button", name="Download the QR sheet (PDF)").click()
+    pdf = tmp_path / "sheet.pdf"
+    download.value.save_as(pdf)
+    words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True, text=True).stdout
+    assert "Demo Open" in words and "Table 1" in words and "Table 16" in words
+    subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", str(pdf), str(ARTIFACTS / "80-qr-sheet")])

@@ -34,6 +34,11 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),
+        ("calls, SQLite", [PYTHON, "bench/calls.py", "--seconds", "20" if quick else "120"]),
+        (
+            "calls, PostgreSQL",
+            ["scripts/with-postgres.sh", PYTHON, "bench/calls.py", "--seconds", "20" if quick else "120"],
+        ),
         ("load, SQLite", [PYTHON, "bench/load.py", "--seconds", load_seconds]),
         ("load, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/load.py", "--seconds", load_seconds]),
     ]

@@ -41,6 +41,10 @@ def from_environment(instance_path: str) -> dict:
             os.environ.get("JUDGEAPP_HSTS_SECONDS", "").strip() or DEFAULTS["JUDGEAPP_HSTS_SECONDS"]
         ),
         "JUDGEAPP_BASE_URL": os.environ.get("JUDGEAPP_BASE_URL") or DEFAULTS["JUDGEAPP_BASE_URL"],
+        # judge calls from the tables' links: a venue whose players share one public address may need more
+        "CALL_LIMIT_PER_TABLE": os.environ.get("JUDGEAPP_CALL_LIMIT_PER_TABLE") or DEFAULTS["CALL_LIMIT_PER_TABLE"],
+        "CALL_LIMIT_PER_ADDRESS": os.environ.get("JUDGEAPP_CALL_LIMIT_PER_ADDRESS")
+        or DEFAULTS["CALL_LIMIT_PER_ADDRESS"],
         **mail_settings(os.environ),
     }
 

@@ -36,9 +36,8 @@ import brotli
 import requests
 
 from bench.results import emit
-from judgeapp import create_app
 from judgeapp.extensions import db
-from tests.load.harness import CSRF_RE, PASSWORD, Gunicorn, Staffing, in_threads, set_up_event
+from tests.load.harness import CSRF_RE, PASSWORD, Gunicorn, Staffing, fresh_app, in_threads, set_up_event
 
 CSS_RE = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
 QUEUE_POLL_S, BADGE_POLL_S = 2.0, 3.0
@@ -159,17 +158,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp}/calls.sqlite3"
         kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
-        app = create_app(
-            {
-                "SECRET_KEY": "load-test-secret",
-                "SQLALCHEMY_DATABASE_URI": url,
-                "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-                "RATELIMIT_STORAGE_URI": "memory://",
-            }
-        )
-        with app.app_context():
-            db.drop_all()
-            db.create_all()
+        app = fresh_app(url)
         staffing: Staffing = set_up_event(app, args.judges, players=400)
         os.environ["JUDGEAPP_CALL_LIMIT_PER_ADDRESS"] = "10000 per minute"  # every bench player shares 127.0.0.1
         links = table_links(app, staffing.event_id, range(1, 201))

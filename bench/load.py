@@ -29,7 +29,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.results import emit
-from judgeapp import create_app
 from judgeapp.extensions import db
 from tests.load.harness import (
     Gunicorn,
@@ -37,6 +36,7 @@ from tests.load.harness import (
     Tally,
     WorkerKiller,
     check_database,
+    fresh_app,
     in_threads,
     run_bare_clients,
     run_judges,
@@ -81,17 +81,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         url = os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp}/load.sqlite3"
         kind = "PostgreSQL" if url.startswith("postgresql") else "SQLite"
-        app = create_app(
-            {
-                "SECRET_KEY": "load-test-secret",
-                "SQLALCHEMY_DATABASE_URI": url,
-                "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-                "RATELIMIT_STORAGE_URI": "memory://",
-            }
-        )
-        with app.app_context():
-            db.drop_all()
-            db.create_all()
+        app = fresh_app(url)
         staffing = set_up_event(app, args.judges)
         with Gunicorn(url, workers=4, log=Path(tmp) / "gunicorn.log", app="bench.served:app") as server:
             run_bare_clients(server.url, args.judges, 2)  # warm-up: every worker has loaded the app

@@ -49,6 +49,12 @@ def take(client, event_id, number=1):
     return post_form(client, f"/events/{event_id}/calls/{number}/take", {}, form_page=f"/events/{event_id}/calls")
 
 
+def incident_fields(**overrides):
+    """The incident form as a judge sends it from call #1 at table 7: a Warning for Aiko Mori."""
+    fields = {"call": "1", "round": "1", "table": "7", "subject_kind": "player", "player": "P-001"}
+    return {**fields, "infraction": "3.5.2", "penalty": "warning", **overrides}
+
+
 def the_call(app, event_id, number=1):
     from judgeapp.models import JudgeCall
 
@@ -252,17 +258,7 @@ def test_logging_an_incident_from_a_call_fills_table_round_players_and_start_tim
     saved = post_form(
         floor,
         f"/events/{calls['event_id']}/incidents/new",
-        {
-            "key": "c" * 32,
-            "call": "1",
-            "call_started_at": raised.replace(microsecond=0).isoformat(),
-            "round": "1",
-            "table": "7",
-            "subject_kind": "player",
-            "player": "P-001",
-            "infraction": "3.5.2",
-            "penalty": "warning",
-        },
+        incident_fields(key="c" * 32, call_started_at=raised.replace(microsecond=0).isoformat()),
         form_page=form_url,
     )
     assert saved.status_code == 302, text(saved)
@@ -287,17 +283,7 @@ def test_an_incident_saved_after_the_call_was_closed_meanwhile_is_kept_without_t
     post_form(head, call_page + "/close", {}, form_page=call_page)  # while the floor judge was offline
     saved = floor.post(
         f"/events/{calls['event_id']}/incidents/new",
-        data={
-            "csrf_token": token,
-            "key": "d" * 32,
-            "call": "1",
-            "round": "1",
-            "table": "7",
-            "subject_kind": "player",
-            "player": "P-001",
-            "infraction": "3.5.2",
-            "penalty": "warning",
-        },
+        data=incident_fields(csrf_token=token, key="d" * 32),
     )
     assert saved.status_code == 302
     assert the_call(app, calls["event_id"]).incident_id is None

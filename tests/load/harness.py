@@ -285,6 +285,26 @@ class Staffing:
     players: list[str]
 
 
+def fresh_app(url: str):
+    """The app the load runs arrange their data with, on an emptied database at `url` (the gunicorn workers serve
+    the same database with their own app)."""
+    from judgeapp import create_app
+    from judgeapp.extensions import db
+
+    app = create_app(
+        {
+            "SECRET_KEY": "load-test-secret",
+            "SQLALCHEMY_DATABASE_URI": url,
+            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
+            "RATELIMIT_STORAGE_URI": "memory://",
+        }
+    )
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    return app
+
+
 def set_up_event(app, judges: int, players: int = 64) -> Staffing:
     """An event with a running round, `players` players and `judges` floor judges (accounts with PASSWORD)."""
     from datetime import date

@@ -28,11 +28,17 @@ def parse_utc(value: str | None) -> datetime | None:
         return None
 
 
+DB_INT = 2**31 - 1  # the database's integer: a number beyond it names no record, and SQLite cannot even bind it
+
+
 def int_or_none(value) -> int | None:
+    """A number from a query string or hidden field (a table, a record's number or id); None when it is none, or
+    beyond the database's integer (it would make the driver overflow: a 500 instead of "no such record")."""
     try:
-        return int(value) if value not in (None, "") else None
+        number = int(value) if value not in (None, "") else None
     except (TypeError, ValueError):
         return None
+    return number if number is None or -DB_INT <= number <= DB_INT else None
 
 
 def player_label(player: Player) -> str:

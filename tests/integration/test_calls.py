@@ -379,3 +379,15 @@ def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_w
     assert row["table"] == "7" and row["taken by"] == "Floor Judge" and row["outcome"] == "no incident"
     assert (row["waiting seconds"], row["at the table seconds"]) == ("60", "120")
     assert row["player's note"].startswith("'=HYPERLINK")  # neutralised: a spreadsheet shows it as text
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999999", "-1", "1e5", "٣", "2147483648"])
+def test_a_call_number_no_record_can_have_opens_a_plain_incident_form_and_saves_without_a_call(app, calls, number):
+    floor = judge(app, calls["people"], "floor_judge")
+    form_url = f"/events/{calls['event_id']}/incidents/new"
+    opened = floor.get(f"{form_url}?call={number}")
+    assert opened.status_code == 200 and 'id="from-call"' not in text(opened)
+    saved = floor.post(
+        form_url, data=incident_fields(csrf_token=csrf_token(floor, form_url), key="e" * 32, call=number)
+    )
+    assert saved.status_code == 302  # the incident is kept; no call to close

@@ -161,6 +161,12 @@ def test_a_closed_events_links_stop_working_and_its_waiting_calls_are_cancelled(
     assert page.status_code == 409 and "judge calls are closed" in text(page)
     late = player.post(calls["links"][7], data={"csrf_token": token})
     assert late.status_code == 409 and "judge calls are closed" in text(late)
+    close_page = f"/events/{calls['event_id']}/close"
+    reopened = post_form(
+        organizer, f"/events/{calls['event_id']}/reopen", {"reason": "a result was wrong"}, form_page=close_page
+    )
+    assert reopened.status_code == 302, text(reopened)
+    assert "Call a judge to table 7" in text(player.get(calls["links"][7]))  # the same printed codes work again
 
 
 def test_a_call_a_judge_holds_keeps_the_event_open_until_it_is_closed(app, calls):

@@ -248,9 +248,13 @@ class CallTaken(Exception):
 
 
 def take(session: Session, *, actor: User, roles: frozenset[str], event: Event, call: JudgeCall) -> JudgeCall:
-    """ "I'll take it": the call becomes this judge's. Of two judges taking it at once, the first one's update wins and
-    the other is told who has it (CallTaken), on SQLite and PostgreSQL alike. Taking a call one already holds
+    """ "I'll take it": the call becomes this judge's. Of two judges taking it at once, the first wins and the other is
+    told who has it (CallTaken), on SQLite and PostgreSQL alike: the call is read again under the event's lock (as a
+    close or a hand-over reads it), and the update is conditional on the state read. Taking a call one already holds
     (a resent tap) changes nothing."""
+    lock_event(session, event, open_only=False)  # as every change of a call: closing or handing over waits for us
+    session.refresh(event)
+    session.refresh(call)
     if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
         return call
     if call.state is CallState.TAKEN:
@@ -324,8 +328,13 @@ def call_for_incident(
 
 
 def close_with_incident(session: Session, *, actor: User, event: Event, call: JudgeCall, incident: Incident) -> None:
-    """The incident logged from the call closes it, in the same transaction; a resent save changes nothing more."""
+    """The incident logged from the call closes it, in the same transaction; a resent save changes nothing more. Read
+    again under the event's lock (logging took it): a call the head judge closed meanwhile stays as they closed it,
+    and the incident is kept without it."""
+    session.refresh(call)
     if call.incident_id is not None:  # this incident's resent save (or another's): the call is settled already
+        return
+    if not CALL.allows(call.state, "log_incident"):
         return
     _close(session, actor, call, CallOutcome.INCIDENT, "log_incident")
     call.incident_id = incident.id

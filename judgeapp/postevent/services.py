@@ -604,6 +604,7 @@ INCIDENT_HEADER = [
     "status",
     "void",
     "status_reason",
+    "description",
 ]
 EXTENSION_HEADER = [
     "event",
@@ -665,6 +666,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 i.status.value,
                 _yes(i.status is IncidentStatus.VOID),
                 i.status_reason or "",
+                i.description or "",
             ]
         )
     return rows

@@ -317,6 +317,15 @@ def test_the_incident_csv_has_one_row_per_incident_with_what_the_publisher_asks(
     assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", dq_row["time"])
 
 
+def test_the_incident_csv_carries_each_incidents_description_with_its_lines_kept(app, floor, organizer):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    said = "Drew an extra card after the draw step.\n=SUM(A1) was written on the slip"
+    saved = log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning", description=said)
+    assert saved.status_code == 302
+    [row] = rows_of(organizer.get(f"/events/{floor['event_id']}/export/incidents.csv"))
+    assert row["description"] == "Drew an extra card after the draw step.\n=SUM(A1) was written on the slip"
+
+
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floor, organizer):
     from judgeapp.deckchecks import services as deckchecks
     from judgeapp.events.services import add_player

@@ -1,0 +1,27 @@
+"""What a new judge met on the phone (issue 21's walkthrough), fixed one by one: each test names what the judge
+relies on."""
+
+import re
+
+from tests.conftest import PASSWORD, login
+
+
+def signed_in(app, email):
+    client = app.test_client()
+    assert login(client, email, PASSWORD).status_code == 302
+    return client
+
+
+def test_the_headers_rules_link_opens_the_events_own_policy_at_the_events_level(app, make_user, make_event, give_role):
+    judge = make_user(name="Wot Judge")
+    wot = make_event(name="Wheel Open", policy_id="wot-ccg", level=1)
+    bushiroad = make_event(name="Bushiroad Cup", level=3)
+    for event_id in (wot, bushiroad):
+        give_role(event_id, judge[0], "floor_judge")
+    client = signed_in(app, judge[1])
+    for event_id, want in ((wot, "/reference/wot-ccg?level=1"), (bushiroad, "/reference/bushiroad-afr?level=3")):
+        page = client.get(f"/events/{event_id}").get_data(as_text=True)
+        link = re.search(r'<a href="([^"]+)" id="rules-link">', page).group(1)
+        assert link.replace("&amp;", "&") == want
+    home = client.get("/").get_data(as_text=True)
+    assert re.search(r'<a href="/reference/" id="rules-link">', home)  # no event: every policy, the first shown

@@ -25,3 +25,22 @@ def test_the_headers_rules_link_opens_the_events_own_policy_at_the_events_level(
         assert link.replace("&amp;", "&") == want
     home = client.get("/").get_data(as_text=True)
     assert re.search(r'<a href="/reference/" id="rules-link">', home)  # no event: every policy, the first shown
+
+
+def test_another_incident_after_a_save_keeps_the_round_and_table_and_clears_the_player(app, floor):
+    from tests.integration.test_incidents import log
+
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    saved = log(judge, floor["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning")
+    assert saved.status_code == 302, re.findall(r"class=\"error\"[^<]*", saved.get_data(as_text=True))
+    head = signed_in(app, floor["people"]["head_judge"][1])
+    from tests.conftest import post_form
+
+    event = f"/events/{floor['event_id']}"
+    assert post_form(head, f"{event}/rounds", {}, form_page=event).status_code == 302  # round 2 is now current
+    page = judge.get(saved.headers["Location"]).get_data(as_text=True)
+    link = re.search(r'id="another-incident" href="([^"]+)"', page).group(1).replace("&amp;", "&")
+    form = judge.get(link).get_data(as_text=True)
+    assert re.search(r'<option selected value="1">Round 1</option>', form)  # the saved incident's round, not round 2
+    assert re.search(r'name="table"[^>]*value="2"', form)
+    assert re.search(r'<input [^>]*name="player" type="text" value="">', form)  # a new player, typed afresh

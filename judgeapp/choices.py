@@ -12,6 +12,18 @@ def rank_namer(policy):
     return lambda rank_id: names.get(rank_id, rank_id) if rank_id else "No penalty"
 
 
+def infraction_namer(policy):
+    """code -> "3.5.2 Failure to Discard Cards" for templates; a code the policy no longer has is shown as it is."""
+
+    def name(code):
+        try:
+            return f"{code} {policy.infraction(code).name}"
+        except LookupError:
+            return code
+
+    return name
+
+
 def level_name(policy, number: int) -> str:
     """An event's level as the policy names it ("Level 2")."""
     return next((lv.name for lv in policy.levels if lv.number == number), f"Level {number}")

@@ -7,7 +7,7 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
 
-from ..choices import infraction_choices_of, penalty_choices, rank_namer
+from ..choices import infraction_choices_of, infraction_namer, penalty_choices, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..incidents import services as incidents
@@ -72,7 +72,13 @@ def index(event, roles):
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
     template = "appeals/_queue.html" if request.args.get("partial") else "appeals/index.html"
     return render_template(
-        template, event=event, roles=roles, appeals=appeals, rank_name=rank_namer(policy), now=incidents.utcnow()
+        template,
+        event=event,
+        roles=roles,
+        appeals=appeals,
+        rank_name=rank_namer(policy),
+        infraction_name=infraction_namer(policy),
+        now=incidents.utcnow(),
     )
 
 

@@ -116,7 +116,12 @@ def test_the_queue_lists_open_appeals_oldest_first_with_table_round_infraction_r
     page = text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals"))
     first, second = page.index("Appeal #1 · round 1 · table 1"), page.index("Appeal #2 · round 1 · table 2")
     assert first < second
-    assert "3.5.2 · ruled Warning by Floor Judge" in page and "waiting 0 min" in page
+    # at a glance: who was penalized, for which infraction by name, the ruling, and who appeals it
+    assert (
+        "<strong>Ben Ode</strong>: 3.5.2 Failure to Discard Cards · ruled <strong>Warning</strong> by Floor Judge"
+        in page
+    )
+    assert "Appealed by Ben Ode" in page and "waiting 0 min" in page
 
 
 def test_a_new_appeal_reaches_the_head_judges_queue_and_badge_without_a_reload(app, ruled):

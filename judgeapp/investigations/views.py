@@ -14,7 +14,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
 from ..localtime import to_local
-from ..models import Event, StatementRequest
+from ..models import Event, StatementRequest, User
 from ..permissions import Action, event_route, found
 from ..reports import PAPERS
 from ..reports.dq import dq_report_pdf
@@ -307,4 +307,7 @@ def public_statement(token):
             db.session.commit()
             return render_template("investigations/public_done.html", name=req.author_name)
     event = db.session.get(Event, req.investigation.event_id)
-    return render_template("investigations/public.html", form=form, req=req, event=event), 400 if form.errors else 200
+    asker = db.session.get(User, req.created_by_id)
+    return render_template(
+        "investigations/public.html", form=form, req=req, event=event, asker=asker
+    ), 400 if form.errors else 200

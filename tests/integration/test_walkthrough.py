@@ -4,6 +4,7 @@ relies on."""
 import re
 
 from tests.conftest import PASSWORD, login
+from tests.integration.test_investigations import dq  # noqa: F401  (fixture)
 
 
 def signed_in(app, email):
@@ -44,3 +45,14 @@ def test_another_incident_after_a_save_keeps_the_round_and_table_and_clears_the_
     assert re.search(r'<option selected value="1">Round 1</option>', form)  # the saved incident's round, not round 2
     assert re.search(r'name="table"[^>]*value="2"', form)
     assert re.search(r'<input [^>]*name="player" type="text" value="">', form)  # a new player, typed afresh
+
+
+def test_the_statement_link_tells_the_witness_who_asks_why_what_happens_to_the_text_and_until_when(app, dq):
+    from tests.integration.test_investigations import make_link
+
+    page = app.test_client().get(f"/statement/{make_link(dq['head'], dq)}").get_data(as_text=True)
+    intro = page[page.index('id="statement-intro"') :]
+    assert "Hello Eve Witness" in intro and "<strong>Head Judge</strong>, the head judge of" in intro  # who asks
+    assert "may lead to a disqualification" in intro  # why
+    assert "disqualification report, which the organizer may send to the game's publisher" in intro  # what happens
+    assert "cannot be changed" in intro and re.search(r"This link works until \d{4}-\d\d-\d\d \d\d:\d\d", intro)

@@ -171,6 +171,22 @@ function fieldsOf(form) {
   new FormData(form).forEach(function (value, name) { if (typeof value === "string") out.push([name, value]); });
   return out;
 }
+// A step that cannot be undone by a stray tap (issuing a disqualification, finalizing an investigation, closing the
+// event) asks first, naming what will happen: the form's or the pressed button's data-confirm. Caught before any
+// other submit listener, so a "Cancel" sends nothing at all.
+document.addEventListener("submit", function (event) {
+  var by = event.submitter, form = event.target;
+  var text = (by && by.dataset && by.dataset.confirm) || (form.dataset && form.dataset.confirm);
+  if (text && !confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
+}, true);
+
+// After a save the server refused, the first field in error gets the focus (its message, a role=alert, is read out),
+// so a judge on a phone does not hunt below the fold for it.
+(function () {
+  var bad = document.querySelector("[aria-invalid=true], .field-error input, .field-error select, .field-error textarea");
+  if (bad) { bad.focus({ preventScroll: true }); bad.scrollIntoView({ block: "center" }); }
+})();
+
 // Each form gets a fresh key when the page loads (a cached page's key is used), or when it first sends if a list
 // that refreshes itself (the judge-call queue) brought it in later; one listener on the document serves them all.
 function freshKey(form) {

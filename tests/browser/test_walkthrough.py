@@ -1,0 +1,41 @@
+"""Issue 21's walkthrough at 390x844, in Chromium: a refused save puts the judge on the first field in error, and a
+step that cannot be undone asks first, naming what will happen."""
+
+import pytest
+
+from judgeapp.extensions import db
+from tests.browser.conftest import log_in, shot
+
+pytestmark = pytest.mark.browser
+
+
+def test_after_a_refused_save_the_first_field_in_error_has_the_focus(live_server, phone):
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_role("button", name="Save incident").click()  # nothing filled in
+    phone.locator(".field-error").first.wait_for()
+    first = phone.locator(".field-error").first
+    assert first.evaluate("field => field.contains(document.activeElement)")  # the first field the server refused
+    assert first.locator("[role=alert]").inner_text()  # and its message is read out
+    shot(phone, "81-refused-save-focus-on-the-first-error")
+
+
+def test_issuing_a_disqualification_asks_first_naming_the_player_and_a_cancel_changes_nothing(
+    live_server_with_cases, phone
+):
+    from judgeapp.models import Incident, IncidentStatus
+
+    log_in(phone, live_server_with_cases, "head@demo.test")
+    phone.goto(f"{live_server_with_cases}/events/1/incidents/2")
+    asked = []
+    phone.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    phone.get_by_role("button", name="Accept: disqualify").click()
+    phone.wait_for_timeout(300)  # a cancelled dialog sends nothing: give a stray request the time to show
+    assert asked == ["Disqualify Wei Chen? The disqualification is issued now and its investigation opens."]
+    with live_server_with_cases.app.app_context():
+        assert db.session.get(Incident, 2).status is IncidentStatus.RECOMMENDED
+    phone.once("dialog", lambda d: d.accept())
+    phone.get_by_role("button", name="Accept: disqualify").click()
+    phone.wait_for_url("**/investigations/**")
+    with live_server_with_cases.app.app_context():
+        assert db.session.get(Incident, 2).status is not IncidentStatus.RECOMMENDED

@@ -61,6 +61,7 @@ def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_move
     assert phone.get_by_label("Reason for this penalty").is_visible()
     phone.get_by_label("Penalty", exact=True).select_option("loss_of_game")
     assert not phone.get_by_label("Reason for this penalty").is_visible()
+    assert "upgraded" in phone.locator("#suggestion").get_attribute("class")  # the panel itself says upgrade
     shot(phone, "12-incident-form-upgrade")
     phone.get_by_role("button", name="Save incident").click()
     phone.locator(".confirm").get_by_text("Saved: incident #2").wait_for()

@@ -167,6 +167,7 @@ function main() {
   function render(s) {
     panel.textContent = "";
     if (!s.ok) { panel.hidden = true; return; }
+    panel.classList.toggle("upgraded", !!s.upgraded);  // an upgrade looks like one: the whole panel, not a line in green
     if (s.local) {
       var where = document.createElement("p");
       where.className = "note local";

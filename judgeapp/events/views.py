@@ -12,6 +12,7 @@ from ..extensions import csrf, current_catalog, db
 from ..forms import strip_control_characters
 from ..models import Event, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
+from ..permissions import Role as Authority
 from ..web import button, clock
 from . import bp, imports, services
 from .forms import (
@@ -85,7 +86,19 @@ def show(event, roles):
         start_form=StartRoundForm(),
         end_form=EndRoundForm(),
         ends_at=services.round_ends_at,
+        keeps_open=_what_keeps_it_open(event, roles),
     )
+
+
+def _what_keeps_it_open(event, roles):
+    """For the head judge of an open event: what must be finished before the organizer can close it (the close
+    page's own list), so they can end it early once every match is reported. None for everyone else."""
+    if Authority.HEAD_JUDGE not in roles or event.closed_at is not None:
+        return None
+    from ..localtime import to_local
+    from ..postevent.services import blockers
+
+    return blockers(db.session, event, local=to_local)
 
 
 @bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])

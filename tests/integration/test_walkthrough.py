@@ -56,3 +56,18 @@ def test_the_statement_link_tells_the_witness_who_asks_why_what_happens_to_the_t
     assert "may lead to a disqualification" in intro  # why
     assert "disqualification report, which the organizer may send to the game's publisher" in intro  # what happens
     assert "cannot be changed" in intro and re.search(r"This link works until \d{4}-\d\d-\d\d \d\d:\d\d", intro)
+
+
+def test_the_head_judge_sees_on_the_event_page_what_keeps_the_event_from_closing(app, floor):
+    from tests.conftest import post_form
+
+    head = signed_in(app, floor["people"]["head_judge"][1])
+    event = f"/events/{floor['event_id']}"
+    page = head.get(event).get_data(as_text=True)
+    keeps = page[page.index('id="keeps-open"') : page.index("</details>", page.index('id="keeps-open"'))]
+    assert "Round 1 is still being played" in keeps  # the close page's own reasons, with links
+    assert post_form(head, f"{event}/rounds/1/end", {}, form_page=event).status_code == 302  # ended early
+    page = head.get(event).get_data(as_text=True)
+    assert "Nothing keeps the event open" in page
+    floor_judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert 'id="keeps-open"' not in floor_judge.get(event).get_data(as_text=True)  # the head judge's to see

@@ -30,12 +30,14 @@ def level_name(policy, number: int) -> str:
 
 
 def infraction_choices(field, policy, most_used=()):
-    def choice(inf, group):
-        return SelectChoice(inf.code, f"{inf.code} {inf.name}", optgroup=group, render_kw={"data-sub": inf.subsection})
+    def choice(inf, group, **extra):
+        return SelectChoice(
+            inf.code, f"{inf.code} {inf.name}", optgroup=group, render_kw={"data-sub": inf.subsection, **extra}
+        )
 
     choices = [SelectChoice("", "Choose the infraction…")]
     choices += [
-        choice(policy.infraction(code), "Most used at this event")
+        choice(policy.infraction(code), "Most used at this event", **{"data-most-used": "1"})  # repeated below
         for code in most_used
         if code in {i.code for i in policy.infractions}
     ]

@@ -39,3 +39,19 @@ def test_issuing_a_disqualification_asks_first_naming_the_player_and_a_cancel_ch
     phone.wait_for_url("**/investigations/**")
     with live_server_with_cases.app.app_context():
         assert db.session.get(Incident, 2).status is not IncidentStatus.RECOMMENDED
+
+
+def test_typing_an_exact_code_selects_it_even_when_it_is_among_the_most_used(live_server, phone):
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.2", delay=10)
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    phone.get_by_role("button", name="Save incident").click()
+    phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
+    phone.goto(f"{live_server}/events/1/incidents/new")  # 3.5.2 is now among this event's most used
+    assert phone.locator("#infraction optgroup[label='Most used at this event'] option[value='3.5.2']").count() == 1
+    phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.2", delay=10)
+    assert phone.locator("#infraction").input_value() == "3.5.2"  # selected, not "2 matches"
+    assert phone.locator("#infraction option[value='3.5.2']").count() == 1  # listed once

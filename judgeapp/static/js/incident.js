@@ -130,13 +130,18 @@ function main() {
   // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).
   var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group).toLowerCase() };
+    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group).toLowerCase(),
+             mostUsed: !!o.dataset.mostUsed };
   });
+  // Typing: the matches, each once (the "most used" copies are left out: they are listed in their sub-section too); an
+  // exact code, or a search only one infraction matches, selects it.
   function filterInfractions() {
     var q = search.value.trim().toLowerCase(), keep = infraction.value, words = q.split(/\s+/);
     infraction.textContent = "";
-    var groups = {}, shown = 0;
+    var groups = {}, shown = 0, exact = null;
     allOptions.forEach(function (o) {
+      if (q && o.mostUsed) return;
+      if (q && o.value && o.value.toLowerCase() === q) exact = o.value;
       var match = !o.value || !q || o.value.indexOf(q) === 0 ||
         words.every(function (w) { return o.words.indexOf(w) !== -1; });
       if (!match && o.value !== keep) return;
@@ -151,7 +156,8 @@ function main() {
     if (!q) return;
     var first = infraction.options[0];
     first.textContent = shown ? shown + " match" + (shown === 1 ? "" : "es") + " — choose…" : "No infraction matches “" + search.value + "”";
-    if (shown === 1 && !keep) { infraction.selectedIndex = infraction.options.length - 1; suggest(); }
+    if (exact && keep !== exact) { infraction.value = exact; suggest(); }
+    else if (shown === 1 && !keep) { infraction.selectedIndex = infraction.options.length - 1; suggest(); }
   }
 
   function checkPenalty() {

@@ -60,3 +60,17 @@ def infraction_choices_of(policy) -> list[SelectChoice]:
 
 def penalty_choices(field, policy):
     field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
+
+
+def time_rules_of(policy) -> dict:
+    """The policy's time rules for the phone's live figures (static/js/owed.js): by reason, the threshold, the extra,
+    and the words and section to show."""
+    return {
+        rule.reason.value: {
+            "over": rule.over_minutes,
+            "plus": rule.plus_minutes,
+            "summary": rule.summary,
+            "section": rule.section,
+        }
+        for rule in policy.time_rules
+    }

@@ -8,6 +8,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from .. import permissions
+from ..choices import time_rules_of
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
@@ -72,7 +73,12 @@ def new_extension(event, roles):
     if as_json and form.is_submitted():
         return json_errors(form)
     return render_template(
-        "clock/extension.html", event=event, roles=roles, form=form, has_rounds=bool(rounds)
+        "clock/extension.html",
+        event=event,
+        roles=roles,
+        form=form,
+        has_rounds=bool(rounds),
+        time_rules=time_rules_of(event_policy(event)),
     ), 400 if form.errors else 200
 
 

@@ -9,6 +9,7 @@ from flask_login import current_user
 from sqlalchemy import select
 
 from .. import permissions
+from ..choices import time_rules_of
 from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
@@ -146,5 +147,6 @@ def show(event, roles, deck_check_id):
         extensions=extensions,
         running=running,
         policy=policy,
+        time_rules=time_rules_of(policy),
         now=utcnow(),
     ), 400 if form.errors else 200

@@ -55,3 +55,28 @@ def test_typing_an_exact_code_selects_it_even_when_it_is_among_the_most_used(liv
     phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.2", delay=10)
     assert phone.locator("#infraction").input_value() == "3.5.2"  # selected, not "2 matches"
     assert phone.locator("#infraction option[value='3.5.2']").count() == 1  # listed once
+
+
+def test_the_extension_form_shows_the_minutes_owed_before_saving_and_a_deck_check_counts_live(live_server, phone):
+    from datetime import timedelta
+
+    from judgeapp.infractions import ExtensionReason, extension_owed
+
+    policy = live_server.app.extensions["judgeapp.catalog"].policy("bushiroad-afr")
+    owed = extension_owed(policy, ExtensionReason.RULING, timedelta(minutes=4)).minutes
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/extensions/new")
+    phone.get_by_label("Table").fill("3")
+    phone.get_by_label("Match stopped at").fill("10:00")
+    phone.get_by_label("Match resumed at").fill("10:04")
+    preview = phone.locator("#owed-preview")
+    preview.get_by_text(f"Stopped 4:00: {owed} min owed").wait_for()
+    shot(phone, "82-extension-owed-before-saving")
+
+    phone.goto(f"{live_server}/events/1/deck-checks/new")
+    phone.get_by_label("Table").fill("2")
+    phone.get_by_role("button", name="Start deck check").click()
+    running = phone.locator("#running")
+    running.get_by_text("So far 0:0").wait_for()
+    first = running.inner_text()
+    phone.wait_for_function(f"() => document.getElementById('running').textContent !== {first!r}", timeout=3_000)

@@ -62,3 +62,21 @@ def test_table_end_time_adds_every_extension_to_the_round_end(length, extensions
 def test_extensions_cannot_shorten_a_round():
     with pytest.raises(ValueError):
         table_end_time(datetime(2026, 11, 21, 10, 0), 50, [-5])
+
+
+def test_the_shared_cases_the_phone_checks_too_are_what_the_engine_owes():
+    import json
+    from dataclasses import replace
+    from datetime import timedelta
+    from pathlib import Path
+
+    from judgeapp.infractions import ExtensionReason, extension_owed, load_catalog
+
+    policy = load_catalog(Path(__file__).resolve().parents[2] / "data" / "infractions.yaml").policy("bushiroad-afr")
+    base = policy.time_rule(ExtensionReason.RULING)
+    cases = json.loads((Path(__file__).resolve().parents[1] / "shared" / "owed_cases.json").read_text())["cases"]
+    for case in cases:
+        rule = replace(base, over_minutes=case["over"], plus_minutes=case["plus"])
+        ruled = replace(policy, time_rules=(rule,))
+        got = extension_owed(ruled, ExtensionReason.RULING, timedelta(milliseconds=case["taken_ms"])).minutes
+        assert got == case["owed"], case

@@ -113,8 +113,11 @@ def test_the_head_judge_investigates_a_disqualification_and_prints_the_report(li
     phone.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
     phone.get_by_label("Prizes revoked").check()
     phone.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+    asked = []  # one stray tap cannot lock it: the phone asks first, saying what finalizing does
+    phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     phone.get_by_role("button", name="Finalize and lock").click()
     phone.get_by_text("Investigation finalized and locked").wait_for()
+    assert asked and asked[0].startswith("Finalize and lock this investigation?")
     assert "Statements (2)" in phone.content()
     assert no_horizontal_scroll(phone)
     shot(phone, "26-investigation-finalized")

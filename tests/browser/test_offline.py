@@ -154,6 +154,10 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
 
     context.set_offline(False)  # the network returns: the outbox sends in the background, in order
     phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    sent = phone.locator("#outbox .outbox-sent")  # each says what it became, with its link, until acknowledged
+    sent.filter(has_text="Sent as incident #3").wait_for()
+    assert sent.count() == 3 and sent.first.get_by_role("link", name="Open it").get_attribute("href").endswith("/3")
+    shot(phone, "51a-offline-sent-as")
     stored = incidents_in_db(live_server)
     assert [(i.number, i.subject_name, i.infraction_code, i.rank_id) for i in stored] == [
         (1, "Haruto Sato", "3.5.2", "warning"),

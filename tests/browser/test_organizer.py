@@ -140,8 +140,13 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
     end_the_round(live_server.app)
     phone.reload()
     phone.get_by_text("Ready to close").wait_for()
+    asked = []  # closing asks first, naming the event and what closing does
+    phone.once("dialog", lambda d: (asked.append(d.message), d.accept()))
     phone.get_by_role("button", name="Close the event").click()
     phone.get_by_text("Event closed: its records are now read-only.").wait_for()
+    assert asked == [
+        "Close Demo Open? Its incidents, appeals and investigations become read-only until it is reopened."
+    ]
     assert no_horizontal_scroll(phone)
     shot(phone, "33-event-closed")
     phone.get_by_role("link", name="Event", exact=True).click()

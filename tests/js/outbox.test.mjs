@@ -134,3 +134,19 @@ test("a typed name, label or player ID names a player only when it names exactly
   assert.equal(playerNamed(players, "Bo Kim"), null);
   assert.equal(playerNamed(players, "Nobody"), null);
 });
+
+test("a record that waited and went in the last ten minutes is shown as sent, as which record, until acknowledged", async () => {
+  const { recentlySent, sentText, SENT_SHOWN_MS } = await import("../../judgeapp/static/js/outbox.js");
+  const now = 1_000_000_000;
+  const rows = [
+    { key: "a", kind: "incident", number: 4, waited: true, sent_at: now - 60_000 },
+    { key: "b", kind: "extension", number: 2, waited: true, sent_at: now - 1_000 },
+    { key: "c", kind: "incident", number: 5, waited: false, sent_at: now - 1_000 },  // went at once: the page said so
+    { key: "d", kind: "incident", number: 6, waited: true, sent_at: now - SENT_SHOWN_MS - 1 },
+    { key: "e", kind: "incident", number: 7, waited: true, sent_at: now - 1_000, acknowledged: true },
+  ];
+  assert.deepEqual(recentlySent(rows, now).map((r) => r.key), ["b", "a"]);
+  assert.equal(sentText(rows[0]), "Sent as incident #4");
+  assert.equal(sentText(rows[1]), "Sent as time extension #2");
+  assert.equal(sentText({ kind: "deck_check" }), "Sent");
+});

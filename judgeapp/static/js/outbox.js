@@ -69,6 +69,18 @@ export function sentRow(record, answer, now) {
            waited: !!record.waited };
 }
 
+// Records that waited on the phone and went in the last ten minutes, newest first: the banner says each was sent,
+// as which record, with its link, until the judge has seen it.
+export const SENT_SHOWN_MS = 10 * 60000;
+export function recentlySent(rows, now) {
+  return (rows || []).filter(function (r) { return r.waited && !r.acknowledged && now - r.sent_at < SENT_SHOWN_MS; })
+    .sort(function (a, b) { return b.sent_at - a.sent_at; });
+}
+export function sentText(row) {
+  var kind = { incident: "incident", extension: "time extension", deck_check: "deck check", call: "judge call" }[row.kind];
+  return row.number && kind ? "Sent as " + kind + " #" + row.number : "Sent";
+}
+
 // The sent rows past the last `keep` (rows in logged order): these are dropped.
 export function beyondLast(rows, keep) {
   return rows.slice(0, Math.max(0, rows.length - keep));

@@ -1,8 +1,10 @@
 // The glue of every page (base.html and the offline page): the service worker, the outbox banner (what waits, what
 // the server refused, what was sent with a different upgrade), forms logged through the outbox, signing out with
 // records waiting, the offline page's list, and the offline copy of the judge's events with their form pages.
-import { COPY_EVERY_MS, eventOf, pagesOf, plural, stampsOf, summaryText, unseenChange, warmAll } from "./outbox.js";
-import { changed, markSeen, Outbox } from "./storage.js";
+import {
+  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, sentText, stampsOf, summaryText, unseenChange, warmAll
+} from "./outbox.js";
+import { acknowledgeSent, changed, markSeen, Outbox } from "./storage.js";
 import { freshToken, request, syncNow } from "./sync.js";
 
 const PAGES = "judgeapp-pages";
@@ -93,6 +95,18 @@ function render() {
         if (confirm("Discard this record for good? " + r.summary)) Outbox.remove(r.key);
       });
       p.appendChild(drop);
+      banner.appendChild(p);
+    });
+    recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; })
+      .forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
+      var p = el("p", "outbox-sent");
+      p.appendChild(el("strong", "", sentText(r) + ": "));
+      p.appendChild(document.createTextNode(r.summary + " "));
+      if (r.url) { var open = el("a", "", "Open it"); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
+      var ok = el("button", "link", "OK");
+      ok.type = "button";
+      ok.addEventListener("click", function () { acknowledgeSent(r); });
+      p.appendChild(ok);
       banner.appendChild(p);
     });
     flagged.forEach(function (r) {

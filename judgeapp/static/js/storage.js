@@ -81,6 +81,12 @@ export function markSeen(sent) {
   return tx("sent", "readwrite", function (s) { return s.put(sent); });
 }
 
+// The judge has read that a record which waited was sent: the banner stops saying so (a changed suggestion still shows).
+export function acknowledgeSent(sent) {
+  sent.acknowledged = true;
+  return tx("sent", "readwrite", function (s) { return s.put(sent); }).then(changed);
+}
+
 // Records that could not go at once have waited: each is sent with the time it was logged on the phone.
 export function markWaited(records) {
   var held = newlyWaited(records);

@@ -53,3 +53,19 @@ def test_reports_rendered_one_after_another_each_embed_the_fonts_their_own_text_
     assert embedded_fonts(latin, tmp_path) == ["Noto-Sans"]
     assert "Noto-Sans-CJK-JP" in embedded_fonts(japanese_again, tmp_path)
     assert "鈴木 結衣" in pdf_text(japanese_again, tmp_path) and "Chloé Dubois" in pdf_text(latin, tmp_path)
+
+
+@pytest.mark.parametrize("paragraphs", [27, 28, 29, 58])  # lengths that used to push the signatures onto a page alone
+def test_the_signature_block_never_stands_alone_on_the_last_page(tmp_path, paragraphs):
+    body = "".join(
+        f"<p>Paragraph {n} of the report, long enough to fill one printed line.</p>" for n in range(paragraphs)
+    )
+    signatures = (
+        '<section class="signatures"><h2>Signatures</h2><table><tr><td class="sign">Head judge</td></tr></table>'
+    )
+    path = tmp_path / "signed.pdf"
+    path.write_bytes(html_to_pdf(f"<link rel=stylesheet href=report.css><h1>Report</h1>{body}{signatures}</section>"))
+    info = subprocess.run(["pdfinfo", str(path)], capture_output=True, text=True, check=True).stdout
+    last = next(line.split()[1] for line in info.splitlines() if line.startswith("Pages:"))
+    page = subprocess.run(["pdftotext", "-f", last, "-l", last, str(path), "-"], capture_output=True, text=True).stdout
+    assert "Signatures" in page and "Paragraph" in page  # the report's last lines go with it

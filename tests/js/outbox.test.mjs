@@ -150,3 +150,12 @@ test("a record that waited and went in the last ten minutes is shown as sent, as
   assert.equal(sentText(rows[1]), "Sent as time extension #2");
   assert.equal(sentText({ kind: "deck_check" }), "Sent");
 });
+
+test("times on the phone read as the venue's clocks: 24-hour, in the venue's time zone, whatever the phone's settings", async () => {
+  const { venueClock } = await import("../../judgeapp/static/js/outbox.js");
+  const at = Date.UTC(2026, 10, 23, 15, 5);
+  assert.equal(venueClock(at, "UTC"), "15:05");
+  assert.equal(venueClock(at, "Asia/Tokyo"), "00:05");
+  assert.equal(venueClock(at, "America/New_York"), "10:05");  // not "10:05 AM"
+  assert.equal(venueClock(at, "Not/A_Zone"), venueClock(at, undefined));  // a zone the phone does not know: its own
+});

@@ -1,7 +1,7 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
 import { suggest as suggestOnPhone } from "./engine.js";
-import { fieldMap, playerNamed, waitingPriors } from "./outbox.js";
+import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
 import { seatNote, tableKey } from "./seats.js";
 import { Outbox } from "./storage.js";
 
@@ -178,7 +178,7 @@ function main() {
       var where = document.createElement("p");
       where.className = "note local";
       where.textContent = "No network: worked out on this phone from the history as of " +
-        new Date(s.copy_time).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) +
+        venueClock(s.copy_time, document.body.dataset.tz) +
         ". The server checks it again when the incident is sent.";
       panel.appendChild(where);
     }

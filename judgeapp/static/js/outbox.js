@@ -146,3 +146,12 @@ export function playerNamed(players, typed) {
   });
   return found.length === 1 ? [found[0].id] : null;
 }
+
+// A time as the venue's clocks show it, as the server's pages do: 24-hour HH:MM in the venue's time zone (the page's
+// data-tz, JUDGEAPP_TIMEZONE), whatever the phone's own settings.
+export function venueClock(ms, tz) {
+  var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
+  if (tz) options.timeZone = tz;
+  try { return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms)); }
+  catch (e) { delete options.timeZone; return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms)); }
+}

@@ -2,7 +2,8 @@
 // the server refused, what was sent with a different upgrade), forms logged through the outbox, signing out with
 // records waiting, the offline page's list, and the offline copy of the judge's events with their form pages.
 import {
-  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, sentText, stampsOf, summaryText, unseenChange, warmAll
+  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, sentText, stampsOf, summaryText, unseenChange, venueClock,
+  warmAll
 } from "./outbox.js";
 import { acknowledgeSent, changed, markSeen, Outbox } from "./storage.js";
 import { freshToken, request, syncNow } from "./sync.js";
@@ -302,7 +303,7 @@ if (ready && owner) Outbox.copy(owner).then(function (copy) {
     ready.appendChild(li);
   });
   var when = document.getElementById("offline-copy-time");
-  if (when) when.textContent = "Copy of your events from " + new Date(copy.saved_at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) + ".";
+  if (when) when.textContent = "Copy of your events from " + venueClock(copy.saved_at, document.body.dataset.tz) + ".";
 }).catch(function () {});
 
 if (user) {

@@ -397,3 +397,42 @@ def test_a_call_number_no_record_can_have_opens_a_plain_incident_form_and_saves_
         form_url, data=incident_fields(csrf_token=csrf_token(floor, form_url), key="e" * 32, call=number)
     )
     assert saved.status_code == 302  # the incident is kept; no call to close
+
+
+def test_the_head_judge_closes_a_call_nobody_took_as_cancelled_which_a_floor_judge_may_not(app, calls):
+    from judgeapp.lifecycles import CallOutcome
+
+    raise_call(app, calls["links"][7])
+    page = f"/events/{calls['event_id']}/calls/1"
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    assert "Close without a judge" not in text(floor.get(page))
+    refused = post_form(floor, page + "/close", {}, form_page=page)
+    assert refused.status_code == 409 and "only the head judge may act on it now" in text(refused)
+    assert "Close without a judge" in text(head.get(page))
+    assert post_form(head, page + "/close", {}, form_page=page).status_code == 302
+    call = the_call(app, calls["event_id"])
+    assert call.outcome is CallOutcome.CANCELLED and call.taken_by_id is None
+
+
+def test_the_badge_leads_to_the_queue_of_the_one_event_or_lists_the_events_the_judge_works_at(
+    app, calls, make_event, give_role
+):
+    floor = judge(app, calls["people"], "floor_judge")
+    only = floor.get("/calls/waiting")
+    assert only.status_code == 302 and only.headers["Location"].endswith(f"/events/{calls['event_id']}/calls")
+    other = make_event(name="Second Cup")
+    give_role(other, calls["people"]["floor_judge"][0], "floor_judge")
+    listing = text(floor.get("/calls/waiting"))
+    assert "Regional Qualifier" in listing and "Second Cup" in listing
+
+
+def test_the_links_page_offers_every_table_in_play_and_refuses_a_sheet_too_large(app, calls):
+    scorekeeper = judge(app, calls["people"], "scorekeeper")
+    base = f"/events/{calls['event_id']}/calls/links"
+    page = text(scorekeeper.get(base))
+    assert 'name="first" type="number" value="1"' in page or re.search(r'name="first"[^>]*value="1"', page)
+    assert re.search(r'name="last"[^>]*value="8"', page)  # the pairings' highest table
+    assert calls["links"][8] in page
+    too_many = scorekeeper.get(f"{base}?first=1&last=600&paper=a4")
+    assert too_many.status_code == 400 and "At most 500 tables on one sheet" in text(too_many)
+    assert scorekeeper.get(f"{base}?first=x&last=2").status_code == 400

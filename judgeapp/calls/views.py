@@ -44,9 +44,9 @@ def table(event_id, table, sig):
     event = services.event_of_link(db.session, event_id, table, sig)
     if event is None:
         refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
-    closed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
-    if not closed:
-        return render_template("calls/table.html", event=event, table=table, closed=True), closed.status
+    allowed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
+    if not allowed:  # the event has closed: its links stop working (409, said plainly)
+        return render_template("calls/table.html", event=event, table=table, closed=True), allowed.status
     form = CallForm()
     if form.validate_on_submit():
         try:

@@ -60,6 +60,18 @@ def head_judge_pending(event) -> int:
 # ---- incidents ---------------------------------------------------------------------------------------------------
 
 
+def _for_player(form, event, player_id: int | None) -> None:
+    """The form opened for one player (a deck check's "log a problem" for the player checked): their name is filled in.
+    Another event's player, or none, leaves the field empty."""
+    if player_id is None:
+        return
+    try:
+        player = services.player_of_event(db.session(), event, player_id)
+    except FieldError:
+        return
+    form.player_id.data, form.player.data = str(player.id), player_label(player)
+
+
 def _from_call(form, event, roles, number: int | None) -> None:
     """The form opened from a judge call the judge holds: its table, its round and the time the match stopped (the
     player's call), so the time extension counts the real call length. A call they may not log from opens a plain
@@ -105,6 +117,7 @@ def new(event, roles):
         if request.args.get("round"):
             form.round.data = int_or_none(request.args.get("round"))
         _from_call(form, event, roles, int_or_none(request.args.get("call")))
+        _for_player(form, event, int_or_none(request.args.get("player_id")))
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.IncidentInput(

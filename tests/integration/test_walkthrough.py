@@ -71,3 +71,17 @@ def test_the_head_judge_sees_on_the_event_page_what_keeps_the_event_from_closing
     assert "Nothing keeps the event open" in page
     floor_judge = signed_in(app, floor["people"]["floor_judge"][1])
     assert 'id="keeps-open"' not in floor_judge.get(event).get_data(as_text=True)  # the head judge's to see
+
+
+def test_a_deck_check_offers_to_log_a_problem_for_each_player_checked_with_table_round_and_player_filled_in(app, floor):
+    from tests.integration.test_time_and_deck_checks import start_check
+
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    check_url = start_check(judge, floor["event_id"], table=2, player_1="P-002").headers["Location"]
+    page = judge.get(check_url).get_data(as_text=True)
+    link = re.search(r'href="([^"]+)">Log a deck problem \(3\.1\): Ben Ode</a>', page).group(1).replace("&amp;", "&")
+    form = judge.get(link).get_data(as_text=True)
+    assert re.search(r'<input [^>]*name="player" type="text" value="Ben Ode · P-002">', form)
+    assert re.search(r'name="table"[^>]*value="2"', form) and re.search(r'name="deck_check_id"[^>]*value="\d+"', form)
+    other = judge.get(f"/events/{floor['event_id']}/incidents/new?player_id=999999").get_data(as_text=True)
+    assert re.search(r'<input [^>]*name="player" type="text" value="">', other)  # not this event's: left empty

@@ -55,6 +55,8 @@ PAGES = {
         "/events/1/investigations/1",
         "/events/1/pairings",
         "/events/1/report",
+        "/events/1/calls",
+        "/events/1/calls/1",
         "/reference",
         "/reference/bushiroad-afr",
         "/account/password",
@@ -65,6 +67,7 @@ PAGES = {
         "/events/1/settings",
         "/events/1/staff",
         "/events/1/close",
+        "/events/1/calls/links",
         "/players/history?code=DEMO-003",
         "/events/1/pairings",
     ],
@@ -77,10 +80,26 @@ SHOTS = {
 }
 
 
+def a_call_from_table_12(server) -> list[str]:
+    """A player's call waiting at table 12 (the queue and the call page have something to show); the player's page of
+    table 12 (queued) and of table 13 (the form)."""
+    from judgeapp.calls import services
+    from judgeapp.extensions import db
+    from judgeapp.models import Event
+
+    with server.app.app_context():
+        event = db.session.get(Event, 1)
+        services.raise_call(db.session, event=event, table=12, reason="rules_question", note="Does it resolve?")
+        key = services.call_key_of(db.session, event)
+        db.session.commit()
+        return [f"/call/1/{table}/{services.signature(key, 1, table)}" for table in (12, 13)]
+
+
 def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(browser, live_server_with_cases):
     base = live_server_with_cases
     problems, checked = [], 0
-    for account, paths in PAGES.items():
+    pages = {**PAGES, None: [*PAGES[None], *a_call_from_table_12(base), "/call/1/13/not-its-signature"]}
+    for account, paths in pages.items():
         context = browser.new_context(
             viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True
         )
@@ -106,5 +125,5 @@ def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(
         context.close()
     ARTIFACTS.mkdir(exist_ok=True)
     (ARTIFACTS / "accessibility.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
-    assert checked == sum(len(p) for p in PAGES.values())
+    assert checked == sum(len(p) for p in pages.values())
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

@@ -83,8 +83,7 @@ def test_a_players_call_reaches_the_judges_queue_without_a_reload_and_becomes_th
     second.get_by_text("Fatima Floor took the call at table 7 first").wait_for()
     shot(second, "74-second-judge-told-who-has-it")
 
-    player.reload()  # the page refreshes itself every 10 s; a reload shows the same at once
-    player.get_by_text("A judge is coming to table 7.").wait_for()
+    player.get_by_text("A judge is coming to table 7.").wait_for(timeout=15_000)  # updated in place, no reload
     assert "Fatima" not in player.content()  # the player learns nothing but the table's own call state
     shot(player, "75-player-judge-coming")
 

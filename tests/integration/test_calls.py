@@ -70,7 +70,9 @@ def test_a_player_calls_from_the_tables_link_and_sees_the_place_in_the_queue_the
     assert answer.status_code == 303
     page = text(player.get(calls["links"][7]))
     assert "Your call is in the queue: <strong>next</strong>" in page
-    assert 'http-equiv="refresh"' in page  # updates itself with no script
+    assert 'http-equiv="refresh"' not in page  # a refreshing page would throw a screen reader back to the top
+    assert f'<a href="{calls["links"][7]}" class="refresh">Refresh</a>' in page  # by hand without script
+    assert "js/call-status.js" in page  # and by itself with it
     assert "&lt;b&gt;" not in page and "Counter" not in page  # the player's own words are not shown back to others
 
     raise_call(app, calls["links"][8])

@@ -95,13 +95,16 @@ def a_call_from_table_12(server) -> list[str]:
         return [f"/call/1/{table}/{services.signature(key, 1, table)}" for table in (12, 13)]
 
 
-def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(browser, live_server_with_cases):
+@pytest.mark.parametrize("scheme", ["light", "dark"])  # the phone's setting: the dark theme must read as well
+def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(
+    browser, live_server_with_cases, scheme
+):
     base = live_server_with_cases
     problems, checked = [], 0
     pages = {**PAGES, None: [*PAGES[None], *a_call_from_table_12(base), "/call/1/13/not-its-signature"]}
     for account, paths in pages.items():
         context = browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True
+            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True, color_scheme=scheme
         )
         page = context.new_page()
         if account:
@@ -120,10 +123,10 @@ def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(
                 problems.append(f"{path}: {v['id']} ({v['impact']}): {v['help']} [{targets}]")
             problems.extend(f"{path}: tap target {t}" for t in page.evaluate(TAP_TARGETS))
             if path in SHOTS:
-                shot(page, SHOTS[path])
+                shot(page, SHOTS[path] + ("-dark" if scheme == "dark" else ""))
             checked += 1
         context.close()
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / "accessibility.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
+    (ARTIFACTS / f"accessibility-{scheme}.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
     assert checked == sum(len(p) for p in pages.values())
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

@@ -1,7 +1,7 @@
 """Judge calls: the weight of a player's call page, and how fast a call reaches 40 judges polling the queue.
 
-1. Weight: a table's call page (HTML + call.css, as judgeapp sends it to a phone that accepts brotli: the page plain,
-   the stylesheet compressed) in its three states (the form; queued; a judge is coming), and the call's POST with its
+1. Weight: a table's call page (HTML + call.css + call-status.js, as judgeapp sends them to a phone that accepts
+   brotli: the page plain, the files compressed) in its states (the form; queued), and the call's POST with its
    redirect. Goal: under 10 KB as sent. Baseline: the login page with its CSS and scripts, same run.
 2. Latency under load: gunicorn with 4 workers; 40 signed-in floor judges each poll the queue's live part
    (/events/<id>/calls?partial=1, every 2 s as static/js/feed.js does there) and the header badge
@@ -39,7 +39,7 @@ from bench.results import emit
 from judgeapp.extensions import db
 from tests.load.harness import CSRF_RE, PASSWORD, Gunicorn, Staffing, fresh_app, in_threads, set_up_event
 
-CSS_RE = re.compile(r'<link rel="stylesheet" href="([^"]+)"')
+ASSET_RE = re.compile(r'<(?:link rel="stylesheet" href|script type="module" src)="([^"]+)"')  # its CSS and its script
 QUEUE_POLL_S, BADGE_POLL_S = 2.0, 3.0
 
 
@@ -55,11 +55,11 @@ def sent_size(answer: requests.Response) -> int:
 
 
 def page_and_css(http: requests.Session, url: str) -> tuple[int, int]:
-    """(bytes as sent, uncompressed) of a page and its stylesheets."""
+    """(bytes as sent, uncompressed) of a page with its stylesheet and script."""
     headers = {"Accept-Encoding": "br, gzip"}
     page = http.get(url, headers=headers, timeout=30)
     sent, raw = sent_size(page), len(page.content)
-    for href in CSS_RE.findall(page.text):
+    for href in ASSET_RE.findall(page.text):
         css = http.get(url.split("/", 3)[0] + "//" + url.split("/", 3)[2] + href, headers=headers, timeout=30)
         sent, raw = sent + sent_size(css), raw + len(css.content)
     return sent, raw

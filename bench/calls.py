@@ -71,7 +71,7 @@ def table_links(app, event_id: int, tables: range) -> dict[int, str]:
 
     with app.app_context():
         event = db.session.get(Event, event_id)
-        key = services.call_key_of(db.session, event)
+        key = services.call_key_of(db.session, event, event.organizer)
         db.session.commit()
         return {t: f"/call/{event_id}/{t}/{services.signature(key, event_id, t)}" for t in tables}
 

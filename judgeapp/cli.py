@@ -264,7 +264,7 @@ def demo(password, sample_cases):
         _sample_cases(event, people)
     from .calls import services as calls
 
-    key = calls.call_key_of(db.session(), event)
+    key = calls.call_key_of(db.session(), event, org)
     db.session.commit()
     click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
     for email in people:

@@ -32,11 +32,13 @@ SIGNATURE_CHARS = 16  # 80 bits of the HMAC, base32: short enough for a QR code 
 # ---- the tables' call links ----------------------------------------------------------------------------------------
 
 
-def call_key_of(session: Session, event: Event) -> str:
-    """The event's secret for its call links, made (and stored) the first time a link is shown."""
+def call_key_of(session: Session, event: Event, actor: User | None) -> str:
+    """The event's secret for its call links, made (and stored, with its audit entry naming who first asked for the
+    links, never the key itself) the first time a link is shown."""
     if not event.call_key:
         event.call_key = secrets.token_urlsafe(32)
         session.flush()
+        audit.record(session, actor, "event.call_links", event, event_id=event.id)
     return event.call_key
 
 

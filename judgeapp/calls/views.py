@@ -197,7 +197,7 @@ def close(event, roles, number):
 
 
 def table_links(event, first: int, last: int) -> list[tuple[int, str]]:
-    key = services.call_key_of(db.session(), event)
+    key = services.call_key_of(db.session(), event, current_user)
     return [
         (
             t,

@@ -90,7 +90,7 @@ def a_call_from_table_12(server) -> list[str]:
     with server.app.app_context():
         event = db.session.get(Event, 1)
         services.raise_call(db.session, event=event, table=12, reason="rules_question", note="Does it resolve?")
-        key = services.call_key_of(db.session, event)
+        key = services.call_key_of(db.session, event, event.organizer)
         db.session.commit()
         return [f"/call/1/{table}/{services.signature(key, 1, table)}" for table in (12, 13)]
 

@@ -21,7 +21,7 @@ def table_link(server, table: int) -> str:
 
     with server.app.app_context():
         event = db.session.scalar(select(Event))
-        key = services.call_key_of(db.session, event)
+        key = services.call_key_of(db.session, event, event.organizer)
         db.session.commit()
         return f"{server}/call/{event.id}/{table}/{services.signature(key, event.id, table)}"
 

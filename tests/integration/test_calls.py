@@ -23,7 +23,7 @@ def calls(app, floor):
         import_pairings(
             db.session, actor=event.organizer, event=event, round_number=1, text="7,P-001,P-003\n8,P-002,P-004\n"
         )
-        key = services.call_key_of(db.session, event)
+        key = services.call_key_of(db.session, event, event.organizer)
         links = {t: f"/call/{event.id}/{t}/{services.signature(key, event.id, t)}" for t in (7, 8)}
         db.session.commit()
     limiter.reset()

@@ -134,7 +134,7 @@ def floor_objects(app, event_id, floor_id, head_id):
     from judgeapp.calls import services as calls
 
     call, _ = calls.raise_call(db.session, event=event, table=2, reason="dispute", note="")
-    key = calls.call_key_of(db.session, event)
+    key = calls.call_key_of(db.session, event, event.organizer)
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
     assert call.number == 1

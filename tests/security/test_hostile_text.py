@@ -9,7 +9,7 @@ import subprocess
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import Appeal, DeckCheck, Event, Incident, Player, TimeExtension, User
+from judgeapp.models import Appeal, DeckCheck, Event, Incident, JudgeCall, Player, TimeExtension, User
 from tests.conftest import CSRF_RE, KEY_RE, login
 
 MARKUP = '<script>alert("x")</script><img src=x onerror=alert(1)><b onmouseover=alert(2)>bold</b>'
@@ -29,7 +29,7 @@ def send(client, url, form_page=None, **fields):
         data["key"] = KEY_RE.search(page).group(1)
     response = client.post(url, data=data)
     errors = re.findall(r'id="([a-z_0-9-]+)-error" class="error" role="alert">([^<]+)', response.get_data(as_text=True))
-    assert response.status_code in (200, 302), (url, response.status_code, errors)
+    assert response.status_code in (200, 302, 303), (url, response.status_code, errors)
     return response
 
 
@@ -122,6 +122,11 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
     with app.app_context():
         deck_check_id = db.session.scalar(select(DeckCheck.id))
     send(floor, f"{base}/deck-checks/{deck_check_id}", result="problems", notes=HOSTILE, minutes="")
+    links = org.get(f"{base}/calls/links").get_data(as_text=True)  # the organizer's first look makes the links
+    table_link = re.search(r'href="http://localhost(/call/\d+/1/[a-z2-7]+)"', links).group(1)
+    player_phone = app.test_client()  # a player's call from table 1's link: no account
+    call_page = send(player_phone, table_link, reason="dispute", note=HOSTILE[:120]).headers["Location"]
+    assert_inert(player_phone.get(call_page).get_data(as_text=True), "the player's call page")
 
     with app.app_context():
         event = db.session.get(Event, event_id)
@@ -140,8 +145,9 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
             "decision": db.session.scalar(select(Appeal.decision_reason)),
             "extension reason": db.session.scalar(select(TimeExtension.adjust_reason)),
             "deck check notes": db.session.scalar(select(DeckCheck.notes)),
+            "judge call note": db.session.scalar(select(JudgeCall.note)),
         }
-    expected = {"player name": FORMULA + STORED[:97]}
+    expected = {"player name": FORMULA + STORED[:97], "judge call note": STORED[:118]}
     for field, value in stored.items():
         want = expected.get(field, STORED)
         assert value is not None and want[:90] in value, f"{field} stored as {value!r}"
@@ -164,6 +170,8 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         f"{base}/feed",
         f"{base}/report",
         f"{base}/investigations",
+        f"{base}/calls",
+        f"{base}/calls/1",
         "/",
     ]
     for url in pages:
@@ -177,7 +185,7 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert '<script>alert("x")</script>' in " ".join(text.split()), "the PDF shows the text as typed, not as markup"
 
-    for kind in ("incidents", "time-extensions", "deck-checks"):
+    for kind in ("incidents", "time-extensions", "deck-checks", "judge-calls"):
         body = head.get(f"{base}/export/{kind}.csv").get_data(as_text=True).lstrip("\ufeff")
         rows = list(csv.reader(io.StringIO(body)))
         cells = [c for row in rows[1:] for c in row]
@@ -188,6 +196,8 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
         if kind == "incidents":
             assert any(c.startswith("'" + FORMULA) for c in cells)
             assert any(STORED[:90] in c for c in cells), "the CSV keeps the text as typed"
+        if kind == "judge-calls":
+            assert any(STORED[:90] in c for c in cells), "the player's note as typed"
     assert audit_watch == [] and audit_watch.audited >= 15, "\n".join(
         audit_watch
     )  # and each of those changes has exactly one audit entry

@@ -32,7 +32,14 @@ def level_name(policy, number: int) -> str:
 def infraction_choices(field, policy, most_used=()):
     def choice(inf, group, **extra):
         return SelectChoice(
-            inf.code, f"{inf.code} {inf.name}", optgroup=group, render_kw={"data-sub": inf.subsection, **extra}
+            inf.code,
+            f"{inf.code} {inf.name}",
+            optgroup=group,
+            render_kw={
+                "data-sub": inf.subsection,
+                **({"data-words": "; ".join(inf.synonyms)} if inf.synonyms else {}),
+                **extra,
+            },
         )
 
     choices = [SelectChoice("", "Choose the infraction…")]

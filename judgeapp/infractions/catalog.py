@@ -88,6 +88,7 @@ class Infraction:
     repeat_any_action: bool = False
     alternatives: tuple[Alternative, ...] = ()
     section_note: str = ""
+    synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
 
     @property
     def discretion(self) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
 
 from .catalog import (
     Alternative,
@@ -80,6 +80,7 @@ class RawInfraction(_Strict):
     repeat_any_action: bool = False
     alternatives: list[RawAlternative] = []
     section_note: str = ""
+    synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
 
 
 class RawRank(_Strict):
@@ -224,6 +225,11 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         ipath = (*base, "infractions", n)
         if inf.subsection not in subsection_codes:
             errs.append(((*ipath, "subsection"), f"{inf.subsection!r} is not a sub-section of this policy"))
+        seen_terms: set[str] = set()
+        for t, term in enumerate(inf.synonyms):
+            if term.casefold() in seen_terms:
+                errs.append(((*ipath, "synonyms", t), f"synonym {term!r} appears twice"))
+            seen_terms.add(term.casefold())
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
@@ -278,6 +284,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             repeat_any_action=i.repeat_any_action,
             alternatives=tuple(Alternative(a.condition, tuple(a.levels), rng(a.penalty)) for a in i.alternatives),
             section_note=i.section_note,
+            synonyms=tuple(i.synonyms),
         )
         for i in p.infractions
     )

@@ -6,9 +6,10 @@ from .catalog import Infraction, Policy
 
 
 def search_text(policy: Policy, inf: Infraction) -> str:
-    """Everything a judge might type to find this infraction, lower-cased."""
+    """Everything a judge might type to find this infraction, lower-cased: its code, name, sub-section, our notes and
+    remedy, and the other words the source text uses for it (its synonyms)."""
     sub = policy.subsection(inf.subsection)
-    return " ".join([inf.code, inf.name, sub.name, inf.notes, inf.remedy]).lower()
+    return " ".join([inf.code, inf.name, sub.name, inf.notes, inf.remedy, *inf.synonyms]).lower()
 
 
 def search(policy: Policy, query: str) -> list[Infraction]:

@@ -57,6 +57,21 @@ def test_typing_an_exact_code_selects_it_even_when_it_is_among_the_most_used(liv
     assert phone.locator("#infraction option[value='3.5.2']").count() == 1  # listed once
 
 
+def test_a_word_the_guide_itself_uses_or_part_of_one_finds_and_selects_the_infraction(live_server, phone):
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    search = phone.get_by_placeholder("Search by code or words")
+    search.press_sequentially("phone", delay=10)  # the floor rules' word for §3.17's devices, not in its name
+    assert phone.locator("#infraction").input_value() == "3.17"
+    search.fill("")
+    search.press_sequentially("unsportsm maj", delay=10)  # parts of words: 3.8.2, Unsportsmanlike Conduct — Major
+    assert phone.locator("#infraction").input_value() == "3.8.2"
+    phone.get_by_label("Table").fill("1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.locator("#suggestion").get_by_text("Suggested:").wait_for()
+    shot(phone, "83-infraction-found-by-the-guides-word")
+
+
 def test_the_extension_form_shows_the_minutes_owed_before_saving_and_a_deck_check_counts_live(live_server, phone):
     from datetime import timedelta
 

@@ -37,6 +37,8 @@ def codes(infractions):
         ("card handling", ["1.1"]),  # the sub-section's name
         ("rude opponent", ["2.1"]),  # the notes
         ("extra opponent", []),  # every word must be there
+        ("taunt", ["2.1"]),  # part of a word, here of one the text itself uses for it (a synonym)
+        ("FOUL lang", ["2.1"]),
         ("9", []),
     ],
 )
@@ -99,3 +101,19 @@ def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_an
         "2": {"min": "warning", "max": "loss_of_game"},
     }
     assert "notes" not in extra_card and "remedy" not in extra_card
+
+
+@pytest.mark.parametrize(
+    "policy, query, found",
+    [
+        ("bushiroad-afr", "phone", ["3.17"]),  # §3.17's devices, which the floor rules call mobile or smart phones
+        ("bushiroad-afr", "tardy", ["3.9.1", "3.9.2"]),
+        ("bushiroad-afr", "bribery", ["3.8.3"]),
+        ("bushiroad-afr", "candy", ["3.16"]),
+        ("transformers-tcg", "stalling", ["5.5"]),
+        ("wot-ccg", "coaching", ["FR6"]),
+    ],
+)
+def test_the_shipped_policies_are_found_by_the_words_their_own_texts_use(policy, query, found):
+    shipped = load_catalog(Path(__file__).resolve().parents[2] / "data" / "infractions.yaml")
+    assert codes(search(shipped.policy(policy), query)) == found

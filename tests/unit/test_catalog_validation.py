@@ -79,6 +79,11 @@ def test_shipped_catalog_loads():
             "discretion_with_defaults.yaml:35: policies.house-rules.infractions[1].defaults: "
             "an infraction left to the judge's discretion has no defaults",
         ),
+        (
+            "duplicate_synonym.yaml",
+            "duplicate_synonym.yaml:34: policies.house-rules.infractions[1].synonyms[1]: "
+            "synonym 'Taunting' appears twice",
+        ),
     ],
 )
 def test_each_problem_is_reported_with_file_line_and_field_path(fixture, expected):

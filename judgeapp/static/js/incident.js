@@ -130,15 +130,16 @@ function main() {
   // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).
   var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group).toLowerCase(),
+    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group + " " + (o.dataset.words || "")).toLowerCase(),
              mostUsed: !!o.dataset.mostUsed };
   });
   // Typing: the matches, each once (the "most used" copies are left out: they are listed in their sub-section too); an
-  // exact code, or a search only one infraction matches, selects it.
+  // exact code, or a search only one infraction matches, selects it (replacing an earlier choice the new words do not
+  // name, which stays listed until then so that it is never dropped unseen).
   function filterInfractions() {
     var q = search.value.trim().toLowerCase(), keep = infraction.value, words = q.split(/\s+/);
     infraction.textContent = "";
-    var groups = {}, shown = 0, exact = null;
+    var groups = {}, shown = 0, exact = null, matched = 0, only = null;
     allOptions.forEach(function (o) {
       if (q && o.mostUsed) return;
       if (q && o.value && o.value.toLowerCase() === q) exact = o.value;
@@ -147,6 +148,7 @@ function main() {
       if (!match && o.value !== keep) return;
       var opt = new Option(o.text, o.value);
       if (o.value) shown++;
+      if (o.value && match) { matched++; only = o.value; }
       if (o.group) {
         if (!groups[o.group]) { groups[o.group] = document.createElement("optgroup"); groups[o.group].label = o.group; infraction.appendChild(groups[o.group]); }
         groups[o.group].appendChild(opt);
@@ -157,7 +159,7 @@ function main() {
     var first = infraction.options[0];
     first.textContent = shown ? shown + " match" + (shown === 1 ? "" : "es") + " — choose…" : "No infraction matches “" + search.value + "”";
     if (exact && keep !== exact) { infraction.value = exact; suggest(); }
-    else if (shown === 1 && !keep) { infraction.selectedIndex = infraction.options.length - 1; suggest(); }
+    else if (matched === 1 && keep !== only) { infraction.value = only; suggest(); }  // the one the words name
   }
 
   function checkPenalty() {

@@ -12,7 +12,7 @@ from datetime import date
 from sqlalchemy import Subquery, select
 from sqlalchemy.orm import Session, selectinload
 
-from .infractions import Policy, Prior, PriorStatus
+from .infractions import Policy, Prior, PriorStatus, suggest
 from .infractions.engine import counting_priors
 from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, utcnow
 
@@ -114,28 +114,31 @@ class SubsectionHistory:
     name: str
     incidents: list[Incident]
     counting: int  # earlier penalties that make the next one a repeat, as the engine counts them today
-    next_upgraded: bool
+    next_upgraded: bool  # the engine would upgrade the next infraction of this sub-section (one of them, at least)
 
 
 def player_history(
     session: Session, policy: Policy, event: Event, player: Player, *, today: date | None = None
 ) -> list[SubsectionHistory]:
     """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded: the
-    engine's own count (standing penalties, within the policy's repeat scope)."""
+    engine's own answer over all the player's penalties (standing ones, within each repeat rule's window), for any
+    infraction of the sub-section at the event's level."""
     today = today or utcnow().date()
     history = incidents_of_players(session, event, [player.id])
     groups: dict[str, list[Incident]] = {}
     for incident in reversed(history):
         groups.setdefault(incident.subsection, []).append(incident)
+    everything = [as_prior(i) for i in history if i.rank_id is not None]
     out = []
     for code, items in groups.items():
         try:
             name = policy.subsection(code).name
         except StopIteration:
             name = ""
-        any_of_it = next((i for i in policy.infractions if i.subsection == code), None)
+        of_it = [i for i in policy.infractions if i.subsection == code and i.defaults is not None]
         penalties = [as_prior(i) for i in items if i.rank_id is not None]
-        counting = len(counting_priors(policy, any_of_it, penalties, today)) if any_of_it else 0
-        out.append(SubsectionHistory(code, name, items, counting, counting > 0))
+        counting = len(counting_priors(policy, of_it[0], penalties, today)) if of_it else 0
+        upgraded = any(suggest(policy, event.level, inf, everything, today=today).upgraded for inf in of_it)
+        out.append(SubsectionHistory(code, name, items, counting, upgraded))
     out.sort(key=lambda g: -g.incidents[0].number)
     return out

@@ -290,7 +290,9 @@ def rank_of(policy: Policy, rank_id: str, field_name: str):
 def resuggest(session: Session, policy: Policy, event: Event, incident: Incident, infraction: Infraction) -> Suggestion:
     """Put `infraction` on the incident with the engine's suggestion against the history before it."""
     priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
-    suggestion = suggest(policy, event.level, infraction, priors, today=incident.created_at.date())
+    suggestion = suggest(
+        policy, event.level, infraction, priors, today=incident.created_at.date(), this_round=incident.round.number
+    )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
     # the history's priors are the incidents before this one: their refs are incident numbers
@@ -374,7 +376,9 @@ def log_incident(
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
     phone = data.phone
     logged_at = phone.logged_at if phone else None
-    suggestion = suggest(policy, event.level, infraction, priors, today=(logged_at or now).date())
+    suggestion = suggest(
+        policy, event.level, infraction, priors, today=(logged_at or now).date(), this_round=rnd.number
+    )
     changed = bool(
         phone
         and phone.shown

@@ -220,7 +220,8 @@ def suggest(event, roles):
     except FieldError as err:
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
-    suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date())
+    this_round = int_or_none(args.get("round"))  # the form's round, for rules that count within a match
+    suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date(), this_round=this_round)
     body = suggestion.as_dict()
     body.update(
         ok=True,

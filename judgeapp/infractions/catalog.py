@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 
 class RepeatScope(str, Enum):
-    """Over what stretch earlier penalties count as repeats."""
+    """Over what stretch earlier penalties count as repeats (a repeat rule's window)."""
 
     EVENT = "event"
     DAY = "day"
+    MATCH = "match"  # the same round's match
+
+
+class Counts(str, Enum):
+    """What makes an earlier penalty an earlier offence for a repeat rule."""
+
+    INFRACTION = "infraction"  # the same infraction code
+    SUBSECTION = "subsection"  # any infraction of the same sub-section (category)
+    GROUP = "group"  # any infraction of a named group of codes and sub-sections
+    ANY = "any"  # any penalty at all
+
+
+class UpgradeResult(str, Enum):
+    UP = "up"  # some ranks above the default (or above the highest earlier penalty)
+    RANK = "rank"  # a named rank
+    LADDER = "ladder"  # a rank for each count: the rule's first count, the next, ... (the last one repeats)
+
+
+class Repeats(str, Enum):
+    """How an infraction takes part in repeat rules."""
+
+    COUNTED = "counted"  # upgraded by the rules, and counts as an earlier offence for later ones
+    NEVER_UPGRADED = "never_upgraded"  # counts for later ones, is never upgraded itself
+    TRACKING_ONLY = "tracking_only"  # recorded only: neither upgraded nor counted
 
 
 class ExtensionReason(str, Enum):
@@ -71,6 +95,31 @@ class Alternative:
 
 
 @dataclass(frozen=True)
+class RepeatRule:
+    """One upgrade rule of a policy, as data: which earlier penalties count (`counts`, `group`, `prior_ranks`) over
+    which `window`, from which count on (`from_count`: this offence included), and what the penalty becomes."""
+
+    id: str
+    name: str  # what it counts, for the explanation ("Game Play Error"); "" names it from `counts`
+    counts: Counts
+    window: RepeatScope
+    from_count: int
+    result: UpgradeResult
+    section: str
+    description: str
+    steps: int = 1
+    above_highest_prior: bool = False  # UP counts from the highest earlier penalty when it is above the default
+    rank: Rank | None = None
+    ladder: tuple[Rank, ...] = ()
+    cap: Rank | None = None
+    range_to: Rank | None = None  # the judge may go up to this rank without giving a reason
+    group: frozenset[str] = frozenset()  # codes and sub-sections, for Counts.GROUP
+    applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
+    prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
+    levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
+
+
+@dataclass(frozen=True)
 class Subsection:
     code: str
     name: str
@@ -88,6 +137,8 @@ class Infraction:
     repeat_any_action: bool = False
     alternatives: tuple[Alternative, ...] = ()
     section_note: str = ""
+    repeats: Repeats = Repeats.COUNTED
+    repeat_rules: tuple[str, ...] | None = None  # the policy's rules that may upgrade it; None: every rule
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
 
     @property
@@ -119,9 +170,7 @@ class Policy:
     name: str
     version: str
     source: str
-    repeat_scope: RepeatScope
-    repeat_rule: str
-    repeat_section: str
+    repeat_rules: tuple[RepeatRule, ...]
     ranks: tuple[Rank, ...]
     levels: tuple[Level, ...]
     head_judge_only: frozenset[str]
@@ -169,8 +218,13 @@ class Policy:
     def time_rule(self, reason: ExtensionReason) -> TimeRule | None:
         return next((t for t in self.time_rules if t.reason == reason), None)
 
-    def rank_above(self, rank: Rank) -> Rank:
-        return self.ranks[min(rank.order + 1, len(self.ranks) - 1)]
+    def rank_above(self, rank: Rank, steps: int = 1) -> Rank:
+        return self.ranks[min(rank.order + steps, len(self.ranks) - 1)]
+
+    def with_window(self, window: RepeatScope) -> Policy:
+        """The same policy with every repeat rule counting over `window` (a house variant: repeats reset daily)."""
+        rules = tuple(replace(r, window=window) for r in self.repeat_rules)
+        return replace(self, repeat_rules=rules, _by_code={})
 
 
 @dataclass(frozen=True)

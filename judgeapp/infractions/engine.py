@@ -1,4 +1,5 @@
-"""The penalty engine: default penalty at a level, upgraded for repeats within a sub-section."""
+"""The penalty engine: the default penalty at a level, upgraded by the policy's repeat rules (data: what counts as an
+earlier offence, over which window, from which count, and what the penalty becomes)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,19 @@ from datetime import date
 from enum import Enum
 from typing import Any
 
-from .catalog import Alternative, Infraction, Level, PenaltyRange, Policy, Rank, RepeatScope
+from .catalog import (
+    Alternative,
+    Counts,
+    Infraction,
+    Level,
+    PenaltyRange,
+    Policy,
+    Rank,
+    RepeatRule,
+    Repeats,
+    RepeatScope,
+    UpgradeResult,
+)
 
 
 class PriorStatus(str, Enum):
@@ -42,21 +55,27 @@ class Suggestion:
     head_judge_only: bool
     report_to_head_judge: bool
     alternatives: tuple[Alternative, ...]
+    rule: RepeatRule | None = None  # the repeat rule that upgraded it
+    range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
 
     def explanation(self) -> str:
-        """One line a judge can read at the table."""
+        """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted."""
         if not self.infraction.penalized:
             return "Not an infraction: no penalty."
         if self.suggested is None or self.default is None:  # no default, so nothing suggested
             return "No default penalty: the judge decides, guided by similar infractions."
-        if not self.upgraded:
+        if not self.upgraded or self.rule is None:
             return f"Default at {self.level.name}: {self.default.label()}."
         nth = _ordinal(len(self.because) + 1)
         last = self.because[-1]
         where = f"incident #{last.ref}" if last.ref is not None else last.infraction_code
         if last.round is not None:
             where += f", round {last.round}"
-        return f"Upgraded: {nth} penalty in {self.infraction.subsection} for this player — {where}"
+        what = rule_subject(self.rule, self.infraction)
+        window = {RepeatScope.EVENT: "at this event", RepeatScope.DAY: "today", RepeatScope.MATCH: "in this match"}[
+            self.rule.window
+        ]
+        return f"Upgraded: {nth} {what} {window} ({self.rule.section}): {self.suggested.name} — after {where}"
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON shape the CLI prints and the web layer serves."""
@@ -67,6 +86,7 @@ class Suggestion:
             "default": None if self.default is None else {"min": self.default.min.id, "max": self.default.max.id},
             "suggested": None if self.suggested is None else self.suggested.id,
             "upgraded": self.upgraded,
+            "rule": None if self.rule is None or not self.upgraded else self.rule.id,
             "because": [
                 {"infraction": p.infraction_code, "rank": p.rank_id, "ref": p.ref, "round": p.round}
                 for p in self.because
@@ -81,46 +101,146 @@ def _ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def counting_priors(
-    policy: Policy, infraction: Infraction, prior: Iterable[Prior], today: date | None = None
+def rule_subject(rule: RepeatRule, infraction: Infraction) -> str:
+    """What a rule counts, in words: its own name, or what `counts` says."""
+    if rule.name:
+        return rule.name
+    if rule.counts is Counts.INFRACTION:
+        return f"{infraction.code} {infraction.name}"
+    if rule.counts is Counts.SUBSECTION:
+        return f"penalty in {infraction.subsection}"
+    return "penalty"
+
+
+def _in(codes: frozenset[str], code: str, subsection: str | None) -> bool:
+    return code in codes or (subsection is not None and subsection in codes)
+
+
+def rule_applies(policy: Policy, rule: RepeatRule, infraction: Infraction, level: int) -> bool:
+    """Whether `rule` may upgrade `infraction` at `level`."""
+    if infraction.repeats is not Repeats.COUNTED:
+        return False
+    if infraction.repeat_rules is not None and rule.id not in infraction.repeat_rules:
+        return False
+    if rule.levels and level not in rule.levels:
+        return False
+    scope = rule.applies_to or (rule.group if rule.counts is Counts.GROUP else frozenset())
+    return not scope or _in(scope, infraction.code, infraction.subsection)
+
+
+def counted_by(
+    policy: Policy,
+    rule: RepeatRule,
+    infraction: Infraction,
+    prior: Iterable[Prior],
+    today: date | None = None,
+    this_round: int | None = None,
 ) -> tuple[Prior, ...]:
-    """The earlier penalties that make this one a repeat: standing, same sub-section, same day when the policy says
-    so."""
+    """The earlier penalties `rule` counts as earlier offences: standing, in its window, of what it counts."""
     out = []
     for p in prior:
         if p.status is not PriorStatus.STANDING:
             continue
-        if policy.repeat_scope is RepeatScope.DAY and today is not None and p.day is not None and p.day != today:
+        if rule.window is RepeatScope.DAY and today is not None and p.day is not None and p.day != today:
             continue
-        subsection = p.subsection
-        if subsection is None:
-            try:
-                subsection = policy.infraction(p.infraction_code).subsection
-            except LookupError:
-                continue  # a code the catalog no longer has cannot be matched to a sub-section
-        if subsection == infraction.subsection:
+        if (
+            rule.window is RepeatScope.MATCH
+            and this_round is not None
+            and p.round is not None
+            and p.round != this_round
+        ):
+            continue
+        if rule.prior_ranks and p.rank_id not in rule.prior_ranks:
+            continue
+        known = policy.infraction(p.infraction_code) if p.infraction_code in policy._by_code else None
+        if known is not None and known.repeats is Repeats.TRACKING_ONLY:
+            continue
+        subsection = p.subsection or (known.subsection if known else None)
+        if rule.counts is Counts.ANY:
+            out.append(p)
+        elif rule.counts is Counts.INFRACTION:
+            if p.infraction_code == infraction.code:
+                out.append(p)
+        elif subsection is None:
+            continue  # a code the catalog no longer has cannot be matched to a sub-section
+        elif rule.counts is Counts.SUBSECTION:
+            if subsection == infraction.subsection:
+                out.append(p)
+        elif _in(rule.group, p.infraction_code, subsection):
             out.append(p)
     return tuple(out)
 
 
+def counting_priors(
+    policy: Policy,
+    infraction: Infraction,
+    prior: Iterable[Prior],
+    today: date | None = None,
+    this_round: int | None = None,
+    level: int | None = None,
+) -> tuple[Prior, ...]:
+    """The earlier penalties that make this one a repeat under any of the policy's rules (for the player's history:
+    whether the next penalty of this kind would be upgraded)."""
+    prior = tuple(prior)
+    seen: dict[int, Prior] = {}
+    for rule in policy.repeat_rules:
+        if level is not None and rule.levels and level not in rule.levels:
+            continue
+        if infraction.repeats is not Repeats.COUNTED:
+            continue
+        if infraction.repeat_rules is not None and rule.id not in infraction.repeat_rules:
+            continue
+        for p in counted_by(policy, rule, infraction, prior, today, this_round):
+            seen.setdefault(id(p), p)
+    return tuple(p for p in prior if id(p) in seen)
+
+
+def _upgraded_rank(policy: Policy, rule: RepeatRule, base: Rank, counted: tuple[Prior, ...]) -> Rank:
+    n = len(counted) + 1
+    if rule.result is UpgradeResult.RANK and rule.rank is not None:
+        rank = rule.rank
+    elif rule.result is UpgradeResult.LADDER and rule.ladder:
+        rank = rule.ladder[min(n - rule.from_count, len(rule.ladder) - 1)]
+    else:
+        start = base
+        if rule.above_highest_prior:
+            earlier = [policy.rank(p.rank_id) for p in counted if p.rank_id in {r.id for r in policy.ranks}]
+            start = max([base, *earlier], key=lambda r: r.order)
+        rank = policy.rank_above(start, rule.steps)
+    if rule.cap is not None and rank.order > rule.cap.order:
+        rank = rule.cap
+    return rank if rank.order > base.order else base
+
+
 def suggest(
-    policy: Policy, level: int, infraction: str | Infraction, prior: Iterable[Prior] = (), today: date | None = None
+    policy: Policy,
+    level: int,
+    infraction: str | Infraction,
+    prior: Iterable[Prior] = (),
+    today: date | None = None,
+    this_round: int | None = None,
 ) -> Suggestion:
-    """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event."""
+    """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event: the
+    default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie)."""
     lv = policy.level(level)
     inf = infraction if isinstance(infraction, Infraction) else policy.infraction(infraction)
     default = inf.default_at(lv.number) if inf.penalized else None
     because: tuple[Prior, ...] = ()
     suggested: Rank | None = None
-    upgraded = False
+    chosen: RepeatRule | None = None
     if default is not None:
-        because = counting_priors(policy, inf, prior, today)
+        prior = tuple(prior)
         suggested = default.min
-        if because:
-            suggested = policy.rank_above(default.min)
-            upgraded = suggested != default.min
-            if not upgraded:
-                because = ()  # already at the top rank: nothing to upgrade
+        for rule in policy.repeat_rules:
+            if not rule_applies(policy, rule, inf, lv.number):
+                continue
+            counted = counted_by(policy, rule, inf, prior, today, this_round)
+            if len(counted) + 1 < rule.from_count:
+                continue
+            rank = _upgraded_rank(policy, rule, default.min, counted)
+            if rank.order > suggested.order:
+                suggested, chosen, because = rank, rule, counted
+    upgraded = chosen is not None
     return Suggestion(
         policy=policy,
         level=lv,
@@ -132,6 +252,8 @@ def suggest(
         head_judge_only=suggested is not None and suggested.id in policy.head_judge_only,
         report_to_head_judge=suggested is not None and suggested.id in policy.report_to_head_judge,
         alternatives=inf.alternatives_at(lv.number),
+        rule=chosen,
+        range_to=chosen.range_to if chosen is not None else None,
     )
 
 
@@ -140,4 +262,6 @@ def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
     if suggestion.suggested is None or suggestion.default is None:
         return list(policy.ranks)
     top = max(suggestion.default.max.order, suggestion.suggested.order)
+    if suggestion.range_to is not None:
+        top = max(top, suggestion.range_to.order)
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]

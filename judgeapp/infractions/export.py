@@ -16,12 +16,34 @@ def _range(r: PenaltyRange | None) -> dict[str, str] | None:
 
 
 def policy_as_json(policy: Policy) -> dict[str, Any]:
-    """What the engine reads of a policy (ranks, levels, defaults, sub-sections, who may give what), no prose."""
+    """What the engine reads of a policy (ranks, levels, repeat rules, defaults, sub-sections, who may give what), no
+    prose but the rules' sections."""
     return {
         "id": policy.id,
         "name": policy.name,
         "version": policy.version,
-        "repeat_scope": policy.repeat_scope.value,
+        "repeat_rules": [
+            {
+                "id": r.id,
+                "name": r.name,
+                "counts": r.counts.value,
+                "window": r.window.value,
+                "from_count": r.from_count,
+                "result": r.result.value,
+                "section": r.section,
+                "steps": r.steps,
+                "above_highest_prior": r.above_highest_prior,
+                "rank": r.rank.id if r.rank else None,
+                "ladder": [x.id for x in r.ladder],
+                "cap": r.cap.id if r.cap else None,
+                "range_to": r.range_to.id if r.range_to else None,
+                "group": sorted(r.group),
+                "applies_to": sorted(r.applies_to),
+                "prior_ranks": sorted(r.prior_ranks),
+                "levels": sorted(r.levels),
+            }
+            for r in policy.repeat_rules
+        ],
         "ranks": [{"id": r.id, "name": r.name, "order": r.order} for r in policy.ranks],
         "levels": [{"number": lv.number, "name": lv.name} for lv in policy.levels],
         "head_judge_only": sorted(policy.head_judge_only),
@@ -32,6 +54,8 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "name": i.name,
                 "subsection": i.subsection,
                 "penalized": i.penalized,
+                "repeats": i.repeats.value,
+                "repeat_rules": None if i.repeat_rules is None else list(i.repeat_rules),
                 "defaults": None if i.defaults is None else {str(lv): _range(r) for lv, r in i.defaults.items()},
                 "alternatives": [
                     {

@@ -8,7 +8,7 @@ file, the YAML line and the path of the field; a file with any problem is refuse
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import yaml
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
@@ -16,15 +16,19 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from .catalog import (
     Alternative,
     Catalog,
+    Counts,
     ExtensionReason,
     Infraction,
     Level,
     PenaltyRange,
     Policy,
     Rank,
+    RepeatRule,
+    Repeats,
     RepeatScope,
     Subsection,
     TimeRule,
+    UpgradeResult,
 )
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -80,6 +84,8 @@ class RawInfraction(_Strict):
     repeat_any_action: bool = False
     alternatives: list[RawAlternative] = []
     section_note: str = ""
+    repeats: Annotated[Repeats, Field(strict=False)] = Repeats.COUNTED
+    repeat_rules: list[str] | None = None
     synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
 
 
@@ -100,8 +106,24 @@ class RawSubsection(_Strict):
 
 
 class RawRepeatRule(_Strict):
-    description: str
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
+    name: str = ""
+    counts: Annotated[Counts, Field(strict=False)]
+    group: list[str] = []
+    applies_to: list[str] = []
+    prior_ranks: list[str] = []
+    window: Annotated[RepeatScope, Field(strict=False)]
+    from_count: int = Field(default=2, ge=2)
+    result: Annotated[UpgradeResult, Field(strict=False)]
+    steps: int = Field(default=1, ge=1)
+    above: Literal["default", "highest_prior"] = "default"
+    rank: str | None = None
+    ladder: list[str] = []
+    cap: str | None = None
+    range_to: str | None = None
+    levels: list[int] = []
     section: str
+    description: str
 
 
 class RawTimeRule(_Strict):
@@ -117,8 +139,7 @@ class RawPolicy(_Strict):
     name: str
     version: str
     source: str
-    repeat_scope: Annotated[RepeatScope, Field(strict=False)]
-    repeat_rule: RawRepeatRule
+    repeat_rules: list[RawRepeatRule]
     ranks: list[RawRank] = Field(min_length=1)
     levels: list[RawLevel] = Field(min_length=1)
     head_judge_only: list[str] = []
@@ -203,6 +224,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     dupes([s.code for s in p.subsections], "sub-section", "subsections", "code")
     dupes([i.code for i in p.infractions], "infraction code", "infractions", "code")
     dupes([t.reason.value for t in p.time_extensions], "time-extension reason", "time_extensions", "reason")
+    dupes([r.id for r in p.repeat_rules], "repeat rule", "repeat_rules", "id")
 
     def known_rank(value: str, path: PathT) -> bool:
         if value not in rank_ids:
@@ -221,10 +243,40 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             errs.append((path, f"min {rng.min!r} is above max {rng.max!r}"))
 
     subsection_codes = {s.code for s in p.subsections}
+    names = subsection_codes | {i.code for i in p.infractions}
+    level_numbers = {lv.number for lv in p.levels}
+    rule_ids = {r.id for r in p.repeat_rules}
+    for n, rule in enumerate(p.repeat_rules):
+        rpath = (*base, "repeat_rules", n)
+        for field in ("group", "applies_to"):
+            for i, code in enumerate(getattr(rule, field)):
+                if code not in names:
+                    errs.append(
+                        ((*rpath, field, i), f"{code!r} is neither an infraction nor a sub-section of this policy")
+                    )
+        if (rule.counts is Counts.GROUP) != bool(rule.group):
+            errs.append(((*rpath, "group"), "a group is given exactly when the rule counts a group (counts: group)"))
+        for i, r in enumerate(rule.prior_ranks):
+            known_rank(r, (*rpath, "prior_ranks", i))
+        for i, r in enumerate(rule.ladder):
+            known_rank(r, (*rpath, "ladder", i))
+        for field in ("rank", "cap", "range_to"):
+            if getattr(rule, field) is not None:
+                known_rank(getattr(rule, field), (*rpath, field))
+        if rule.result is UpgradeResult.RANK and rule.rank is None:
+            errs.append(((*rpath, "rank"), "result: rank needs the rank"))
+        if rule.result is UpgradeResult.LADDER and not rule.ladder:
+            errs.append(((*rpath, "ladder"), "result: ladder needs the ranks, one for each count"))
+        for i, lv in enumerate(rule.levels):
+            if lv not in level_numbers:
+                errs.append(((*rpath, "levels", i), f"{lv} is not a level of this policy"))
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
         if inf.subsection not in subsection_codes:
             errs.append(((*ipath, "subsection"), f"{inf.subsection!r} is not a sub-section of this policy"))
+        for i, rid in enumerate(inf.repeat_rules or []):
+            if rid not in rule_ids:
+                errs.append(((*ipath, "repeat_rules", i), f"{rid!r} is not a repeat rule of this policy"))
         seen_terms: set[str] = set()
         for t, term in enumerate(inf.synonyms):
             if term.casefold() in seen_terms:
@@ -284,6 +336,8 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             repeat_any_action=i.repeat_any_action,
             alternatives=tuple(Alternative(a.condition, tuple(a.levels), rng(a.penalty)) for a in i.alternatives),
             section_note=i.section_note,
+            repeats=i.repeats,
+            repeat_rules=None if i.repeat_rules is None else tuple(i.repeat_rules),
             synonyms=tuple(i.synonyms),
         )
         for i in p.infractions
@@ -293,9 +347,29 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         name=p.name,
         version=p.version,
         source=p.source,
-        repeat_scope=p.repeat_scope,
-        repeat_rule=p.repeat_rule.description.strip(),
-        repeat_section=p.repeat_rule.section,
+        repeat_rules=tuple(
+            RepeatRule(
+                id=r.id,
+                name=r.name,
+                counts=r.counts,
+                window=r.window,
+                from_count=r.from_count,
+                result=r.result,
+                section=r.section,
+                description=" ".join(r.description.split()),
+                steps=r.steps,
+                above_highest_prior=r.above == "highest_prior",
+                rank=by_id[r.rank] if r.rank else None,
+                ladder=tuple(by_id[x] for x in r.ladder),
+                cap=by_id[r.cap] if r.cap else None,
+                range_to=by_id[r.range_to] if r.range_to else None,
+                group=frozenset(r.group),
+                applies_to=frozenset(r.applies_to),
+                prior_ranks=frozenset(r.prior_ranks),
+                levels=frozenset(r.levels),
+            )
+            for r in p.repeat_rules
+        ),
         ranks=ranks,
         levels=tuple(
             sorted((Level(lv.number, lv.name, lv.description.strip()) for lv in p.levels), key=lambda lv: lv.number)

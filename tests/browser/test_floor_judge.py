@@ -54,7 +54,10 @@ def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_move
     pick_player_at_table(phone, "1", "Haruto Sato · DEMO-001")
     phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.3.2", delay=10)
     suggestion.get_by_text("Suggested: Loss of Game").wait_for()
-    assert "Upgraded: 2nd penalty in 3.5 for this player — incident #1, round 1" in suggestion.inner_text()
+    assert (
+        "Upgraded: 2nd penalty in 3.5 at this event (Penalty Guide §2): Loss of Game — after incident #1, round 1"
+        in suggestion.inner_text()
+    )
     assert suggestion.get_by_role("link", name=re.compile(r"#1 \(3\.5\.2, round 1\)")).is_visible()
     assert phone.get_by_label("Penalty", exact=True).input_value() == "loss_of_game"
     phone.get_by_label("Penalty", exact=True).select_option("warning")  # below the upgrade: a reason is asked at once

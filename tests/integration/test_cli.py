@@ -30,7 +30,7 @@ def test_catalog_check_fails_with_the_problem_named(cli):
     result = cli("catalog", "check", str(FIX / "unknown_rank.yaml"))
     assert result.exit_code == 1
     assert (
-        "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.output
+        "unknown_rank.yaml:30: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.output
     )
 
 

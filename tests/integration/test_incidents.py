@@ -139,7 +139,10 @@ def test_the_form_suggests_the_upgrade_after_an_earlier_penalty_in_the_same_subs
     answer = suggestion(judge, floor["event_id"], player_id=floor["players"]["P-001"], infraction="3.5.3.2").get_json()
     assert answer["default_label"] == "Warning"
     assert (answer["suggested"], answer["upgraded"]) == ("loss_of_game", True)
-    assert answer["explanation"] == "Upgraded: 2nd penalty in 3.5 for this player — incident #1, round 1"
+    assert (
+        answer["explanation"]
+        == "Upgraded: 2nd penalty in 3.5 at this event (Penalty Guide §2): Loss of Game — after incident #1, round 1"
+    )
     assert answer["because"][0]["url"] == f"/events/{floor['event_id']}/incidents/1"
 
 

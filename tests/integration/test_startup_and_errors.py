@@ -20,7 +20,7 @@ def test_app_refuses_to_start_on_a_bad_catalog_naming_file_line_and_field(tmp_pa
     assert result.returncode == 1
     assert "judgeapp cannot start" in result.stderr
     assert (
-        "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.stderr
+        "unknown_rank.yaml:30: policies.house-rules.infractions[0].defaults.level_2.max: 'loss of gme'" in result.stderr
     )
 
 

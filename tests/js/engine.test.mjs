@@ -13,7 +13,7 @@ const fixture = FILE ? JSON.parse(readFileSync(FILE, "utf8")) : { cases: [], swe
 // engine.js's answer in the fields tests/shared/engine_cases.py's python_answer gives.
 function fields(answer) {
   return {
-    suggested: answer.suggested, upgraded: answer.upgraded, because: answer.because.map((b) => b.ref),
+    suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
     in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), explanation: answer.explanation,
   };
@@ -26,7 +26,7 @@ function expectedPart(expect, got) {
 test("every shared engine case gives the expected suggestion and the Python engine's answer", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.cases.length >= 20);
   for (const c of fixture.cases) {
-    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null));
+    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null));
     assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
     assert.deepEqual(got, c.python, c.name);
   }
@@ -35,14 +35,17 @@ test("every shared engine case gives the expected suggestion and the Python engi
 test("the engine agrees with Python on every infraction, level and history shape", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.sweep.length > 500);
   for (const c of fixture.sweep) {
-    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null));
+    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null, c.round ?? null));
     assert.deepEqual(got, c.python, JSON.stringify({ policy: c.policy, level: c.level, infraction: c.infraction, priors: c.priors }));
   }
 });
 
 // A small policy of its own, so the rules below read without the catalog.
 const POLICY = {
-  id: "tiny", repeat_scope: "event", head_judge_only: ["disqualification"],
+  id: "tiny", head_judge_only: ["disqualification"],
+  repeat_rules: [{ id: "same-sub", name: "", counts: "subsection", window: "event", from_count: 2, result: "up", section: "§9",
+                   steps: 1, above_highest_prior: false, rank: null, ladder: [], cap: null, range_to: null, group: [],
+                   applies_to: [], prior_ranks: [], levels: [] }],
   ranks: [{ id: "warning", name: "Warning", order: 0 }, { id: "loss_of_game", name: "Loss of Game", order: 1 },
           { id: "disqualification", name: "Disqualification", order: 2 }],
   levels: [{ number: 1, name: "Local" }],
@@ -67,13 +70,13 @@ test("an earlier penalty counts only when standing, in the same sub-section and,
     { infraction: "gone", rank: "warning", ref: 5, subsection: "1" },  // … unless the prior names its sub-section
   ];
   assert.deepEqual(countingPriors(POLICY, infraction, priors, "2026-05-02").map((p) => p.ref), [1, 5]);
-  const byDay = { ...POLICY, repeat_scope: "day" };
+  const byDay = { ...POLICY, repeat_rules: POLICY.repeat_rules.map((r) => ({ ...r, window: "day" })) };
   assert.deepEqual(countingPriors(byDay, infraction, priors, "2026-05-02").map((p) => p.ref), [5]);
 });
 
 test("an earlier penalty logged on the phone and not sent yet upgrades, named by its round", () => {
   const s = suggest(POLICY, 1, "1.1", [{ infraction: "1.2", rank: "warning", ref: null, round: 3 }], null);
   assert.equal(s.suggested, "loss_of_game");
-  assert.equal(s.explanation, "Upgraded: 2nd penalty in 1 for this player — 1.2, round 3");
+  assert.equal(s.explanation, "Upgraded: 2nd penalty in 1 at this event (§9): Loss of Game — after 1.2, round 3");
   assert.deepEqual(s.because, [{ infraction: "1.2", rank: "warning", ref: null, number: null, round: 3 }]);
 });

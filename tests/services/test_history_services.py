@@ -3,7 +3,6 @@ repeat scope says, the same for the player page, the engine and the phone's copy
 
 from __future__ import annotations
 
-import dataclasses
 from datetime import timedelta
 
 import pytest
@@ -19,7 +18,7 @@ pytestmark = pytest.mark.db
 
 
 def day_scoped(policy: Policy) -> Policy:
-    return dataclasses.replace(policy, repeat_scope=RepeatScope.DAY, _by_code={})
+    return policy.with_window(RepeatScope.DAY)
 
 
 def test_the_player_page_counts_only_todays_penalties_when_the_policy_counts_repeats_by_day(world: World):
@@ -41,7 +40,7 @@ def test_the_player_page_and_the_engine_agree_on_an_upgrade_within_the_scope(wor
         (group,) = history.player_history(world.session, policy, world.event, player)
         priors = history.priors_of_players(world.session, world.event, [player.id])
         engine = suggest(policy, world.event.level, "3.5.2", priors, today=utcnow().date())
-        assert engine.upgraded and (group.counting, group.next_upgraded) == (1, True), policy.repeat_scope
+        assert engine.upgraded and (group.counting, group.next_upgraded) == (1, True), policy.repeat_rules
 
 
 def test_a_team_penalty_counts_once_for_the_team_and_once_in_the_phones_copy(world: World):

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from datetime import date
 from pathlib import Path
 
-from judgeapp.infractions import Prior, PriorStatus, RepeatScope, suggest
+from judgeapp.infractions import Prior, PriorStatus, RepeatScope, load_catalog, suggest
 from judgeapp.infractions.engine import expected_ranks
 from judgeapp.infractions.export import policy_as_json
 
 CASES_FILE = Path(__file__).with_name("engine_cases.json")
+RULES_CATALOG = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs" / "rules.yaml"  # every rule form
 CASES = json.loads(CASES_FILE.read_text(encoding="utf-8"))["cases"]
 
 
 def policy_of(catalog, case):
+    if case.get("catalog") == "rules":
+        catalog = load_catalog(RULES_CATALOG)
     policy = catalog.policy(case["policy"])
-    if case.get("repeat_scope"):
-        policy = dataclasses.replace(policy, repeat_scope=RepeatScope(case["repeat_scope"]), _by_code={})
+    if case.get("window"):
+        policy = policy.with_window(RepeatScope(case["window"]))
     return policy
 
 
@@ -46,10 +48,13 @@ def python_answer(catalog, case) -> dict:
         )
         for p in case["priors"]
     ]
-    s = suggest(policy, case["level"], case["infraction"], priors, today=_day(case.get("today")))
+    s = suggest(
+        policy, case["level"], case["infraction"], priors, today=_day(case.get("today")), this_round=case.get("round")
+    )
     return {
         "suggested": s.suggested.id if s.suggested else None,
         "upgraded": s.upgraded,
+        "rule": s.rule.id if s.rule else None,
         "because": [p.ref for p in s.because],
         "default": None if s.default is None else {"min": s.default.min.id, "max": s.default.max.id},
         "default_label": s.default.label() if s.default else None,

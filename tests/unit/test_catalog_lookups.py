@@ -94,7 +94,7 @@ def test_time_under_the_policys_threshold_is_explained_as_none_owed(house):
 def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_and_no_prose(house):
     data = json.loads(json.dumps(policy_as_json(house)))
     assert [r["id"] for r in data["ranks"]] == ["caution", "warning", "loss_of_game", "disqualification"]
-    assert (data["repeat_scope"], data["head_judge_only"]) == ("day", ["disqualification"])
+    assert (data["repeat_rules"][0]["window"], data["head_judge_only"]) == ("day", ["disqualification"])
     extra_card = data["infractions"][0]
     assert extra_card["defaults"] == {
         "1": {"min": "caution", "max": "caution"},

@@ -29,59 +29,60 @@ def test_shipped_catalog_loads():
     [
         (
             "syntax_error.yaml",
-            "syntax_error.yaml:26:33: YAML syntax error: mapping values are not allowed in this context",
+            "syntax_error.yaml:27:33: YAML syntax error: mapping values are not allowed in this context",
         ),
         (
             "unknown_rank.yaml",
-            "unknown_rank.yaml:29: policies.house-rules.infractions[0].defaults.level_2.max: "
+            "unknown_rank.yaml:30: policies.house-rules.infractions[0].defaults.level_2.max: "
             "'loss of gme' is not a rank of this policy (ranks: caution, warning, loss_of_game, disqualification)",
         ),
         (
             "min_above_max.yaml",
-            "min_above_max.yaml:29: policies.house-rules.infractions[0].defaults.level_2: "
+            "min_above_max.yaml:30: policies.house-rules.infractions[0].defaults.level_2: "
             "min 'loss_of_game' is above max 'warning'",
         ),
         (
             "duplicate_code.yaml",
-            "duplicate_code.yaml:30: policies.house-rules.infractions[1].code: infraction code '1.1' appears twice",
+            "duplicate_code.yaml:31: policies.house-rules.infractions[1].code: infraction code '1.1' appears twice",
         ),
         (
             "missing_level.yaml",
-            "missing_level.yaml:34: policies.house-rules.infractions[1].defaults: "
+            "missing_level.yaml:35: policies.house-rules.infractions[1].defaults: "
             "level_2 missing: every level of the policy needs a default",
         ),
         (
             "unknown_level.yaml",
-            "unknown_level.yaml:34: policies.house-rules.infractions[1].defaults.level_3: "
+            "unknown_level.yaml:35: policies.house-rules.infractions[1].defaults.level_3: "
             "'level_3' is not a level of this policy (levels: level_1, level_2)",
         ),
         (
             "unknown_subsection.yaml",
-            "unknown_subsection.yaml:32: policies.house-rules.infractions[1].subsection: "
+            "unknown_subsection.yaml:33: policies.house-rules.infractions[1].subsection: "
             "'9' is not a sub-section of this policy",
         ),
         (
             "unknown_head_judge_rank.yaml",
-            "unknown_head_judge_rank.yaml:17: policies.house-rules.head_judge_only[0]: "
+            "unknown_head_judge_rank.yaml:18: policies.house-rules.head_judge_only[0]: "
             "'disqualifcation' is not a rank of this policy",
         ),
         (
             "unknown_field.yaml",
-            "unknown_field.yaml:34: policies.house-rules.infractions[1].penalty_points: Extra inputs are not permitted",
+            "unknown_field.yaml:35: policies.house-rules.infractions[1].penalty_points: Extra inputs are not permitted",
         ),
         ("duplicate_key.yaml", "duplicate_key.yaml:6: policies.house-rules.version: key 'version' appears twice"),
         (
             "bad_repeat_scope.yaml",
-            "bad_repeat_scope.yaml:7: policies.house-rules.repeat_scope: Input should be 'event' or 'day'",
+            "bad_repeat_scope.yaml:8: policies.house-rules.repeat_rules[0].window: "
+            "Input should be 'event', 'day' or 'match'",
         ),
         (
             "discretion_with_defaults.yaml",
-            "discretion_with_defaults.yaml:35: policies.house-rules.infractions[1].defaults: "
+            "discretion_with_defaults.yaml:36: policies.house-rules.infractions[1].defaults: "
             "an infraction left to the judge's discretion has no defaults",
         ),
         (
             "duplicate_synonym.yaml",
-            "duplicate_synonym.yaml:34: policies.house-rules.infractions[1].synonyms[1]: "
+            "duplicate_synonym.yaml:35: policies.house-rules.infractions[1].synonyms[1]: "
             "synonym 'Taunting' appears twice",
         ),
     ],
@@ -143,3 +144,60 @@ def test_a_value_of_the_wrong_type_is_refused_not_silently_converted(tmp_path, c
     with pytest.raises(CatalogError) as info:
         load_catalog(path)
     assert any(f": {field}: {message}" in p for p in info.value.problems), "\n".join(info.value.problems)
+
+
+@pytest.mark.parametrize(
+    "change, bad, where, message",
+    [
+        (
+            "result: up, section",
+            "result: ladder, ladder: [warning, red_card], section",
+            "repeat_rules[0].ladder[1]",
+            "'red_card' is not a rank of this policy",
+        ),
+        ("result: up, section", "result: rank, section", "repeat_rules[0].rank", "result: rank needs the rank"),
+        (
+            "counts: subsection,",
+            "counts: group,",
+            "repeat_rules[0].group",
+            "a group is given exactly when the rule counts a group",
+        ),
+        (
+            "counts: subsection,",
+            "counts: subsection, applies_to: ['9'],",
+            "repeat_rules[0].applies_to[0]",
+            "'9' is neither an infraction nor a sub-section of this policy",
+        ),
+        (
+            "counts: subsection,",
+            "counts: subsection, levels: [4],",
+            "repeat_rules[0].levels[0]",
+            "4 is not a level of this policy",
+        ),
+        (
+            "notes: Rude to an opponent.",
+            "notes: Rude to an opponent.\n        repeat_rules: [no-such-rule]",
+            "infractions[1].repeat_rules[0]",
+            "'no-such-rule' is not a repeat rule of this policy",
+        ),
+        ("window: day,", "window: fortnight,", "repeat_rules[0].window", "Input should be 'event', 'day' or 'match'"),
+        (
+            "counts: subsection,",
+            "counts: subsection, from_count: 1,",
+            "repeat_rules[0].from_count",
+            "Input should be greater than or equal to 2",
+        ),
+    ],
+)
+def test_a_repeat_rule_that_cannot_mean_anything_is_refused_with_its_line_and_field(
+    tmp_path, change, bad, where, message
+):
+    path = tmp_path / "rules.yaml"
+    text = (FIX / "valid.yaml").read_text()
+    assert change in text
+    path.write_text(text.replace(change, bad, 1))
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any("rules.yaml:" in p and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems), (
+        "\n".join(info.value.problems)
+    )

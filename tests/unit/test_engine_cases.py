@@ -5,7 +5,7 @@ import pytest
 
 from judgeapp.infractions import load_catalog
 from tests.conftest import CATALOG
-from tests.shared.engine_cases import CASES, expected_part, python_answer
+from tests.shared.engine_cases import CASES, RULES_CATALOG, expected_part, python_answer
 
 
 @pytest.fixture(scope="module")
@@ -13,9 +13,15 @@ def catalog():
     return load_catalog(CATALOG)
 
 
-def test_the_shared_file_has_cases_for_every_policy_and_both_repeat_scopes():
-    assert {c["policy"] for c in CASES} == {"bushiroad-afr", "transformers-tcg", "wot-ccg"}
-    assert any(c.get("repeat_scope") == "day" for c in CASES) and len(CASES) >= 20
+def test_the_shared_file_has_cases_for_every_policy_every_window_and_every_form_of_repeat_rule():
+    catalog, rules = load_catalog(CATALOG), load_catalog(RULES_CATALOG)
+    assert {c["policy"] for c in CASES} == set(catalog.policies) | set(rules.policies)
+    assert any(c.get("window") == "day" for c in CASES) and len(CASES) >= 30
+    upgraded_by = {c["expect"].get("rule") for c in CASES} | {
+        python_answer(catalog, c)["rule"] for c in CASES if python_answer(catalog, c)["upgraded"]
+    }
+    every_rule = {r.id for p in [*catalog.policies.values(), *rules.policies.values()] for r in p.repeat_rules}
+    assert every_rule <= upgraded_by, f"no case upgrades by {every_rule - upgraded_by}"
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])

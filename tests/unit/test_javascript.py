@@ -15,7 +15,7 @@ import pytest
 from judgeapp.infractions import load_catalog
 from judgeapp.infractions.export import policy_as_json
 from tests.conftest import CATALOG
-from tests.shared.engine_cases import CASES, policy_json_of, python_answer
+from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE = shutil.which("node")
@@ -32,13 +32,15 @@ def engine_fixture() -> dict:
             "infraction": c["infraction"],
             "priors": c["priors"],
             "today": c.get("today"),
+            "round": c.get("round"),
             "expect": c["expect"],
             "python": python_answer(catalog, c),
         }
         for c in CASES
     ]
     sweep = []
-    for policy in catalog.policies.values():
+    rules = load_catalog(RULES_CATALOG)  # every form of the repeat-rule language, beside the shipped policies
+    for policy in [*catalog.policies.values(), *rules.policies.values()]:
         for level in policy.levels:
             for inf in policy.infractions:
                 other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
@@ -51,10 +53,24 @@ def engine_fixture() -> dict:
                         {"infraction": other.code, "rank": lowest, "ref": 2, "round": 1},
                         {"infraction": inf.code, "rank": highest, "ref": 3, "round": 2},
                     ],
+                    [
+                        {"infraction": inf.code, "rank": policy.ranks[min(1, len(policy.ranks) - 1)].id, "ref": 4},
+                        {"infraction": other.code, "rank": lowest, "ref": 5, "round": 2},
+                        {"infraction": inf.code, "rank": lowest, "ref": 6, "round": 2, "status": "overturned"},
+                        {"infraction": inf.code, "rank": lowest, "ref": 7, "round": 1},
+                    ],
                 ):
-                    case = {"policy": policy.id, "level": level.number, "infraction": inf.code, "priors": priors}
+                    case = {
+                        "policy": policy.id,
+                        "level": level.number,
+                        "infraction": inf.code,
+                        "priors": priors,
+                        "round": 2,
+                        **({"catalog": "rules"} if policy.id in rules.policies else {}),
+                    }
                     sweep.append({**case, "python": python_answer(catalog, case)})
-    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in catalog.policies.values()}}
+    policies = [*catalog.policies.values(), *rules.policies.values()]
+    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}}
 
 
 @pytest.mark.skipif(NODE is None, reason="node is missing: scripts/system-deps.sh installs Debian's nodejs")

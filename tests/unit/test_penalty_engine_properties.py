@@ -5,9 +5,14 @@ from hypothesis import strategies as st
 
 from judgeapp.infractions import Prior, PriorStatus, load_catalog, suggest
 from tests.conftest import CATALOG
+from tests.shared.engine_cases import RULES_CATALOG
 
 CAT = load_catalog(CATALOG)
-POLICIES = [p for p in CAT.policies.values() if any(i.defaults for i in p.infractions)]
+POLICIES = [
+    p
+    for p in [*CAT.policies.values(), *load_catalog(RULES_CATALOG).policies.values()]
+    if any(i.defaults for i in p.infractions)
+]
 
 
 @st.composite
@@ -31,12 +36,17 @@ def situations(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(situations())
-def test_suggestion_is_a_rank_of_the_policy_never_below_the_default_minimum(case):
+def test_suggestion_is_the_default_minimum_unless_a_rule_upgrades_it_from_enough_counted_priors_within_its_cap(case):
     policy, inf, level, prior = case
     s = suggest(policy, level, inf, prior)
     assert s.suggested in policy.ranks
-    assert s.suggested.order >= s.default.min.order
-    assert s.suggested.order <= s.default.min.order + 1
+    if not s.upgraded:
+        assert s.suggested == s.default.min and s.because == () and s.rule is None
+    else:
+        assert s.suggested.order > s.default.min.order
+        assert len(s.because) + 1 >= s.rule.from_count
+        assert all(p.status is PriorStatus.STANDING for p in s.because)
+        assert s.rule.cap is None or s.suggested.order <= max(s.rule.cap.order, s.default.min.order)
 
 
 @settings(max_examples=300, deadline=None)

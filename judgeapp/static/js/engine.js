@@ -27,52 +27,114 @@ function ordinal(n) {
   return n + suffix;
 }
 
-// Earlier penalties that make this one a repeat: standing, same sub-section, same day when the policy says so.
-export function countingPriors(policy, infraction, priors, today) {
+function inCodes(codes, code, subsection) {
+  return codes.indexOf(code) !== -1 || (!!subsection && codes.indexOf(subsection) !== -1);
+}
+
+// Whether `rule` may upgrade `infraction` at `level` (engine.py rule_applies).
+function ruleApplies(rule, infraction, level) {
+  if ((infraction.repeats || "counted") !== "counted") return false;
+  if (infraction.repeat_rules && infraction.repeat_rules.indexOf(rule.id) === -1) return false;
+  if (rule.levels.length && rule.levels.indexOf(level) === -1) return false;
+  var scope = rule.applies_to.length ? rule.applies_to : (rule.counts === "group" ? rule.group : []);
+  return !scope.length || inCodes(scope, infraction.code, infraction.subsection);
+}
+
+// The earlier penalties `rule` counts (engine.py counted_by): standing, in its window, of what it counts.
+export function countedBy(policy, rule, infraction, priors, today, thisRound) {
   return (priors || []).filter(function (p) {
     if ((p.status || "standing") !== "standing") return false;
-    if (policy.repeat_scope === "day" && today && p.day && p.day !== today) return false;
-    var subsection = p.subsection;
-    if (!subsection) {
-      var known = infractionByCode(policy, p.infraction);
-      if (!known) return false;  // a code the catalog no longer has cannot be matched to a sub-section
-      subsection = known.subsection;
-    }
-    return subsection === infraction.subsection;
+    if (rule.window === "day" && today && p.day && p.day !== today) return false;
+    if (rule.window === "match" && thisRound != null && p.round != null && p.round !== thisRound) return false;
+    if (rule.prior_ranks.length && rule.prior_ranks.indexOf(p.rank) === -1) return false;
+    var known = infractionByCode(policy, p.infraction);
+    if (known && known.repeats === "tracking_only") return false;
+    var subsection = p.subsection || (known ? known.subsection : null);
+    if (rule.counts === "any") return true;
+    if (rule.counts === "infraction") return p.infraction === infraction.code;
+    if (!subsection) return false;  // a code the catalog no longer has cannot be matched to a sub-section
+    if (rule.counts === "subsection") return subsection === infraction.subsection;
+    return inCodes(rule.group, p.infraction, subsection);
   });
 }
 
-function explanation(policy, level, infraction, dflt, suggested, upgraded, because) {
+// The earlier penalties that make this one a repeat under any rule (engine.py counting_priors).
+export function countingPriors(policy, infraction, priors, today, thisRound) {
+  var seen = [];
+  (policy.repeat_rules || []).forEach(function (rule) {
+    if ((infraction.repeats || "counted") !== "counted") return;
+    if (infraction.repeat_rules && infraction.repeat_rules.indexOf(rule.id) === -1) return;
+    countedBy(policy, rule, infraction, priors, today, thisRound).forEach(function (p) {
+      if (seen.indexOf(p) === -1) seen.push(p);
+    });
+  });
+  return (priors || []).filter(function (p) { return seen.indexOf(p) !== -1; });
+}
+
+function upgradedRank(policy, rule, base, counted) {
+  var n = counted.length + 1, rank;
+  if (rule.result === "rank" && rule.rank) rank = rankById(policy, rule.rank);
+  else if (rule.result === "ladder" && rule.ladder.length) {
+    rank = rankById(policy, rule.ladder[Math.min(n - rule.from_count, rule.ladder.length - 1)]);
+  } else {
+    var start = base;
+    if (rule.above_highest_prior) {
+      counted.forEach(function (p) {
+        var r = policy.ranks.filter(function (x) { return x.id === p.rank; })[0];
+        if (r && r.order > start.order) start = r;
+      });
+    }
+    rank = policy.ranks[Math.min(start.order + rule.steps, policy.ranks.length - 1)];
+  }
+  if (rule.cap && rank.order > rankById(policy, rule.cap).order) rank = rankById(policy, rule.cap);
+  return rank.order > base.order ? rank : base;
+}
+
+function ruleSubject(rule, infraction) {
+  if (rule.name) return rule.name;
+  if (rule.counts === "infraction") return infraction.code + " " + infraction.name;
+  if (rule.counts === "subsection") return "penalty in " + infraction.subsection;
+  return "penalty";
+}
+
+var WINDOW_WORDS = { event: "at this event", day: "today", match: "in this match" };
+
+function explanation(policy, level, infraction, dflt, suggested, rule, because) {
   if (!infraction.penalized) return "Not an infraction: no penalty.";
   if (!suggested) return "No default penalty: the judge decides, guided by similar infractions.";
-  if (!upgraded) return "Default at " + level.name + ": " + rangeLabel(policy, dflt) + ".";
+  if (!rule) return "Default at " + level.name + ": " + rangeLabel(policy, dflt) + ".";
   var last = because[because.length - 1];
   var where = last.ref !== null && last.ref !== undefined ? "incident #" + last.ref : last.infraction;
   if (last.round !== null && last.round !== undefined) where += ", round " + last.round;
-  return "Upgraded: " + ordinal(because.length + 1) + " penalty in " + infraction.subsection + " for this player — " + where;
+  return "Upgraded: " + ordinal(because.length + 1) + " " + ruleSubject(rule, infraction) + " " +
+    WINDOW_WORDS[rule.window] + " (" + rule.section + "): " + suggested.name + " — after " + where;
 }
 
 // The suggestion for `code` at `levelNumber`, given the player's earlier penalties at this event.
-// priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]
-export function suggest(policy, levelNumber, code, priors, today) {
+// priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's round
+// (for rules counting within a match)
+export function suggest(policy, levelNumber, code, priors, today, thisRound) {
   var level = levelByNumber(policy, levelNumber);
   var infraction = infractionByCode(policy, code);
   if (!infraction) throw new Error("unknown infraction " + code);
   var dflt = infraction.penalized && infraction.defaults ? infraction.defaults[String(level.number)] : null;
-  var because = [], suggested = null, upgraded = false;
+  var because = [], suggested = null, chosen = null;
   if (dflt) {
-    because = countingPriors(policy, infraction, priors, today);
     suggested = rankById(policy, dflt.min);
-    if (because.length) {
-      var above = policy.ranks[Math.min(suggested.order + 1, policy.ranks.length - 1)];
-      upgraded = above.id !== suggested.id;
-      suggested = above;
-      if (!upgraded) because = [];  // already at the top rank: nothing to upgrade
-    }
+    var base = suggested;
+    (policy.repeat_rules || []).forEach(function (rule) {
+      if (!ruleApplies(rule, infraction, level.number)) return;
+      var counted = countedBy(policy, rule, infraction, priors, today, thisRound);
+      if (counted.length + 1 < rule.from_count) return;
+      var rank = upgradedRank(policy, rule, base, counted);
+      if (rank.order > suggested.order) { suggested = rank; chosen = rule; because = counted; }
+    });
   }
+  var upgraded = chosen !== null;
   var inRange = policy.ranks.map(function (r) { return r.id; });
   if (suggested && dflt) {
     var top = Math.max(rankById(policy, dflt.max).order, suggested.order);
+    if (chosen && chosen.range_to) top = Math.max(top, rankById(policy, chosen.range_to).order);
     inRange = policy.ranks.filter(function (r) { return r.order >= suggested.order && r.order <= top; })
       .map(function (r) { return r.id; });
   }
@@ -86,6 +148,7 @@ export function suggest(policy, levelNumber, code, priors, today) {
     suggested: suggested ? suggested.id : null,
     suggested_name: suggested ? suggested.name : null,
     upgraded: upgraded,
+    rule: chosen ? chosen.id : null,
     because: because.map(function (p) {
       return { infraction: p.infraction, rank: p.rank, ref: p.ref === undefined ? null : p.ref,
                number: p.ref === undefined ? null : p.ref, round: p.round === undefined ? null : p.round };
@@ -95,6 +158,6 @@ export function suggest(policy, levelNumber, code, priors, today) {
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
       .map(function (a) { return { condition: a.condition, penalty: a.label }; }),
-    explanation: explanation(policy, level, infraction, dflt, suggested, upgraded, because)
+    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because)
   };
 }

@@ -227,6 +227,7 @@ function main() {
     var k = kind(), code = infraction.value;
     if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
     var params = new URLSearchParams({ kind: k, infraction: code });
+    var roundField = $("#round"); if (roundField && roundField.value) params.set("round", roundField.value);
     if (k === "player") {
       if (playerId.value) params.set("player_id", playerId.value);
       else if (playerInput.value.trim().length >= 2 && !$("#new_player").checked) params.set("player", playerInput.value);
@@ -282,7 +283,8 @@ function main() {
       var priors = ev.priors.filter(function (p) { return p.players.some(has); });
       priors = priors.concat(waitingPriors(waiting, form.dataset.event, has));  // this phone's own, not sent yet
       var policy = copy.policies[ev.policy];
-      var s = suggestOnPhone(policy, ev.level, code, priors, today());
+      var roundNo = $("#round") && parseInt($("#round").value, 10);
+      var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo);
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
@@ -384,7 +386,7 @@ function main() {
   playerInput.addEventListener("input", function () { syncPlayerId(); if (playerId.value) suggest(); checkSeat(); });
   playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); checkSeat(); });
   table.addEventListener("input", function () { showTablePlayers(); checkSeat(); });
-  var roundField = $("#round"); if (roundField) roundField.addEventListener("change", checkSeat);
+  var roundField = $("#round"); if (roundField) roundField.addEventListener("change", function () { checkSeat(); suggest(); });
   search.addEventListener("input", filterInfractions);
   infraction.addEventListener("change", suggest);
   penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });

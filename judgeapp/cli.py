@@ -357,7 +357,7 @@ def catalog_check(path):
         click.echo(f"{path}: {len(err.problems)} problem(s); the catalog cannot be used.", err=True)
         sys.exit(1)
     for p in cat.policies.values():
-        levels = ", ".join(str(lv.number) for lv in p.levels)
+        levels = ", ".join(lv.id or str(lv.number) for lv in p.levels)
         click.echo(
             f"{p.id} {p.version}: {len(p.infractions)} infractions in {len(p.subsections)} sub-sections, "
             f"levels {levels}, ranks {' < '.join(r.id for r in p.ranks)}"
@@ -369,7 +369,7 @@ penalty = AppGroup("penalty", help="Ask the penalty engine.")
 
 @penalty.command("suggest")
 @click.option("--policy", "policy_id", required=True)
-@click.option("--level", required=True, type=int)
+@click.option("--level", required=True, help="The level's number or the policy's own name for it (competitive).")
 @click.option("--infraction", required=True)
 @click.option("--prior", multiple=True, metavar="CODE:RANK", help="An earlier standing penalty of the player.")
 def penalty_suggest(policy_id, level, infraction, prior):
@@ -385,7 +385,7 @@ def penalty_suggest(policy_id, level, infraction, prior):
             pol.infraction(code)
             pol.rank(rank)
             priors.append(Prior(code, rank, ref=n))
-        result = suggest(pol, level, infraction, priors)
+        result = suggest(pol, pol.level(level).number, infraction, priors)
     except UnknownChoice as err:
         click.echo(f"Error: {err}", err=True)
         sys.exit(2)

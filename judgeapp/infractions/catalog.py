@@ -61,10 +61,11 @@ class Level:
     number: int
     name: str
     description: str
+    id: str = ""  # the text's own name for it (`competitive`), when the policy gives one
 
     @property
     def key(self) -> str:
-        return f"level_{self.number}"
+        return self.id or f"level_{self.number}"
 
 
 @dataclass(frozen=True)
@@ -200,11 +201,12 @@ class Policy:
                 return r
         raise UnknownChoice("rank", rank_id, [r.id for r in self.ranks])
 
-    def level(self, number: int) -> Level:
+    def level(self, ref: int | str) -> Level:
+        """A level by its number, or by its id or number as text (`competitive`, `2`)."""
         for lv in self.levels:
-            if lv.number == number:
+            if ref == lv.number or (isinstance(ref, str) and ref in (lv.id, str(lv.number))):
                 return lv
-        raise UnknownChoice("level", str(number), [str(lv.number) for lv in self.levels])
+        raise UnknownChoice("level", str(ref), [lv.id or str(lv.number) for lv in self.levels])
 
     def infraction(self, code: str) -> Infraction:
         try:

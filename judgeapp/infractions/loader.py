@@ -68,7 +68,7 @@ Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
 
 class RawAlternative(_Strict):
     condition: str
-    levels: list[int]
+    levels: list[int | str]
     penalty: Range
 
 
@@ -96,8 +96,22 @@ class RawRank(_Strict):
 
 class RawLevel(_Strict):
     number: int = Field(ge=1)
+    id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9-]*$")  # the text's own name: defaults use it as key
     name: str
     description: str
+
+
+def _level_key(lv: RawLevel) -> str:
+    """The key a level's defaults are written under: its id (`competitive`) or `level_<number>`."""
+    return lv.id or f"level_{lv.number}"
+
+
+def _level_number(p: RawPolicy, ref: int | str) -> int | None:
+    """A level named in a list by its number or its id; None when the policy has no such level."""
+    for lv in p.levels:
+        if ref == lv.number or ref == lv.id:
+            return lv.number
+    return None
 
 
 class RawSubsection(_Strict):
@@ -121,7 +135,7 @@ class RawRepeatRule(_Strict):
     ladder: list[str] = []
     cap: str | None = None
     range_to: str | None = None
-    levels: list[int] = []
+    levels: list[int | str] = []
     section: str
     description: str
 
@@ -210,7 +224,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     base: PathT = ("policies", pid)
     errs: list[tuple[PathT, str]] = []
     rank_ids = [r.id for r in p.ranks]
-    level_keys = [f"level_{lv.number}" for lv in p.levels]
+    level_keys = [_level_key(lv) for lv in p.levels]
 
     def dupes(items: list[str], what: str, field: str, key: str) -> None:
         seen: set[str] = set()
@@ -244,7 +258,6 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
 
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
-    level_numbers = {lv.number for lv in p.levels}
     rule_ids = {r.id for r in p.repeat_rules}
     for n, rule in enumerate(p.repeat_rules):
         rpath = (*base, "repeat_rules", n)
@@ -268,7 +281,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         if rule.result is UpgradeResult.LADDER and not rule.ladder:
             errs.append(((*rpath, "ladder"), "result: ladder needs the ranks, one for each count"))
         for i, lv in enumerate(rule.levels):
-            if lv not in level_numbers:
+            if _level_number(p, lv) is None:
                 errs.append(((*rpath, "levels", i), f"{lv} is not a level of this policy"))
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
@@ -306,7 +319,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for a, alt in enumerate(inf.alternatives):
             apath = (*ipath, "alternatives", a)
             for li, lv in enumerate(alt.levels):
-                if f"level_{lv}" not in level_keys:
+                if _level_number(p, lv) is None:
                     errs.append(((*apath, "levels", li), f"{lv} is not a level of this policy"))
             check_range(alt.penalty, (*apath, "penalty"))
     return errs
@@ -322,6 +335,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
     def rng(raw: RawRange) -> PenaltyRange:
         return PenaltyRange(by_id[raw.min], by_id[raw.max])
 
+    number_of_key = {_level_key(lv): lv.number for lv in p.levels}
+
+    def numbers(refs: list[int | str]) -> list[int]:
+        return [n for n in (_level_number(p, r) for r in refs) if n is not None]
+
     infractions = tuple(
         Infraction(
             code=i.code,
@@ -329,12 +347,12 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             subsection=i.subsection,
             notes=i.notes.strip(),
             remedy=i.remedy.strip(),
-            defaults=None
-            if i.defaults is None
-            else {int(k.removeprefix("level_")): rng(v) for k, v in i.defaults.items()},
+            defaults=None if i.defaults is None else {number_of_key[k]: rng(v) for k, v in i.defaults.items()},
             penalized=i.penalized,
             repeat_any_action=i.repeat_any_action,
-            alternatives=tuple(Alternative(a.condition, tuple(a.levels), rng(a.penalty)) for a in i.alternatives),
+            alternatives=tuple(
+                Alternative(a.condition, tuple(numbers(a.levels)), rng(a.penalty)) for a in i.alternatives
+            ),
             section_note=i.section_note,
             repeats=i.repeats,
             repeat_rules=None if i.repeat_rules is None else tuple(i.repeat_rules),
@@ -366,13 +384,16 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 group=frozenset(r.group),
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),
-                levels=frozenset(r.levels),
+                levels=frozenset(numbers(r.levels)),
             )
             for r in p.repeat_rules
         ),
         ranks=ranks,
         levels=tuple(
-            sorted((Level(lv.number, lv.name, lv.description.strip()) for lv in p.levels), key=lambda lv: lv.number)
+            sorted(
+                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "") for lv in p.levels),
+                key=lambda lv: lv.number,
+            )
         ),
         head_judge_only=frozenset(p.head_judge_only),
         report_to_head_judge=frozenset(p.report_to_head_judge),

@@ -117,3 +117,18 @@ def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_an
 def test_the_shipped_policies_are_found_by_the_words_their_own_texts_use(policy, query, found):
     shipped = load_catalog(Path(__file__).resolve().parents[2] / "data" / "infractions.yaml")
     assert codes(search(shipped.policy(policy), query)) == found
+
+
+def test_a_policy_may_name_its_levels_as_its_text_does_and_key_defaults_and_rules_by_those_names(tmp_path):
+    text = (FIX / "valid.yaml").read_text()
+    text = text.replace("{number: 1, name:", "{number: 1, id: casual, name:").replace(
+        "{number: 2, name:", "{number: 2, id: competitive, name:"
+    )
+    text = text.replace("level_1:", "casual:").replace("level_2:", "competitive:")
+    path = tmp_path / "named.yaml"
+    path.write_text(text)
+    policy = load_catalog(path).policy("house-rules")
+    assert policy.level("competitive").number == 2 and policy.level("2").id == "competitive"
+    assert policy.infraction("1.1").default_at(2).label() == "Warning ~ Loss of Game"
+    with pytest.raises(LookupError, match=r"unknown level 'pro'; valid choices: casual, competitive"):
+        policy.level("pro")

@@ -219,7 +219,9 @@ def register_template_helpers(app: Flask) -> None:
         return "" if value is None else value.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
 
     from .permissions import Action, Role, can, may
+    from .reference.views import rules_url
 
+    app.add_template_global(rules_url, "rules_url")  # the event's own policy page (shipped, or its uploaded file)
     app.add_template_global(can, "can")  # the same table the server checks: a button only for an action it accepts
     app.add_template_global(may, "may")  # the role may do this at this event at all (menus)
     app.add_template_global(Action, "Action")

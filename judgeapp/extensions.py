@@ -39,6 +39,27 @@ def current_catalog():
     return current_app.extensions[CATALOG_KEY]
 
 
+UPLOADED_KEY = "judgeapp.uploaded_policies"  # SHA-256 of an uploaded policy file -> its Policy, parsed once
+
+
 def event_policy(event):
-    """The policy (penalty guide) an event enforces, from the loaded catalog."""
-    return current_catalog().policy(event.policy_id)
+    """The policy (penalty guide) an event enforces: a shipped one from the loaded catalog, or the file its organizer
+    uploaded for it (EventPolicy, parsed once per process and kept by its SHA-256)."""
+    if not event.policy_sha:
+        return current_catalog().policy(event.policy_id)
+    parsed = current_app.extensions.setdefault(UPLOADED_KEY, {})
+    if event.policy_sha not in parsed:
+        from .infractions import parse_catalog
+        from .models import EventPolicy
+
+        row = db.session.scalar(
+            db.select(EventPolicy).where(EventPolicy.event_id == event.id, EventPolicy.sha256 == event.policy_sha)
+        )
+        parsed[event.policy_sha] = next(iter(parse_catalog(row.text, row.filename).policies.values()))
+    return parsed[event.policy_sha]
+
+
+def policy_key(event) -> str:
+    """How the phone's copy names the policy an event enforces: the shipped policy's id, or for an uploaded file its
+    id and the start of its SHA-256 (two events may upload different files with one id)."""
+    return f"{event.policy_id}@{event.policy_sha[:12]}" if event.policy_sha else event.policy_id

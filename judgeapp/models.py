@@ -110,6 +110,8 @@ class Event(Base):
     closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     # The secret the tables' call links are signed with (judgeapp/calls): made when the links are first shown.
     call_key: Mapped[str | None] = mapped_column(String(64))
+    # When the event enforces a policy file its organizer uploaded (EventPolicy) instead of a shipped one: its SHA-256.
+    policy_sha: Mapped[str | None] = mapped_column(String(64))
 
     organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
@@ -188,6 +190,25 @@ class AuditEntry(Base):
     object_id: Mapped[int | None]
     details: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     note: Mapped[str | None] = mapped_column(Text)
+
+
+class EventPolicy(Base):
+    """A policy file an organizer uploaded for one event (a house policy, a publisher's newer version), kept as it
+    came; the event enforces the one whose SHA-256 it names. Earlier uploads stay, never deleted."""
+
+    __tablename__ = "event_policies"
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    policy_id: Mapped[str] = mapped_column(String(64))
+    version: Mapped[str] = mapped_column(String(64))
+    filename: Mapped[str] = mapped_column(String(255), default="")
+    sha256: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    uploaded_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    uploaded_at: Mapped[created_at]
+
+    uploaded_by: Mapped[User] = relationship()
 
 
 class TournamentImport(Base):
@@ -286,6 +307,7 @@ class Incident(Base):
     subsection: Mapped[str] = mapped_column(String(32))
     rank_id: Mapped[str | None] = mapped_column(String(64))  # None: not penalised
     suggested_rank_id: Mapped[str | None] = mapped_column(String(64))
+    suggestion_explanation: Mapped[str | None] = mapped_column(Text)  # the engine's sentence when it suggested
     upgraded: Mapped[bool] = mapped_column(default=False)
     upgrade_refs: Mapped[list[int]] = mapped_column(JSON, default=list)  # incident numbers that made it a repeat
     deviation_reason: Mapped[str | None] = mapped_column(Text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -14,12 +15,13 @@ from .. import audit
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
 from ..imports.model import MAX_TABLE, table_number
-from ..infractions import Catalog, UnknownChoice, round_end
+from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog, round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
 from ..models import (
     DeckCheck,
     DeckCheckResult,
     Event,
+    EventPolicy,
     Incident,
     Pairing,
     Player,
@@ -46,9 +48,9 @@ class EventData:
     statement_days: int = 7
 
 
-def _check_policy_level(catalog: Catalog, policy_id: str, level: int):
+def _check_policy_level(catalog: Catalog, policy_id: str, level: int, uploaded: Policy | None = None):
     try:
-        policy = catalog.policy(policy_id)
+        policy = uploaded if uploaded is not None and uploaded.id == policy_id else catalog.policy(policy_id)
     except UnknownChoice as err:
         raise FieldError("policy_id", f"Unknown policy; choose one of {', '.join(err.choices)}.") from None
     try:
@@ -80,9 +82,12 @@ def create_event(session: Session, catalog: Catalog, *, organizer: User, data: E
     return event
 
 
-def update_event(session: Session, catalog: Catalog, *, actor: User, event: Event, data: EventData) -> Event:
-    """Change an event's settings; the rounds already started stay."""
-    policy = _check_policy_level(catalog, data.policy_id, data.level)
+def update_event(
+    session: Session, catalog: Catalog, *, actor: User, event: Event, data: EventData, uploaded: Policy | None = None
+) -> Event:
+    """Change an event's settings; the rounds already started stay. `uploaded`: the policy file the event enforces
+    now, when its organizer uploaded one (kept when still chosen; choosing a shipped policy leaves it)."""
+    policy = _check_policy_level(catalog, data.policy_id, data.level, uploaded)
     started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
     if data.rounds < started:
         raise FieldError("rounds", f"{started} rounds have already started.")
@@ -100,6 +105,8 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
     before = {k: _plain(getattr(event, k)) for k in vars(data)}
     event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
     event.policy_id, event.policy_version, event.level = policy.id, policy.version, data.level
+    if policy is not uploaded:
+        event.policy_sha = None  # a shipped policy chosen again
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
     event.statement_days = data.statement_days or 7
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
@@ -107,6 +114,73 @@ def update_event(session: Session, catalog: Catalog, *, actor: User, event: Even
     if changed:
         audit.record(session, actor, "event.update", event, event_id=event.id, changed=changed)
     return event
+
+
+MAX_POLICY_BYTES = 1024 * 1024  # a whole publisher's guide is some 100 KB of YAML
+
+
+def upload_policy(session: Session, *, actor: User, event: Event, filename: str, content: bytes, level: str) -> Policy:
+    """The organizer's own policy file for this event (a house policy, a publisher's newer version): validated like the
+    shipped catalog (every problem named with the file, line and field), holding exactly one policy; the event
+    enforces it from now on, at `level` (its number or id; empty: the event's level, when the policy has it). Refused
+    once incidents are logged, as a change of policy is. The file is kept as it came."""
+    name = "".join(c for c in filename.replace("\\", "/").rsplit("/", 1)[-1] if c.isprintable())[:200] or "policy.yaml"
+    if len(content) > MAX_POLICY_BYTES:
+        raise FieldError("file", f"{name} is larger than {MAX_POLICY_BYTES // 1024} KB; a policy file is far smaller.")
+    try:
+        text = content.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise FieldError("file", f"{name}: not UTF-8 text (byte {err.start}); save the file as UTF-8.") from None
+    try:
+        catalog = parse_catalog(text, name)
+    except CatalogError as err:
+        raise FieldError("file", "\n".join(err.problems[:20])) from None
+    if len(catalog.policies) != 1:
+        found = ", ".join(catalog.policies)
+        raise FieldError("file", f"{name} holds {len(catalog.policies)} policies ({found}); upload one at a time.")
+    policy = next(iter(catalog.policies.values()))
+    chosen = level.strip() or str(event.level)
+    try:
+        number = policy.level(chosen).number
+    except UnknownChoice as err:
+        raise FieldError("level", f"{policy.name} has levels {', '.join(err.choices)}; choose one.") from None
+    lock_event(session, event)
+    logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
+    if logged:
+        raise FieldError(
+            "file",
+            f"{logged} incident{'s were' if logged > 1 else ' was'} logged under {event.policy_id} "
+            f"{event.policy_version}: their penalties were decided by it, so the policy cannot change now.",
+        )
+    sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    session.add(
+        EventPolicy(
+            event_id=event.id,
+            policy_id=policy.id,
+            version=policy.version,
+            filename=name,
+            sha256=sha,
+            text=text,
+            uploaded_by_id=actor.id,
+        )
+    )
+    before = {"policy": event.policy_id, "version": event.policy_version, "level": event.level, "sha": event.policy_sha}
+    event.policy_id, event.policy_version, event.level, event.policy_sha = policy.id, policy.version, number, sha
+    session.flush()
+    audit.record(
+        session,
+        actor,
+        "event.policy_upload",
+        event,
+        event_id=event.id,
+        before=before,
+        policy=policy.id,
+        version=policy.version,
+        level=number,
+        sha256=sha,
+        file=name,
+    )
+    return policy
 
 
 def _plain(value):

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from .. import history
 from ..events.services import byes_of, pairings_of, players_of, rounds_of
+from ..extensions import policy_key
 from ..models import Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
@@ -90,12 +91,15 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     # The incident form the phone keeps carries the round's seating; a confirmed re-import can swap two players with
     # the same number of tables, so the stamp follows who sits where, not only how many tables there are.
     seats = hashlib.sha256(json.dumps([seating, byes], sort_keys=True).encode()).hexdigest()[:12]
-    stamp = f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
+    stamp = (
+        f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
+        f":{policy_key(event)}:{event.level}"
+    )
     return {
         "id": event.id,
         "name": event.name,
         "date": event.date.isoformat(),
-        "policy": event.policy_id,
+        "policy": policy_key(event),
         "level": event.level,
         "round_minutes": event.round_minutes,
         "rounds": [r.number for r in rounds],

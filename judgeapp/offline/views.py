@@ -10,9 +10,10 @@ from flask import Response, current_app, jsonify, render_template, url_for
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 
-from ..extensions import current_catalog, db, event_policy
+from ..extensions import current_catalog, db, event_policy, policy_key
 from ..infractions.export import policy_as_json
 from ..models import utcnow
+from ..reference.views import rules_url
 from . import bp, services
 from .scripts import STATIC, module_files
 
@@ -99,14 +100,14 @@ def copy():
     events, policies = [], {}
     for event, roles in services.staffed_events(db.session, current_user, now.date()):
         policy = event_policy(event)
-        policies.setdefault(event.policy_id, policy_as_json(policy))
+        policies.setdefault(policy_key(event), policy_as_json(policy))
         data = services.event_copy(db.session, event, roles)
         data["pages"] = [
             url_for("events.show", event_id=event.id),
             url_for("incidents.new", event_id=event.id),
             url_for("clock.new_extension", event_id=event.id),
             url_for("deckchecks.new", event_id=event.id),
-            url_for("reference.policy", policy_id=event.policy_id),
+            rules_url(event, with_level=False),
         ]
         events.append(data)
     return _no_store(

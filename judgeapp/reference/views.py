@@ -1,9 +1,10 @@
 from flask import abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from ..extensions import current_catalog
+from ..extensions import current_catalog, event_policy
 from ..infractions import UnknownChoice
 from ..infractions.search import search, search_text
+from ..permissions import Action, event_route
 from . import bp
 
 
@@ -14,6 +15,14 @@ def index():
     return redirect(url_for("reference.policy", policy_id=first))
 
 
+def rules_url(event, with_level: bool = True) -> str:
+    """Where an event's own policy reads: the shipped policy's page, or the event's page for an uploaded file."""
+    level = {"level": event.level} if with_level else {}
+    if event.policy_sha:
+        return url_for("reference.event_rules", event_id=event.id, **level)
+    return url_for("reference.policy", policy_id=event.policy_id, **level)
+
+
 @bp.route("/<policy_id>")
 @login_required
 def policy(policy_id):
@@ -21,6 +30,17 @@ def policy(policy_id):
         pol = current_catalog().policy(policy_id)
     except UnknownChoice:
         abort(404)
+    return _show(pol)
+
+
+@bp.route("/events/<int:event_id>")
+@event_route(Action.VIEW_EVENT)
+def event_rules(event, roles):
+    """The event's own policy when its organizer uploaded one (a house policy, a newer version of a guide)."""
+    return _show(event_policy(event), event=event)
+
+
+def _show(pol, event=None):
     level = request.args.get("level", type=int)
     if level not in {lv.number for lv in pol.levels}:
         level = pol.levels[0].number
@@ -33,4 +53,5 @@ def policy(policy_id):
         q=q,
         found=found,
         search_text=lambda inf: search_text(pol, inf),
+        uploaded_for=event,
     )

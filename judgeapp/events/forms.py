@@ -16,7 +16,7 @@ class EventForm(Form):
         "Enforcement level",
         coerce=int,
         validators=[DataRequired()],
-        description="Levels the policy defines; most shop events are level 1.",
+        description="The chosen policy's own levels (most shop events run at its lowest).",
     )
     rounds = NumericField(
         "Number of rounds", validators=[DataRequired(), NumberRange(1, 30)], render_kw={"inputmode": "numeric"}
@@ -87,6 +87,22 @@ class ImportStepForm(Form):
     apply = SubmitField("Import with these columns")
     replace = SubmitField("Replace the ticked rounds")
     discard = SubmitField("Do not import the rest")
+
+
+class PolicyUploadForm(Form):
+    file = FileField(
+        "Policy file (YAML)",
+        validators=[FileRequired(message="Choose the policy file.")],
+        description="One policy in judgeapp's catalog format (README: The catalog file): your house rules, or a "
+        "publisher's newer version. It is checked like the shipped catalog, and every problem is named with its "
+        "line and field.",
+    )
+    level = StringField(
+        "Level",
+        validators=[Optional(), Length(max=64)],
+        description="The file's level for this event: its number or name. Empty: the event's level, if it has it.",
+    )
+    submit = SubmitField("Use this policy for the event")
 
 
 class StartRoundForm(Form):

@@ -8,9 +8,9 @@ from wtforms.fields.choices import SelectChoice
 from ..auth import emails as staff_email
 from ..database import reads_only_from_now
 from ..errors import FieldError, show_on_form
-from ..extensions import csrf, current_catalog, db
+from ..extensions import csrf, current_catalog, db, event_policy
 from ..forms import strip_control_characters
-from ..models import Event, Role, StaffAssignment
+from ..models import Event, EventPolicy, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, clock
@@ -23,17 +23,30 @@ from .forms import (
     ImportStepForm,
     PairingsForm,
     PlayerForm,
+    PolicyUploadForm,
     StaffForm,
     StartRoundForm,
 )
 
 
-def _event_form(**kwargs) -> EventForm:
-    form = EventForm(**kwargs)
-    catalog = current_catalog()
-    form.policy_id.choices = [SelectChoice(p.id, p.name) for p in catalog.policies.values()]
-    numbers = sorted({lv.number for p in catalog.policies.values() for lv in p.levels})
-    form.level.choices = [SelectChoice(n, f"Level {n}") for n in numbers]
+def _event_form(event=None, **kwargs) -> EventForm:
+    """The event's settings form: every shipped policy (and the event's uploaded one), and each policy's own levels,
+    grouped by policy (static/js/policy-levels.js shows the chosen policy's group only)."""
+    form = EventForm(obj=event, **kwargs)
+    policies = list(current_catalog().policies.values())
+    if event is not None and event.policy_sha:
+        policies.insert(0, event_policy(event))
+    form.policy_id.choices = [
+        SelectChoice(
+            p.id, p.name + (" (uploaded for this event)" if event and p is policies[0] and event.policy_sha else "")
+        )
+        for p in policies
+    ]
+    form.level.choices = [
+        SelectChoice(lv.number, lv.name, optgroup=p.name, render_kw={"data-policy": p.id})
+        for p in policies
+        for lv in p.levels
+    ]
     return form
 
 
@@ -104,11 +117,16 @@ def _what_keeps_it_open(event, roles):
 @bp.route("/events/<int:event_id>/settings", methods=["GET", "POST"])
 @event_route(Action.EDIT_SETTINGS)
 def settings(event, roles):
-    form = _event_form(obj=event)
+    form = _event_form(event)
     if form.validate_on_submit():
         try:
             services.update_event(
-                db.session, current_catalog(), actor=current_user, event=event, data=_event_data(form)
+                db.session,
+                current_catalog(),
+                actor=current_user,
+                event=event,
+                data=_event_data(form),
+                uploaded=event_policy(event) if event.policy_sha else None,
             )
         except FieldError as err:
             show_on_form(form, err, db.session)
@@ -116,7 +134,39 @@ def settings(event, roles):
             db.session.commit()
             flash("Event settings saved.", "success")
             return redirect(url_for("events.show", event_id=event.id))
-    return render_template("events/form.html", form=form, event=event), 400 if form.errors else 200
+    return render_template(
+        "events/form.html", form=form, event=event, upload=PolicyUploadForm(formdata=None)
+    ), 400 if form.errors else 200
+
+
+@bp.route("/events/<int:event_id>/policy", methods=["GET", "POST"])
+@event_route(Action.EDIT_SETTINGS)
+def upload_policy(event, roles):
+    """The organizer's own policy file for this event (house rules, a publisher's newer version)."""
+    form = PolicyUploadForm()
+    if form.validate_on_submit():
+        upload = form.file.data
+        try:
+            policy = services.upload_policy(
+                db.session,
+                actor=current_user,
+                event=event,
+                filename=upload.filename or "",
+                content=upload.read(services.MAX_POLICY_BYTES + 1),
+                level=form.level.data or "",
+            )
+        except FieldError as err:
+            show_on_form(form, err, db.session)
+        else:
+            db.session.commit()
+            flash(f"The event now enforces {policy.name} {policy.version}, uploaded.", "success")
+            return redirect(url_for("events.settings", event_id=event.id))
+    uploads = db.session.scalars(
+        select(EventPolicy).where(EventPolicy.event_id == event.id).order_by(EventPolicy.id.desc())
+    ).all()
+    return render_template(
+        "events/policy.html", form=form, event=event, policy=event_policy(event), uploads=uploads
+    ), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])

@@ -259,9 +259,17 @@ def check_rank(
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
     reason = one_line(reason, "deviation_reason", limit=MAX_REASON)
     if not suggestion.infraction.penalized:
-        if rank_id:
-            raise FieldError("penalty", f"{suggestion.infraction.code} is not penalised; choose “No penalty”.")
-        return None, reason
+        # No penalty by default; the text may allow one when a condition holds (IPG 2.1: a Warning for a missed
+        # trigger that is usually detrimental to its controller): those ranks, at this level, and no others.
+        allowed = [r for a in suggestion.alternatives for r in policy.ranks if a.penalty.contains(r)]
+        if rank_id and rank_id not in {r.id for r in allowed}:
+            if not allowed:
+                raise FieldError("penalty", f"{suggestion.infraction.code} is not penalised; choose “No penalty”.")
+            names = " or ".join(dict.fromkeys(r.name for r in allowed))
+            raise FieldError(
+                "penalty", f"{suggestion.infraction.code} carries no penalty unless its condition holds: then {names}."
+            )
+        return (rank_id or None), reason
     if not rank_id:
         raise FieldError("penalty", "Choose the penalty.")
     rank = rank_of(policy, rank_id, "penalty")
@@ -295,6 +303,7 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.suggestion_explanation = suggestion.explanation()
     # the history's priors are the incidents before this one: their refs are incident numbers
     incident.upgraded = suggestion.upgraded
     incident.upgrade_refs = [p.ref for p in suggestion.because if isinstance(p.ref, int)]
@@ -407,6 +416,7 @@ def log_incident(
         subsection=infraction.subsection,
         rank_id=rank_id,
         suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None,
+        suggestion_explanation=suggestion.explanation(),
         upgraded=suggestion.upgraded,
         upgrade_refs=[p.ref for p in suggestion.because],
         deviation_reason=reason,

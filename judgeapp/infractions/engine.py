@@ -61,6 +61,9 @@ class Suggestion:
     def explanation(self) -> str:
         """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted."""
         if not self.infraction.penalized:
+            if self.alternatives:  # no penalty unless a condition holds (IPG 2.1)
+                when = "; ".join(f"{a.penalty.label()} when {a.condition}" for a in self.alternatives)
+                return f"No penalty by default at {self.level.name}; {when}."
             return "Not an infraction: no penalty."
         if self.suggested is None or self.default is None:  # no default, so nothing suggested
             return "No default penalty: the judge decides, guided by similar infractions."

@@ -290,6 +290,12 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for i, rid in enumerate(inf.repeat_rules or []):
             if rid not in rule_ids:
                 errs.append(((*ipath, "repeat_rules", i), f"{rid!r} is not a repeat rule of this policy"))
+        for a, alt in enumerate(inf.alternatives):  # also on what carries no penalty by default (Missed Trigger)
+            apath = (*ipath, "alternatives", a)
+            for li, lv in enumerate(alt.levels):
+                if _level_number(p, lv) is None:
+                    errs.append(((*apath, "levels", li), f"{lv} is not a level of this policy"))
+            check_range(alt.penalty, (*apath, "penalty"))
         seen_terms: set[str] = set()
         for t, term in enumerate(inf.synonyms):
             if term.casefold() in seen_terms:
@@ -316,12 +322,6 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for key in level_keys:
             if key not in inf.defaults:
                 errs.append(((*ipath, "defaults"), f"{key} missing: every level of the policy needs a default"))
-        for a, alt in enumerate(inf.alternatives):
-            apath = (*ipath, "alternatives", a)
-            for li, lv in enumerate(alt.levels):
-                if _level_number(p, lv) is None:
-                    errs.append(((*apath, "levels", li), f"{lv} is not a level of this policy"))
-            check_range(alt.penalty, (*apath, "penalty"))
     return errs
 
 

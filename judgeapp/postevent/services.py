@@ -478,6 +478,7 @@ def report_of(
                     _infraction(policy, i.infraction_code),
                     rank_name(i.rank_id),
                     list(i.upgrade_refs or []),
+                    i.suggestion_explanation or "",
                 )
             )
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
@@ -598,6 +599,7 @@ INCIDENT_HEADER = [
     "rank",
     "suggested_rank",
     "upgraded",
+    "suggestion_explanation",
     "judge",
     "time",
     "appeal_outcome",
@@ -660,6 +662,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 rank_name(i.rank_id),
                 rank_name(i.suggested_rank_id) if i.suggested_rank_id else "",
                 _yes(i.upgraded),
+                i.suggestion_explanation or "",
                 i.judge.name,
                 f"{local(i.created_at):%Y-%m-%d %H:%M}",
                 outcome,

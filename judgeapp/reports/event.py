@@ -110,6 +110,7 @@ class UpgradedLine:
     infraction: str
     rank: str
     because: list[int]
+    explanation: str = ""  # the engine's sentence: the rule, its section, the count
 
 
 @dataclass

@@ -181,3 +181,28 @@ def test_the_organizer_uploads_the_pairing_softwares_file_sees_the_summary_and_c
     confirm.get_by_role("button", name="Replace the ticked rounds").click()
     phone.locator("#import-changes").get_by_text("pairings replaced").wait_for()
     shot(phone, "35-import-round-replaced")
+
+
+def test_the_organizer_sees_each_policys_own_levels_and_puts_a_house_policy_in_force_for_the_event(live_server, phone):
+    log_in(phone, live_server, "organizer@demo.test")
+    phone.goto(f"{live_server}/events/1/settings")
+    policy, level = phone.get_by_label("Policy"), phone.get_by_label("Enforcement level")
+    assert level.locator("option").all_inner_texts() == ["Level 1", "Level 2", "Level 3"]  # Bushiroad's, only
+    assert level.input_value() == "2"
+    wot = live_server.app.extensions["judgeapp.catalog"].policy("wot-ccg")
+    policy.select_option("wot-ccg")
+    assert level.locator("option").all_inner_texts() == [lv.name for lv in wot.levels]
+    shot(phone, "90-settings-levels-of-the-chosen-policy")
+
+    phone.get_by_role("link", name="Use your own policy file (house rules, a newer version)").click()
+    house = ARTIFACTS.parent / "fixtures" / "catalogs" / "valid.yaml"
+    phone.get_by_label("Policy file (YAML)").set_input_files(str(house))
+    phone.get_by_role("button", name="Use this policy for the event").click()
+    phone.get_by_text("The event now enforces Shop House Rules 2026.1, uploaded.").wait_for()
+    phone.goto(f"{live_server}/events/1/policy")
+    assert "Uploaded for this event" in phone.locator("#policy-now").inner_text()
+    assert "in force" in phone.locator("#uploads").inner_text()
+    shot(phone, "91-policy-uploaded-for-the-event")
+    phone.locator("#rules-link").click()
+    phone.get_by_role("heading", name="Shop House Rules").wait_for()
+    assert no_horizontal_scroll(phone)

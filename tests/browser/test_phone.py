@@ -83,5 +83,7 @@ def test_quick_reference_shows_the_chosen_level_and_the_upgrade_rule(live_server
     assert item.locator(".code").all_inner_texts() == ["3.5.4"]
     item.locator("summary").click()
     assert item.get_by_text("Instead: Warning when the judge can still legalise").is_visible()
-    assert item.get_by_text("Repeats: counted within sub-section 3.5").is_visible()
+    repeats = item.locator(".repeats").inner_text()
+    assert repeats.startswith("Repeats: A player cautioned again for the same infraction")
+    assert "(Penalty Guide §2)" in repeats
     shot(phone, "05-reference-detail")

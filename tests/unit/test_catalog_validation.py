@@ -201,3 +201,22 @@ def test_a_repeat_rule_that_cannot_mean_anything_is_refused_with_its_line_and_fi
     assert any("rules.yaml:" in p and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems), (
         "\n".join(info.value.problems)
     )
+
+
+def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_too(tmp_path):
+    text = (
+        (FIX / "valid.yaml")
+        .read_text()
+        .replace(
+            "        defaults: {level_1: warning, level_2: warning}",
+            "        penalized: false\n        alternatives: [{condition: it hurt, levels: [2], penalty: yelow_card}]",
+        )
+    )
+    path = tmp_path / "alt.yaml"
+    path.write_text(text)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        "policies.house-rules.infractions[1].alternatives[0].penalty.min: 'yelow_card' is not a rank" in p
+        for p in info.value.problems
+    ), "\n".join(info.value.problems)

@@ -100,7 +100,14 @@ function ruleSubject(rule, infraction) {
 var WINDOW_WORDS = { event: "at this event", day: "today", match: "in this match" };
 
 function explanation(policy, level, infraction, dflt, suggested, rule, because) {
-  if (!infraction.penalized) return "Not an infraction: no penalty.";
+  if (!infraction.penalized) {
+    var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
+    if (alts.length) {  // no penalty unless a condition holds (IPG 2.1)
+      return "No penalty by default at " + level.name + "; " +
+        alts.map(function (a) { return a.label + " when " + a.condition; }).join("; ") + ".";
+    }
+    return "Not an infraction: no penalty.";
+  }
   if (!suggested) return "No default penalty: the judge decides, guided by similar infractions.";
   if (!rule) return "Default at " + level.name + ": " + rangeLabel(policy, dflt) + ".";
   var last = because[because.length - 1];

@@ -217,7 +217,7 @@ function main() {
     s.alternatives.forEach(function (alt) {
       var p = document.createElement("p");
       p.className = "alt";
-      p.textContent = "Instead: " + alt.penalty + " " + alt.condition;
+      p.textContent = "Instead: " + alt.penalty + " when " + alt.condition;
       panel.appendChild(p);
     });
     panel.hidden = false;

@@ -112,6 +112,8 @@ def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_an
         ("bushiroad-afr", "candy", ["3.16"]),
         ("transformers-tcg", "stalling", ["5.5"]),
         ("wot-ccg", "coaching", ["FR6"]),
+        ("mtg-ipg", "disguise", ["2.3"]),  # IPG 2.3's face-down disguise permanents
+        ("mtg-ipg", "bathroom", ["3.1", "3.3"]),  # IPG 3.1's approved delay and 3.3's example
     ],
 )
 def test_the_shipped_policies_are_found_by_the_words_their_own_texts_use(policy, query, found):

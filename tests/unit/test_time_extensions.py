@@ -25,6 +25,10 @@ CAT = load_catalog(CATALOG)
         ("transformers-tcg", R.OTHER, timedelta(minutes=2, seconds=1), 3, False),
         ("transformers-tcg", R.DECK_CHECK, timedelta(minutes=6), 9, False),  # time taken plus three
         ("wot-ccg", R.DECK_CHECK, timedelta(minutes=6), 0, False),
+        ("mtg-ipg", R.RULING, timedelta(seconds=60), 0, False),  # IPG 1.1: only a ruling over a minute
+        ("mtg-ipg", R.RULING, timedelta(seconds=61), 2, False),
+        ("mtg-ipg", R.DECK_CHECK, timedelta(minutes=6), 9, False),  # MTR 2.6: time taken plus three
+        ("mtg-ipg", R.OTHER, timedelta(minutes=2), 2, False),
     ],
 )
 def test_extension_owed(policy, reason, taken, owed, turns):

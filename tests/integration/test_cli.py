@@ -22,7 +22,14 @@ def test_catalog_check_passes_on_the_shipped_file_with_a_line_per_policy(cli):
     result = cli("catalog", "check")
     assert result.exit_code == 0
     lines = result.output.strip().splitlines()
-    assert [line.split()[0] for line in lines] == ["bushiroad-afr", "transformers-tcg", "wot-ccg", "mtg-ipg", "fab-ppg"]
+    assert [line.split()[0] for line in lines] == [
+        "bushiroad-afr",
+        "transformers-tcg",
+        "wot-ccg",
+        "mtg-ipg",
+        "fab-ppg",
+        "riftbound",
+    ]
     assert "56 infractions" in lines[0] and "levels 1, 2, 3" in lines[0]
 
 
@@ -68,7 +75,8 @@ def test_penalty_suggest_flags_head_judge_only_ranks(cli):
     [
         (
             ["--policy", "nope", "--level", "1", "--infraction", "3.4"],
-            "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg, mtg-ipg, fab-ppg",
+            "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg, mtg-ipg, fab-ppg, "
+            "riftbound",
         ),
         (
             ["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"],

@@ -3,7 +3,7 @@ from flask_login import login_required
 
 from ..extensions import current_catalog
 from ..infractions import UnknownChoice
-from ..infractions.search import search, search_text
+from ..infractions.search import search
 from . import bp
 
 
@@ -32,5 +32,4 @@ def policy(policy_id):
         level=level,
         q=q,
         found=found,
-        search_text=lambda inf: search_text(pol, inf),
     )

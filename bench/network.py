@@ -65,9 +65,9 @@ def timed_form(browser, server, conditions: dict, table: int) -> dict[str, float
 
     started = time.perf_counter()
     page.goto(f"{server.url}/events/1/incidents/new", wait_until="commit")
-    table = page.get_by_label("Table")
-    table.wait_for(state="visible", timeout=60000)
-    while not table.is_editable():
+    field = page.get_by_label("Table")
+    field.wait_for(state="visible", timeout=60000)
+    while not field.is_editable():
         page.wait_for_timeout(5)
     usable = time.perf_counter() - started
 

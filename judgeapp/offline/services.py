@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from datetime import date, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from .. import history
 from ..events.services import byes_of, pairings_of, players_of, rounds_of
 from ..extensions import policy_key
-from ..models import Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
+from ..models import AuditEntry, Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
 
@@ -79,6 +79,26 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
     return list(out.values())
 
 
+# Judge calls come and go all round and change nothing the kept pages show (the calls page is not kept).
+NOT_IN_KEPT_PAGES = ("JudgeCall",)
+
+
+def changed_at(session: Session, event: Event) -> int:
+    """When anything the event's kept pages show last changed, in milliseconds since 1970 (UTC): the latest audit
+    entry of the event (every change writes one, in the change's transaction). The phone keeps a page rendered
+    after it; 0 for an event with no entry."""
+    at = session.scalar(
+        select(func.max(AuditEntry.at)).where(
+            AuditEntry.event_id == event.id, AuditEntry.object_type.not_in(NOT_IN_KEPT_PAGES)
+        )
+    )
+    if at is None:
+        return 0
+    if isinstance(at, str):  # SQLite hands an aggregate back as text
+        at = datetime.fromisoformat(at)
+    return int(at.replace(tzinfo=UTC).timestamp() * 1000)
+
+
 def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     """One event as the phone keeps it. `stamp` changes whenever anything here changes."""
     rounds = rounds_of(session, event)
@@ -110,4 +130,5 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
         "byes": byes,
         "priors": priors,
         "stamp": stamp,
+        "changed_at": changed_at(session, event),
     }

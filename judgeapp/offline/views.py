@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Response, current_app, jsonify, render_template, url_for
+from flask import Response, current_app, jsonify, render_template, request, url_for
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 
@@ -48,7 +48,11 @@ def service_worker():
     text = text.replace("__VERSION__", shell_version()).replace("__SHELL__", json.dumps(shell))
     response = Response(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    # The browser asks for the worker again after each page it opens: with an ETag an unchanged worker is a 304 of a
+    # few hundred bytes, not the whole script (Flask-Compress answers the condition after compressing: its ETag says
+    # which encoding).
+    response.add_etag()
+    return response.make_conditional(request)
 
 
 @bp.route("/manifest.webmanifest")

@@ -4,7 +4,7 @@ from flask_login import login_required
 from ..extensions import current_catalog, event_policy
 from ..infractions import UnknownChoice
 from ..infractions.engine import rule_applies
-from ..infractions.search import search, search_text
+from ..infractions.search import search
 from ..permissions import Action, event_route
 from . import bp
 
@@ -53,7 +53,6 @@ def _show(pol, event=None):
         level=level,
         q=q,
         found=found,
-        search_text=lambda inf: search_text(pol, inf),
         repeat_rules_of=lambda inf: [r for r in pol.repeat_rules if rule_applies(pol, r, inf, level)],
         uploaded_for=event,
     )

@@ -1,4 +1,5 @@
-// judgeapp's service worker: the app shell from cache, pages network-first with the last copy kept for offline use.
+// judgeapp's service worker: the app shell from cache, pages network-first with the last copy kept for offline use;
+// a kept page the phone has just confirmed current is shown from the phone without asking the network (see `fresh`).
 // Records logged offline are kept by the pages themselves (static/js/storage.js, IndexedDB), not here.
 "use strict";
 var VERSION = "__VERSION__";
@@ -9,6 +10,14 @@ var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: i
 // phone got from the server is kept here; a page is kept only when it names that account, and shown only to it.
 var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
 var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
+// The pages the phone confirmed current (static/js/page.js, after checking its copy of the events): {account, checked,
+// until, urls}. Until `until` (a minute after the check) a navigation to one of them is answered from the phone's copy
+// at once, so a page is downloaded once, not again each time the judge opens it. Anything this phone sends (a POST:
+// a saved form, the outbox, signing in or out) ends it: the next pages come from the network until the next check.
+// Kept in this worker's memory only: it ends with the browser (and its session cookie), or when the worker is stopped.
+var fresh = null, postedAt = 0;
+var fetching = {};  // the pages being fetched into the cache now, by path: asked for again meanwhile, fetched once
+var keptAt = {};  // when this worker last kept each page: one kept after the phone's check is not fetched for it again
 // pages a judge needs at the table; kept only when fetched without a query string
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
                      /^\/events\/\d+\/deck-checks\/new$/, /^\/events\/\d+\/calls$/, /^\/reference\/[^/]+$/,
@@ -48,11 +57,40 @@ function keepable(url, response) {
 function keep(path, response) {
   return phoneAccount().then(function (account) {
     if (account !== accountOf(response)) return;
-    return caches.open(PAGES).then(function (cache) { return cache.put(path, response); });
+    return caches.open(PAGES).then(function (cache) { return cache.put(path, response); })
+      .then(function () { keptAt[path] = Date.now(); });
   });
 }
 
+function freshCopy(url) {
+  var f = fresh;
+  if (url.search || !f || f.checked <= postedAt || Date.now() > f.until || f.urls.indexOf(url.pathname) === -1) {
+    return Promise.resolve(null);
+  }
+  return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
+    .then(function (got) {
+      var account = got[0], hit = got[1];
+      return hit && signedIn(account) && account === f.account && accountOf(hit) === account ? hit : null;
+    }).catch(function () { return null; });
+}
+
 function page(request, url) {
+  return freshCopy(url).then(function (hit) {
+    if (hit) return hit;
+    var pending = !url.search && fetching[url.pathname];  // being fetched into the cache right now: that one answer
+    if (!pending) return networkFirst(request, url);
+    return pending.then(function (kept) {
+      if (!kept) return networkFirst(request, url);
+      return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
+        .then(function (got) {
+          var account = got[0], copy = got[1];
+          return copy && signedIn(account) && accountOf(copy) === account ? copy : networkFirst(request, url);
+        });
+    });
+  });
+}
+
+function networkFirst(request, url) {
   var network = fetch(request).then(function (response) {
     var account = accountOf(response);  // known before the page's own script runs and asks for pages to be kept
     return (account ? setPhoneAccount(account) : Promise.resolve()).catch(function () {}).then(function () {
@@ -77,9 +115,13 @@ function page(request, url) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {  // something changes on the server: no page is taken as current until checked again
+    postedAt = Date.now();
+    fresh = null;
+    return;
+  }
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
   } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query
@@ -88,13 +130,37 @@ self.addEventListener("fetch", function (event) {
   }
 });
 
-// The page asks for the pages of the judge's events to be kept (static/js/page.js); done here, it finishes even
-// when the judge moves on to another page.
+// The page asks for the pages of the judge's events to be kept (static/js/page.js): `urls`, the ones the phone has no
+// current copy of, are fetched (once, even when asked again meanwhile); then `urls` and `current` (the copies the phone
+// already has, checked against the copy of the events) are recorded as `fresh` until `until`. Done here, it finishes
+// even when the judge moves on to another page.
+function fetchAndKeep(path) {
+  if (!fetching[path]) {
+    fetching[path] = fetch(path, { credentials: "same-origin" }).then(function (response) {
+      if (keepable(new URL(path, self.location.origin), response)) return keep(path, response).then(function () { return true; });
+      return false;
+    }).catch(function () { return false; }).then(function (kept) { delete fetching[path]; return kept; });
+  }
+  return fetching[path];
+}
+
 self.addEventListener("message", function (event) {
-  if (!event.data || event.data.type !== "keep-pages") return;
-  event.waitUntil(Promise.all(event.data.urls.map(function (path) {
-    return fetch(path, { credentials: "same-origin" }).then(function (response) {
-      if (keepable(new URL(path, self.location.origin), response)) return keep(path, response);
-    }).catch(function () {});
-  })));
+  var data = event.data;
+  if (data && data.type === "fresh?") {  // the browser tests ask what is taken as current
+    if (event.ports[0]) event.ports[0].postMessage(fresh);
+    return;
+  }
+  if (data && data.type === "not-current") { fresh = null; return; }  // the server says this browser is signed out
+  if (!data || data.type !== "keep-pages") return;
+  var mine = null;
+  event.waitUntil(phoneAccount().then(function (account) {
+    if (account === data.account && data.checked > postedAt) {
+      mine = fresh = { account: account, checked: data.checked, until: data.until, urls: (data.current || []).slice() };
+    }
+    return Promise.all(data.urls.map(function (path) {
+      var done = keptAt[path] >= data.checked && !fetching[path] ? Promise.resolve(true) : fetchAndKeep(path);
+      // each page counts as current from the moment it is kept (unless something was sent meanwhile)
+      return done.then(function (kept) { if (kept && mine && fresh === mine) mine.urls.push(path); });
+    }));
+  }).catch(function () {}));
 });

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { webcrypto } from "node:crypto";
 import {
   beyondLast, eventOf, formBody, inLoggedOrder, newKey, newlyWaited, nextStep, pagesOf, playerNamed, refusalMessage,
-  sentRow, stampsOf, summaryText, unseenChange, waitingPriors, warmAll, WARM_EVERY_MS,
+  sentRow, stalePages, stampsOf, summaryText, unseenChange, waitingPriors, RENDER_GRACE_MS,
 } from "../../judgeapp/static/js/outbox.js";
 
 test("records are sent in the order they were logged, the key breaking a tie, without reordering the list given", () => {
@@ -98,15 +98,25 @@ test("a record's summary names the form, its round and table when given", () => 
   assert.equal(summaryText("Deck check", "", "12"), "Deck check · table 12");
 });
 
-test("the phone keeps the home page and every page of each event, all fetched again when the events changed", () => {
-  const copy = { home: "/", shell: "s1", events: [{ stamp: "a", pages: ["/events/1", "/events/1/incidents/new"] },
-                                                 { stamp: "b", pages: ["/events/2"] }] };
-  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/events/1/incidents/new", "/events/2"]);
-  const stamps = stampsOf(copy);
-  assert.equal(warmAll(null, stamps, 0), true);
-  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stamps, 1000 + 60000), false);
-  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stamps, 1001 + WARM_EVERY_MS), true);
-  assert.equal(warmAll({ stamps, warmed_at: 1000 }, stampsOf({ ...copy, shell: "s2" }), 1000), true);
+test("the phone keeps the home page and every page of each event, each fetched only when it is not current", () => {
+  const changed = Date.UTC(2026, 4, 1, 9);
+  const copy = { home: "/", shell: "s1", events: [
+    { id: 1, stamp: "a", changed_at: changed, pages: ["/events/1", "/events/1/incidents/new", "/reference/p"] },
+    { id: 2, stamp: "b", changed_at: 0, pages: ["/events/2", "/reference/p"] }] };
+  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/events/1/incidents/new", "/reference/p", "/events/2", "/reference/p"]);
+  const all = ["/", "/events/1", "/events/1/incidents/new", "/reference/p", "/events/2"];
+  assert.deepEqual(stalePages(copy, null, {}), all);  // nothing kept yet
+  const after = changed + RENDER_GRACE_MS;
+  const kept = { "/": after, "/events/1": after, "/events/1/incidents/new": after, "/reference/p": 1, "/events/2": 1 };
+  assert.deepEqual(stalePages(copy, null, kept), []);  // pages just loaded are not fetched a second time
+  assert.deepEqual(stalePages(copy, copy, kept), []);
+  // the event changed after the page was rendered (or too shortly before, for its commit to be sure): fetched again;
+  // the home page lists the events, so it follows the latest change; the quick reference follows the catalog only
+  const before = { ...kept, "/": after - 1, "/events/1/incidents/new": changed + 5000 };
+  assert.deepEqual(stalePages(copy, copy, before), ["/", "/events/1/incidents/new"]);
+  assert.deepEqual(stalePages(copy, { ...copy, events: [copy.events[0]] }, kept), ["/"]);  // another event on the list
+  assert.deepEqual(stalePages(copy, { ...copy, shell: "s0" }, kept), all);  // a new deployment: every page again
+  assert.equal(stampsOf(copy), "a|bs1");
 });
 
 test("the phone's own incidents not sent yet count as the player's history at that event only", () => {

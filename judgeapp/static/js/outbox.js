@@ -4,7 +4,13 @@
 
 export const SEND_TIMEOUT_MS = 15000;
 export const COPY_EVERY_MS = 60000;
-export const WARM_EVERY_MS = 10 * 60000;  // the form pages are fetched again at least this often
+// A kept page counts as current when it was rendered at least this long after its event last changed: the change's
+// transaction may commit a little after its audit entry's time, and the Date header counts whole seconds.
+export const RENDER_GRACE_MS = 10000;
+// A slow network: a save the server has not answered within this long (it is on the phone from the start) gives the
+// form back for the next record, the outbox sending it on in the background, instead of waiting for the server's
+// confirmation page; on a venue network that answers, the confirmation page comes first.
+export const SAVE_WAIT_MS = 3000;
 export const SENT_KEPT = 20;  // the last sent records are enough to show what went
 
 // Records in the order they were logged on the phone; the key breaks a tie, so every tab sends in the same order.
@@ -108,12 +114,33 @@ export function pagesOf(copy) {
   return urls;
 }
 
-// A fresh copy of the events is stamped; every page is fetched again when the stamps changed, or after a while.
+// A fresh copy of the events is stamped (the stamps say whether anything the phone computes with changed).
 export function stampsOf(copy) {
   return copy.events.map(function (e) { return e.stamp; }).join("|") + copy.shell;
 }
-export function warmAll(old, stamps, now) {
-  return !old || old.stamps !== stamps || now - (old.warmed_at || 0) > WARM_EVERY_MS;
+
+// The pages of the copy the phone has no current copy of, to be fetched; `rendered` gives, for each address, when
+// the kept copy was rendered (its Date header, ms) or nothing when none is kept. An event's pages are current when
+// rendered after the event last changed (`changed_at`, from the server's audit trail); the policy's quick reference
+// (an event's last page) depends on the catalog alone; the home page lists the events, so it follows all of them. A
+// new deployment (the shell's version: static URLs, catalog) makes every kept page old. A page just loaded with the
+// network was kept by the service worker on its way: it is current, and not fetched a second time.
+export function stalePages(copy, old, rendered) {
+  var redeployed = !!old && old.shell !== copy.shell;
+  var ids = function (c) { return c.events.map(function (e) { return e.id; }).join(","); };
+  var since = function (changed, url) {
+    return redeployed || !rendered[url] || rendered[url] < (changed ? changed + RENDER_GRACE_MS : 0);
+  };
+  var latest = Math.max.apply(null, [0].concat(copy.events.map(function (e) { return e.changed_at || 0; })));
+  var stale = [];
+  if (since(latest, copy.home) || (old && ids(old) !== ids(copy))) stale.push(copy.home);
+  copy.events.forEach(function (e) {
+    e.pages.forEach(function (url, i) {
+      var reference = i === e.pages.length - 1;
+      if (since(reference ? 0 : e.changed_at, url) && stale.indexOf(url) === -1) stale.push(url);
+    });
+  });
+  return stale;
 }
 
 // A record's fields ([[name, value], …]) as an object.

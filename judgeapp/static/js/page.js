@@ -2,10 +2,10 @@
 // the server refused, what was sent with a different upgrade), forms logged through the outbox, signing out with
 // records waiting, the offline page's list, and the offline copy of the judge's events with their form pages.
 import {
-  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, sentText, stampsOf, summaryText, unseenChange, venueClock,
-  warmAll
+  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, SAVE_WAIT_MS, sentText, stalePages, stampsOf, summaryText,
+  unseenChange, venueClock
 } from "./outbox.js";
-import { acknowledgeSent, changed, markSeen, Outbox } from "./storage.js";
+import { acknowledgeSent, changed, markSeen, Outbox, tx } from "./storage.js";
 import { freshToken, request, syncNow } from "./sync.js";
 
 const PAGES = "judgeapp-pages";
@@ -17,18 +17,25 @@ var body = document.body, user = body.dataset.user || "";
 if ("serviceWorker" in navigator) {
   navigator.serviceWorker.register("/sw.js").catch(function () {});
 }
-// Emptied entry by entry: deleting the cache itself would orphan a handle another script holds open.
-function clearPages() {
+// Emptied entry by entry: deleting the cache itself would orphan a handle another script holds open. With `keepFor`
+// (an account signing in), the pages the service worker kept for that account on the way in stay; every other goes.
+function clearPages(keepFor) {
   if (!self.caches) return Promise.resolve();
   return caches.open(PAGES).then(function (cache) {
-    return cache.keys().then(function (keys) { return Promise.all(keys.map(function (k) { return cache["delete"](k); })); });
+    return cache.keys().then(function (keys) {
+      return Promise.all(keys.map(function (k) {
+        return (keepFor ? cache.match(k) : Promise.resolve(null)).then(function (hit) {
+          if (!hit || hit.headers.get("X-Judgeapp-Account") !== keepFor) return cache["delete"](k);
+        });
+      }));
+    });
   }).catch(function () {});
 }
 
 var lastUser = null, pagesCleared = Promise.resolve();
 try { lastUser = localStorage.getItem("judgeapp:user"); } catch (e) {}
 if ((user && lastUser !== user) || (!user && body.dataset.signedOut)) {
-  pagesCleared = clearPages();  // signed out, or another account signed in: the previous one's pages go
+  pagesCleared = clearPages(user);  // signed out, or another account signed in: the previous one's pages go
 }
 if (user || body.dataset.signedOut) {  // and so does its copy of events, so the offline page cannot list it
   Outbox.dropCopiesBut(user || null).catch(function () {});
@@ -145,36 +152,44 @@ function sync(force) {
 }
 Outbox.syncFromPage = sync;
 
-// The offline copy of the judge's events; the form pages it lists are fetched into the phone's page cache.
+// The offline copy of the judge's events; the form pages it lists are fetched into the phone's page cache. One tab
+// at a time (Web Locks): pages opened in quick succession ask the server for the copy once.
 function refreshCopy(force) {
   if (!user || !navigator.onLine) return Promise.resolve();
-  return Outbox.copy(user).then(function (old) {
-    if (!force && old && Date.now() - old.saved_at < COPY_EVERY_MS) return;
-    return request("/offline/copy.json", { headers: { Accept: "application/json" }, cache: "no-store" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (copy) {
-        if (!copy || String(copy.user_id) !== user) return;
-        copy.saved_at = Date.now();
-        var stamps = stampsOf(copy);
-        var all = warmAll(old, stamps, Date.now());
-        copy.stamps = stamps;
-        copy.warmed_at = all ? Date.now() : old.warmed_at;
-        return Outbox.saveCopy(copy).then(function () { changed(); return keepPages(copy, all); });
-      });
-  }).catch(function () {});
+  var run = function () {
+    return Outbox.copy(user).then(function (old) {
+      if (!force && old && Date.now() - old.saved_at < COPY_EVERY_MS) return;
+      return request("/offline/copy.json", { headers: { Accept: "application/json" }, cache: "no-store" })
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (copy) {
+          if (!copy || String(copy.user_id) !== user) return;
+          copy.saved_at = Date.now();
+          copy.stamps = stampsOf(copy);
+          return Outbox.saveCopy(copy).then(function () { changed(); return keepPages(copy, old); });
+        });
+    });
+  };
+  var done = navigator.locks ? navigator.locks.request("judgeapp-copy", run) : run();
+  return done.catch(function () {});
 }
-// The service worker fetches the form pages of the judge's events into the phone's page cache: all of them when
-// the events changed, otherwise the ones missing. (It finishes even if the judge opens another page meanwhile.)
-function keepPages(copy, all) {
+// The service worker fetches the pages of the judge's events the phone has no current copy of into its page cache
+// (a page just loaded is already there: the worker kept it on its way), then takes every page of the copy as current
+// for a minute from the copy's check (sw.js: `fresh`). It finishes even if the judge opens another page meanwhile.
+function keepPages(copy, old) {
   if (!self.caches || !navigator.serviceWorker) return Promise.resolve();
-  var urls = pagesOf(copy);
+  var urls = pagesOf(copy).filter(function (url, i, all) { return all.indexOf(url) === i; });
   return pagesCleared.then(function () { return caches.open(PAGES); }).then(function (cache) {
-    return Promise.all(urls.map(function (url) { return cache.match(url).then(function (hit) { return hit ? null : url; }); }));
-  }).then(function (missing) {
-    var wanted = all ? urls : missing.filter(Boolean);
-    if (!wanted.length) return;
+    return Promise.all(urls.map(function (url) {
+      return cache.match(url).then(function (hit) { return hit ? Date.parse(hit.headers.get("Date")) || 1 : 0; });
+    }));
+  }).then(function (times) {
+    var rendered = {};
+    urls.forEach(function (url, i) { if (times[i]) rendered[url] = times[i]; });
+    var stale = stalePages(copy, old, rendered);
     return navigator.serviceWorker.ready.then(function (reg) {
-      reg.active.postMessage({ type: "keep-pages", urls: wanted });
+      reg.active.postMessage({ type: "keep-pages", urls: stale, account: user, checked: copy.saved_at,
+                               until: copy.saved_at + COPY_EVERY_MS,
+                               current: urls.filter(function (url) { return stale.indexOf(url) === -1; }) });
     });
   });
 }
@@ -228,8 +243,19 @@ document.addEventListener("submit", function (event) {
                    url: form.getAttribute("action") || location.pathname, page: location.pathname,
                    fields: fieldsOf(form), summary: form.outboxSummary ? form.outboxSummary() : summaryOf(form),
                    created: Date.now(), logged_at: new Date().toISOString(), state: "waiting", waited: false };
-    Outbox.put(record).then(function () { return sync(true); }).then(function (outcome) {
-      var result = outcome && outcome.results[key];
+    var late = {};
+    Outbox.put(record).then(function () {
+      // on the phone now, sent exactly once whatever follows: said at once, before any answer from the network
+      say(form, "Stored on this phone · sending to the server…", "info");
+      var sending = sync(true);
+      var waited = new Promise(function (resolve) { setTimeout(function () { resolve(late); }, SAVE_WAIT_MS); });
+      return Promise.race([sending, waited]).then(function (outcome) {
+        if (outcome !== late) return outcome;
+        sending.then(function () { return sentAfterWaiting(key); });
+        return late;
+      });
+    }).then(function (outcome) {
+      var result = outcome && outcome !== late && outcome.results[key];
       if (result && result.ok) { location.assign(result.answer.url); return; }
       if (result && result.rejected && !result.network) {  // show the server's own page with the errors at the fields
         return Outbox.remove(key).then(function () { submitNatively(form); });
@@ -244,7 +270,9 @@ document.addEventListener("submit", function (event) {
       form.reset();
       if (keyInput) keyInput.value = Outbox.newKey();
       form.querySelectorAll("[type=submit]").forEach(function (b) { b.disabled = false; });
-      say(form, "Saved on this phone: " + record.summary + ". It is sent when the network is back.", "success");
+      say(form, "Saved on this phone: " + record.summary + (outcome === late
+        ? ". The network is slow: it is sent in the background, and the banner says when it went."
+        : ". It is sent when the network is back."), "success");
       window.scrollTo(0, 0);
     }).catch(function () {
       form.dataset.sending = "";
@@ -252,6 +280,16 @@ document.addEventListener("submit", function (event) {
     });
   })();
 });
+// A record the form gave back before the server answered: once sent (by this send or one already under way), the
+// banner says so, as which record (as for a record that waited for the network).
+function sentAfterWaiting(key) {
+  return Outbox.sent(user).then(function (rows) {
+    var row = rows.filter(function (r) { return r.key === key; })[0];
+    if (!row || row.waited) return;
+    row.waited = true;
+    return tx("sent", "readwrite", function (s) { return s.put(row); }).then(changed);
+  }).catch(function () {});
+}
 function summaryOf(form) {
   var value = function (name) { var f = form.elements[name]; return f && f.value ? f.value : ""; };
   return summaryText(form.dataset.summary || form.dataset.outbox, value("round"), value("table"));
@@ -306,11 +344,24 @@ if (ready && owner) Outbox.copy(owner).then(function (copy) {
   if (when) when.textContent = "Copy of your events from " + venueClock(copy.saved_at, document.body.dataset.tz) + ".";
 }).catch(function () {});
 
+// A page the phone showed from its copy (sw.js: `fresh`) names the account it was kept for; when the server says this
+// browser is signed out (a session ended, the browser restarted), the page is asked for again from the server, which
+// sends the login page: the copies are taken as current no more until the next check.
+function signedOutHere(outcome) {
+  if (!outcome || !outcome.signedOut) return;
+  try { if (sessionStorage.getItem("judgeapp:reloaded") === location.pathname) return; } catch (e) { return; }
+  var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (worker) worker.postMessage({ type: "not-current" });
+  try { sessionStorage.setItem("judgeapp:reloaded", location.pathname); } catch (e) {}
+  location.reload();
+}
+try { if (sessionStorage.getItem("judgeapp:reloaded") && !body.dataset.signedOut) sessionStorage.removeItem("judgeapp:reloaded"); } catch (e) {}
+
 if (user) {
-  sync().then(function () { return Outbox.sent(user); }).then(function (sent) {
+  sync().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
     return refreshCopy(sent.some(unseenChange));  // fresh when a "Check incident" depends on it
   }).then(function () { copyChecked = true; render(); }, function () { copyChecked = true; render(); }).then(function () {
-    return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, false); });
+    return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, copy); });
   }).catch(function () {});
   window.addEventListener("online", function () { sync(); refreshCopy(false); render(); });
   window.addEventListener("offline", render);

@@ -6,9 +6,18 @@ function filterAsTyped() {
   var form = input && input.form;
   if (!input || !items.length) return;
 
+  // What a judge might type to find an infraction, as the server searches (judgeapp/infractions/search.py): code,
+  // name, sub-section, notes, remedy and the text's own other words for it, read from the page (not sent twice in an
+  // attribute).
+  function part(item, selector) { var e = item.querySelector(selector); return e ? e.textContent : ""; }
+  items.forEach(function (item) {
+    item.searchText = [item.dataset.code, part(item, ".name"), part(item, ".sub"), part(item, ".notes"),
+                       part(item, ".remedy"), part(item, ".syn")].join(" ").toLowerCase();
+  });
+
   function matches(item, q, words) {
     if (item.dataset.code.indexOf(q) === 0) return true;
-    var text = item.dataset.search;
+    var text = item.searchText;
     return words.every(function (w) { return text.indexOf(w) !== -1; });
   }
 

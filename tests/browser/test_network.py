@@ -1,0 +1,86 @@
+"""A crowded network, in real Chromium at 390x844 against a server that counts every byte it writes (traffic.py): the
+first visit downloads each page once (the service worker keeps the pages just loaded and takes the ones it keeps as
+current instead of fetching them again), later pages stay small, and on DevTools' Slow 3G the kept incident form
+works and a save is confirmed on the phone and reaches the server once. Sizes are asserted here; times are measured
+in bench/network.py, never asserted."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from judgeapp.models import Incident
+from tests.browser.conftest import DEMO_PASSWORD, PHONE, shot
+from tests.browser.traffic import (
+    LATER_PAGES,
+    SLOW_3G,
+    CountedServer,
+    Throttled,
+    cold_visit,
+    fill_incident,
+    later_page,
+    settle,
+)
+from tests.conftest import app_config
+
+pytestmark = pytest.mark.browser
+
+KB = 1024
+
+
+@pytest.fixture
+def counted(tmp_path):
+    config = app_config(tmp_path)
+    config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'network.sqlite3'}"
+    server = CountedServer(config, DEMO_PASSWORD)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def fresh_phone(browser):
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_cold_visit_downloads_each_page_and_file_once_and_each_later_page_stays_under_10_kb(counted, fresh_phone):
+    cold = cold_visit(fresh_phone, counted.url, counted.traffic, DEMO_PASSWORD)
+    print(f"cold visit: {cold.bytes:,} B in {cold.requests} requests\n{cold.table()}")
+    assert cold.twice() == {}, cold.table()
+    paths = {a.path for a in cold.answers}
+    assert {"/login", "/", "/events/1", "/events/1/incidents/new", "/events/1/extensions/new"} <= paths
+    for path in LATER_PAGES:
+        visit = later_page(fresh_phone, counted.url, counted.traffic, path)
+        print(f"{path}: {visit.bytes:,} B\n{visit.table()}")
+        assert visit.bytes < 10 * KB, visit.table()
+        assert visit.pages_twice() == {}
+    # the incident form again: the phone's copy, current, shown without asking the server for the page
+    assert fresh_phone.get_by_role("heading", name="New incident").is_visible()
+    shot(fresh_phone, "90-network-incident-form-from-the-phone")
+
+
+def test_on_slow_3g_the_kept_incident_form_takes_typing_and_a_save_is_kept_on_the_phone_and_stored_once(
+    counted, browser, fresh_phone
+):
+    cold_visit(fresh_phone, counted.url, counted.traffic, DEMO_PASSWORD)
+    fresh_phone.goto(f"{counted.url}/events/1/clock")
+    throttled = Throttled(browser, fresh_phone.context, fresh_phone, SLOW_3G)
+    assert throttled.workers == 1  # the service worker's own fetches are slowed too
+    fresh_phone.goto(f"{counted.url}/events/1/incidents/new", wait_until="commit")
+    assert fresh_phone.get_by_label("Table").is_editable() or fresh_phone.get_by_label("Table").wait_for() is None
+    fill_incident(fresh_phone, table=1)
+    fresh_phone.get_by_role("button", name="Save incident").click()
+    said = fresh_phone.locator("#outbox-said")
+    said.get_by_text("Stored on this phone").or_(said.get_by_text("Saved on this phone")).first.wait_for()
+    shot(fresh_phone, "91-network-slow-3g-stored-on-the-phone")
+    # the server's answer takes longer than the form waits: the form is given back and the outbox sends on
+    said.get_by_text("Saved on this phone").wait_for(timeout=30000)
+    assert "The network is slow" in said.inner_text()
+    fresh_phone.locator("#outbox .outbox-sent").get_by_text("Sent as incident #1").wait_for(timeout=60000)
+    shot(fresh_phone, "92-network-slow-3g-sent-as")
+    settle(fresh_phone, "() => document.body.dataset.outboxWaiting === '0'")
+    with counted.app.app_context():
+        stored = list(db.session.scalars(select(Incident)))
+    assert [(i.table_number, i.infraction_code, i.rank_id) for i in stored] == [(1, "3.5.2", "warning")]

@@ -230,7 +230,11 @@ document.addEventListener("submit", function (event) {
                    created: Date.now(), logged_at: new Date().toISOString(), state: "waiting", waited: false };
     Outbox.put(record).then(function () { return sync(true); }).then(function (outcome) {
       var result = outcome && outcome.results[key];
-      if (result && result.ok) { location.assign(result.answer.url); return; }
+      if (result && result.ok) {  // stored: the form's draft goes now, not when the next page loads (it may not)
+        form.dispatchEvent(new CustomEvent("outbox:sent", { detail: record }));
+        location.assign(result.answer.url);
+        return;
+      }
       if (result && result.rejected && !result.network) {  // show the server's own page with the errors at the fields
         return Outbox.remove(key).then(function () { submitNatively(form); });
       }

@@ -328,6 +328,10 @@ function main() {
     return ["Incident", table.value && "table " + table.value, who, infraction.value,
             chosen && chosen.value ? chosen.textContent : ""].filter(Boolean).join(" · ");
   };
+  // The server has it: its draft must not come back with its one-time key, or the next incident typed over the
+  // restored draft would be stored as this one (and so not at all). The confirmation page clears it too, but the
+  // network may drop before that page comes.
+  form.addEventListener("outbox:sent", function () { try { localStorage.removeItem(DRAFT); } catch (e) {} });
   form.addEventListener("outbox:queued", function () {
     try { localStorage.removeItem(DRAFT); } catch (e) {}
     last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);

@@ -63,6 +63,9 @@ function el(tag, cls, text) {
 // page first asks the server for a fresh copy when such a record waits (a judge removed meanwhile gets a copy without
 // that event); until that answer, or with no copy on the phone at all, none is shown.
 var copyChecked = !user;
+// The last send found no server. navigator.onLine only knows the phone has a link: it stays true on a venue's Wi-Fi
+// whose way to the server is down (and in the WebKit tests, whose relay to the server is cut).
+var unreachable = false;
 
 function render() {
   Promise.all([owner ? Outbox.list(owner) : Promise.resolve([]), Outbox.all(),
@@ -78,7 +81,7 @@ function render() {
     if (waiting.length) {
       var head = el("p", "outbox-count");
       head.appendChild(el("strong", "", plural(waiting.length, "record", "records") + " waiting to be sent"));
-      head.appendChild(document.createTextNode(navigator.onLine
+      head.appendChild(document.createTextNode(navigator.onLine && !unreachable
         ? " · sending…" : " · no network: kept on this phone, sent when the network is back."));
       banner.appendChild(head);
       var list = el("ul", "outbox-list");
@@ -144,7 +147,7 @@ function sync(force) {
   if (syncing) return force ? syncing.then(function () { return sync(force); }) : syncing;
   if (!force && !navigator.onLine) return Promise.resolve(null);
   syncing = syncNow().then(function (outcome) {
-    syncing = null; render();
+    syncing = null; unreachable = !!(outcome && outcome.offline); render();
     if (outcome && outcome.sent) refreshCopy(true);
     return outcome;
   }, function () { syncing = null; return null; });
@@ -256,7 +259,11 @@ document.addEventListener("submit", function (event) {
       });
     }).then(function (outcome) {
       var result = outcome && outcome !== late && outcome.results[key];
-      if (result && result.ok) { location.assign(result.answer.url); return; }
+      if (result && result.ok) {  // stored: the form's draft goes now, not when the next page loads (it may not)
+        form.dispatchEvent(new CustomEvent("outbox:sent", { detail: record }));
+        location.assign(result.answer.url);
+        return;
+      }
       if (result && result.rejected && !result.network) {  // show the server's own page with the errors at the fields
         return Outbox.remove(key).then(function () { submitNatively(form); });
       }

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Any
 
@@ -9,6 +10,7 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup, escape
 from sqlalchemy import inspect as sa_inspect
 from werkzeug.routing import IntegerConverter
 
@@ -217,6 +219,14 @@ def register_template_helpers(app: Flask) -> None:
     def iso_utc(value: datetime | None) -> str:
         """A stored UTC time for scripts (countdowns, stopwatches)."""
         return "" if value is None else value.replace(tzinfo=UTC).isoformat().replace("+00:00", "Z")
+
+    @app.template_filter("url_breaks")
+    def url_breaks(value: str) -> Markup:
+        """A link written out, with a place to wrap after each slash and before each '?', '&' or '=' (<wbr>): on a
+        narrow screen it wraps there rather than at any letter."""
+        text = str(escape(value))
+        text = re.sub(r"(?<!/)/(?!/)", "/<wbr>", text)
+        return Markup(re.sub(r"(\?|&amp;|=)", r"<wbr>\1", text))
 
     from .permissions import Action, Role, can, may
     from .reference.views import rules_url

@@ -35,6 +35,13 @@ def live_server_with_cases(tmp_path):
     yield from _serve(tmp_path, "--sample-cases")
 
 
+@pytest.fixture(scope="module")
+def screens_server(tmp_path_factory):
+    """The demo with its sample cases, one server for a whole module: for the tests that walk every judge screen
+    (tests/browser/screens.py) and only read."""
+    yield from _serve(tmp_path_factory.mktemp("screens"), "--sample-cases")
+
+
 def _serve(tmp_path, *demo_options):
     config = app_config(tmp_path)
     config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # a file the server thread shares

@@ -1,7 +1,10 @@
-"""Every page at 390x844 passes axe-core's WCAG 2.1 A/AA rules, and every tap target is at least 44x44 CSS pixels.
+"""Every judge screen at 390x844 passes axe-core's WCAG 2.2 A/AA rules in light, dark and high contrast (there also
+the AAA 7:1 text contrast), and every tap target is at least 44x44 CSS pixels; at 200 % zoom (195 px wide) no
+screen scrolls sideways and no word is broken mid-word.
 
-axe-core comes from the pinned `axe-playwright-python` wheel (its bundled axe.min.js) and is injected by the test:
-nothing is fetched from a CDN. The context bypasses the app's CSP only so that the injected script may run.
+axe-core comes from the pinned `axe-playwright-python` wheel (its bundled axe.min.js, 4.12, which knows WCAG 2.2's
+`wcag22aa` tag) and is injected by the test: nothing is fetched from a CDN. The context bypasses the app's CSP only
+so that the injected script may run. The screens are tests/browser/screens.py's list, served by one server per module.
 """
 
 import json
@@ -9,12 +12,13 @@ from importlib import resources
 
 import pytest
 
-from tests.browser.conftest import ARTIFACTS, DEMO_PASSWORD, PHONE, shot
+from tests.browser.conftest import ARTIFACTS, PHONE, shot
+from tests.browser.screens import judge_screens, visit_every_screen
 
 pytestmark = pytest.mark.browser
 
 AXE = (resources.files("axe_playwright_python") / "axe.min.js").read_text()
-WCAG_21_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+WCAG_22_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 TAP_TARGETS = """() => {
   const small = [];
   for (const el of document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary')) {
@@ -32,101 +36,152 @@ TAP_TARGETS = """() => {
   return small;
 }"""
 
-PAGES = {
-    None: ["/login", "/statement/not-a-real-token"],
-    "head@demo.test": [
-        "/",
-        "/events/1",
-        "/events/1/incidents/new",
-        "/events/1/incidents/call",
-        "/events/1/incidents",
-        "/events/1/incidents/1",
-        "/events/1/incidents/2",
-        "/events/1/players",
-        "/events/1/players/1",
-        "/events/1/feed",
-        "/events/1/clock",
-        "/events/1/deck-checks",
-        "/events/1/deck-checks/new",
-        "/events/1/extensions/new",
-        "/events/1/appeals",
-        "/events/1/appeals/1",
-        "/events/1/investigations",
-        "/events/1/investigations/1",
-        "/events/1/pairings",
-        "/events/1/report",
-        "/events/1/calls",
-        "/events/1/calls/1",
-        "/reference",
-        "/reference/bushiroad-afr",
-        "/account/password",
-        "/events/999",
-    ],
-    "organizer@demo.test": [
-        "/events/new",
-        "/events/1/settings",
-        "/events/1/staff",
-        "/events/1/close",
-        "/events/1/calls/links",
-        "/players/history?code=DEMO-003",
-        "/events/1/pairings",
-    ],
+# The phone's settings each scan runs under: colour scheme and prefers-contrast. In high contrast axe-core also checks
+# its AAA rule `color-contrast-enhanced` (7:1 for text, 4.5:1 for large text).
+MODES = {
+    "light": {"color_scheme": "light"},
+    "dark": {"color_scheme": "dark"},
+    "high-contrast": {"color_scheme": "light", "contrast": "more"},
+    "high-contrast-dark": {"color_scheme": "dark", "contrast": "more"},
 }
 
 SHOTS = {
     "/events/1/incidents/1": "40-a11y-incident-links",
     "/events/1/appeals/1": "41-a11y-appeal-choices",
     "/events/1/report": "42-a11y-report-scroll-region",
+    "/events/1/incidents/new": "43-a11y-incident-form",
 }
 
+ZOOM_200 = {"width": PHONE["width"] // 2, "height": PHONE["height"] // 2}  # 390x844 at 200 %: 195x422 CSS px
+ZOOM_MODES = ["light", "dark"]
+ZOOM_SHOTS = {
+    "/events/1": "50-zoom200-event",
+    "/events/1/incidents/new": "51-zoom200-incident-form",
+    "/events/1/appeals/1": "52-zoom200-appeal",
+    "/events/1/report": "53-zoom200-report",
+    "/events/1/investigations/1": "54-zoom200-investigation",
+}
 
-def a_call_from_table_12(server) -> list[str]:
-    """A player's call waiting at table 12 (the queue and the call page have something to show); the player's page of
-    table 12 (queued) and of table 13 (the form)."""
-    from judgeapp.calls import services
-    from judgeapp.extensions import db
-    from judgeapp.models import Event
+# The page scrolls sideways: its width, and the elements reaching past the right edge outside a scroll container of
+# their own (a wide report table scrolls inside `.scroll`, which is allowed).
+SIDEWAYS = """() => {
+  const root = document.scrollingElement, width = root.clientWidth;
+  if (root.scrollWidth <= width) return null;
+  const wide = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    if (el.getBoundingClientRect().right <= width + 0.5) continue;
+    let inner = el.parentElement, clipped = false;
+    for (; inner && inner !== document.body; inner = inner.parentElement)
+      if (getComputedStyle(inner).overflowX !== 'visible') { clipped = true; break; }
+    if (!clipped && ![...el.children].some(c => c.getBoundingClientRect().right > width + 0.5))
+      wide.push(el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).split(' ').join('.') : '')
+                + ' "' + (el.textContent || '').trim().slice(0, 30) + '"');
+  }
+  return `scrollWidth ${root.scrollWidth} > ${width}: ` + wide.slice(0, 5).join(', ');
+}"""
 
-    with server.app.app_context():
-        event = db.session.get(Event, 1)
-        services.raise_call(db.session, event=event, table=12, reason="rules_question", note="Does it resolve?")
-        key = services.call_key_of(db.session, event, event.organizer)
-        db.session.commit()
-        return [f"/call/1/{table}/{services.signature(key, 1, table)}" for table in (12, 13)]
+# Controls whose label is cut off: a button (or <input type=submit>) clips what does not fit rather than widen the page.
+CUT_OFF = """() => [...document.querySelectorAll(
+    'button, input[type=submit], input[type=button], .button, .chip, .seg, summary, .subnav a, .topnav > *')]
+  .filter(el => el.checkVisibility() && el.scrollWidth > el.clientWidth + 1)
+  .map(el => `${el.tagName.toLowerCase()} "${(el.innerText || el.value || '').trim().slice(0, 30)}" `
+             + `${el.scrollWidth} > ${el.clientWidth}`)"""
+
+# Ordinary words (letters, apostrophes, hyphens between them; punctuation around them) laid out on two lines. A
+# hyphenated word may wrap after its hyphen. Tokens with digits, '/', '@', '.' or '_' inside (links, emails, codes,
+# player IDs) may wrap where they must, and so may CJK text, which breaks between any two characters.
+BROKEN_WORDS = """() => {
+  const broken = [], cjk = /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u;
+  const word = /^[^\\p{L}\\p{N}]*([\\p{L}\\p{M}'’-]+?)[^\\p{L}\\p{N}]*$/u;
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n =>
+    n.parentElement.closest('script, style, template, .sr-only') || !n.parentElement.checkVisibility()
+      ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});  // not shown: a closed panel's content, a hidden row
+  const range = document.createRange();
+  for (let node; (node = walker.nextNode()); ) {
+    for (const m of node.data.matchAll(/\\S+/g)) {
+      const core = m[0].match(word);
+      if (!core || cjk.test(m[0])) continue;
+      let at = m.index + m[0].indexOf(core[1]);
+      for (const part of core[1].split('-')) {
+        if (part.length > 1) {
+          range.setStart(node, at); range.setEnd(node, at + part.length);
+          const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+          if (lines.size > 1) broken.push(`"${part}" in ${node.parentElement.tagName.toLowerCase()}`
+                                          + (node.parentElement.className ? '.' + node.parentElement.className : ''));
+        }
+        at += part.length + 1;
+      }
+    }
+  }
+  return broken;
+}"""
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])  # the phone's setting: the dark theme must read as well
-def test_every_page_passes_wcag_21_aa_and_has_tap_targets_of_at_least_44_pixels(
-    browser, live_server_with_cases, scheme
-):
-    base = live_server_with_cases
-    problems, checked = [], 0
-    pages = {**PAGES, None: [*PAGES[None], *a_call_from_table_12(base), "/call/1/13/not-its-signature"]}
-    for account, paths in pages.items():
-        context = browser.new_context(
-            viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, bypass_csp=True, color_scheme=scheme
+def suffix(mode: str) -> str:
+    return "" if mode == "light" else f"-{mode}"
+
+
+def walk_every_screen(browser, server, mode: str) -> dict:
+    """Every judge screen once in `mode`: axe-core and the tap targets at 390x844, then (light and dark) the same page
+    at 200 % zoom, resized to 195x422 in place rather than loaded again (the costly part is loading 35 pages)."""
+    rules = {"color-contrast-enhanced": {"enabled": True}} if "contrast" in MODES[mode] else {}
+    found: dict = {"axe": [], "zoom": [], "checked": 0}
+    options = {"viewport": PHONE, "device_scale_factor": 1, "is_mobile": True, "has_touch": True, "bypass_csp": True}
+    for page, path in visit_every_screen(browser, server, **options, **MODES[mode]):
+        page.evaluate(AXE)
+        result = page.evaluate(
+            "([tags, rules]) => axe.run(document, {runOnly: {type: 'tag', values: tags}, rules})", [WCAG_22_AA, rules]
         )
-        page = context.new_page()
-        if account:
-            page.goto(f"{base}/login")
-            page.get_by_label("Email").fill(account)
-            page.get_by_label("Password").fill(DEMO_PASSWORD)
-            page.get_by_role("button", name="Log in").click()
-            page.wait_for_url(f"{base}/")
-        for path in paths:
-            page.goto(base + path)
-            page.wait_for_load_state("networkidle")
-            page.evaluate(AXE)
-            result = page.evaluate("tags => axe.run(document, {runOnly: {type: 'tag', values: tags}})", WCAG_21_AA)
-            for v in result["violations"]:
-                targets = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
-                problems.append(f"{path}: {v['id']} ({v['impact']}): {v['help']} [{targets}]")
-            problems.extend(f"{path}: tap target {t}" for t in page.evaluate(TAP_TARGETS))
-            if path in SHOTS:
-                shot(page, SHOTS[path] + ("-dark" if scheme == "dark" else ""))
-            checked += 1
-        context.close()
+        for v in result["violations"]:
+            targets = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+            found["axe"].append(f"{path}: {v['id']} ({v['impact']}): {v['help']} [{targets}]")
+        found["axe"].extend(f"{path}: tap target {t}" for t in page.evaluate(TAP_TARGETS))
+        if path in SHOTS:
+            shot(page, SHOTS[path] + suffix(mode))
+        if mode in ZOOM_MODES:
+            page.set_viewport_size(ZOOM_200)
+            sideways = page.evaluate(SIDEWAYS)
+            if sideways:
+                found["zoom"].append(f"{path}: scrolls sideways, {sideways}")
+            found["zoom"].extend(f"{path}: label cut off: {c}" for c in page.evaluate(CUT_OFF))
+            found["zoom"].extend(f"{path}: word broken mid-word: {w}" for w in page.evaluate(BROKEN_WORDS))
+            if path in ZOOM_SHOTS:
+                shot(page, ZOOM_SHOTS[path] + suffix(mode))
+            page.set_viewport_size(PHONE)
+        found["checked"] += 1
     ARTIFACTS.mkdir(exist_ok=True)
-    (ARTIFACTS / f"accessibility-{scheme}.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
-    assert checked == sum(len(p) for p in pages.values())
+    for kind, name in (("axe", "accessibility"), ("zoom", "zoom200")):
+        if kind == "axe" or mode in ZOOM_MODES:
+            (ARTIFACTS / f"{name}-{mode}.json").write_text(json.dumps(found[kind], indent=1, ensure_ascii=False))
+    return found
+
+
+@pytest.fixture(scope="module")
+def screens_in(browser, screens_server):
+    """What walking every judge screen found, by mode: each mode walked once for the tests of this module."""
+    walked: dict[str, dict] = {}
+
+    def of(mode: str) -> dict:
+        if mode not in walked:
+            walked[mode] = walk_every_screen(browser, screens_server, mode)
+        assert walked[mode]["checked"] == sum(len(p) for p in judge_screens(screens_server).values())
+        return walked[mode]
+
+    return of
+
+
+@pytest.mark.parametrize("mode", MODES)  # the phone's settings: every theme must read as well
+def test_every_page_passes_wcag_22_aa_and_has_tap_targets_of_at_least_44_pixels(screens_in, mode):
+    """WCAG 2.2 A/AA (target size 2.5.8 included) with no finding of any impact, in every mode; in high contrast,
+    light and dark, also 7:1 text contrast (axe-core's AAA rule)."""
+    problems = screens_in(mode)["axe"]
+    assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("scheme", ZOOM_MODES)
+def test_at_200_percent_zoom_no_page_scrolls_sideways_and_no_word_is_broken_mid_word(screens_in, scheme):
+    """WCAG 1.4.10 (reflow) on the phone zoomed to 200 %: 195 CSS px wide. A wide report table may scroll inside its
+    own container, the page itself never does; no button's label is cut off; a word wraps whole, only a link or a code
+    longer than the line wraps inside."""
+    problems = screens_in(scheme)["zoom"]
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems)

@@ -428,6 +428,16 @@ def test_the_badge_leads_to_the_queue_of_the_one_event_or_lists_the_events_the_j
     assert "Regional Qualifier" in listing and "Second Cup" in listing
 
 
+def test_the_links_page_writes_each_link_out_with_a_wrap_point_after_each_slash(app, calls):
+    """On a narrow screen a link written out wraps after a slash (<wbr>), not at any letter; the address is the same."""
+    scorekeeper = judge(app, calls["people"], "scorekeeper")
+    page = text(scorekeeper.get(f"/events/{calls['event_id']}/calls/links"))
+    link = calls["links"][8]
+    shown = re.search(rf'href="([^"]*{re.escape(link)})"[^>]*>([^<]*(?:<wbr>[^<]*)+)</a>', page)
+    assert shown and shown.group(2).replace("<wbr>", "") == shown.group(1)
+    assert shown.group(2).count("/<wbr>") == link.count("/")
+
+
 def test_the_links_page_offers_every_table_in_play_and_refuses_a_sheet_too_large(app, calls):
     scorekeeper = judge(app, calls["people"], "scorekeeper")
     base = f"/events/{calls['event_id']}/calls/links"

@@ -1,18 +1,29 @@
-// Light or dark: the phone's own setting (prefers-color-scheme, in app.css), unless the judge chose one with the
-// header's button; the choice is kept on this phone (localStorage) and set as <html data-theme>.
-var KEY = "judgeapp-theme", ORDER = ["auto", "dark", "light"], LABEL = { auto: "Theme: auto", dark: "Theme: dark", light: "Theme: light" };
+// Light or dark, normal or high contrast: the phone's own settings (prefers-color-scheme, prefers-contrast, in app.css),
+// unless the judge chose otherwise with the header's button; the choice is kept on this phone (localStorage) and set as
+// <html data-theme> (light or dark) and <html data-contrast="more"> (high contrast: 7:1 text, borders in the text colour).
+var KEY = "judgeapp-theme", ORDER = ["auto", "dark", "light", "contrast-light", "contrast-dark"];
+var LABEL = { auto: "Theme: auto", dark: "Theme: dark", light: "Theme: light",
+              "contrast-light": "Theme: high contrast, light", "contrast-dark": "Theme: high contrast, dark" };
+var MARK = { auto: "◐", dark: "●", light: "○", "contrast-light": "□", "contrast-dark": "■" };
 
-function chosen() { try { return localStorage.getItem(KEY) || "auto"; } catch (e) { return "auto"; } }
+function chosen() {
+  var theme;
+  try { theme = localStorage.getItem(KEY); } catch (e) {}
+  return LABEL[theme] ? theme : "auto";
+}
 function apply(theme) {
-  if (theme === "auto") document.documentElement.removeAttribute("data-theme");
-  else document.documentElement.setAttribute("data-theme", theme);
+  var root = document.documentElement, scheme = theme.replace("contrast-", "");
+  if (scheme === "auto") root.removeAttribute("data-theme");
+  else root.setAttribute("data-theme", scheme);
+  if (theme.indexOf("contrast-") === 0) root.setAttribute("data-contrast", "more");
+  else root.removeAttribute("data-contrast");  // high contrast still follows the phone's setting
 }
 
 apply(chosen());
 var button = document.getElementById("theme-toggle");
 if (button) {
   var show = function () {  // one short mark in the header; what it does, read out and on hover
-    button.textContent = { auto: "◐", dark: "●", light: "○" }[chosen()];
+    button.textContent = MARK[chosen()];
     button.setAttribute("aria-label", LABEL[chosen()] + " (tap to change)");
     button.title = LABEL[chosen()];
   };

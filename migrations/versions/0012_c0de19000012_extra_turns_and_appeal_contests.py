@@ -1,8 +1,8 @@
 """time extensions may give extra turns (Bushiroad Floor Rules 1.2.2, 4.2); an appeal says whether it contests the
 penalty, the remedy or both (an opponent may contest only the remedy under Bushiroad Floor Rules 1.2.1)
 
-Revision ID: c0de19000011
-Revises: c0de23000010
+Revision ID: c0de19000012
+Revises: c0de19000011
 Create Date: 2026-11-24 10:00:00
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = 'c0de19000011'
-down_revision = 'c0de23000010'
+revision = 'c0de19000012'
+down_revision = 'c0de19000011'
 branch_labels = None
 depends_on = None
 

@@ -308,8 +308,10 @@ def _sample_cases(event, people) -> None:
         data=appeals.AppealInput(
             key="demo-sample-appeal-000001",
             appellant=f"player:{code['DEMO-006'].id}",
-            contest="The opponent says a warning is too light: the extra card was used.",
+            contest="The opponent says the player should have discarded at random, not chosen the card.",
+            contests="remedy",  # an opponent contests only the remedy (Bushiroad Floor Rules 1.2.1)
         ),
+        policy=policy,
     )
     dq = incidents.log_incident(
         session,

@@ -397,7 +397,8 @@ class TimeExtension(Base):
     client_key: Mapped[str] = mapped_column(String(64))
     round_id: Mapped[int] = mapped_column(ForeignKey("rounds.id"))
     table_number: Mapped[int]
-    minutes: Mapped[int]
+    minutes: Mapped[int]  # 0 when only extra turns were given
+    extra_turns: Mapped[int | None]  # turns given as well as (or instead of) minutes, where the policy allows them
     proposed_minutes: Mapped[int | None]  # what the policy's rule owed, when the pause was timed
     adjust_reason: Mapped[str | None] = mapped_column(Text)
     reason: Mapped[ExtensionReason] = mapped_column(_enum(ExtensionReason))
@@ -444,6 +445,8 @@ class Appeal(Base):
     appellant_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), index=True)
     appellant_is_penalized: Mapped[bool]  # the penalized player (True) or their opponent
     contest: Mapped[str] = mapped_column(Text)  # what the player disputes, in their words as the judge noted them
+    # which part of the ruling is disputed: "penalty", "remedy" (how the game was put right) or "both"
+    contests: Mapped[str] = mapped_column(String(16), default="both", server_default="both")
     ruling: Mapped[dict[str, Any]] = mapped_column(JSON)  # the floor ruling as it stood when appealed
     ruling_judge_id: Mapped[int] = mapped_column(ForeignKey("users.id"))  # who made the ruling appealed
     filed_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))

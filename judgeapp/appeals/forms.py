@@ -12,6 +12,17 @@ class AppealForm(Form):
     appellant = RadioField(
         "Who appeals", validators=[DataRequired(message="Choose who appeals.")], validate_choice=False
     )
+    contests = RadioField(
+        "What is contested",
+        choices=[
+            SelectChoice("penalty", "The penalty"),
+            SelectChoice("remedy", "The remedy (how the game was put right)"),
+            SelectChoice("both", "Both"),
+        ],
+        default="both",
+        validators=[DataRequired(message="Choose what is contested.")],
+        validate_choice=False,
+    )
     contest = TextAreaField(
         "What they contest",
         validators=[DataRequired(message="Note what the player contests."), Length(max=2000)],

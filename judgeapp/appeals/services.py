@@ -35,7 +35,7 @@ class Appellant:
         return not self.waiting and (self.challenges is None or self.challenges.may_appeal)
 
 
-def appellants_of(session: Session, event: Event, incident: Incident) -> list[Appellant]:
+def appellants_of(session: Session, event: Event, incident: Incident, policy: Policy | None = None) -> list[Appellant]:
     """Who can appeal this ruling: the penalized player(s) and their opponents at the table (from the pairings)."""
     out = []
     subject_ids = {s.player_id for s in incident.subjects}
@@ -55,18 +55,34 @@ def appellants_of(session: Session, event: Event, incident: Incident) -> list[Ap
     for a in out:
         a.waiting = (a.player.id if a.player else None, a.name) in waiting
         if a.player is not None:
-            a.challenges = challenges_of(session, event, a.player)
+            a.challenges = challenges_of(session, event, a.player, policy)
     return out
 
 
-def challenges_of(session: Session, event: Event, player: Player) -> Challenges:
+def challenge_limit(event: Event, policy: Policy | None) -> int | None:
+    """A player's challenges at this event: what the policy fixes, the event's setting where the policy lets the event
+    set one (Bushiroad Floor Rules 1.2.2), or none where the policy limits none. Without a policy: the setting."""
+    return event.challenge_limit if policy is None else policy.challenge_limit(event.challenge_limit)
+
+
+CONTESTS = {"penalty": "the penalty", "remedy": "the remedy", "both": "the penalty and the remedy"}
+
+
+def contest_choices(policy: Policy | None, penalized: bool) -> list[str]:
+    """What this appellant may contest: an opponent only the remedy where the policy says so (Bushiroad 1.2.1)."""
+    if not penalized and policy is not None and policy.appeals.opponent_remedy_only:
+        return ["remedy"]
+    return ["penalty", "remedy", "both"]
+
+
+def challenges_of(session: Session, event: Event, player: Player, policy: Policy | None = None) -> Challenges:
     spent, waiting = session.execute(
         select(
             func.count().filter(Appeal.uses_challenge.is_(True)),
             func.count().filter(Appeal.status == AppealStatus.OPEN),
         ).where(Appeal.event_id == event.id, Appeal.appellant_player_id == player.id)
     ).one()
-    return Challenges(event.challenge_limit, spent or 0, waiting or 0)
+    return Challenges(challenge_limit(event, policy), spent or 0, waiting or 0)
 
 
 def why_not_appealable(session: Session, event: Event, incident: Incident) -> str | None:
@@ -95,12 +111,21 @@ class AppealInput:
     key: str
     appellant: str
     contest: str
+    contests: str = "both"  # penalty | remedy | both
 
 
 def file_appeal(
-    session: Session, *, actor: User, event: Event, incident: Incident, data: AppealInput, now: datetime | None = None
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    incident: Incident,
+    data: AppealInput,
+    policy: Policy | None = None,
+    now: datetime | None = None,
 ) -> tuple[Appeal, bool]:
-    """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created)."""
+    """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created). The event's
+    policy decides the challenges a player has and what an opponent may contest."""
     now = now or utcnow()
     key = check_key(data.key)
     existing = by_key(session, Appeal, key, scope=event.id)
@@ -112,7 +137,7 @@ def file_appeal(
     blocked = why_not_appealable(session, event, incident)
     if blocked:
         raise FieldError("appellant", blocked)
-    chosen = next((a for a in appellants_of(session, event, incident) if a.value == data.appellant), None)
+    chosen = next((a for a in appellants_of(session, event, incident, policy) if a.value == data.appellant), None)
     if chosen is None:
         raise FieldError("appellant", "Choose who appeals: the penalized player or their opponent.")
     if chosen.waiting:
@@ -120,6 +145,16 @@ def file_appeal(
     if chosen.challenges is not None and not chosen.challenges.may_appeal:
         raise FieldError(
             "appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); the ruling stands."
+        )
+    allowed = contest_choices(policy, chosen.penalized)
+    if data.contests not in CONTESTS:
+        raise FieldError("contests", "Choose what is contested: the penalty, the remedy or both.")
+    if data.contests not in allowed:
+        assert policy is not None
+        raise FieldError(
+            "contests",
+            f"{chosen.name} is the opponent: under {policy.appeals.opponent_section} an opponent may contest only the"
+            " remedy (how the game was put right), never the penalty given to the other player.",
         )
     contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing="Note what the player contests.")
     number = (session.scalar(select(func.max(Appeal.number)).where(Appeal.event_id == event.id)) or 0) + 1
@@ -132,6 +167,7 @@ def file_appeal(
         appellant_player_id=chosen.player.id if chosen.player else None,
         appellant_is_penalized=chosen.penalized,
         contest=contest,
+        contests=data.contests,
         ruling=ruling_of(incident),
         ruling_judge_id=incident.judge_id,
         filed_by_id=actor.id,
@@ -149,6 +185,7 @@ def file_appeal(
         number=number,
         incident=incident.number,
         appellant=chosen.name,
+        contests=data.contests,
         ruling=appeal.ruling,
         note=contest,
     )
@@ -265,10 +302,20 @@ def proxy_candidates(session: Session, event: Event, appeal: Appeal) -> list[Use
 
 
 def delegate(
-    session: Session, *, actor: User, roles: frozenset[str], event: Event, appeal: Appeal, proxy_id: int | None
+    session: Session,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    appeal: Appeal,
+    proxy_id: int | None,
+    policy: Policy | None = None,
 ) -> None:
-    """The head judge hands one appeal to another judge, who rules a second time in their place."""
+    """The head judge hands one appeal to another judge, who rules a second time in their place: only where the
+    event's policy provides a proxy (Transformers 2.9)."""
     permissions.transition(session, Action.DELEGATE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
+    if proxy_id is not None and policy is not None and not policy.appeals.proxy:
+        raise FieldError("proxy", f"{policy.name} provides no proxy for appeals: the head judge decides this appeal.")
     if proxy_id is None:
         before = appeal.proxy_id
         appeal.proxy_id = None
@@ -353,10 +400,26 @@ def decide(
     incident = appeal.incident
     before = incidents.snapshot(incident)
     as_proxy = Authority.HEAD_JUDGE not in roles
-    if outcome is Outcome.OVERTURNED:
+    remedy_only = appeal.contests == "remedy"
+    if remedy_only and outcome is Outcome.OVERTURNED:
+        raise FieldError(
+            "outcome",
+            "This appeal contests only the remedy: the penalty is not under appeal. Uphold the remedy, or choose"
+            " “Changed” and give the new remedy as the reason.",
+        )
+    if remedy_only and outcome is Outcome.CHANGED:
+        if (data.infraction_code or incident.infraction_code) != incident.infraction_code or (
+            data.rank_id and data.rank_id != incident.rank_id
+        ):
+            raise FieldError(
+                "penalty", "This appeal contests only the remedy: the infraction and the penalty stay as ruled."
+            )
+    elif outcome is Outcome.OVERTURNED:
         incident.status, incident.status_reason = IncidentStatus.OVERTURNED, reason
     elif outcome is Outcome.CHANGED:
         appeal.new_ruling = _change(session, policy, event, incident, data, as_proxy)
+    if remedy_only and outcome is Outcome.CHANGED:
+        appeal.new_ruling = {"remedy": reason}
     if outcome is not Outcome.UPHELD:
         incidents.investigate_if_disqualification(
             session,
@@ -369,11 +432,14 @@ def decide(
     appeal.status = AppealStatus(outcome.value)
     appeal.decided_by_id, appeal.decided_at, appeal.decided_as_proxy = actor.id, now, as_proxy
     appeal.decision_reason = reason
+    # Bushiroad Floor Rules 1.2.2: a challenge is used up when the head judge's decision matches the first ruling;
+    # a proxy's second ruling is not the head judge's decision, so where the policy says so it never uses one.
     appeal.uses_challenge = (
         outcome.spends_challenge
         and data.count_challenge
         and appeal.appellant_player_id is not None
-        and event.challenge_limit is not None
+        and challenge_limit(event, policy) is not None
+        and not (as_proxy and policy.appeals.challenge_spent_by == "head_judge")
     )
     changed = audit.changes(before, incidents.snapshot(incident))
     if changed:

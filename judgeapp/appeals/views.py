@@ -13,6 +13,7 @@ from ..extensions import db, event_policy
 from ..incidents import services as incidents
 from ..models import Event, Player, Role, StaffAssignment
 from ..permissions import Action, event_route, found
+from ..permissions import Role as Authority
 from ..web import button, refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
@@ -36,21 +37,25 @@ def _appeal_news():
 @event_route(Action.FILE_APPEAL)
 def new(event, roles, number):
     incident = found(incidents.incident_by_number(db.session, event, number), Action.FILE_APPEAL)
+    policy = event_policy(event)
     form = AppealForm()  # the service checks who may appeal; the look-ups below are for the rendered form only
     if form.validate_on_submit():
-        data = services.AppealInput(key=form.key.data, appellant=form.appellant.data, contest=form.contest.data)
+        data = services.AppealInput(
+            key=form.key.data, appellant=form.appellant.data, contest=form.contest.data, contests=form.contests.data
+        )
         try:
-            appeal, _ = services.file_appeal(db.session, actor=current_user, event=event, incident=incident, data=data)
+            appeal, _ = services.file_appeal(
+                db.session, actor=current_user, event=event, incident=incident, data=data, policy=policy
+            )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
             flash(f"Appeal #{appeal.number} sent to the head judge. The ruling applies until they decide.", "success")
             return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
-    appellants = services.appellants_of(db.session, event, incident)
+    appellants = services.appellants_of(db.session, event, incident, policy)
     if not form.is_submitted():
         form.appellant.data = next((a.value for a in appellants if a.may_appeal), None)
-    policy = event_policy(event)
     blocked = services.why_not_appealable(db.session, event, incident)
     return render_template(
         "appeals/new.html",
@@ -62,6 +67,8 @@ def new(event, roles, number):
         blocked=blocked,
         rank_name=rank_namer(policy),
         policy=policy,
+        opponent_only_remedy=policy.appeals.opponent_remedy_only and any(not a.penalized for a in appellants),
+        limit=services.challenge_limit(event, policy),
     ), 400 if form.errors else 200
 
 
@@ -90,6 +97,11 @@ def show(event, roles, number):
     if request.method == "POST":  # the head judge or this appeal's proxy, while it is open (else 403/409 and why)
         found(appeal, Action.DECIDE_APPEAL)
     form = DecisionForm()
+    if appeal.contests == "remedy":  # the penalty is not under appeal: it can be neither overturned nor changed
+        form.outcome.choices = [
+            SelectChoice("upheld", "Upheld: the remedy stands"),
+            SelectChoice("changed", "Changed: another remedy (give it as the reason)"),
+        ]
     form.infraction.choices = [SelectChoice("", "Keep the infraction"), *infraction_choices_of(policy)[1:]]
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
@@ -118,7 +130,9 @@ def show(event, roles, number):
     proxy_form.proxy.data = str(appeal.proxy_id or "")
     challenges = None
     if appeal.appellant_player_id is not None:
-        challenges = services.challenges_of(db.session, event, db.session.get(Player, appeal.appellant_player_id))
+        challenges = services.challenges_of(
+            db.session, event, db.session.get(Player, appeal.appellant_player_id), policy
+        )
     return render_template(
         "appeals/show.html",
         event=event,
@@ -127,6 +141,11 @@ def show(event, roles, number):
         form=form,
         proxy_form=proxy_form,
         challenges=challenges,
+        limit=services.challenge_limit(event, policy),
+        # only the head judge's own decision uses a challenge where the policy says so (Bushiroad 1.2.2)
+        may_count_challenge=services.challenge_limit(event, policy) is not None
+        and appeal.appellant_player_id is not None
+        and (policy.appeals.challenge_spent_by != "head_judge" or Authority.HEAD_JUDGE in roles),
         rank_name=rank_namer(policy),
         policy=policy,
         now=incidents.utcnow(),
@@ -137,6 +156,7 @@ def show(event, roles, number):
 @event_route(Action.DELEGATE_APPEAL)
 def delegate(event, roles, number):
     appeal = found(services.appeal_by_number(db.session, event, number), Action.DELEGATE_APPEAL)
+    policy = event_policy(event)
     form = ProxyForm()
     if not form.validate_on_submit():
         refuse_form(form)
@@ -146,7 +166,7 @@ def delegate(event, roles, number):
         refuse(400, "Choose the proxy from the list of this event's judges; nothing was changed.")
     button(
         lambda: services.delegate(
-            db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id
+            db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id, policy=policy
         ),
         lambda _: (
             f"Appeal #{appeal.number} delegated to {appeal.proxy.name}."

@@ -37,4 +37,10 @@ class ExtensionForm(OutboxFields):
         description="Leave empty to give what the policy owes for the pause.",
     )
     adjust_reason = StringField("Reason for a different amount", validators=[Optional(), Length(max=500)])
+    extra_turns = NumericField(
+        "Extra turns",
+        validators=[Optional(), NumberRange(0, 10, "0 to 10 extra turns.")],
+        render_kw=NUMERIC,
+        description="Turns given as well as, or instead of, minutes; counted from the turn in play when time is up.",
+    )
     submit = SubmitField("Add time")

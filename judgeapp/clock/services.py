@@ -33,9 +33,10 @@ def record_extension(
     deck_check: DeckCheck | None = None,
     paused_from: datetime | None = None,
     paused_to: datetime | None = None,
+    extra_turns: int | None = None,
     now: datetime | None = None,
 ) -> TimeExtension:
-    """Store minutes given back to one table (once per key), with an audit entry."""
+    """Store minutes (and any extra turns) given back to one table (once per key), with an audit entry."""
     existing = by_key(session, TimeExtension, key, scope=event.id)
     if existing is not None:
         return existing
@@ -45,6 +46,7 @@ def record_extension(
         round_id=rnd.id,
         table_number=table,
         minutes=minutes,
+        extra_turns=extra_turns or None,
         proposed_minutes=proposed,
         adjust_reason=adjust_reason,
         reason=reason,
@@ -66,6 +68,7 @@ def record_extension(
         round=rnd.number,
         table=table,
         minutes=minutes,
+        **({"extra_turns": extra_turns} if extra_turns else {}),
         proposed=proposed,
         reason=reason.value,
         note=adjust_reason,
@@ -157,6 +160,34 @@ class ExtensionInput:
     taken_minutes: float | None = None
     minutes: int | None = None
     adjust_reason: str | None = None
+    extra_turns: int | None = None
+
+
+MAX_EXTRA_TURNS = 10
+
+
+def check_extra_turns(policy: Policy, reason: ExtensionReason, turns: int | None) -> int | None:
+    """Extra turns only where the policy's rule for this reason allows them (Bushiroad Floor Rules 1.2.2, 4.2)."""
+    if not turns:
+        return None
+    rule = policy.time_rule(reason)
+    if rule is None or not rule.extra_turns_allowed:
+        raise FieldError("extra_turns", f"{policy.name} gives no extra turns for a {reason.label}: give minutes.")
+    if turns < 0 or turns > MAX_EXTRA_TURNS:
+        raise FieldError("extra_turns", f"0 to {MAX_EXTRA_TURNS} extra turns.")
+    return turns
+
+
+def announce_reminder(policy: Policy, reason: ExtensionReason) -> str | None:
+    """What the judge must tell the players, where the policy says the extension must be announced before the
+    match result (Bushiroad Floor Rules 1.2.2)."""
+    rule = policy.time_rule(reason)
+    if rule is None or not rule.announce_before_result:
+        return None
+    return (
+        "Tell both players how much extra time or how many turns they have and note it on their score sheets: they "
+        f"must declare it before the result is dealt with, or it is not honoured ({rule.section})."
+    )
 
 
 def add_extension(
@@ -178,7 +209,8 @@ def add_extension(
         policy, reason, paused_from=data.paused_from, paused_to=data.paused_to, taken_minutes=data.taken_minutes
     )
     minutes, adjust = settle_minutes(event, owed, data.minutes, data.adjust_reason)
-    if not minutes:
+    turns = check_extra_turns(policy, reason, data.extra_turns)
+    if not minutes and not turns:
         raise FieldError("minutes", "Give the minutes to add (or the pause's times, for the policy to work them out).")
     ext = record_extension(
         session,
@@ -186,13 +218,14 @@ def add_extension(
         event=event,
         rnd=rnd,
         table=table,
-        minutes=minutes,
+        minutes=minutes or 0,
         reason=reason,
         key=key,
         proposed=owed.minutes if owed and owed.rule else None,
         adjust_reason=adjust,
         paused_from=data.paused_from,
         paused_to=data.paused_to,
+        extra_turns=turns,
         now=now,
     )
     return ext, True
@@ -226,6 +259,10 @@ class TableClock:
     ends_at: datetime
     minutes: int
     extensions: list[TimeExtension] = field(default_factory=list)
+
+    @property
+    def extra_turns(self) -> int:
+        return sum(e.extra_turns or 0 for e in self.extensions)
 
 
 @dataclass

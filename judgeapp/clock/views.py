@@ -28,6 +28,7 @@ from .forms import ExtensionForm
 def new_extension(event, roles):
     policy = event_policy(event)
     form = ExtensionForm()
+    turns_allowed = any(rule.extra_turns_allowed for rule in policy.time_rules)
     rounds = round_choices(form.round, event)
     if not form.is_submitted():
         form.table.data = int_or_none(request.args.get("table"))
@@ -45,6 +46,7 @@ def new_extension(event, roles):
             taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,
             minutes=form.minutes.data,
             adjust_reason=form.adjust_reason.data,
+            extra_turns=form.extra_turns.data if turns_allowed else None,
         )
         try:
             ext, created = services.add_extension(db.session, policy, actor=current_user, event=event, data=data)
@@ -58,9 +60,7 @@ def new_extension(event, roles):
                 as_json,
                 url_for("clock.clock", event_id=event.id, round=ext.round.number),
                 created=created,
-                message=f"Table {ext.table_number}: {ext.minutes} min added; it now ends at {clock_text(ends)}."
-                if created
-                else "This time extension was already saved.",
+                message=confirmation(policy, ext, ends) if created else "This time extension was already saved.",
                 redirect_to=url_for("incidents.show", event_id=event.id, number=int(back))
                 if back and back.isdigit()
                 else None,
@@ -78,8 +78,29 @@ def new_extension(event, roles):
         roles=roles,
         form=form,
         has_rounds=bool(rounds),
-        time_rules=time_rules_of(event_policy(event)),
+        time_rules=time_rules_of(policy),
+        turns_allowed=turns_allowed,
+        reminders=[
+            (rule.reason.label, services.announce_reminder(policy, rule.reason))
+            for rule in policy.time_rules
+            if rule.announce_before_result
+        ],
     ), 400 if form.errors else 200
+
+
+def confirmation(policy, ext, ends) -> str:
+    given = " and ".join(
+        part
+        for part in (
+            f"{ext.minutes} min" if ext.minutes else "",
+            f"{ext.extra_turns} extra turn{'s' if ext.extra_turns > 1 else ''}" if ext.extra_turns else "",
+        )
+        if part
+    )
+    text = f"Table {ext.table_number}: {given} added; it now ends at {clock_text(ends)}"
+    text += " (then the extra turns)." if ext.extra_turns else "."
+    reminder = services.announce_reminder(policy, ext.reason)
+    return f"{text} {reminder}" if reminder else text
 
 
 @bp.route("/events/<int:event_id>/extensions/<int:extension_id>/void", methods=["POST"])

@@ -81,7 +81,9 @@ def create():
             db.session.commit()
             flash(f"Event “{event.name}” created. Now add its staff.", "success")
             return redirect(url_for("events.staff", event_id=event.id))
-    return render_template("events/form.html", form=form, event=None)
+    return render_template(
+        "events/form.html", form=form, event=None, policies=list(current_catalog().policies.values())
+    )
 
 
 @bp.route("/events/<int:event_id>")
@@ -134,9 +136,8 @@ def settings(event, roles):
             db.session.commit()
             flash("Event settings saved.", "success")
             return redirect(url_for("events.show", event_id=event.id))
-    return render_template(
-        "events/form.html", form=form, event=event, upload=PolicyUploadForm(formdata=None)
-    ), 400 if form.errors else 200
+    policies = list(current_catalog().policies.values())
+    return render_template("events/form.html", form=form, event=event, policies=policies), 400 if form.errors else 200
 
 
 @bp.route("/events/<int:event_id>/policy", methods=["GET", "POST"])

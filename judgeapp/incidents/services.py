@@ -271,6 +271,8 @@ def check_rank(
             )
         return (rank_id or None), reason
     if not rank_id:
+        if policy.may_leave_rank_unnamed(suggestion.infraction):  # the text names the penalty elsewhere: in words
+            return None, reason
         raise FieldError("penalty", "Choose the penalty.")
     rank = rank_of(policy, rank_id, "penalty")
     if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
@@ -345,9 +347,10 @@ def _description(text: str | None) -> str:
     return description
 
 
-def _status_for(policy: Policy, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
-    """A penalty only the head judge may give is a recommendation when anyone else gives it."""
-    pending = rank_id in policy.head_judge_only and Role.HEAD_JUDGE not in roles
+def _status_for(policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
+    """A penalty only the head judge may give, or an infraction only the head judge decides (Transformers 5.1:
+    cheating), is a recommendation when anyone else rules it."""
+    pending = (infraction.head_judge_only or rank_id in policy.head_judge_only) and Role.HEAD_JUDGE not in roles
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 
@@ -399,10 +402,16 @@ def log_incident(
     if minutes and table is None:
         raise FieldError("table", "Time is given back to a table: give the table number.")
     description = _description(data.description)
+    if infraction.penalized and rank_id is None and not description:
+        raise FieldError(
+            "description",
+            f"Describe the penalty given: {policy.name} does not name it"
+            f" ({policy.unnamed_penalties.section if policy.unnamed_penalties else 'no rank'}).",
+        )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
     call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
     call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
-    status = _status_for(policy, rank_id, roles)
+    status = _status_for(policy, infraction, rank_id, roles)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,
@@ -540,7 +549,7 @@ def correct_incident(
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = _status_for(policy, rank_id, roles)
+        incident.status = _status_for(policy, infraction, rank_id, roles)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

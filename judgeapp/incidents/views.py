@@ -240,6 +240,8 @@ def suggest(event, roles):
         ],
         in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
+        head_judge_infraction=infraction.head_judge_only,
+        unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[{"condition": a.condition, "penalty": a.penalty.label()} for a in suggestion.alternatives],
         penalized=infraction.penalized,

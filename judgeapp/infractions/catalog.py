@@ -141,6 +141,7 @@ class Infraction:
     repeats: Repeats = Repeats.COUNTED
     repeat_rules: tuple[str, ...] | None = None  # the policy's rules that may upgrade it; None: every rule
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
+    head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
 
     @property
     def discretion(self) -> bool:
@@ -163,6 +164,56 @@ class TimeRule:
     extra_turns_allowed: bool
     section: str
     summary: str
+    announce_before_result: bool = False  # the players must be told, and must declare it before the result
+
+
+@dataclass(frozen=True)
+class AppealRules:
+    """How appeals work under a policy: whether a player's challenges are limited (`challenges`: None for no limit,
+    "set_by_event" when the event sets the number, or the number the text fixes), whose decision can use one up,
+    what an opponent may contest, and whether the head judge may hand an appeal to a proxy."""
+
+    section: str = ""
+    summary: str = ""
+    challenges: int | str | None = None
+    challenge_spent_by: str = "any_decision"  # head_judge: only the head judge's own decision (never a proxy's)
+    challenge_section: str = ""
+    opponent_may_contest: str = "penalty_and_remedy"  # or remedy_only
+    opponent_section: str = ""
+    proxy: bool = False
+    proxy_section: str = ""
+
+    @property
+    def limited(self) -> bool:
+        return self.challenges is not None
+
+    @property
+    def opponent_remedy_only(self) -> bool:
+        return self.opponent_may_contest == "remedy_only"
+
+
+@dataclass(frozen=True)
+class UnnamedPenalties:
+    """The text leaves (some) penalties to a document outside it: for an infraction without a default the judge may
+    record the penalty in words instead of choosing a rank."""
+
+    section: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class EventSettings:
+    """What the text expects of an event at each level (WARS TCG: decklists and random deck checks from level 2)."""
+
+    section: str
+    decklist_required: frozenset[int] = frozenset()
+    random_deck_checks: frozenset[int] = frozenset()
+
+    def at(self, level: int) -> dict[str, bool]:
+        return {
+            "decklist_required": level in self.decklist_required,
+            "random_deck_checks": level in self.random_deck_checks,
+        }
 
 
 @dataclass(frozen=True)
@@ -179,21 +230,37 @@ class Policy:
     subsections: tuple[Subsection, ...]
     infractions: tuple[Infraction, ...]
     time_rules: tuple[TimeRule, ...]
+    appeals: AppealRules = AppealRules()
+    unnamed_penalties: UnnamedPenalties | None = None
+    event_settings: EventSettings | None = None
     _by_code: dict[str, Infraction] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_code.update({i.code: i for i in self.infractions})
 
     @property
-    def top_rank(self) -> Rank:
-        return self.ranks[-1]
+    def top_rank(self) -> Rank | None:
+        """The most severe rank; None for a policy whose text names no rank at all (WARS TCG)."""
+        return self.ranks[-1] if self.ranks else None
 
     @property
-    def reported_from(self) -> Rank:
+    def reported_from(self) -> Rank | None:
         """The lowest rank a floor judge reports to the head judge (Bushiroad: loss of game). It and every rank
         above it are the serious penalties, listed one by one in the post-event report."""
         orders = [self.rank(r).order for r in self.report_to_head_judge]
         return self.ranks[min(orders)] if orders else self.top_rank
+
+    def may_leave_rank_unnamed(self, infraction: Infraction) -> bool:
+        """Whether a judge may record this infraction's penalty in words (no rank): the text leaves penalties to
+        another document and gives this infraction no default."""
+        return self.unnamed_penalties is not None and infraction.discretion
+
+    def challenge_limit(self, event_limit: int | None) -> int | None:
+        """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""
+        rules = self.appeals
+        if rules.challenges is None:
+            return None
+        return event_limit if rules.challenges == "set_by_event" else int(rules.challenges)
 
     def rank(self, rank_id: str) -> Rank:
         for r in self.ranks:

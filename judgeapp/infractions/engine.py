@@ -95,6 +95,7 @@ class Suggestion:
                 for p in self.because
             ],
             "head_judge_only": self.head_judge_only,
+            "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
             "explanation": self.explanation(),
         }
 
@@ -252,7 +253,7 @@ def suggest(
         suggested=suggested,
         upgraded=upgraded,
         because=because,
-        head_judge_only=suggested is not None and suggested.id in policy.head_judge_only,
+        head_judge_only=inf.head_judge_only or (suggested is not None and suggested.id in policy.head_judge_only),
         report_to_head_judge=suggested is not None and suggested.id in policy.report_to_head_judge,
         alternatives=inf.alternatives_at(lv.number),
         rule=chosen,

@@ -48,12 +48,14 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
         "levels": [{"number": lv.number, "name": lv.name} for lv in policy.levels],
         "head_judge_only": sorted(policy.head_judge_only),
         "report_to_head_judge": sorted(policy.report_to_head_judge),
+        "unnamed_penalties": policy.unnamed_penalties is not None,
         "infractions": [
             {
                 "code": i.code,
                 "name": i.name,
                 "subsection": i.subsection,
                 "penalized": i.penalized,
+                "head_judge_only": i.head_judge_only,
                 "repeats": i.repeats.value,
                 "repeat_rules": None if i.repeat_rules is None else list(i.repeat_rules),
                 "defaults": None if i.defaults is None else {str(lv): _range(r) for lv, r in i.defaults.items()},

@@ -15,8 +15,10 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 
 from .catalog import (
     Alternative,
+    AppealRules,
     Catalog,
     Counts,
+    EventSettings,
     ExtensionReason,
     Infraction,
     Level,
@@ -28,6 +30,7 @@ from .catalog import (
     RepeatScope,
     Subsection,
     TimeRule,
+    UnnamedPenalties,
     UpgradeResult,
 )
 
@@ -87,6 +90,7 @@ class RawInfraction(_Strict):
     repeats: Annotated[Repeats, Field(strict=False)] = Repeats.COUNTED
     repeat_rules: list[str] | None = None
     synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
+    head_judge_only: bool = False
 
 
 class RawRank(_Strict):
@@ -145,8 +149,32 @@ class RawTimeRule(_Strict):
     over_minutes: float = Field(ge=0)
     plus_minutes: int = Field(default=0, ge=0)
     extra_turns_allowed: bool = False
+    announce_before_result: bool = False
     section: str
     summary: str
+
+
+class RawAppeals(_Strict):
+    section: str
+    summary: str = ""
+    challenges: Literal["none", "set_by_event"] | Annotated[int, Field(ge=1)] = "none"
+    challenge_spent_by: Literal["head_judge", "any_decision"] | None = None
+    challenge_section: str = ""
+    opponent_may_contest: Literal["remedy_only", "penalty_and_remedy"] = "penalty_and_remedy"
+    opponent_section: str = ""
+    proxy: bool = False
+    proxy_section: str = ""
+
+
+class RawUnnamedPenalties(_Strict):
+    section: str
+    summary: str
+
+
+class RawEventSettings(_Strict):
+    section: str
+    decklist_required: list[int | str] = []
+    random_deck_checks: list[int | str] = []
 
 
 class RawPolicy(_Strict):
@@ -154,13 +182,16 @@ class RawPolicy(_Strict):
     version: str
     source: str
     repeat_rules: list[RawRepeatRule]
-    ranks: list[RawRank] = Field(min_length=1)
+    ranks: list[RawRank]  # empty only when the text names no penalty and says so (unnamed_penalties)
     levels: list[RawLevel] = Field(min_length=1)
     head_judge_only: list[str] = []
     report_to_head_judge: list[str] = []
     time_extensions: list[RawTimeRule] = []
     subsections: list[RawSubsection] = Field(min_length=1)
     infractions: list[RawInfraction] = Field(min_length=1)
+    appeals: RawAppeals | None = None
+    unnamed_penalties: RawUnnamedPenalties | None = None
+    event_settings: RawEventSettings | None = None
 
 
 class RawCatalog(_Strict):
@@ -255,6 +286,28 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         ok_max = known_rank(rng.max, (*path, "max"))
         if ok_min and ok_max and rank_ids.index(rng.min) > rank_ids.index(rng.max):
             errs.append((path, f"min {rng.min!r} is above max {rng.max!r}"))
+
+    if not p.ranks and p.unnamed_penalties is None:
+        errs.append(
+            ((*base, "ranks"), "a policy needs at least one rank (or `unnamed_penalties` saying why it has none)")
+        )
+    if p.appeals is not None:
+        apath = (*base, "appeals")
+        if p.appeals.opponent_may_contest == "remedy_only" and not p.appeals.opponent_section:
+            errs.append(((*apath, "opponent_section"), "say where the text limits what an opponent may contest"))
+        if p.appeals.challenges == "none" and p.appeals.challenge_spent_by is not None:
+            errs.append(((*apath, "challenge_spent_by"), "the policy limits no challenges (challenges: none)"))
+        if p.appeals.challenges != "none" and p.appeals.challenge_spent_by is None:
+            errs.append(
+                ((*apath, "challenge_spent_by"), "say whose decision uses a challenge up: head_judge or any_decision")
+            )
+        if p.appeals.proxy and not p.appeals.proxy_section:
+            errs.append(((*apath, "proxy_section"), "say where the text provides the proxy"))
+    if p.event_settings is not None:
+        for field in ("decklist_required", "random_deck_checks"):
+            for i, lv in enumerate(getattr(p.event_settings, field)):
+                if _level_number(p, lv) is None:
+                    errs.append(((*base, "event_settings", field, i), f"{lv} is not a level of this policy"))
 
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
@@ -357,6 +410,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             repeats=i.repeats,
             repeat_rules=None if i.repeat_rules is None else tuple(i.repeat_rules),
             synonyms=tuple(i.synonyms),
+            head_judge_only=i.head_judge_only,
         )
         for i in p.infractions
     )
@@ -400,9 +454,49 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         subsections=tuple(Subsection(s.code, s.name) for s in p.subsections),
         infractions=infractions,
         time_rules=tuple(
-            TimeRule(t.reason, t.over_minutes, t.plus_minutes, t.extra_turns_allowed, t.section, t.summary.strip())
+            TimeRule(
+                t.reason,
+                t.over_minutes,
+                t.plus_minutes,
+                t.extra_turns_allowed,
+                t.section,
+                t.summary.strip(),
+                t.announce_before_result,
+            )
             for t in p.time_extensions
         ),
+        appeals=_build_appeals(p.appeals),
+        unnamed_penalties=(
+            UnnamedPenalties(p.unnamed_penalties.section, " ".join(p.unnamed_penalties.summary.split()))
+            if p.unnamed_penalties
+            else None
+        ),
+        event_settings=(
+            EventSettings(
+                p.event_settings.section,
+                frozenset(numbers(p.event_settings.decklist_required)),
+                frozenset(numbers(p.event_settings.random_deck_checks)),
+            )
+            if p.event_settings
+            else None
+        ),
+    )
+
+
+def _build_appeals(raw: RawAppeals | None) -> AppealRules:
+    """A policy without `appeals`: appeals go to the head judge, with no challenge limit and no proxy."""
+    if raw is None:
+        return AppealRules()
+    return AppealRules(
+        section=raw.section,
+        summary=" ".join(raw.summary.split()),
+        challenges=None if raw.challenges == "none" else raw.challenges,
+        challenge_spent_by=raw.challenge_spent_by or "any_decision",
+        challenge_section=raw.challenge_section,
+        opponent_may_contest=raw.opponent_may_contest,
+        opponent_section=raw.opponent_section,
+        proxy=raw.proxy,
+        proxy_section=raw.proxy_section,
     )
 
 

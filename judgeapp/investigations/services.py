@@ -12,7 +12,7 @@ from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
-from ..choices import level_name
+from ..choices import level_name, rank_namer
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
@@ -137,9 +137,17 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
 
 
 def accept_recommendation(
-    session: Session, *, actor: User, roles: frozenset[str], event: Event, incident: Incident
-) -> Investigation:
-    """The head judge gives the disqualification a floor judge recommended."""
+    session: Session,
+    *,
+    actor: User,
+    roles: frozenset[str],
+    event: Event,
+    incident: Incident,
+    policy: Policy | None = None,
+) -> Investigation | None:
+    """The head judge gives the penalty a floor judge recommended. A disqualification opens its investigation; a
+    recommendation made because only the head judge decides the infraction (Transformers 5.1) and naming a lesser
+    penalty simply stands."""
     _require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
@@ -152,6 +160,8 @@ def accept_recommendation(
         number=incident.number,
         changed={"status": ["recommended", "standing"]},
     )
+    if policy is not None and incident.rank_id not in policy.head_judge_only:
+        return None
     return open_investigation(session, actor=actor, event=event, incident=incident)
 
 
@@ -175,12 +185,13 @@ def decline_recommendation(
         if rank.id in policy.head_judge_only:
             raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
         rank_id = rank.id
-    elif infraction.penalized:
+    elif infraction.penalized and not policy.may_leave_rank_unnamed(infraction):
         raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
     before = incidents.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
-    incident.deviation_reason = f"Head judge declined the recommended {policy.rank(before['rank_id']).name}: {reason}"
+    recommended = rank_namer(policy)(before["rank_id"]) if before["rank_id"] else "ruling"
+    incident.deviation_reason = f"Head judge declined the recommended {recommended}: {reason}"
     audit.record(
         session,
         actor,

@@ -39,13 +39,18 @@ def accept(event, roles, number):
     incident = found(incidents.incident_by_number(db.session, event, number), Action.ACCEPT_RECOMMENDATION)
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
+    policy = event_policy(event)
     given, investigation = button(
         lambda: services.accept_recommendation(
-            db.session, actor=current_user, roles=roles, event=event, incident=incident
+            db.session, actor=current_user, roles=roles, event=event, incident=incident, policy=policy
         ),
-        f"Disqualification given (incident #{number}). Gather the statements and write your report.",
+        lambda inv: (
+            f"Disqualification given (incident #{number}). Gather the statements and write your report."
+            if inv is not None
+            else f"Ruling of incident #{number} accepted: it stands as your decision."
+        ),
     )
-    if not given:
+    if not given or investigation is None:
         return redirect(url_for("incidents.show", event_id=event.id, number=number))
     return redirect(url_for("investigations.show", event_id=event.id, number=investigation.number))
 

@@ -377,7 +377,7 @@ def report_of(
     rank_order = {r.id: r.order for r in policy.ranks}
     serious = []
     for i in standing:
-        if i.rank_id is not None and rank_order.get(i.rank_id, -1) >= serious_from.order:
+        if i.rank_id is not None and serious_from is not None and rank_order.get(i.rank_id, -1) >= serious_from.order:
             name, code = _who(i)
             serious.append(
                 PenaltyLine(
@@ -394,10 +394,10 @@ def report_of(
             )
     serious.sort(key=lambda p: (p.round, p.number))
 
-    top = policy.top_rank.id
+    top = policy.top_rank.id if policy.top_rank else None
     dqs = []
     for i in standing:
-        if i.rank_id == top:
+        if top is not None and i.rank_id == top:
             inv = rec.investigations.get(i.id)
             name, code = _who(i)
             dqs.append(
@@ -507,7 +507,7 @@ def report_of(
         penalties=penalties,
         not_counted=not_counted,
         incidents_logged=len(rec.incidents),
-        serious_from=serious_from.name,
+        serious_from=serious_from.name if serious_from else "",
         serious=serious,
         dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),
@@ -613,6 +613,7 @@ EXTENSION_HEADER = [
     "round",
     "table",
     "minutes",
+    "extra_turns",
     "reason",
     "proposed_minutes",
     "adjust_reason",
@@ -739,6 +740,7 @@ def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
             e.round.number,
             e.table_number,
             e.minutes,
+            e.extra_turns or "",
             e.reason.label,
             e.proposed_minutes if e.proposed_minutes is not None else "",
             e.adjust_reason or "",
@@ -906,7 +908,7 @@ def player_history(session: Session, catalog, *, organizer: User, code: str) -> 
                 i.subject_name,
                 _infraction(policy, i.infraction_code) if policy else i.infraction_code,
                 rank_namer(policy)(i.rank_id) if policy else (i.rank_id or "No penalty"),
-                bool(policy) and i.rank_id == policy.top_rank.id,
+                bool(policy and policy.top_rank) and i.rank_id == policy.top_rank.id,
             )
         )
     lines.sort(key=lambda line: (line.event.date, line.event.id, line.incident.number), reverse=True)

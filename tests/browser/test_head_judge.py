@@ -36,8 +36,9 @@ def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and
     phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
     phone.goto(f"{live_server}/events/1/incidents/1")
     phone.get_by_role("link", name="Player appeals").click()
-    phone.get_by_label("Mei Tanaka").check()  # the opponent appeals: the penalty is too light
-    phone.get_by_label("What they contest").fill("Opponent says the card was seen and it should be a loss of game.")
+    phone.get_by_label("Sota Takahashi").check()  # the penalized player appeals the penalty
+    phone.get_by_label("The penalty", exact=True).check()
+    phone.get_by_label("What they contest").fill("The player says the card was revealed as the effect asked.")
     assert no_horizontal_scroll(phone)
     shot(phone, "20-appeal-form")
     phone.get_by_role("button", name="Send the appeal to the head judge").click()
@@ -45,7 +46,7 @@ def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and
 
     head.get_by_text("Appeal #1 · round 1 · table 2").wait_for(timeout=10_000)  # no reload: the queue refreshed itself
     head.wait_for_function("document.querySelector('#appeals-badge .count').textContent.trim() === '1'", timeout=10_000)
-    assert "Mei Tanaka" in head.locator("#feed").inner_text()
+    assert "Sota Takahashi" in head.locator("#feed").inner_text()
     shot(head, "21-appeals-queue")
     head.get_by_text("Appeal #1 · round 1 · table 2").click()
     head.get_by_label("Overturned: the penalty is taken back").check()

@@ -29,11 +29,32 @@ def ruled(app, floor):
     return {**floor, "judge": judge, "head": signed_in(app, floor["people"]["head_judge"][1])}
 
 
+@pytest.fixture
+def tf_ruled(app, floor):
+    """The same table at a Transformers event: the floor judge rules slow play (5.5) for Aiko Mori and, the rules
+    naming no penalty but disqualification, writes the penalty given in the description."""
+    from judgeapp.events.services import import_pairings
+
+    with app.app_context():
+        event = db.session.get(Event, floor["event_id"])
+        event.policy_id, event.level = "transformers-tcg", 1
+        import_pairings(
+            db.session, actor=event.organizer, event=event, round_number=1, text="1,P-002,P-004\n2,P-001,P-003\n"
+        )
+        db.session.commit()
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(judge, floor["event_id"], player="P-001", infraction="5.5", description="Warning, per the IPG")
+    assert response.status_code == 302
+    return {**floor, "judge": judge, "head": signed_in(app, floor["people"]["head_judge"][1])}
+
+
 def appeal_url(event_id, number=1):
     return f"/events/{event_id}/incidents/{number}/appeal"
 
 
-def file_appeal(client, event_id, number=1, *, appellant=None, contest="The effect was resolved.", key=None):
+def file_appeal(
+    client, event_id, number=1, *, appellant=None, contest="The effect was resolved.", key=None, contests="both"
+):
     """Fill the appeal form like a judge; the penalized player (the first choice) appeals unless told otherwise."""
     page = client.get(appeal_url(event_id, number)).get_data(as_text=True)
     found_key, first = KEY_RE.search(page), re.search(r'name="appellant" value="([^"]+)"', page)
@@ -42,6 +63,7 @@ def file_appeal(client, event_id, number=1, *, appellant=None, contest="The effe
         "contest": contest,
         "key": key or (found_key.group(1) if found_key else "appeal-key-form-not-shown-01"),
         "appellant": appellant or (first.group(1) if first else "player:1"),
+        "contests": contests,
     }
     return client.post(appeal_url(event_id, number), data=data)
 
@@ -80,12 +102,13 @@ def test_the_floor_judge_files_an_appeal_with_who_appeals_what_they_contest_and_
         ruled["judge"],
         ruled["event_id"],
         appellant=player_value(app, ruled, "P-003"),
-        contest="Opponent says the warning is too light",
+        contest="Opponent says the discard should have been random",
+        contests="remedy",
     )
     assert response.status_code == 302
     [appeal] = appeals(app, ruled["event_id"])
     assert appeal.appellant_name == "Chen Yu" and not appeal.appellant_is_penalized
-    assert appeal.contest == "Opponent says the warning is too light"
+    assert (appeal.contest, appeal.contests) == ("Opponent says the discard should have been random", "remedy")
     assert appeal.ruling["infraction_code"] == "3.5.2" and appeal.ruling["rank_id"] == "warning"
     assert appeal.status is AppealStatus.OPEN
 
@@ -265,25 +288,27 @@ def delegate(client, event_id, proxy_id, number=1):
     )
 
 
-def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_alone_may_decide_it(app, ruled):
-    file_appeal(ruled["judge"], ruled["event_id"])
-    other_id, other_email = ruled["people"]["other_floor"]
-    assert delegate(ruled["head"], ruled["event_id"], other_id).status_code == 302
-    assert appeals(app, ruled["event_id"])[0].proxy_id == other_id
+def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_alone_may_decide_it_where_the_policy_provides_one(
+    app, tf_ruled
+):
+    file_appeal(tf_ruled["judge"], tf_ruled["event_id"])
+    other_id, other_email = tf_ruled["people"]["other_floor"]
+    assert delegate(tf_ruled["head"], tf_ruled["event_id"], other_id).status_code == 302
+    assert appeals(app, tf_ruled["event_id"])[0].proxy_id == other_id
     proxy = signed_in(app, other_email)
-    assert "Your decision" in text(proxy.get(f"/events/{ruled['event_id']}/appeals/1"))
+    assert "Your decision" in text(proxy.get(f"/events/{tf_ruled['event_id']}/appeals/1"))
     assert proxy.get("/appeals/waiting?format=json").get_json() == {"count": 1}
-    assert decide(proxy, ruled["event_id"], outcome="overturned", reason="Misread the card").status_code == 302
-    [appeal] = appeals(app, ruled["event_id"])
+    assert decide(proxy, tf_ruled["event_id"], outcome="overturned", reason="Misread the card").status_code == 302
+    [appeal] = appeals(app, tf_ruled["event_id"])
     assert appeal.decided_as_proxy and appeal.status is AppealStatus.OVERTURNED
 
 
-def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(app, ruled):
-    file_appeal(ruled["judge"], ruled["event_id"])
-    response = delegate(ruled["head"], ruled["event_id"], ruled["people"]["floor_judge"][0])
-    assert response.status_code == 302 and appeals(app, ruled["event_id"])[0].proxy_id is None
+def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy_where_the_policy_provides_one(app, tf_ruled):
+    file_appeal(tf_ruled["judge"], tf_ruled["event_id"])
+    response = delegate(tf_ruled["head"], tf_ruled["event_id"], tf_ruled["people"]["floor_judge"][0])
+    assert response.status_code == 302 and appeals(app, tf_ruled["event_id"])[0].proxy_id is None
     assert "Choose a floor judge of this event who did not make the ruling" in text(
-        ruled["head"].get(response.headers["Location"])
+        tf_ruled["head"].get(response.headers["Location"])
     )
 
 
@@ -293,18 +318,21 @@ def test_a_proxy_cannot_decide_appeals_not_delegated_to_them(app, ruled):
     assert decide(proxy, ruled["event_id"], outcome="upheld").status_code == 403
 
 
-def test_after_a_proxy_rules_the_player_may_still_appeal_to_the_head_judge(app, ruled):
-    file_appeal(ruled["judge"], ruled["event_id"])
-    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
-    decide(signed_in(app, ruled["people"]["other_floor"][1]), ruled["event_id"], outcome="upheld")
-    assert "may still appeal to the head judge" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/appeals/1"))
-    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
-    second = delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0], number=2)
+def test_after_a_proxy_rules_the_player_may_still_appeal_to_the_head_judge_where_the_policy_provides_one(app, tf_ruled):
+    file_appeal(tf_ruled["judge"], tf_ruled["event_id"])
+    delegate(tf_ruled["head"], tf_ruled["event_id"], tf_ruled["people"]["other_floor"][0])
+    decide(signed_in(app, tf_ruled["people"]["other_floor"][1]), tf_ruled["event_id"], outcome="upheld")
+    assert "may still appeal to the head judge" in text(
+        tf_ruled["judge"].get(f"/events/{tf_ruled['event_id']}/appeals/1")
+    )
+    assert file_appeal(tf_ruled["judge"], tf_ruled["event_id"]).status_code == 302
+    second = delegate(tf_ruled["head"], tf_ruled["event_id"], tf_ruled["people"]["other_floor"][0], number=2)
     assert second.status_code == 409 and "A proxy has already ruled on this incident" in text(second)
     assert (
-        decide(ruled["head"], ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code == 302
+        decide(tf_ruled["head"], tf_ruled["event_id"], 2, outcome="overturned", reason="Final: no penalty").status_code
+        == 302
     )
-    assert [a.status for a in appeals(app, ruled["event_id"])] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
+    assert [a.status for a in appeals(app, tf_ruled["event_id"])] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
 
 
 # ---- the ruling judge hears back -------------------------------------------------------------------------------------
@@ -340,8 +368,11 @@ def test_when_both_players_appeal_each_spends_a_challenge_if_the_ruling_is_uphel
     again = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     assert again.status_code == 400 and "Aiko Mori&#39;s appeal of this ruling is already waiting" in text(again)
     assert (
-        file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003")).status_code == 302
-    )
+        file_appeal(
+            ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003"), contests="remedy"
+        ).status_code
+        == 302
+    )  # the opponent contests the remedy only (Bushiroad Floor Rules 1.2.1)
     decide(ruled["head"], ruled["event_id"], 1, outcome="upheld")
     decide(ruled["head"], ruled["event_id"], 2, outcome="upheld")
     assert [(a.appellant_name, a.uses_challenge) for a in appeals(app, ruled["event_id"])] == [
@@ -361,3 +392,58 @@ def test_while_an_appeal_waits_the_floor_judge_cannot_correct_or_void_the_ruling
     assert ruled["judge"].get(f"{url}/edit").status_code == 409
     with app.app_context():
         assert db.session.scalar(select(Incident).where(Incident.number == 1)).status is IncidentStatus.STANDING
+
+
+# ---- the policy's appeal rules ---------------------------------------------------------------------------------------
+
+
+def test_under_bushiroad_an_opponent_may_contest_only_the_remedy_floor_rules_1_2_1(app, ruled):
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert "An opponent may contest only the remedy" in form and "1.2.1" in form
+    response = file_appeal(
+        ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003"), contests="penalty"
+    )
+    assert response.status_code == 400
+    assert "Chen Yu is the opponent" in text(response) and "never the penalty" in text(response)
+    assert appeals(app, ruled["event_id"]) == []
+
+
+def test_the_penalized_player_may_contest_the_penalty_under_bushiroad(app, ruled):
+    assert file_appeal(ruled["judge"], ruled["event_id"], contests="penalty").status_code == 302
+    assert appeals(app, ruled["event_id"])[0].contests == "penalty"
+
+
+def test_a_remedy_only_appeal_offers_no_overturn_and_keeps_the_penalty_when_the_remedy_changes(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-003"), contests="remedy")
+    page = text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals/1"))
+    assert "Upheld: the remedy stands" in page and "Overturned" not in page and "New infraction or penalty" not in page
+    refused = decide(ruled["head"], ruled["event_id"], outcome="overturned", reason="No")
+    assert refused.status_code == 400 and appeals(app, ruled["event_id"])[0].status is AppealStatus.OPEN
+    changed = decide(ruled["head"], ruled["event_id"], outcome="changed", reason="Discard at random instead")
+    assert changed.status_code == 302
+    [appeal] = appeals(app, ruled["event_id"])
+    assert appeal.status is AppealStatus.CHANGED and appeal.new_ruling == {"remedy": "Discard at random instead"}
+    with app.app_context():
+        incident = db.session.scalars(select(Incident)).one()
+        assert (incident.rank_id, incident.infraction_code) == ("warning", "3.5.2")
+
+
+def test_bushiroad_names_no_proxy_so_the_head_judge_cannot_delegate(app, ruled):
+    file_appeal(ruled["judge"], ruled["event_id"])
+    assert "Delegate to a proxy" not in text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals/1"))
+    response = delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
+    assert response.status_code == 302 and appeals(app, ruled["event_id"])[0].proxy_id is None
+    assert "provides no proxy" in text(ruled["head"].get(response.headers["Location"]))
+
+
+def test_at_a_transformers_event_the_opponent_may_contest_the_penalty_and_no_challenge_limit_applies(app, tf_ruled):
+    set_challenge_limit(app, tf_ruled["event_id"], 1)  # the setting is ignored: 2.9 limits no appeals
+    form = text(tf_ruled["judge"].get(appeal_url(tf_ruled["event_id"])))
+    assert "An opponent may contest only the remedy" not in form and "limits no player's challenges" in form
+    opponent = player_value(app, tf_ruled, "P-003")
+    assert (
+        file_appeal(tf_ruled["judge"], tf_ruled["event_id"], appellant=opponent, contests="penalty").status_code == 302
+    )
+    decide(tf_ruled["head"], tf_ruled["event_id"], outcome="upheld")
+    [appeal] = appeals(app, tf_ruled["event_id"])
+    assert appeal.status is AppealStatus.UPHELD and not appeal.uses_challenge

@@ -549,3 +549,14 @@ def test_the_penalties_by_player_csv_gives_each_players_penalties_with_the_ids_a
         ("P-002", "Ben Ode", "", "2", "Warning", "yes"),
         ("P-003", "Chen Yu", "pokemon:1234567", "1", "Warning", "no"),
     ]  # P-004 has no penalty: no row
+
+
+def test_the_time_extension_csv_has_the_extra_turns_given(app, finished):
+    from tests.integration.test_time_and_deck_checks import add_time
+
+    with app.app_context():
+        db.session.execute(update(Round).values(started_at=utcnow()))  # the round running again, to give time in it
+        db.session.commit()
+    assert add_time(finished["judge"], finished["event_id"], table=2, extra_turns=2, minutes=0, adjust_reason="Turns")
+    rows = rows_of(finished["head"].get(f"{base(finished)}/export/time-extensions.csv"))
+    assert [(r["table"], r["minutes"], r["extra_turns"]) for r in rows if r["extra_turns"]] == [("2", "0", "2")]

@@ -10,7 +10,13 @@ from sqlalchemy import select
 from judgeapp.extensions import db
 from judgeapp.models import Appeal, AppealStatus, StaffAssignment
 from tests.conftest import csrf_token
-from tests.integration.test_appeals import decide, delegate, file_appeal, ruled  # noqa: F401  (ruled: a fixture)
+from tests.integration.test_appeals import (  # noqa: F401  (ruled, tf_ruled: fixtures)
+    decide,
+    delegate,
+    file_appeal,
+    ruled,
+    tf_ruled,
+)
 from tests.integration.test_incidents import signed_in, text
 
 pytestmark = pytest.mark.db
@@ -48,31 +54,35 @@ def appeal_of(app, event_id) -> Appeal:
         return appeal
 
 
-def test_an_appeal_delegated_to_a_judge_who_was_then_removed_no_longer_counts_as_waiting_for_them(app, ruled):
-    file_appeal(ruled["judge"], ruled["event_id"])
-    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
-    proxy = signed_in(app, ruled["people"]["other_floor"][1])
+def test_an_appeal_delegated_to_a_judge_who_was_then_removed_no_longer_counts_as_waiting_for_them(app, tf_ruled):
+    file_appeal(tf_ruled["judge"], tf_ruled["event_id"])
+    delegate(tf_ruled["head"], tf_ruled["event_id"], tf_ruled["people"]["other_floor"][0])
+    proxy = signed_in(app, tf_ruled["people"]["other_floor"][1])
     assert waiting_count(proxy) == 1
-    remove(app, ruled, "other_floor")
+    remove(app, tf_ruled, "other_floor")
     assert waiting_count(proxy) == 0
     assert 'id="appeals-badge"' not in text(proxy.get("/"))
-    assert waiting_count(ruled["head"]) == 1  # still waiting: for the head judge, who can decide it or delegate again
+    assert (
+        waiting_count(tf_ruled["head"]) == 1
+    )  # still waiting: for the head judge, who can decide it or delegate again
 
 
-def test_a_removed_proxy_can_no_longer_open_or_decide_the_delegated_appeal(app, ruled):
-    file_appeal(ruled["judge"], ruled["event_id"])
-    delegate(ruled["head"], ruled["event_id"], ruled["people"]["other_floor"][0])
-    proxy = signed_in(app, ruled["people"]["other_floor"][1])
+def test_a_removed_proxy_can_no_longer_open_or_decide_the_delegated_appeal(app, tf_ruled):
+    file_appeal(tf_ruled["judge"], tf_ruled["event_id"])
+    delegate(tf_ruled["head"], tf_ruled["event_id"], tf_ruled["people"]["other_floor"][0])
+    proxy = signed_in(app, tf_ruled["people"]["other_floor"][1])
     token = csrf_token(proxy, "/")
-    remove(app, ruled, "other_floor")
-    assert proxy.get(f"/events/{ruled['event_id']}/appeals/1").status_code == 403
+    remove(app, tf_ruled, "other_floor")
+    assert proxy.get(f"/events/{tf_ruled['event_id']}/appeals/1").status_code == 403
     response = proxy.post(
-        f"/events/{ruled['event_id']}/appeals/1",
+        f"/events/{tf_ruled['event_id']}/appeals/1",
         data={"csrf_token": token, "outcome": "overturned", "reason": "Misread the card", "count_challenge": "y"},
     )
     assert response.status_code == 403
-    assert appeal_of(app, ruled["event_id"]).status is AppealStatus.OPEN
-    assert decide(ruled["head"], ruled["event_id"], outcome="upheld").status_code == 302  # the head judge still can
+    assert appeal_of(app, tf_ruled["event_id"]).status is AppealStatus.OPEN
+    assert (
+        decide(tf_ruled["head"], tf_ruled["event_id"], outcome="upheld").status_code == 302
+    )  # the head judge still can
 
 
 def test_a_decision_on_the_ruling_of_a_judge_since_removed_is_no_longer_bannered_on_their_pages(app, ruled):

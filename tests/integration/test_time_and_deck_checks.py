@@ -279,3 +279,35 @@ def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier
     picked = re.search(r"Check tables (.*?)</p>", page).group(1)
     assert len(re.findall(r">(\d+)</a>", picked)) == 2
     assert re.findall(r"<h2>Round (\d) <span class=\"muted\">\((\d+)\)</span>", page) == [("2", "1"), ("1", "1")]
+
+
+# ---- extra turns (Bushiroad Floor Rules 1.2.2, 4.2) ------------------------------------------------------------------
+
+
+def test_the_form_takes_extra_turns_and_reminds_the_judge_to_announce_them_before_the_result(app, floor):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    page = text(judge.get(f"/events/{floor['event_id']}/extensions/new"))
+    assert "Extra turns" in page and "before the result" in page and "1.2.2" in page
+    response = add_time(judge, floor["event_id"], table=2, minutes=0, extra_turns=1, adjust_reason="A turn, no time")
+    assert response.status_code == 302
+    clock_page = text(judge.get(response.headers["Location"]))
+    assert "Table 2: 1 extra turn added" in clock_page and "tell both players" in clock_page.lower()
+    assert "+1 extra turn" in clock_page
+    with app.app_context():
+        assert [(e.minutes, e.extra_turns) for e in db.session.scalars(select(TimeExtension))] == [(0, 1)]
+
+
+def test_extra_turns_are_not_offered_where_the_policy_gives_none(app, floor):
+    with app.app_context():
+        from judgeapp.models import Event
+
+        db.session.get(Event, floor["event_id"]).policy_id = "transformers-tcg"
+        db.session.get(Event, floor["event_id"]).level = 1
+        db.session.commit()
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    page = text(judge.get(f"/events/{floor['event_id']}/extensions/new"))
+    assert "Extra turns" not in page and "before the result" not in page
+    given = add_time(judge, floor["event_id"], table=2, minutes=3, extra_turns=1, adjust_reason="x")
+    assert given.status_code == 302  # the field is not on the form: only the minutes are given
+    with app.app_context():
+        assert [(e.minutes, e.extra_turns) for e in db.session.scalars(select(TimeExtension))] == [(3, None)]

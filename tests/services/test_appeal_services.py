@@ -32,13 +32,24 @@ def file(
     contest: str = "The effect was resolved.",
     key: str | None = None,
     who: str = "floor_judge",
+    contests: str | None = None,
 ) -> tuple[Appeal, bool]:
-    """File the appeal of `code`'s side as the appeal form does, then commit."""
+    """File the appeal of `code`'s side as the appeal form does, under the event's policy, then commit. The penalized
+    player contests the whole ruling, the opponent the remedy (Bushiroad Floor Rules 1.2.1), unless told otherwise."""
     from uuid import uuid4
 
-    data = services.AppealInput(key=key or uuid4().hex, appellant=f"player:{world.player(code).id}", contest=contest)
+    if contests is None:
+        contests = "remedy" if code == "P-003" else "both"
+    data = services.AppealInput(
+        key=key or uuid4().hex, appellant=f"player:{world.player(code).id}", contest=contest, contests=contests
+    )
     appeal, created = services.file_appeal(
-        world.session, actor=world.user(who), event=world.event, incident=world.incident(number), data=data
+        world.session,
+        actor=world.user(who),
+        event=world.event,
+        incident=world.incident(number),
+        data=data,
+        policy=world.policy,
     )
     world.session.commit()
     return appeal, created
@@ -81,8 +92,21 @@ def delegate(world: World, proxy: str | None, number: int = 1) -> None:
         event=world.event,
         appeal=appeal(world, number),
         proxy_id=proxy_id,
+        policy=world.policy,
     )
     world.session.commit()
+
+
+@pytest.fixture
+def proxied(ruled: World) -> World:
+    """The same ruling under a house variant of Bushiroad that provides a proxy (the text names none): challenges are
+    still set by the event and used up only by the head judge's own decision (Floor Rules 1.2.2)."""
+    from dataclasses import replace
+
+    ruled.policy = replace(
+        ruled.policy, appeals=replace(ruled.policy.appeals, proxy=True, proxy_section="house rule"), _by_code={}
+    )
+    return ruled
 
 
 def appeals(world: World) -> list[Appeal]:
@@ -106,13 +130,13 @@ def test_the_penalized_player_and_the_opponent_at_the_table_may_appeal(ruled):
 
 
 def test_an_appeal_keeps_who_appeals_what_they_contest_and_the_ruling_as_it_stood(ruled):
-    _, created = file(ruled, code="P-003", contest="Opponent says the warning is too light")
+    _, created = file(ruled, code="P-003", contest="Opponent says the discard should have been random")
     assert created
     [stored] = appeals(ruled)
     assert (stored.appellant_name, stored.appellant_is_penalized, stored.contest, stored.status) == (
         "Chen Yu",
         False,
-        "Opponent says the warning is too light",
+        "Opponent says the discard should have been random",
         AppealStatus.OPEN,
     )
     assert (stored.ruling["infraction_code"], stored.ruling["rank_id"], stored.ruling_judge_id) == (
@@ -312,83 +336,83 @@ def test_while_an_appeal_waits_the_floor_judge_cannot_void_the_ruling_and_nothin
 # ---- proxies --------------------------------------------------------------------------------------------------------
 
 
-def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_decides_it_in_their_place(ruled):
-    file(ruled)
-    delegate(ruled, "other_floor")
-    assert appeals(ruled)[0].proxy_id == ruled.user("other_floor").id
-    assert services.waiting_for(ruled.session, ruled.user("other_floor")) == 1
-    decide(ruled, who="other_floor", outcome="overturned", reason="Misread the card")
-    [stored] = appeals(ruled)
+def test_the_head_judge_delegates_one_appeal_to_a_proxy_who_decides_it_in_their_place(proxied):
+    file(proxied)
+    delegate(proxied, "other_floor")
+    assert appeals(proxied)[0].proxy_id == proxied.user("other_floor").id
+    assert services.waiting_for(proxied.session, proxied.user("other_floor")) == 1
+    decide(proxied, who="other_floor", outcome="overturned", reason="Misread the card")
+    [stored] = appeals(proxied)
     assert (stored.status, stored.decided_as_proxy, stored.decided_by_id) == (
         AppealStatus.OVERTURNED,
         True,
-        ruled.user("other_floor").id,
+        proxied.user("other_floor").id,
     )
-    assert ruled.entries("appeal.decide")[0].details["as_proxy"] is True
+    assert proxied.entries("appeal.decide")[0].details["as_proxy"] is True
 
 
-def test_taking_an_appeal_back_from_the_proxy_is_recorded(ruled):
-    file(ruled)
-    delegate(ruled, "other_floor")
-    delegate(ruled, None)
-    assert appeals(ruled)[0].proxy_id is None
-    proxy = ruled.user("other_floor").id
-    moves = [e for e in ruled.entries() if e.action in ("appeal.delegate", "appeal.take_back")]
+def test_taking_an_appeal_back_from_the_proxy_is_recorded(proxied):
+    file(proxied)
+    delegate(proxied, "other_floor")
+    delegate(proxied, None)
+    assert appeals(proxied)[0].proxy_id is None
+    proxy = proxied.user("other_floor").id
+    moves = [e for e in proxied.entries() if e.action in ("appeal.delegate", "appeal.take_back")]
     assert [(e.action, e.details["changed"]["proxy"]) for e in moves] == [
         ("appeal.delegate", [None, proxy]),
         ("appeal.take_back", [proxy, None]),
     ]
 
 
-def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(ruled):
-    file(ruled)
+def test_the_judge_whose_ruling_is_appealed_cannot_be_the_proxy(proxied):
+    file(proxied)
     with pytest.raises(FieldError) as caught:
-        delegate(ruled, "floor_judge")
-    ruled.session.rollback()
+        delegate(proxied, "floor_judge")
+    proxied.session.rollback()
     assert caught.value.message == "Choose a floor judge of this event who did not make the ruling."
-    assert appeals(ruled)[0].proxy_id is None and ruled.entries("appeal.delegate") == []
+    assert appeals(proxied)[0].proxy_id is None and proxied.entries("appeal.delegate") == []
 
 
-def test_a_proxy_cannot_decide_appeals_not_delegated_to_them(ruled, refused):
-    file(ruled)
+def test_a_proxy_cannot_decide_appeals_not_delegated_to_them(proxied, refused):
+    file(proxied)
     with refused(403):
-        decide(ruled, who="other_floor", outcome="upheld")
-    assert appeals(ruled)[0].status is AppealStatus.OPEN
+        decide(proxied, who="other_floor", outcome="upheld")
+    assert appeals(proxied)[0].status is AppealStatus.OPEN
 
 
-def test_after_a_proxy_rules_the_player_may_appeal_once_more_to_the_head_judge_alone(ruled, refused):
-    file(ruled)
-    delegate(ruled, "other_floor")
-    decide(ruled, who="other_floor", outcome="upheld")
-    file(ruled)
+def test_after_a_proxy_rules_the_player_may_appeal_once_more_to_the_head_judge_alone(proxied, refused):
+    file(proxied)
+    delegate(proxied, "other_floor")
+    decide(proxied, who="other_floor", outcome="upheld")
+    file(proxied)
     with refused(409) as caught:
-        delegate(ruled, "other_floor", number=2)
+        delegate(proxied, "other_floor", number=2)
     assert "A proxy has already ruled on this incident" in caught.value.decision.why
-    decide(ruled, 2, outcome="overturned", reason="Final: no penalty")
-    assert [a.status for a in appeals(ruled)] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
+    decide(proxied, 2, outcome="overturned", reason="Final: no penalty")
+    assert [a.status for a in appeals(proxied)] == [AppealStatus.UPHELD, AppealStatus.OVERTURNED]
 
 
-def test_a_proxy_who_changes_a_ruling_to_a_disqualification_only_recommends_it_and_it_is_investigated(ruled):
-    file(ruled)
-    delegate(ruled, "other_floor")
+def test_a_proxy_who_changes_a_ruling_to_a_disqualification_only_recommends_it_and_it_is_investigated(proxied):
+    file(proxied)
+    delegate(proxied, "other_floor")
     decide(
-        ruled,
+        proxied,
         who="other_floor",
         outcome="changed",
         infraction_code="4.1",
         rank_id="disqualification",
         reason="Deliberate",
     )
-    incident = ruled.incident(1)
+    incident = proxied.incident(1)
     assert (incident.rank_id, incident.status) == ("disqualification", IncidentStatus.RECOMMENDED)
-    assert ruled.session.scalars(select(Investigation)).one().incident_id == incident.id
+    assert proxied.session.scalars(select(Investigation)).one().incident_id == incident.id
 
 
-def test_every_appeal_state_change_writes_one_audit_entry(ruled):
-    file(ruled)
-    delegate(ruled, "other_floor")
-    decide(ruled, who="other_floor", outcome="upheld")
-    actions = [e.action for e in ruled.entries() if e.object_type == "Appeal"]
+def test_every_appeal_state_change_writes_one_audit_entry(proxied):
+    file(proxied)
+    delegate(proxied, "other_floor")
+    decide(proxied, who="other_floor", outcome="upheld")
+    actions = [e.action for e in proxied.entries() if e.object_type == "Appeal"]
     assert actions == ["appeal.file", "appeal.delegate", "appeal.decide"]
 
 
@@ -426,3 +450,58 @@ def test_only_the_judge_whose_ruling_was_appealed_acknowledges_the_decision(rule
             appeal=appeal(ruled),
         )
     assert appeal(ruled).seen_by_judge_at is None
+
+
+# ---- the policy's appeal rules ---------------------------------------------------------------------------------------
+
+
+def test_under_bushiroad_an_opponent_contesting_the_penalty_is_refused_floor_rules_1_2_1(ruled):
+    with pytest.raises(FieldError) as caught:
+        file(ruled, code="P-003", contests="penalty")
+    ruled.session.rollback()
+    assert caught.value.field == "contests" and "1.2.1" in caught.value.message
+    assert appeals(ruled) == [] and ruled.entries("appeal.file") == []
+
+
+def test_bushiroad_names_no_proxy_so_delegating_is_refused(ruled):
+    file(ruled)
+    with pytest.raises(FieldError) as caught:
+        delegate(ruled, "other_floor")
+    ruled.session.rollback()
+    assert caught.value.field == "proxy" and appeals(ruled)[0].proxy_id is None
+
+
+def test_a_proxys_upheld_decision_never_uses_a_challenge_where_only_the_head_judges_decision_counts(proxied):
+    challenge_limit(proxied, 1)
+    file(proxied)
+    delegate(proxied, "other_floor")
+    decide(proxied, who="other_floor", outcome="upheld")
+    assert appeals(proxied)[0].uses_challenge is False  # a proxy's second ruling is not the head judge's decision
+    file(proxied)
+    decide(proxied, 2, outcome="upheld")
+    assert [a.uses_challenge for a in appeals(proxied)] == [False, True]
+
+
+def test_where_any_decision_counts_a_proxys_upheld_decision_uses_a_challenge(proxied):
+    from dataclasses import replace
+
+    proxied.policy = replace(
+        proxied.policy, appeals=replace(proxied.policy.appeals, challenge_spent_by="any_decision"), _by_code={}
+    )
+    challenge_limit(proxied, 1)
+    file(proxied)
+    delegate(proxied, "other_floor")
+    decide(proxied, who="other_floor", outcome="upheld")
+    assert appeals(proxied)[0].uses_challenge is True
+
+
+def test_a_remedy_only_appeal_cannot_be_overturned_nor_change_the_penalty(ruled):
+    file(ruled, code="P-003")
+    for outcome, changes in (("overturned", {}), ("changed", {"rank_id": "loss_of_game"})):
+        with pytest.raises(FieldError):
+            decide(ruled, outcome=outcome, reason="No", **changes)
+        ruled.session.rollback()
+    decide(ruled, outcome="changed", reason="Reveal the hand and discard at random")
+    stored = appeals(ruled)[0]
+    assert stored.new_ruling == {"remedy": "Reveal the hand and discard at random"}
+    assert (ruled.incident(1).rank_id, ruled.incident(1).status) == ("warning", IncidentStatus.STANDING)

@@ -298,3 +298,31 @@ def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier
         pick = deckchecks.pick_tables(world.session, world.event, count=5, rng=random.Random(seed))
         # table 3 was checked this round; table 2 seats P-001, checked in round 1
         assert pick.tables == [1, 4, 5] and pick.skipped_tables == [3] and pick.skipped_players == 1
+
+
+# ---- extra turns (Bushiroad Floor Rules 1.2.2, 4.2) ------------------------------------------------------------------
+
+
+def test_a_ruling_may_give_extra_turns_with_or_without_minutes_where_the_policy_allows_them(world):
+    ext, _ = give(world, table_number=1, minutes=2, adjust_reason="Two minutes and a turn", extra_turns=1)
+    only_turns, _ = give(world, table_number=2, minutes=0, extra_turns=2, adjust_reason="Turns instead of time")
+    assert [(e.table_number, e.minutes, e.extra_turns) for e in (ext, only_turns)] == [(1, 2, 1), (2, 0, 2)]
+    assert [e.details.get("extra_turns") for e in world.entries("extension.add")] == [1, 2]
+    clock_view = clock.round_clock(world.session, round_one(world))
+    assert {t.table: (t.minutes, t.extra_turns) for t in clock_view.tables} == {1: (2, 1), 2: (0, 2)}
+
+
+def test_extra_turns_are_refused_where_the_policys_rule_gives_none(world):
+    with pytest.raises(FieldError) as caught:
+        give(world, table_number=1, reason="deck_check", minutes=3, extra_turns=1)
+    world.session.rollback()
+    assert caught.value.field == "extra_turns" and "no extra turns for a deck check" in caught.value.message
+    assert extensions(world) == []
+
+
+def test_the_judge_is_reminded_to_announce_a_ruling_extension_before_the_result_floor_rules_1_2_2(world):
+    from judgeapp.infractions import ExtensionReason
+
+    reminder = clock.announce_reminder(world.policy, ExtensionReason.RULING)
+    assert "both players" in reminder and "before the result" in reminder and "1.2.2" in reminder
+    assert clock.announce_reminder(world.policy, ExtensionReason.DECK_CHECK) is None

@@ -466,3 +466,55 @@ def test_a_void_incident_cannot_be_voided_again_and_nothing_is_written(world, re
         void(world, "head_judge", reason="Again")
     assert caught.value.decision.why == "This incident is already void."
     assert len(world.entries("incident.void")) == 1
+
+
+# ---- what the seed texts leave to the head judge or name elsewhere (issue 19) ---------------------------------------
+
+
+@pytest.fixture
+def transformers(world, catalog):
+    """The floor's event under the Transformers TCG rules: disqualification is the only penalty they name."""
+    world.policy = catalog.policy("transformers-tcg")
+    world.event.policy_id, world.event.level = "transformers-tcg", 1
+    world.session.commit()
+    return world
+
+
+def test_a_floor_judges_cheating_ruling_is_only_a_recommendation_transformers_5_1(transformers):
+    from judgeapp.investigations import services as investigations
+    from judgeapp.models import Investigation
+
+    result = transformers.log(infraction="5.1", penalty=None, description="Game loss per the IPG: hid a card")
+    assert result.incident.status is IncidentStatus.RECOMMENDED and result.incident.rank_id is None
+    investigations.accept_recommendation(
+        transformers.session,
+        actor=transformers.user("head_judge"),
+        roles=transformers.roles("head_judge"),
+        event=transformers.event,
+        incident=result.incident,
+        policy=transformers.policy,
+    )
+    transformers.session.commit()
+    assert result.incident.status is IncidentStatus.STANDING
+    assert transformers.count(Investigation) == 0  # not a disqualification: nothing to investigate
+
+
+def test_the_head_judges_own_cheating_ruling_stands_transformers_5_1(transformers):
+    result = transformers.log(who="head_judge", infraction="5.1", penalty="disqualification")
+    assert result.incident.status is IncidentStatus.STANDING
+
+
+def test_a_penalty_the_text_does_not_name_is_recorded_in_words_and_never_left_blank(transformers):
+    with pytest.raises(FieldError) as caught:
+        transformers.log(infraction="5.5", penalty=None)
+    transformers.session.rollback()
+    assert caught.value.field == "description" and "does not name it" in caught.value.message
+    result = transformers.log(infraction="5.5", penalty=None, description="Warning per the IPG")
+    assert (result.incident.rank_id, result.incident.status) == (None, IncidentStatus.STANDING)
+
+
+def test_bushiroad_still_needs_a_rank_for_an_infraction_without_a_default(world):
+    with pytest.raises(FieldError) as caught:
+        world.log(infraction="FR4.4", penalty=None, description="Agreed a draw")
+    world.session.rollback()
+    assert (caught.value.field, caught.value.message) == ("penalty", "Choose the penalty.")

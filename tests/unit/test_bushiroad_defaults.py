@@ -68,6 +68,7 @@ SOURCE = {
     "4.5": ((W, DQ), (LM, DQ)),
 }
 NO_DEFAULT = {"3.24", "4.6"}  # "Others": the judge decides by comparison
+FLOOR_RULES = {"FR4.4"}  # Floor Rules 4.4 calls an intentional draw an infraction; the guide gives it no default
 NOT_PENALIZED = {"3.23.1"}
 
 
@@ -76,8 +77,10 @@ def policy():
     return load_catalog(CATALOG).policy("bushiroad-afr")
 
 
-def test_catalog_lists_exactly_the_numbered_infractions_of_sections_3_and_4(policy):
-    assert {i.code for i in policy.infractions} == set(SOURCE) | NO_DEFAULT | NOT_PENALIZED
+def test_catalog_lists_exactly_the_numbered_infractions_of_sections_3_and_4_and_the_floor_rules_intentional_draw(
+    policy,
+):
+    assert {i.code for i in policy.infractions} == set(SOURCE) | NO_DEFAULT | NOT_PENALIZED | FLOOR_RULES
 
 
 @pytest.mark.parametrize("code", sorted(SOURCE))
@@ -88,8 +91,8 @@ def test_default_penalty_matches_the_penalty_guide(policy, code, level):
     assert (rng.min.id, rng.max.id) == expected
 
 
-@pytest.mark.parametrize("code", sorted(NO_DEFAULT))
-def test_others_have_no_default_and_are_left_to_the_judge(policy, code):
+@pytest.mark.parametrize("code", sorted(NO_DEFAULT | FLOOR_RULES))
+def test_others_and_the_intentional_draw_have_no_default_and_are_left_to_the_judge(policy, code):
     inf = policy.infraction(code)
     assert inf.defaults is None and inf.discretion
 
@@ -110,8 +113,17 @@ def test_legalised_game_state_allows_a_warning_instead_at_level_two_and_below(po
 
 def test_lost_score_sheet_becomes_warning_to_loss_of_match_when_scores_are_recovered(policy):
     for level in (1, 2, 3):
-        (alt,) = policy.infraction("3.19.3").alternatives_at(level)
-        assert (alt.penalty.min.id, alt.penalty.max.id) == (W, LM)
+        recovered, _ = policy.infraction("3.19.3").alternatives_at(level)
+        assert (recovered.penalty.min.id, recovered.penalty.max.id) == (W, LM)
+
+
+def test_lost_score_sheet_that_carried_penalty_records_raises_the_warning_to_loss_of_match_at_once(policy):
+    """Penalty Guide 3.19.3, last paragraph: with the event's penalty records on the lost sheet, a fighter who plays
+    on has the warning raised to a loss of match, whatever the earlier records were."""
+    for level in (1, 2, 3):
+        _, records_lost = policy.infraction("3.19.3").alternatives_at(level)
+        assert (records_lost.penalty.min.id, records_lost.penalty.max.id) == (LM, LM)
+        assert "penalty records" in records_lost.condition
 
 
 def test_unsportsmanlike_conduct_upgrades_even_for_different_actions(policy):

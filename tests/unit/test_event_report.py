@@ -10,7 +10,11 @@ from tests.conftest import CATALOG
 def test_penalties_from_the_lowest_rank_reported_to_the_head_judge_are_the_serious_ones():
     policies = load_catalog(CATALOG).policies
     assert policies["bushiroad-afr"].reported_from.name == "Loss of Game"
-    assert policies["transformers-tcg"].reported_from.name == "Game Loss"
+    assert policies["transformers-tcg"].reported_from.name == "Disqualification"  # the only penalty its text names
+
+
+def test_a_policy_whose_text_names_no_penalty_has_no_serious_rank():
+    assert load_catalog(CATALOG).policies["wars-tcg"].reported_from is None
 
 
 def report(rows):

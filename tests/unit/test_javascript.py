@@ -44,7 +44,8 @@ def engine_fixture() -> dict:
         for level in policy.levels:
             for inf in policy.infractions:
                 other = next((i for i in policy.infractions if i.subsection != inf.subsection), inf)
-                lowest, highest = policy.ranks[0].id, policy.ranks[-1].id
+                # a policy that names no rank (WARS TCG) still meets records holding a rank id of another time
+                lowest, highest = (policy.ranks[0].id, policy.ranks[-1].id) if policy.ranks else ("warning", "warning")
                 for priors in (
                     [],
                     [{"infraction": inf.code, "rank": lowest, "ref": 1, "round": 1}],
@@ -54,7 +55,11 @@ def engine_fixture() -> dict:
                         {"infraction": inf.code, "rank": highest, "ref": 3, "round": 2},
                     ],
                     [
-                        {"infraction": inf.code, "rank": policy.ranks[min(1, len(policy.ranks) - 1)].id, "ref": 4},
+                        {
+                            "infraction": inf.code,
+                            "rank": policy.ranks[min(1, len(policy.ranks) - 1)].id if policy.ranks else lowest,
+                            "ref": 4,
+                        },
                         {"infraction": other.code, "rank": lowest, "ref": 5, "round": 2},
                         {"infraction": inf.code, "rank": lowest, "ref": 6, "round": 2, "status": "overturned"},
                         {"infraction": inf.code, "rank": lowest, "ref": 7, "round": 1},

@@ -160,7 +160,10 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound) {
       return { infraction: p.infraction, rank: p.rank, ref: p.ref === undefined ? null : p.ref,
                number: p.ref === undefined ? null : p.ref, round: p.round === undefined ? null : p.round };
     }),
-    head_judge_only: suggested !== null && policy.head_judge_only.indexOf(suggested.id) !== -1,
+    head_judge_only: !!infraction.head_judge_only ||
+      (suggested !== null && policy.head_judge_only.indexOf(suggested.id) !== -1),
+    head_judge_infraction: !!infraction.head_judge_only,
+    unnamed_allowed: !!policy.unnamed_penalties && infraction.penalized && !infraction.defaults,
     in_range: inRange,
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })

@@ -169,7 +169,7 @@ function main() {
       needReason = s.in_range.indexOf(chosen) === -1;  // below the suggestion or above the default's top
     }
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
-    pendingNote.hidden = !(s && s.pending_if_chosen && s.head_judge_only.indexOf(chosen) !== -1);
+    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1));
   }
 
   function render(s) {
@@ -314,7 +314,8 @@ function main() {
     need(infraction, !!infraction.value, "Choose the infraction.");
     if (k === "player") need(playerInput, !!playerInput.value.trim(), "Type a few letters of the player's name or their player ID.");
     if (k !== "spectator") need(table, !!table.value, "Give the table number.");
-    if (last && last.penalized) need(penalty, !!penalty.value, "Choose the penalty.");
+    if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, "Choose the penalty.");
+    if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), "Describe the penalty given: the policy does not name it.");
     if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1) {
       need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), "This penalty departs from the suggestion: give a short reason.");
       reasonField.hidden = false;

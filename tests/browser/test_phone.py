@@ -59,7 +59,7 @@ def test_quick_reference_filters_as_you_type_without_reloading(live_server, phon
     search.press_sequentially("extra cards", delay=20)
     visible = phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts()
     assert visible == ["3.5.3.1", "3.5.3.2", "3.5.4"]
-    assert phone.locator("#count").inner_text() == "3 of 56 infractions"
+    assert phone.locator("#count").inner_text() == "3 of 57 infractions"  # Penalty Guide §3-4 and Floor Rules 4.4
     assert phone.evaluate("window.__sameDocument") is True  # no page load happened
     search.fill("")
     search.press_sequentially("3.20", delay=20)
@@ -84,6 +84,7 @@ def test_quick_reference_shows_the_chosen_level_and_the_upgrade_rule(live_server
     item.locator("summary").click()
     assert item.get_by_text("Instead: Warning when the judge can still legalise").is_visible()
     repeats = item.locator(".repeats").inner_text()
-    assert repeats.startswith("Repeats: A player cautioned again for the same infraction")
-    assert "(Penalty Guide §2)" in repeats
+    assert repeats == "Repeats: upgraded under Penalty Guide §2 (caution again) · Penalty Guide §2 (warning again)."
+    item.get_by_role("link", name="Penalty Guide §2 (warning again)").click()  # to the rule's own words
+    assert phone.locator("#rule-warning-again").inner_text().startswith("A player who already holds a warning")
     shot(phone, "05-reference-detail")

@@ -113,7 +113,14 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
 
 
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):
-    """The error page for `code` with a specific reason (the status's default text when none is given)."""
+    """The error page for `code` with a specific reason (the status's default text when none is given). Under a
+    table's call link (/call/…) it is the player's own small page, never the judges' (judgeapp/calls)."""
+    from flask import request
+
+    if request.path.startswith("/call/"):
+        from .calls.views import player_error
+
+        return player_error(code)
     default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
     return render_template(
         "errors/error.html", code=code, title=title or default_title, text=text or default, instead=instead

@@ -19,6 +19,32 @@ from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
 # ---- the player's page ---------------------------------------------------------------------------------------------
 
+NOT_KNOWN = "This call link is not known. Scan the QR code on your table again, or raise your hand."
+RAISE_YOUR_HAND = "Raise your hand and call “Judge!” aloud: a judge will come to your table."
+# The player's own error pages (web.error_page sends every error under /call/ here): what a player can do about it.
+PLAYER_ERRORS = {
+    400: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
+    404: ("Not found", NOT_KNOWN),
+    405: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
+    409: ("Judge calls are closed", f"Judge calls cannot be made from this page now. {RAISE_YOUR_HAND}"),
+    413: ("Not sent", f"What was sent is too long: nothing was sent. {RAISE_YOUR_HAND}"),
+    429: (
+        "Too many calls",
+        f"Too many calls were sent from here in a short time: this one was not sent. {RAISE_YOUR_HAND}",
+    ),
+    500: ("Not sent", f"Something went wrong: your call may not have been sent. {RAISE_YOUR_HAND}"),
+}
+
+
+def player_error(code: int):
+    """A player's error page: their own small page (call.css, no script, no judges' menu)."""
+    title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
+    return render_template("calls/error.html", code=code, title=title, text=text), code
+
+
+def _closed_page(event, table: int):
+    return render_template("calls/table.html", event=event, table=table, closed=True), 409
+
 
 def _table_key() -> str:
     args = request.view_args or {}
@@ -43,10 +69,10 @@ def table(event_id, table, sig):
     table's own call."""
     event = services.event_of_link(db.session, event_id, table, sig)
     if event is None:
-        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+        refuse(404, NOT_KNOWN)
     allowed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
     if not allowed:  # the event has closed: its links stop working (409, said plainly)
-        return render_template("calls/table.html", event=event, table=table, closed=True), allowed.status
+        return _closed_page(event, table)
     form = CallForm()
     if form.validate_on_submit():
         try:
@@ -58,7 +84,7 @@ def table(event_id, table, sig):
             getattr(form, err.field).errors.append(err.message)
         except EventClosed:
             db.session.rollback()
-            return render_template("calls/table.html", event=event, table=table, closed=True), 409
+            return _closed_page(event, table)
         else:
             db.session.commit()
             return redirect(request.path, code=303)
@@ -70,11 +96,16 @@ def table(event_id, table, sig):
 
 def call_not_sent():
     """The call's form came back without its security token (the phone dropped the page's cookie, or the page was
-    very old): nothing was sent; the page says so, with the button to try again."""
+    very old): nothing was sent; the page says so, with the button to try again. A link judgeapp never made is the
+    same "not known" page a GET gets, and a closed event's link the same "judge calls are closed" (answered here, in
+    the CSRF error's handler: an exception raised here would be nobody's to handle)."""
     args = request.view_args or {}
     event = services.event_of_link(db.session(), args.get("event_id", 0), args.get("table", 0), args.get("sig", ""))
     if event is None:
-        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+        db.session.rollback()
+        return player_error(404)
+    if event.closed_at is not None:
+        return _closed_page(event, args["table"])
     form = CallForm(formdata=None)
     form.submit.errors = [
         "Your call was not sent: this page was too old, or your browser refused its cookie (the page's security "

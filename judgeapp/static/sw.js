@@ -80,6 +80,8 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") return;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // Players' call pages (a table's QR code) are the network's alone: never a judge's kept page or offline page.
+  if (url.pathname.indexOf("/call/") === 0) return;
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
   } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query

@@ -159,3 +159,30 @@ def test_the_qr_sheet_and_the_links_page_for_the_organizer(live_server, phone, t
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True, text=True).stdout
     assert "Demo Open" in words and "Table 1" in words and "Table 16" in words
     subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", str(pdf), str(ARTIFACTS / "80-qr-sheet")])
+
+
+def test_the_judges_service_worker_never_answers_for_a_players_call_page(live_server, browser, phone):
+    """A phone a judge used has the judges' service worker; a player's link opened on it goes to the network, never
+    to the judges' kept pages or offline page (with a slow or absent network that page replaced the call page)."""
+    from playwright.sync_api import Error
+
+    link = table_link(live_server, 5)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    ready_for_offline(phone, live_server)
+    phone.context.set_offline(True)
+    shown = None
+    try:
+        phone.goto(link)
+        shown = phone.content()
+    except Error:
+        pass  # the browser's own "no network": the worker left the request alone
+    phone.context.set_offline(False)
+    assert shown is None, "the service worker answered for a player's call page"
+
+    player_context, player = phone_of(browser)  # a player's own phone: an error page installs no service worker
+    for url in (link[:-16] + "a" * 16, link.replace("/call/", "/call/x/")):
+        player.goto(url)
+        player.wait_for_timeout(300)
+        assert player.evaluate("navigator.serviceWorker.getRegistrations().then((r) => r.length)") == 0
+    player_context.close()

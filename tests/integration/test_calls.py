@@ -438,3 +438,83 @@ def test_the_links_page_offers_every_table_in_play_and_refuses_a_sheet_too_large
     too_many = scorekeeper.get(f"{base}?first=1&last=600&paper=a4")
     assert too_many.status_code == 400 and "At most 500 tables on one sheet" in text(too_many)
     assert scorekeeper.get(f"{base}?first=x&last=2").status_code == 400
+
+
+# ---- the player's page under hostile or unlucky use (issue 23's review) ----------------------------------------------
+
+
+def forged_links(calls):
+    """Call links judgeapp never made: a wrong signature, an unknown event, a table out of range."""
+    seven = calls["links"][7]
+    event_id = calls["event_id"]
+    return [
+        seven[:-16] + "a" * 16 if not seven.endswith("a" * 16) else seven[:-16] + "b" * 16,
+        f"/call/999/7/{'a' * 16}",
+        f"/call/{event_id}/0/{'a' * 16}",
+        f"/call/{event_id}/100000/{'a' * 16}",
+    ]
+
+
+def test_a_post_to_a_forged_call_link_without_a_token_is_the_same_not_known_page_as_a_get(app, calls):
+    for url in forged_links(calls):
+        got = app.test_client().get(url)
+        posted = app.test_client().post(url, data={"submit": "1"})  # no cookie, no CSRF token: a script's post
+        assert (got.status_code, posted.status_code) == (404, 404), url
+        assert "This call link is not known" in text(posted)
+        assert text(posted) == text(got)
+
+
+def test_a_post_without_a_token_after_the_event_closed_says_judge_calls_are_closed(app, calls):
+    with app.app_context():
+        from judgeapp.models import Event, utcnow
+
+        db.session.get(Event, calls["event_id"]).closed_at = utcnow()
+        db.session.commit()
+    late = app.test_client().post(calls["links"][7], data={"submit": "1"})  # the page's cookie lost, or a script
+    assert late.status_code == 409
+    page = text(late)
+    assert "judge calls are closed" in page and "not sent" not in page and 'name="submit"' not in page
+    assert the_call(app, calls["event_id"]) is None
+
+
+PLAYER_PAGE_MUST_NOT = ("js/page.js", "/sw.js", "manifest", "Log out", "Back to my events")
+
+
+def test_every_error_page_a_player_can_get_is_the_players_own_small_page_with_no_judges_script(app, calls):
+    """The judges' page.js registers the service worker for the whole site: a player's phone must never load it."""
+    app.config["CALL_LIMIT_PER_TABLE"] = "1 per 10 minutes"
+    answers = {
+        "not known (GET)": app.test_client().get(forged_links(calls)[0]),
+        "not known (POST, no token)": app.test_client().post(forged_links(calls)[0]),
+        "no such address": app.test_client().get("/call/1/seven/abc"),
+        "method not allowed": app.test_client().put(calls["links"][7]),
+        "not sent (no token)": app.test_client().post(calls["links"][7], data={"submit": "1"}),
+    }
+    raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(floor, page + "/close", {}, form_page=page)
+    _, answers["too many"] = raise_call(app, calls["links"][7])
+    with app.app_context():
+        from judgeapp.models import Event, utcnow
+
+        db.session.get(Event, calls["event_id"]).closed_at = utcnow()
+        db.session.commit()
+    answers["closed"] = app.test_client().get(calls["links"][7])
+    statuses = {name: answer.status_code for name, answer in answers.items()}
+    assert statuses == {
+        "not known (GET)": 404,
+        "not known (POST, no token)": 404,
+        "no such address": 404,
+        "method not allowed": 405,
+        "not sent (no token)": 400,
+        "too many": 429,
+        "closed": 409,
+    }
+    for name, answer in answers.items():
+        html = text(answer)
+        assert "call.css" in html, name  # the player's own small stylesheet
+        for banned in PLAYER_PAGE_MUST_NOT:
+            assert banned not in html, f"{name}: {banned}"
+        assert "<script" not in html or "js/call-status.js" in html, name

@@ -62,7 +62,11 @@ def _new_call() -> bool:
     methods=["POST"],
     deduct_when=lambda response: _new_call(),
 )
-@limiter.limit(lambda: current_app.config["CALL_LIMIT_PER_ADDRESS"], methods=["POST"])
+@limiter.limit(  # the venue's players share one public address: only new calls count, never a forged link's post
+    lambda: current_app.config["CALL_LIMIT_PER_ADDRESS"],
+    methods=["POST"],
+    deduct_when=lambda response: _new_call(),
+)
 def table(event_id, table, sig):
     """A table's call link: one big button; then the call's place in the queue, and "A judge is coming" once taken.
     The page refreshes itself (no script) while the call is live. It shows nothing of the event but its name and this

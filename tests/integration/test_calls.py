@@ -131,12 +131,22 @@ def test_a_tables_calls_are_rate_limited_and_the_refusal_is_a_readable_page(app,
     assert other_table.status_code == 303  # the limit is the table's
 
 
+def link_of(app, calls, table):
+    from judgeapp.calls import services
+    from judgeapp.models import Event
+
+    with app.app_context():
+        key = db.session.get(Event, calls["event_id"]).call_key
+        return f"/call/{calls['event_id']}/{table}/{services.signature(key, calls['event_id'], table)}"
+
+
 def test_calls_from_one_address_are_rate_limited_across_tables(app, calls):
     app.config["CALL_LIMIT_PER_ADDRESS"] = "3 per 10 minutes"
     player = app.test_client()
     token = csrf_token(player, calls["links"][7])
-    answers = [player.post(calls["links"][t], data={"csrf_token": token}).status_code for t in (7, 8, 7, 8)]
-    assert answers[:3] != [429] * 3 and answers[3] == 429
+    tables = (7, 8, 9, 10)  # a new call at each: the address's fourth is refused
+    answers = [player.post(link_of(app, calls, t), data={"csrf_token": token}).status_code for t in tables]
+    assert answers[:3] == [303] * 3 and answers[3] == 429
 
 
 def test_a_closed_events_links_stop_working_and_its_waiting_calls_are_cancelled(app, calls):
@@ -518,3 +528,29 @@ def test_every_error_page_a_player_can_get_is_the_players_own_small_page_with_no
         for banned in PLAYER_PAGE_MUST_NOT:
             assert banned not in html, f"{name}: {banned}"
         assert "<script" not in html or "js/call-status.js" in html, name
+
+
+def test_only_new_calls_count_against_an_address_so_one_script_on_the_venue_wifi_blocks_no_table(app, calls):
+    """Players share the venue's public address: forged links, repeated taps on a live call and form errors from it
+    use up nothing; the per-table limit stays."""
+    app.config["CALL_LIMIT_PER_ADDRESS"] = "3 per 10 minutes"
+    script = app.test_client()
+    for url in forged_links(calls) * 5:
+        assert script.post(url, data={"submit": "1"}).status_code == 404
+    for _ in range(5):  # a token from a real page: still a made-up signature
+        token = csrf_token(script, calls["links"][7])
+        assert script.post(forged_links(calls)[0], data={"csrf_token": token}).status_code == 404
+    player = app.test_client()
+    token = csrf_token(player, calls["links"][7])
+    for _ in range(6):  # the first tap calls; the others add nothing
+        assert player.post(calls["links"][7], data={"csrf_token": token}).status_code == 303
+    for _ in range(6):
+        refused = player.post(calls["links"][8], data={"csrf_token": token, "reason": "bribery"})
+        assert refused.status_code == 400
+    assert player.post(calls["links"][8], data={"csrf_token": token}).status_code == 303  # the second call
+    assert player.post(link_of(app, calls, 9), data={"csrf_token": token}).status_code == 303  # the third
+    too_many = player.post(link_of(app, calls, 10), data={"csrf_token": token})
+    assert too_many.status_code == 429
+    page = text(too_many)
+    assert "Raise your hand and call “Judge!” aloud" in page and "this one was not sent" in page
+    assert "call.css" in page and "Log out" not in page and "js/page.js" not in page

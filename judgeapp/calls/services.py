@@ -10,9 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy import CursorResult, func, or_, select, update
@@ -27,6 +28,10 @@ from ..permissions import Action
 from ..records import lock_event
 
 MAX_NOTE = 120  # the player's one line
+# Text-direction controls (embeddings, overrides, isolates, marks): in a one-line note they only reorder what judges
+# read ("\u202egnp.exe" shows as "exe.png"), so the note keeps its letters and loses these.
+DIRECTION_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+CANCEL_SHOWN = timedelta(minutes=15)  # how long a table's page says its call was closed by the head judge
 SIGNATURE_CHARS = 16  # 80 bits of the HMAC, base32: short enough for a QR code a phone reads from across a table
 
 # ---- the tables' call links ----------------------------------------------------------------------------------------
@@ -61,6 +66,10 @@ def event_of_link(session: Session, event_id: int, table: int, sig: str) -> Even
     return event
 
 
+def without_direction_controls(text: str | None) -> str:
+    return DIRECTION_CONTROLS.sub("", text or "")
+
+
 # ---- the player's side ---------------------------------------------------------------------------------------------
 
 
@@ -70,6 +79,7 @@ class TableCall:
 
     call: JudgeCall | None
     place: int | None  # 1 = next; None once a judge has taken it
+    cancelled: JudgeCall | None = None  # no live call: the table's last one, closed without a judge lately
 
     @property
     def coming(self) -> bool:
@@ -80,9 +90,20 @@ def live_call_at(session: Session, event: Event, table: int) -> JudgeCall | None
     return session.scalar(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.live_table == table))
 
 
-def table_call(session: Session, event: Event, table: int) -> TableCall:
+def table_call(session: Session, event: Event, table: int, now: datetime | None = None) -> TableCall:
     call = live_call_at(session, event, table)
-    if call is None or call.state is not CallState.OPEN:
+    if call is None:
+        last = session.scalar(
+            select(JudgeCall)
+            .where(JudgeCall.event_id == event.id, JudgeCall.table_number == table)
+            .order_by(JudgeCall.number.desc())
+            .limit(1)
+        )
+        lately = (now or utcnow()) - CANCEL_SHOWN
+        if last is not None and last.outcome is CallOutcome.CANCELLED and last.closed_at and last.closed_at >= lately:
+            return TableCall(None, None, cancelled=last)
+        return TableCall(None, None)
+    if call.state is not CallState.OPEN:
         return TableCall(call, None)
     ahead = session.scalar(
         select(func.count())
@@ -107,7 +128,7 @@ def raise_call(
         why = CallReason(reason) if reason else CallReason.OTHER
     except ValueError:
         raise FieldError("reason", "Choose one of the reasons.") from None
-    text = one_line(note, "note", limit=MAX_NOTE) or ""
+    text = one_line(without_direction_controls(note), "note", limit=MAX_NOTE) or ""
     lock_event(session, event)  # serialises two taps at one table: the second finds the first's call
     existing = live_call_at(session, event, table)
     if existing is not None:

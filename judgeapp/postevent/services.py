@@ -781,7 +781,7 @@ def call_rows(event: Event, rec: Records, local: Local) -> list[list]:
                 c.round.number if c.round else "",
                 c.table_number,
                 c.reason.label,
-                c.note,
+                calls.without_direction_controls(c.note),  # also a note stored before they were taken out
                 stamp(c.raised_at),
                 stamp(c.taken_at),
                 c.taken_by.name if c.taken_by else "",

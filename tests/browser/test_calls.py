@@ -186,3 +186,79 @@ def test_the_judges_service_worker_never_answers_for_a_players_call_page(live_se
         player.wait_for_timeout(300)
         assert player.evaluate("navigator.serviceWorker.getRegistrations().then((r) => r.length)") == 0
     player_context.close()
+
+
+def head_judge_closes(server, number):
+    """The head judge closes call `number` from their phone (nobody took it: cancelled)."""
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User
+
+    with server.app.app_context():
+        event = db.session.scalar(select(Event))
+        head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
+        call = services.call_by_number(db.session, event, number)
+        services.close(db.session, actor=head, roles=frozenset({"head_judge"}), event=event, call=call)
+        db.session.commit()
+
+
+def the_event_closes(server):
+    from judgeapp.calls import services
+    from judgeapp.models import Event, utcnow
+
+    with server.app.app_context():
+        event = db.session.scalar(select(Event))
+        services.close_with_event(db.session, actor=event.organizer, event=event)
+        event.closed_at = utcnow()
+        db.session.commit()
+
+
+def test_the_players_page_says_the_head_judge_closed_the_call_then_that_calls_are_closed_and_stops_asking(
+    live_server, browser
+):
+    link = table_link(live_server, 3)
+    player_context, player = phone_of(browser)
+    player.goto(link)
+    button = player.get_by_role("button", name="Call a judge")
+    assert player.get_by_label("In a few words (optional)").bounding_box()["y"] < button.bounding_box()["y"]
+    assert player.get_by_label("Rules question").bounding_box()["y"] < button.bounding_box()["y"]
+    button.click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    assert player.get_by_text("this page also updates by itself").is_visible()
+
+    head_judge_closes(live_server, 1)
+    player.get_by_text("Your call was closed by the head judge").wait_for(timeout=15_000)  # no reload
+    assert player.get_by_role("button", name="Call a judge").is_visible()  # to call again
+    assert no_horizontal_scroll(player)
+    shot(player, "81-player-call-closed-by-the-head-judge")
+
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    the_event_closes(live_server)
+    player.get_by_text("judge calls are closed").wait_for(timeout=15_000)
+    assert "in the queue" not in player.locator("main").inner_text()
+    shot(player, "82-player-judge-calls-closed")
+    asked = []
+    player.on("request", lambda r: asked.append(r.url))
+    player.wait_for_timeout(11_000)
+    assert not [u for u in asked if "/call/" in u], "the page went on asking after the event closed"
+    player_context.close()
+
+
+def test_without_script_the_players_page_claims_no_updating_and_a_refusal_is_the_players_own_page(live_server, browser):
+    live_server.app.config["CALL_LIMIT_PER_TABLE"] = "1 per 10 minutes"
+    link = table_link(live_server, 4)
+    player_context, player = phone_of(browser, java_script_enabled=False)
+    player.goto(link)
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    assert not player.get_by_text("updates by itself").is_visible()
+    head_judge_closes(live_server, 1)
+    player.get_by_role("link", name="Refresh").click()
+    player.get_by_text("Your call was closed by the head judge").wait_for()
+    player.get_by_role("button", name="Call a judge").click()  # a second new call from the table in 10 minutes
+    player.get_by_role("heading", name="Too many calls").wait_for()
+    assert "Raise your hand and call “Judge!” aloud" in player.locator("main").inner_text()
+    assert player.locator("header, nav").count() == 0  # the player's own page: no judges' menu
+    assert no_horizontal_scroll(player)
+    shot(player, "83-player-too-many-calls")
+    player_context.close()

@@ -81,7 +81,7 @@ def test_a_player_calls_from_the_tables_link_and_sees_the_place_in_the_queue_the
     floor = judge(app, calls["people"], "floor_judge")
     queue = text(floor.get(f"/events/{calls['event_id']}/calls"))
     assert queue.index("Table 7") < queue.index("Table 8")  # oldest first
-    assert "Rules question: “Does &lt;b&gt;Counter&lt;/b&gt; resolve first?”" in queue  # inert
+    assert "Rules question: “<bdi>Does &lt;b&gt;Counter&lt;/b&gt; resolve first?</bdi>”" in queue  # inert, isolated
 
     assert take(floor, calls["event_id"]).status_code == 302
     page = text(player.get(calls["links"][7]))
@@ -554,3 +554,88 @@ def test_only_new_calls_count_against_an_address_so_one_script_on_the_venue_wifi
     page = text(too_many)
     assert "Raise your hand and call “Judge!” aloud" in page and "this one was not sent" in page
     assert "call.css" in page and "Log out" not in page and "js/page.js" not in page
+
+
+def test_a_call_the_head_judge_cancels_is_said_on_the_tables_page_with_the_button_to_call_again(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    head = judge(app, calls["people"], "head_judge")
+    page = f"/events/{calls['event_id']}/calls/1"
+    assert post_form(head, page + "/close", {}, form_page=page).status_code == 302
+    shown = text(player.get(calls["links"][7]))
+    assert "Your call was closed by the head judge" in shown
+    assert 'id="call-status"' in shown and "data-ended" in shown  # the page's script stops asking
+    assert "Call a judge to table 7" in shown  # and the button is there to call again
+    assert "Your call was closed by the head judge" not in text(app.test_client().get(calls["links"][8]))
+
+
+def test_a_call_answered_at_the_table_is_not_said_to_be_closed_by_the_head_judge(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(floor, page + "/close", {}, form_page=page)
+    shown = text(player.get(calls["links"][7]))
+    assert "closed by the head judge" not in shown and "Call a judge to table 7" in shown
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def test_text_direction_controls_are_taken_out_of_the_players_note_in_pages_and_csv(app, calls):
+    """U+202E made "gnp.exe" read as "exe.png" in the judges' queue; the note keeps its letters, not the controls."""
+    raise_call(app, calls["links"][7], note="photo \u202egnp.exe\u202c \u2067x\u2069 \u200eok\u200f")
+    call = the_call(app, calls["event_id"])
+    assert call.note == "photo gnp.exe x ok"
+    floor = judge(app, calls["people"], "floor_judge")
+    for url in (f"/events/{calls['event_id']}/calls", f"/events/{calls['event_id']}/calls/1"):
+        html = text(floor.get(url))
+        assert "gnp.exe" in html and not any(c in html for c in BIDI), url
+        assert "<bdi>photo gnp.exe x ok</bdi>" in html, url  # isolated from the text around it
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    body = organizer.get(f"/events/{calls['event_id']}/export/judge-calls.csv").get_data(as_text=True)
+    assert "photo gnp.exe x ok" in body and not any(c in body for c in BIDI)
+
+
+def test_the_players_note_stored_before_with_direction_controls_is_shown_without_them(app, calls):
+    from judgeapp.models import JudgeCall
+
+    raise_call(app, calls["links"][7], note="old note")
+    with app.app_context():  # a note stored before the controls were taken out
+        db.session.scalar(select(JudgeCall)).note = "old \u202egnp.exe"
+        db.session.commit()
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    body = organizer.get(f"/events/{calls['event_id']}/export/judge-calls.csv").get_data(as_text=True)
+    assert "old gnp.exe" in body and "\u202e" not in body
+
+
+def test_without_script_the_players_page_does_not_claim_to_update_by_itself(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    page = text(player.get(calls["links"][7]))
+    claim = re.search(r'<span class="auto"( hidden)?>[^<]*updates by itself', page)
+    assert claim and claim.group(1) == " hidden"  # call-status.js shows it; without script it stays hidden
+    assert page.count("updates by itself") == 1
+
+
+def test_the_reason_and_the_note_come_before_the_big_button(app, calls):
+    page = text(app.test_client().get(calls["links"][7]))
+    assert page.index('name="reason"') < page.index('id="submit"')
+    assert page.index('id="note"') < page.index('id="submit"')
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [({"note": "x" * 121}, "note", "characters"), ({"reason": "bribery"}, "reason", "Choose one of the reasons.")],
+)
+def test_a_form_error_sent_while_the_tables_call_is_live_is_shown_at_its_field(app, calls, fields, field, message):
+    raise_call(app, calls["links"][7])  # one player called; another player's page was still open
+    other = app.test_client()
+    token = csrf_token(other, calls["links"][8])
+    refused = other.post(calls["links"][7], data={"csrf_token": token, **fields})
+    assert refused.status_code == 400
+    page = text(refused)
+    assert "Your call is in the queue" in page  # the table's call is live
+    error = re.search(rf'<p class="error" id="{field}-error" role="alert">([^<]*)</p>', page)
+    assert error and message in error.group(1)
+    assert re.search(rf'aria-describedby="{field}-error"', page)

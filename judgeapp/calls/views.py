@@ -232,16 +232,21 @@ def close(event, roles, number):
 
 
 def table_links(event, first: int, last: int) -> list[tuple[int, str]]:
+    """The tables' call links on the configured public address (JUDGEAPP_BASE_URL, as the emailed links): never the
+    Host header of the request, so a sheet printed from localhost, behind a proxy or with a forged Host carries the
+    address players can reach."""
     key = services.call_key_of(db.session(), event, current_user)
-    return [
-        (
-            t,
-            url_for(
-                "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
-            ),
-        )
-        for t in range(first, last + 1)
-    ]
+    base = current_app.config["JUDGEAPP_BASE_URL"].rstrip("/")
+    with current_app.test_request_context("/", base_url=base):
+        return [
+            (
+                t,
+                url_for(
+                    "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
+                ),
+            )
+            for t in range(first, last + 1)
+        ]
 
 
 MAX_SHEET_TABLES = 500

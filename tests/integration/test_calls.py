@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db, limiter
+from tests.conftest import CSRF_RE as CSRF
 from tests.conftest import PASSWORD, csrf_token, login, post_form
 
 
@@ -639,3 +640,21 @@ def test_a_form_error_sent_while_the_tables_call_is_live_is_shown_at_its_field(a
     error = re.search(rf'<p class="error" id="{field}-error" role="alert">([^<]*)</p>', page)
     assert error and message in error.group(1)
     assert re.search(rf'aria-describedby="{field}-error"', page)
+
+
+def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_the_requests_host(app, calls):
+    import subprocess
+
+    app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/"
+    organizer = app.test_client()
+    forged = {"base_url": "http://evil.example", "headers": {"X-Forwarded-Host": "evil.example"}}  # the Host header
+    token = CSRF.search(text(organizer.get("/login", **forged))).group(1)
+    fields = {"csrf_token": token, "email": calls["organizer"][1], "password": PASSWORD}
+    assert organizer.post("/login", data=fields, **forged).status_code == 302
+    page = text(organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8", **forged))
+    assert f'href="https://judge.example.org{calls["links"][7]}"' in page
+    assert "evil.example" not in page and "localhost" not in page
+    pdf = organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8&format=pdf", **forged)
+    words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
+    assert f"https://judge.example.org{calls['links'][7]}" in words.replace("\n", "")
+    assert "evil.example" not in words

@@ -165,7 +165,11 @@ def live_calls(session: Session, event: Event) -> list[JudgeCall]:
         session.scalars(
             select(JudgeCall)
             .where(JudgeCall.event_id == event.id, JudgeCall.live_table.is_not(None))
-            .options(selectinload(JudgeCall.taken_by), selectinload(JudgeCall.escalated_by))
+            .options(
+                selectinload(JudgeCall.taken_by),
+                selectinload(JudgeCall.escalated_by),
+                selectinload(JudgeCall.head_taken_by),
+            )
             .order_by(JudgeCall.raised_at, JudgeCall.number)
         )
     )
@@ -266,7 +270,7 @@ class CallTaken(Exception):
 
     def __init__(self, call: JudgeCall):
         self.call = call
-        who = call.taken_by.name if call.taken_by else "another judge"
+        who = call.holder.name if call.holder else "another judge"
         super().__init__(f"{who} has already taken the call at table {call.table_number}.")
 
 
@@ -274,25 +278,31 @@ def take(session: Session, *, actor: User, roles: frozenset[str], event: Event, 
     """ "I'll take it": the call becomes this judge's. Of two judges taking it at once, the first wins and the other is
     told who has it (CallTaken), on SQLite and PostgreSQL alike: the call is read again under the event's lock (as a
     close or a hand-over reads it), and the update is conditional on the state read. Taking a call one already holds
-    (a resent tap) changes nothing."""
+    (a resent tap) changes nothing. The head judge taking a call handed to them keeps its first take (who and when)
+    and is stored beside it: the waiting time runs to the first take."""
     lock_event(session, event, open_only=False)  # as every change of a call: closing or handing over waits for us
     session.refresh(event)
     session.refresh(call)
-    if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+    if call.state is CallState.TAKEN and call.holder_id == actor.id:
         return call
     if call.state is CallState.TAKEN:
         raise CallTaken(call)
     permissions.require_on(session, Action.TAKE_CALL, user=actor, roles=roles, record=call, event=event)
     seen = call.state  # compare and set: the update goes through only if nobody changed the call since we read it
+    taker = (
+        {"head_taken_at": utcnow(), "head_taken_by_id": actor.id}
+        if seen is CallState.ESCALATED
+        else {"taken_at": utcnow(), "taken_by_id": actor.id}
+    )
     result = session.execute(
         update(JudgeCall)
         .where(JudgeCall.id == call.id, JudgeCall.state == seen)
-        .values(state=CALL.move(seen, "take"), taken_at=utcnow(), taken_by_id=actor.id)
+        .values(state=CALL.move(seen, "take"), **taker)
         .execution_options(synchronize_session=False)
     )
     session.refresh(call)
     if cast(CursorResult, result).rowcount != 1:
-        if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+        if call.state is CallState.TAKEN and call.holder_id == actor.id:
             return call
         if call.state is CallState.TAKEN:
             raise CallTaken(call)

@@ -192,7 +192,7 @@ def take(event, roles, number):
         services.take(db.session, actor=current_user, roles=roles, event=event, call=call)
     except services.CallTaken as taken:
         db.session.rollback()
-        who, at = taken.call.taken_by.name if taken.call.taken_by else "another judge", clock(taken.call.taken_at)
+        who, at = taken.call.holder.name if taken.call.holder else "another judge", clock(taken.call.held_since)
         why = f"{who} took the call at table {taken.call.table_number} first ({at})."
         if as_json:
             return jsonify(ok=False, errors={"call": [why]}, url=url), 409

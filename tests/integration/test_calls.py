@@ -240,8 +240,9 @@ def test_escalating_hands_the_call_to_the_head_judge_whose_badge_counts_it(app, 
     assert take(head, calls["event_id"]).status_code == 302
     assert "handed to you" not in text(head.get("/"))  # taken: the banner is gone
     call = the_call(app, calls["event_id"])
-    assert (
-        call.taken_by_id == calls["people"]["head_judge"][0]
+    assert (  # the first take stays the floor judge's; the head judge's take is kept beside it
+        call.taken_by_id == calls["people"]["floor_judge"][0]
+        and call.head_taken_by_id == calls["people"]["head_judge"][0]
         and call.escalated_by_id == calls["people"]["floor_judge"][0]
     )
 
@@ -691,3 +692,80 @@ def test_the_reports_per_judge_table_gives_the_median_and_the_90th_percentile_wa
     )
     by_judge = words[words.index("Judge Calls Median 90th pct.") :]  # the narrow column's headings wrap
     assert "Floor 3 2:00 10:00 0:30 0 Judge" in by_judge
+
+
+def escalated_and_taken_by_the_head_judge(app, calls, first_wait=60):
+    """Call #1 at table 7: the floor judge takes it after `first_wait` s, hands it over, the head judge takes it."""
+    from judgeapp.models import JudgeCall
+
+    raise_call(app, calls["links"][7])
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    take(floor, calls["event_id"])
+    with app.app_context():  # a known first take: `first_wait` seconds after the call
+        c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == 1))
+        c.raised_at = c.taken_at - timedelta(seconds=first_wait)
+        db.session.commit()
+    first = the_call(app, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    assert post_form(floor, page + "/escalate", {}, form_page=page).status_code == 302
+    assert take(head, calls["event_id"]).status_code == 302
+    return floor, head, first
+
+
+def test_the_head_judges_take_of_a_handed_call_keeps_the_first_take_who_and_when(app, calls):
+    floor, head, first = escalated_and_taken_by_the_head_judge(app, calls)
+    call = the_call(app, calls["event_id"])
+    assert (call.taken_by_id, call.taken_at) == (first.taken_by_id, first.taken_at)
+    assert call.head_taken_by_id == calls["people"]["head_judge"][0] and call.head_taken_at >= call.escalated_at
+    page = text(head.get(f"/events/{calls['event_id']}/calls/1"))
+    assert "by Floor Judge (waited 1 min)" in page
+    assert re.search(r"<dt>Head judge took it</dt><dd>[\d:]+ by Head Judge</dd>", page)
+    queue = text(floor.get(f"/events/{calls['event_id']}/calls"))
+    assert "Head Judge has it" in queue  # who has it now
+    call_page = f"/events/{calls['event_id']}/calls/1"  # the head judge holds it now, not the floor judge
+    assert "Log an incident" not in text(floor.get(call_page))
+    assert post_form(floor, call_page + "/close", {}, form_page=call_page).status_code == 403
+    assert take(head, calls["event_id"]).status_code == 302  # a resent tap by the holder changes nothing
+    assert the_call(app, calls["event_id"]).head_taken_at == call.head_taken_at
+    assert post_form(head, call_page + "/close", {}, form_page=call_page).status_code == 302
+
+
+def test_waiting_time_runs_to_the_first_take_and_the_report_and_csv_show_both_takes(app, calls):
+    import csv
+    import io
+
+    _, head, _ = escalated_and_taken_by_the_head_judge(app, calls, first_wait=90)
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(head, page + "/close", {}, form_page=page)
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    base = f"/events/{calls['event_id']}"
+    report = text(organizer.get(f"{base}/report"))
+    assert "Waiting for a judge: median 1:30, 90th percentile 1:30" in report
+    assert "1 handed to the head judge" in report
+    judges = report[report.index("Judge calls by judge") :]
+    assert "<td>Floor Judge</td>" in judges and "<td>Head Judge</td>" not in judges  # the first taker's call
+    body = organizer.get(f"{base}/export/judge-calls.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["taken by"] == "Floor Judge" and row["waiting seconds"] == "90"
+    assert row["head judge"] == "Head Judge" and row["head judge took it"] >= row["handed to the head judge"] != ""
+
+
+def test_migration_0012_moves_the_head_judges_take_to_its_own_columns_and_back(app, calls):
+    """Before it, the head judge's take overwrote the first; upgrading finds the first take in the audit trail."""
+    from flask_migrate import downgrade, stamp, upgrade
+
+    escalated_and_taken_by_the_head_judge(app, calls)
+    before = the_call(app, calls["event_id"])
+    with app.app_context():
+        stamp(revision="c0de23000012")
+        downgrade(revision="-1")
+        old = db.session.execute(db.text("SELECT taken_by_id, taken_at FROM judge_calls")).one()
+        db.session.commit()
+        assert old.taken_by_id == calls["people"]["head_judge"][0]  # the schema of 0011: the latest take only
+        upgrade(revision="+1")
+    after = the_call(app, calls["event_id"])
+    assert after.taken_by_id == before.taken_by_id and after.head_taken_by_id == before.head_taken_by_id
+    assert abs((after.taken_at - before.taken_at).total_seconds()) < 1  # the audit entry's time of the first take
+    assert after.head_taken_at == before.head_taken_at

@@ -104,6 +104,20 @@ def button(do, success) -> tuple[bool, object]:
     return True, result
 
 
+PARTIAL_HEADER = "X-Judgeapp-Partial"
+
+
+def live_list(page):
+    """A live list's own answer (?partial=1, static/js/feed.js): marked as one, so that the page puts into the list
+    only such an answer, never a sign-in page or an error page it was sent instead."""
+    from flask import request
+
+    response = make_response(page)
+    if request.args.get("partial"):
+        response.headers[PARTIAL_HEADER] = "1"
+    return response
+
+
 def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike."""
     if value is None:

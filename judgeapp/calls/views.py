@@ -13,7 +13,7 @@ from ..extensions import db, limiter
 from ..incidents.services import table_count
 from ..models import utcnow
 from ..permissions import Action, Role, decide, event_route, found
-from ..web import answer, button, clock, outbox_post, refuse, refuse_form
+from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form
 from . import bp, services
 from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
@@ -131,7 +131,20 @@ def _calls_badge():
     if not current_user or not current_user.is_authenticated:
         return {}
     badge = services.badge_for(db.session(), current_user)
-    return {"calls_waiting": badge.count, "calls_handed": badge.handed}
+    return {"calls_waiting": badge.count, "calls_handed": badge.handed, "calls_handed_shown": handed_list(badge.handed)}
+
+
+def handed_list(handed) -> list[dict]:
+    """The calls handed to a head judge, as badge.js draws their banners."""
+    return [
+        {
+            "table": c.table_number,
+            "by": c.escalated_by.name if c.escalated_by else "",
+            "at": clock(c.escalated_at),
+            "url": url_for("calls.show", event_id=c.event_id, number=c.number),
+        }
+        for c in handed
+    ]
 
 
 @bp.route("/calls/waiting")
@@ -139,9 +152,10 @@ def _calls_badge():
 def waiting():
     """The badge's number (JSON for the page to refresh it) and where the badge leads: the queue of the one event
     the judge works at, else the list of them."""
-    count = services.waiting_for(db.session, current_user)
     if request.args.get("format") == "json":
-        return jsonify(count=count or 0)
+        badge = services.badge_for(db.session, current_user)
+        return jsonify(count=badge.count or 0, handed=handed_list(badge.handed))
+    count = services.waiting_for(db.session, current_user)
     events = services.events_judged(db.session, current_user)
     if len(events) == 1:
         return redirect(url_for("calls.index", event_id=events[0].id))
@@ -154,8 +168,10 @@ def index(event, roles):
     live = services.live_calls(db.session, event)
     template = "calls/_queue.html" if request.args.get("partial") else "calls/index.html"
     closed = [] if request.args.get("partial") else services.closed_calls(db.session, event)
-    return render_template(
-        template, event=event, roles=roles, calls=live, closed=closed, now=utcnow(), take_form=TakeForm()
+    return live_list(
+        render_template(
+            template, event=event, roles=roles, calls=live, closed=closed, now=utcnow(), take_form=TakeForm()
+        )
     )
 
 

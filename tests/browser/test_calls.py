@@ -262,3 +262,103 @@ def test_without_script_the_players_page_claims_no_updating_and_a_refusal_is_the
     assert no_horizontal_scroll(player)
     shot(player, "83-player-too-many-calls")
     player_context.close()
+
+
+def test_a_judges_phone_five_minutes_fast_shows_the_calls_real_length_and_proposes_no_time_for_a_short_call(
+    live_server, browser
+):
+    """The stopwatch and the minutes it proposes count from the server's clock, not the phone's."""
+    import time
+    from datetime import timedelta
+
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User, utcnow
+
+    with live_server.app.app_context():
+        event = db.session.scalar(select(Event))
+        floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        call, _ = services.raise_call(db.session, event=event, table=6, reason="dispute", note="")
+        services.take(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        call.raised_at = utcnow() - timedelta(seconds=35)
+        db.session.commit()
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.clock.install(time=time.time() + 5 * 60)  # the judge's phone is five minutes fast
+    judge = context.new_page()
+    log_in(judge, live_server, "floor1@demo.test")
+    judge.goto(f"{live_server}/events/1/calls/1")
+    reading = judge.locator("#stopwatch .elapsed").inner_text()
+    assert reading.startswith("0:"), f"the call page's stopwatch reads {reading} for a 35-second call"
+    judge.get_by_role("link", name="Log an incident").click()
+    judge.locator("#from-call").wait_for()
+    judge.wait_for_timeout(1_500)
+    reading = judge.locator("#stopwatch .elapsed").inner_text()
+    assert reading.startswith("0:"), f"the incident form's stopwatch reads {reading} for a 35-second call"
+    assert judge.get_by_label("Time extension (minutes)").input_value() == ""  # nothing owed for 35 s
+    shot(judge, "84-incident-from-a-call-phone-clock-fast")
+    context.close()
+
+
+def test_the_queue_keeps_the_focused_button_changes_only_when_calls_change_and_says_when_it_is_stale(
+    live_server, browser, phone
+):
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User
+
+    def raise_at(table):
+        with live_server.app.app_context():
+            event = db.session.scalar(select(Event))
+            services.raise_call(db.session, event=event, table=table, reason="other", note="")
+            db.session.commit()
+
+    raise_at(2)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    phone.evaluate("""() => {
+        window.feedChanges = 0;
+        new MutationObserver((m) => { window.feedChanges += m.length; })
+            .observe(document.getElementById('feed'), { childList: true, subtree: true, characterData: true });
+    }""")
+    button = phone.get_by_role("button", name="I'll take it")
+    button.focus()
+    phone.evaluate("() => { window.focusedButton = document.activeElement; }")
+    phone.wait_for_timeout(5_000)  # two refreshes with nothing new
+    assert phone.evaluate("window.feedChanges") == 0, "the queue was rewritten with nothing new"
+    assert phone.evaluate("document.activeElement === window.focusedButton")
+
+    raise_at(5)  # a new call: the list changes, the focus stays on the same call's button
+    phone.locator("#call-queue").get_by_text("Table 5").wait_for(timeout=5_000)
+    assert phone.evaluate("document.activeElement.closest('li').dataset.table") == "2"
+
+    head_context, head = phone_of(browser)  # the head judge's page shows a hand-over without a reload
+    log_in(head, live_server, "head@demo.test")
+    with live_server.app.app_context():
+        event = db.session.scalar(select(Event))
+        floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        call = services.call_by_number(db.session, event, 1)
+        services.take(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        services.escalate(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        db.session.commit()
+    head.get_by_text("Judge call at table 2 handed to you").wait_for(timeout=6_000)
+    head.get_by_role("link", name="Go to the call").click()
+    head.get_by_role("button", name="I'll take it").click()
+    head.locator("#call-state").get_by_text("Taken").wait_for()
+    head_context.close()
+
+    phone.context.set_offline(True)  # the hall's wi-fi drops
+    stale = phone.locator("#feed-stale")
+    stale.get_by_text("check your connection").wait_for(timeout=6_000)
+    assert stale.inner_text().startswith("Not updated since ")
+    assert no_horizontal_scroll(phone)
+    shot(phone, "85-judge-queue-not-updated-no-network")
+    phone.context.set_offline(False)
+    stale.wait_for(state="hidden", timeout=6_000)
+
+    other = phone.context.new_page()  # signed out in another tab: the queue never shows the sign-in page
+    other.goto(f"{live_server}/events/1")
+    with other.expect_navigation():
+        other.get_by_role("button", name="Log out").click()
+    other.close()
+    stale.get_by_text("Sign in again").wait_for(timeout=6_000)
+    assert phone.locator("#feed input[name=password]").count() == 0
+    assert phone.locator("#call-queue").get_by_text("Table 5").is_visible()  # the last list stays
+    shot(phone, "86-judge-queue-not-updated-signed-out")

@@ -769,3 +769,84 @@ def test_migration_0012_moves_the_head_judges_take_to_its_own_columns_and_back(a
     assert after.taken_by_id == before.taken_by_id and after.head_taken_by_id == before.head_taken_by_id
     assert abs((after.taken_at - before.taken_at).total_seconds()) < 1  # the audit entry's time of the first take
     assert after.head_taken_at == before.head_taken_at
+
+
+# ---- the time extension from a call: counted on the server -----------------------------------------------------------
+
+
+def call_taken_ago(app, calls, seconds):
+    """Call #1 at table 7, taken by the floor judge, raised `seconds` ago by the server's clock."""
+    from judgeapp.models import JudgeCall, utcnow
+
+    raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    with app.app_context():
+        c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == 1))
+        c.raised_at = utcnow() - timedelta(seconds=seconds)
+        db.session.commit()
+        return floor, c.raised_at
+
+
+def extensions(app):
+    from judgeapp.models import TimeExtension
+
+    with app.app_context():
+        return [(e.minutes, e.proposed_minutes, e.adjust_reason) for e in db.session.scalars(select(TimeExtension))]
+
+
+def save_from_call(floor, calls, **fields):
+    form_url = f"/events/{calls['event_id']}/incidents/new?call=1"
+    return post_form(floor, f"/events/{calls['event_id']}/incidents/new", incident_fields(**fields), form_page=form_url)
+
+
+def test_the_minutes_a_fast_phone_filled_in_are_counted_again_on_the_server_from_the_calls_stored_start(app, calls):
+    """A phone 5 minutes fast filled in 6 minutes for a 35-second call: the judge did not type them, so the server
+    counts the call from its stored start to the save, and owes nothing."""
+    floor, raised = call_taken_ago(app, calls, 35)
+    forged_start = (raised - timedelta(minutes=20)).replace(microsecond=0).isoformat()
+    saved = save_from_call(
+        floor, calls, key="f" * 32, extension="6", extension_proposed="1", call_started_at=forged_start
+    )
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == []
+    from judgeapp.models import Incident
+
+    with app.app_context():
+        assert db.session.scalar(select(Incident.call_started_at)) == raised.replace(microsecond=0)
+
+
+def test_the_minutes_proposed_from_a_long_call_are_the_policys_owed_minutes_counted_at_the_save(app, calls):
+    floor, _ = call_taken_ago(app, calls, 3 * 60 + 10)
+    saved = save_from_call(floor, calls, key="g" * 32, extension="9", extension_proposed="1")
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == [(4, 4, None)]  # 3:10 rounds up to the next whole minute
+
+
+def test_a_typed_extension_other_than_the_policys_owed_minutes_needs_a_reason(app, calls):
+    floor, _ = call_taken_ago(app, calls, 35)
+    refused = save_from_call(floor, calls, key="h" * 32, extension="6")
+    assert refused.status_code == 400
+    error = re.search(r'id="extension_reason-error" class="error" role="alert">([^<]+)', text(refused))
+    assert error and "The policy owes 0 min; say why you give 6" in error.group(1)
+    assert extensions(app) == []
+    saved = save_from_call(floor, calls, key="h" * 32, extension="6", extension_reason="the judge was slow")
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == [(6, 0, "the judge was slow")]
+
+
+def test_a_live_lists_answer_says_it_is_one_and_the_badges_answer_lists_the_calls_handed_over(app, calls):
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    base = f"/events/{calls['event_id']}"
+    for url in (f"{base}/calls?partial=1", f"{base}/feed?partial=1", f"{base}/appeals?partial=1"):
+        assert head.get(url).headers.get("X-Judgeapp-Partial") == "1", url
+    assert "X-Judgeapp-Partial" not in head.get(f"{base}/calls").headers  # the whole page is not one
+    signed_out = app.test_client().get(f"{base}/calls?partial=1")
+    assert signed_out.status_code == 302 and "X-Judgeapp-Partial" not in signed_out.headers
+    raise_call(app, calls["links"][7])
+    take(floor, calls["event_id"])
+    page = f"{base}/calls/1"
+    post_form(floor, page + "/escalate", {}, form_page=page)
+    handed = head.get("/calls/waiting?format=json").json["handed"]
+    assert handed == [{"table": 7, "by": "Floor Judge", "at": handed[0]["at"], "url": page}]
+    assert floor.get("/calls/waiting?format=json").json["handed"] == []

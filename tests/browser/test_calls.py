@@ -169,7 +169,10 @@ def test_the_judges_service_worker_never_answers_for_a_players_call_page(live_se
     link = table_link(live_server, 5)
     log_in(phone, live_server, "floor1@demo.test")
     phone.goto(f"{live_server}/events/1/calls")
-    ready_for_offline(phone, live_server)
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")  # installed, with its offline page
+    if not phone.evaluate("!!navigator.serviceWorker.controller"):
+        phone.reload()
+    phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
     phone.context.set_offline(True)
     shown = None
     try:

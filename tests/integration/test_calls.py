@@ -752,14 +752,14 @@ def test_waiting_time_runs_to_the_first_take_and_the_report_and_csv_show_both_ta
     assert row["head judge"] == "Head Judge" and row["head judge took it"] >= row["handed to the head judge"] != ""
 
 
-def test_migration_0012_moves_the_head_judges_take_to_its_own_columns_and_back(app, calls):
+def test_migration_0013_moves_the_head_judges_take_to_its_own_columns_and_back(app, calls):
     """Before it, the head judge's take overwrote the first; upgrading finds the first take in the audit trail."""
     from flask_migrate import downgrade, stamp, upgrade
 
     escalated_and_taken_by_the_head_judge(app, calls)
     before = the_call(app, calls["event_id"])
     with app.app_context():
-        stamp(revision="c0de23000012")
+        stamp(revision="c0de23000013")
         downgrade(revision="-1")
         old = db.session.execute(db.text("SELECT taken_by_id, taken_at FROM judge_calls")).one()
         db.session.commit()

@@ -1,8 +1,8 @@
 """judge calls: the head judge's take of a call handed to them is kept beside the first take (who and when), which it
 used to overwrite
 
-Revision ID: c0de23000012
-Revises: c0de19000011
+Revision ID: c0de23000013
+Revises: c0de19000012
 Create Date: 2026-11-24 22:10:00
 
 """
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 
 
 # revision identifiers, used by Alembic.
-revision = 'c0de23000012'
-down_revision = 'c0de19000011'
+revision = 'c0de23000013'
+down_revision = 'c0de19000012'
 branch_labels = None
 depends_on = None
 

@@ -94,8 +94,9 @@ DEFAULTS: dict[str, Any] = {
     "ACCOUNT_RESET_MINUTES": 60,
     "FORGOT_LIMIT_PER_ACCOUNT": "3 per hour",  # reset emails to one address
     "FORGOT_LIMIT_PER_ADDRESS": "20 per hour",
-    # A table's call link (judgeapp/calls): new calls from one table, and call-page posts from one address (a venue's
-    # players may share one public address, so that one is generous)
+    # A table's call link (judgeapp/calls): new calls from one table, and new calls from one address (a venue's
+    # players may share one public address, so that one is generous; a post that makes no new call, e.g. a forged
+    # link, a repeated tap or a form error, counts against neither)
     "CALL_LIMIT_PER_TABLE": "6 per 10 minutes",
     "CALL_LIMIT_PER_ADDRESS": "60 per 10 minutes",
     "MAIL_BACKEND": "judgeapp.mail.LogEmailBackend",  # no MAIL_SERVER: the message goes to the server's log

@@ -615,7 +615,9 @@ class CallReason(str, enum.Enum):
 class JudgeCall(Base):
     """A player's "Judge!" from a table, sent from the table's call link (no account). A table holds one live call at
     a time: `live_table` is its table number while the call is live and NULL once closed, unique per event. The times
-    are the queue's figures: raised (the match stopped), taken, closed."""
+    are the queue's figures: raised (the match stopped), taken, closed. A call handed to the head judge keeps its
+    first take (who and when: the waiting time and the per-judge figures are the first taker's), and the head judge's
+    own take beside it; whoever took it last holds it (`holder_id`)."""
 
     __tablename__ = "judge_calls"
     __table_args__ = (
@@ -638,6 +640,8 @@ class JudgeCall(Base):
     taken_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     escalated_at: Mapped[datetime | None]
     escalated_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    head_taken_at: Mapped[datetime | None]  # the head judge took it after it was handed to them
+    head_taken_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     closed_at: Mapped[datetime | None]
     closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     outcome: Mapped[CallOutcome | None] = mapped_column(_enum(CallOutcome))
@@ -646,5 +650,19 @@ class JudgeCall(Base):
     round: Mapped[Round | None] = relationship()
     taken_by: Mapped[User | None] = relationship(foreign_keys=[taken_by_id])
     escalated_by: Mapped[User | None] = relationship(foreign_keys=[escalated_by_id])
+    head_taken_by: Mapped[User | None] = relationship(foreign_keys=[head_taken_by_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
     incident: Mapped[Incident | None] = relationship()
+
+    @property
+    def holder_id(self) -> int | None:
+        """Who has the call now: the head judge once they took it after the hand-over, else its first taker."""
+        return self.head_taken_by_id if self.head_taken_by_id is not None else self.taken_by_id
+
+    @property
+    def holder(self) -> User | None:
+        return self.head_taken_by if self.head_taken_by_id is not None else self.taken_by
+
+    @property
+    def held_since(self) -> datetime | None:
+        return self.head_taken_at if self.head_taken_by_id is not None else self.taken_at

@@ -416,7 +416,7 @@ def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]
 
     user_id = getattr(user, "id", None)
     if isinstance(record, JudgeCall):
-        return {"state": CallState(record.state.value), "own": record.taken_by_id == user_id, "roles": roles}
+        return {"state": CallState(record.state.value), "own": record.holder_id == user_id, "roles": roles}
     if isinstance(record, Incident):
         return {"state": incident_state_of(session, record), "own": record.judge_id == user_id, "roles": roles}
     if isinstance(record, Appeal):

@@ -104,6 +104,20 @@ def button(do, success) -> tuple[bool, object]:
     return True, result
 
 
+PARTIAL_HEADER = "X-Judgeapp-Partial"
+
+
+def live_list(page):
+    """A live list's own answer (?partial=1, static/js/feed.js): marked as one, so that the page puts into the list
+    only such an answer, never a sign-in page or an error page it was sent instead."""
+    from flask import request
+
+    response = make_response(page)
+    if request.args.get("partial"):
+        response.headers[PARTIAL_HEADER] = "1"
+    return response
+
+
 def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike."""
     if value is None:
@@ -113,7 +127,14 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
 
 
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):
-    """The error page for `code` with a specific reason (the status's default text when none is given)."""
+    """The error page for `code` with a specific reason (the status's default text when none is given). Under a
+    table's call link (/call/…) it is the player's own small page, never the judges' (judgeapp/calls)."""
+    from flask import request
+
+    if request.path.startswith("/call/"):
+        from .calls.views import player_error
+
+        return player_error(code)
     default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
     return render_template(
         "errors/error.html", code=code, title=title or default_title, text=text or default, instead=instead

@@ -14,7 +14,7 @@ from ..incidents import services as incidents
 from ..models import Event, Player, Role, StaffAssignment
 from ..permissions import Action, event_route, found
 from ..permissions import Role as Authority
-from ..web import button, refuse, refuse_form, safe_next
+from ..web import button, live_list, refuse, refuse_form, safe_next
 from . import bp, services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
 
@@ -78,14 +78,16 @@ def index(event, roles):
     policy = event_policy(event)
     appeals = services.appeals_of(db.session, event, open_only=bool(request.args.get("partial")))
     template = "appeals/_queue.html" if request.args.get("partial") else "appeals/index.html"
-    return render_template(
-        template,
-        event=event,
-        roles=roles,
-        appeals=appeals,
-        rank_name=rank_namer(policy),
-        infraction_name=infraction_namer(policy),
-        now=incidents.utcnow(),
+    return live_list(
+        render_template(
+            template,
+            event=event,
+            roles=roles,
+            appeals=appeals,
+            rank_name=rank_namer(policy),
+            infraction_name=infraction_namer(policy),
+            now=incidents.utcnow(),
+        )
     )
 
 

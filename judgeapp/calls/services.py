@@ -10,9 +10,10 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import cast
 
 from sqlalchemy import CursorResult, func, or_, select, update
@@ -27,6 +28,10 @@ from ..permissions import Action
 from ..records import lock_event
 
 MAX_NOTE = 120  # the player's one line
+# Text-direction controls (embeddings, overrides, isolates, marks): in a one-line note they only reorder what judges
+# read ("\u202egnp.exe" shows as "exe.png"), so the note keeps its letters and loses these.
+DIRECTION_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+CANCEL_SHOWN = timedelta(minutes=15)  # how long a table's page says its call was closed by the head judge
 SIGNATURE_CHARS = 16  # 80 bits of the HMAC, base32: short enough for a QR code a phone reads from across a table
 
 # ---- the tables' call links ----------------------------------------------------------------------------------------
@@ -61,6 +66,10 @@ def event_of_link(session: Session, event_id: int, table: int, sig: str) -> Even
     return event
 
 
+def without_direction_controls(text: str | None) -> str:
+    return DIRECTION_CONTROLS.sub("", text or "")
+
+
 # ---- the player's side ---------------------------------------------------------------------------------------------
 
 
@@ -70,6 +79,7 @@ class TableCall:
 
     call: JudgeCall | None
     place: int | None  # 1 = next; None once a judge has taken it
+    cancelled: JudgeCall | None = None  # no live call: the table's last one, closed without a judge lately
 
     @property
     def coming(self) -> bool:
@@ -80,9 +90,20 @@ def live_call_at(session: Session, event: Event, table: int) -> JudgeCall | None
     return session.scalar(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.live_table == table))
 
 
-def table_call(session: Session, event: Event, table: int) -> TableCall:
+def table_call(session: Session, event: Event, table: int, now: datetime | None = None) -> TableCall:
     call = live_call_at(session, event, table)
-    if call is None or call.state is not CallState.OPEN:
+    if call is None:
+        last = session.scalar(
+            select(JudgeCall)
+            .where(JudgeCall.event_id == event.id, JudgeCall.table_number == table)
+            .order_by(JudgeCall.number.desc())
+            .limit(1)
+        )
+        lately = (now or utcnow()) - CANCEL_SHOWN
+        if last is not None and last.outcome is CallOutcome.CANCELLED and last.closed_at and last.closed_at >= lately:
+            return TableCall(None, None, cancelled=last)
+        return TableCall(None, None)
+    if call.state is not CallState.OPEN:
         return TableCall(call, None)
     ahead = session.scalar(
         select(func.count())
@@ -107,7 +128,7 @@ def raise_call(
         why = CallReason(reason) if reason else CallReason.OTHER
     except ValueError:
         raise FieldError("reason", "Choose one of the reasons.") from None
-    text = one_line(note, "note", limit=MAX_NOTE) or ""
+    text = one_line(without_direction_controls(note), "note", limit=MAX_NOTE) or ""
     lock_event(session, event)  # serialises two taps at one table: the second finds the first's call
     existing = live_call_at(session, event, table)
     if existing is not None:
@@ -144,7 +165,11 @@ def live_calls(session: Session, event: Event) -> list[JudgeCall]:
         session.scalars(
             select(JudgeCall)
             .where(JudgeCall.event_id == event.id, JudgeCall.live_table.is_not(None))
-            .options(selectinload(JudgeCall.taken_by), selectinload(JudgeCall.escalated_by))
+            .options(
+                selectinload(JudgeCall.taken_by),
+                selectinload(JudgeCall.escalated_by),
+                selectinload(JudgeCall.head_taken_by),
+            )
             .order_by(JudgeCall.raised_at, JudgeCall.number)
         )
     )
@@ -245,7 +270,7 @@ class CallTaken(Exception):
 
     def __init__(self, call: JudgeCall):
         self.call = call
-        who = call.taken_by.name if call.taken_by else "another judge"
+        who = call.holder.name if call.holder else "another judge"
         super().__init__(f"{who} has already taken the call at table {call.table_number}.")
 
 
@@ -253,25 +278,31 @@ def take(session: Session, *, actor: User, roles: frozenset[str], event: Event, 
     """ "I'll take it": the call becomes this judge's. Of two judges taking it at once, the first wins and the other is
     told who has it (CallTaken), on SQLite and PostgreSQL alike: the call is read again under the event's lock (as a
     close or a hand-over reads it), and the update is conditional on the state read. Taking a call one already holds
-    (a resent tap) changes nothing."""
+    (a resent tap) changes nothing. The head judge taking a call handed to them keeps its first take (who and when)
+    and is stored beside it: the waiting time runs to the first take."""
     lock_event(session, event, open_only=False)  # as every change of a call: closing or handing over waits for us
     session.refresh(event)
     session.refresh(call)
-    if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+    if call.state is CallState.TAKEN and call.holder_id == actor.id:
         return call
     if call.state is CallState.TAKEN:
         raise CallTaken(call)
     permissions.require_on(session, Action.TAKE_CALL, user=actor, roles=roles, record=call, event=event)
     seen = call.state  # compare and set: the update goes through only if nobody changed the call since we read it
+    taker = (
+        {"head_taken_at": utcnow(), "head_taken_by_id": actor.id}
+        if seen is CallState.ESCALATED
+        else {"taken_at": utcnow(), "taken_by_id": actor.id}
+    )
     result = session.execute(
         update(JudgeCall)
         .where(JudgeCall.id == call.id, JudgeCall.state == seen)
-        .values(state=CALL.move(seen, "take"), taken_at=utcnow(), taken_by_id=actor.id)
+        .values(state=CALL.move(seen, "take"), **taker)
         .execution_options(synchronize_session=False)
     )
     session.refresh(call)
     if cast(CursorResult, result).rowcount != 1:
-        if call.state is CallState.TAKEN and call.taken_by_id == actor.id:
+        if call.state is CallState.TAKEN and call.holder_id == actor.id:
             return call
         if call.state is CallState.TAKEN:
             raise CallTaken(call)

@@ -13,11 +13,37 @@ from ..extensions import db, limiter
 from ..incidents.services import table_count
 from ..models import utcnow
 from ..permissions import Action, Role, decide, event_route, found
-from ..web import answer, button, clock, outbox_post, refuse, refuse_form
+from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form
 from . import bp, services
 from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
 # ---- the player's page ---------------------------------------------------------------------------------------------
+
+NOT_KNOWN = "This call link is not known. Scan the QR code on your table again, or raise your hand."
+RAISE_YOUR_HAND = "Raise your hand and call “Judge!” aloud: a judge will come to your table."
+# The player's own error pages (web.error_page sends every error under /call/ here): what a player can do about it.
+PLAYER_ERRORS = {
+    400: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
+    404: ("Not found", NOT_KNOWN),
+    405: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
+    409: ("Judge calls are closed", f"Judge calls cannot be made from this page now. {RAISE_YOUR_HAND}"),
+    413: ("Not sent", f"What was sent is too long: nothing was sent. {RAISE_YOUR_HAND}"),
+    429: (
+        "Too many calls",
+        f"Too many calls were sent from here in a short time: this one was not sent. {RAISE_YOUR_HAND}",
+    ),
+    500: ("Not sent", f"Something went wrong: your call may not have been sent. {RAISE_YOUR_HAND}"),
+}
+
+
+def player_error(code: int):
+    """A player's error page: their own small page (call.css, no script, no judges' menu)."""
+    title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
+    return render_template("calls/error.html", code=code, title=title, text=text), code
+
+
+def _closed_page(event, table: int):
+    return render_template("calls/table.html", event=event, table=table, closed=True), 409
 
 
 def _table_key() -> str:
@@ -36,17 +62,21 @@ def _new_call() -> bool:
     methods=["POST"],
     deduct_when=lambda response: _new_call(),
 )
-@limiter.limit(lambda: current_app.config["CALL_LIMIT_PER_ADDRESS"], methods=["POST"])
+@limiter.limit(  # the venue's players share one public address: only new calls count, never a forged link's post
+    lambda: current_app.config["CALL_LIMIT_PER_ADDRESS"],
+    methods=["POST"],
+    deduct_when=lambda response: _new_call(),
+)
 def table(event_id, table, sig):
     """A table's call link: one big button; then the call's place in the queue, and "A judge is coming" once taken.
     The page refreshes itself (no script) while the call is live. It shows nothing of the event but its name and this
     table's own call."""
     event = services.event_of_link(db.session, event_id, table, sig)
     if event is None:
-        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+        refuse(404, NOT_KNOWN)
     allowed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
     if not allowed:  # the event has closed: its links stop working (409, said plainly)
-        return render_template("calls/table.html", event=event, table=table, closed=True), allowed.status
+        return _closed_page(event, table)
     form = CallForm()
     if form.validate_on_submit():
         try:
@@ -58,7 +88,7 @@ def table(event_id, table, sig):
             getattr(form, err.field).errors.append(err.message)
         except EventClosed:
             db.session.rollback()
-            return render_template("calls/table.html", event=event, table=table, closed=True), 409
+            return _closed_page(event, table)
         else:
             db.session.commit()
             return redirect(request.path, code=303)
@@ -70,11 +100,16 @@ def table(event_id, table, sig):
 
 def call_not_sent():
     """The call's form came back without its security token (the phone dropped the page's cookie, or the page was
-    very old): nothing was sent; the page says so, with the button to try again."""
+    very old): nothing was sent; the page says so, with the button to try again. A link judgeapp never made is the
+    same "not known" page a GET gets, and a closed event's link the same "judge calls are closed" (answered here, in
+    the CSRF error's handler: an exception raised here would be nobody's to handle)."""
     args = request.view_args or {}
     event = services.event_of_link(db.session(), args.get("event_id", 0), args.get("table", 0), args.get("sig", ""))
     if event is None:
-        refuse(404, "This call link is not known. Scan the QR code on your table again, or raise your hand.")
+        db.session.rollback()
+        return player_error(404)
+    if event.closed_at is not None:
+        return _closed_page(event, args["table"])
     form = CallForm(formdata=None)
     form.submit.errors = [
         "Your call was not sent: this page was too old, or your browser refused its cookie (the page's security "
@@ -96,7 +131,20 @@ def _calls_badge():
     if not current_user or not current_user.is_authenticated:
         return {}
     badge = services.badge_for(db.session(), current_user)
-    return {"calls_waiting": badge.count, "calls_handed": badge.handed}
+    return {"calls_waiting": badge.count, "calls_handed": badge.handed, "calls_handed_shown": handed_list(badge.handed)}
+
+
+def handed_list(handed) -> list[dict]:
+    """The calls handed to a head judge, as badge.js draws their banners."""
+    return [
+        {
+            "table": c.table_number,
+            "by": c.escalated_by.name if c.escalated_by else "",
+            "at": clock(c.escalated_at),
+            "url": url_for("calls.show", event_id=c.event_id, number=c.number),
+        }
+        for c in handed
+    ]
 
 
 @bp.route("/calls/waiting")
@@ -104,9 +152,10 @@ def _calls_badge():
 def waiting():
     """The badge's number (JSON for the page to refresh it) and where the badge leads: the queue of the one event
     the judge works at, else the list of them."""
-    count = services.waiting_for(db.session, current_user)
     if request.args.get("format") == "json":
-        return jsonify(count=count or 0)
+        badge = services.badge_for(db.session, current_user)
+        return jsonify(count=badge.count or 0, handed=handed_list(badge.handed))
+    count = services.waiting_for(db.session, current_user)
     events = services.events_judged(db.session, current_user)
     if len(events) == 1:
         return redirect(url_for("calls.index", event_id=events[0].id))
@@ -119,8 +168,10 @@ def index(event, roles):
     live = services.live_calls(db.session, event)
     template = "calls/_queue.html" if request.args.get("partial") else "calls/index.html"
     closed = [] if request.args.get("partial") else services.closed_calls(db.session, event)
-    return render_template(
-        template, event=event, roles=roles, calls=live, closed=closed, now=utcnow(), take_form=TakeForm()
+    return live_list(
+        render_template(
+            template, event=event, roles=roles, calls=live, closed=closed, now=utcnow(), take_form=TakeForm()
+        )
     )
 
 
@@ -157,7 +208,7 @@ def take(event, roles, number):
         services.take(db.session, actor=current_user, roles=roles, event=event, call=call)
     except services.CallTaken as taken:
         db.session.rollback()
-        who, at = taken.call.taken_by.name if taken.call.taken_by else "another judge", clock(taken.call.taken_at)
+        who, at = taken.call.holder.name if taken.call.holder else "another judge", clock(taken.call.held_since)
         why = f"{who} took the call at table {taken.call.table_number} first ({at})."
         if as_json:
             return jsonify(ok=False, errors={"call": [why]}, url=url), 409
@@ -197,16 +248,21 @@ def close(event, roles, number):
 
 
 def table_links(event, first: int, last: int) -> list[tuple[int, str]]:
+    """The tables' call links on the configured public address (JUDGEAPP_BASE_URL, as the emailed links): never the
+    Host header of the request, so a sheet printed from localhost, behind a proxy or with a forged Host carries the
+    address players can reach."""
     key = services.call_key_of(db.session(), event, current_user)
-    return [
-        (
-            t,
-            url_for(
-                "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
-            ),
-        )
-        for t in range(first, last + 1)
-    ]
+    base = current_app.config["JUDGEAPP_BASE_URL"].rstrip("/")
+    with current_app.test_request_context("/", base_url=base):
+        return [
+            (
+                t,
+                url_for(
+                    "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
+                ),
+            )
+            for t in range(first, last + 1)
+        ]
 
 
 MAX_SHEET_TABLES = 500

@@ -94,6 +94,7 @@ def give_time_for_incident(session: Session, *, actor: User, event: Event, resul
         key=derived_key(incident.client_key, "ext"),
         incident=incident,
         proposed=result.owed.minutes if result.owed and result.owed.rule else None,
+        adjust_reason=result.adjust_reason,
         paused_from=incident.call_started_at,
         paused_to=result.call_ended if incident.call_started_at else None,
         now=incident.created_at,

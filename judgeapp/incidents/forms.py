@@ -51,6 +51,13 @@ class IncidentForm(OutboxFields):
     extension = NumericField(
         "Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")], render_kw=NUMERIC
     )
+    # "1": the call stopwatch filled the minutes in, the judge did not type them: the server counts them again
+    extension_proposed = HiddenField(validators=[Optional(), Length(max=1)])
+    extension_reason = StringField(
+        "Why these minutes",
+        validators=[Optional(), Length(max=500)],
+        description="Needed when you give other than the minutes the policy owes for the call.",
+    )
     submit = SubmitField("Save incident")
 
 

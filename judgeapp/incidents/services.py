@@ -170,6 +170,8 @@ class IncidentInput:
     deviation_reason: str = ""
     description: str = ""
     extension_minutes: int | None = None
+    extension_proposed: bool = False  # the call stopwatch filled the minutes in: counted again here
+    extension_reason: str = ""  # why the judge gives other than the minutes the policy owes for the call
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
     phone: PhoneView | None = None  # logged offline: what the phone showed
@@ -212,6 +214,7 @@ class LogResult:
     created: bool
     extension: TimeExtension | None = None  # set by the caller that gives the time back (clock.services)
     minutes: int | None = None  # the time the judge gave back on the form, checked, not yet stored
+    adjust_reason: str | None = None  # why other than the minutes the policy owes for the call
     call_ended: datetime | None = None
     owed: ExtensionOwed | None = None  # what the call stopwatch says the match is owed
 
@@ -398,7 +401,10 @@ def log_incident(
         != (suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded)
     )
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason, reason_needed=not changed)
-    minutes = check_minutes(event, data.extension_minutes, "extension")
+    call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
+    call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
+    owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started) if call_started else None
+    minutes, adjust_reason = _call_minutes(event, owed, data)
     if minutes and table is None:
         raise FieldError("table", "Time is given back to a table: give the table number.")
     description = _description(data.description)
@@ -409,8 +415,6 @@ def log_incident(
             f" ({policy.unnamed_penalties.section if policy.unnamed_penalties else 'no rank'}).",
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
-    call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
     status = _status_for(policy, infraction, rank_id, roles)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
@@ -471,11 +475,29 @@ def log_incident(
     )
     if rank_id in policy.head_judge_only:  # a new incident has no investigation to withdraw: no look-up for others
         investigate_if_disqualification(session, policy, actor=actor, event=event, incident=incident)
-    result = LogResult(incident, created=True)
-    if call_started is not None:
-        result.owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started)
+    result = LogResult(incident, created=True, owed=owed, adjust_reason=adjust_reason)
     result.minutes, result.call_ended = minutes, call_ended  # the caller gives the time (judgeapp/clock)
     return result
+
+
+MAX_EXTENSION_REASON = 500
+
+
+def _call_minutes(event: Event, owed: ExtensionOwed | None, data: IncidentInput) -> tuple[int | None, str | None]:
+    """The minutes given back with the incident, checked. For a timed call (the policy has a rule): the minutes the
+    call stopwatch filled in (the judge did not type them) are counted again here, from the call's start to the save
+    by the server's clock, since the phone's clock may be off; minutes the judge typed other than what the policy
+    owes need a reason, as on the time extension form."""
+    reason = " ".join((data.extension_reason or "").split()) or None
+    if reason and len(reason) > MAX_EXTENSION_REASON:
+        raise FieldError("extension_reason", f"At most {MAX_EXTENSION_REASON} characters.")
+    given = data.extension_minutes
+    if owed is not None and owed.rule is not None:
+        if data.extension_proposed:
+            given = owed.minutes
+        elif given is not None and given != owed.minutes and not reason:
+            raise FieldError("extension_reason", f"The policy owes {owed.minutes} min; say why you give {given}.")
+    return check_minutes(event, given, "extension"), reason
 
 
 def deck_check_of(session: Session, event: Event, deck_check_id: int) -> DeckCheck | None:

@@ -4,6 +4,7 @@ feed. Thin views. (The round clock and time extensions are in judgeapp/clock, de
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import timedelta
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
@@ -28,7 +29,7 @@ from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
-from ..web import answer, button, json_errors, outbox_post
+from ..web import answer, button, json_errors, live_list, outbox_post
 from . import bp, services
 from .forms import CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
 
@@ -136,6 +137,8 @@ def new(event, roles):
             deviation_reason=form.deviation_reason.data or "",
             description=form.description.data or "",
             extension_minutes=form.extension.data,
+            extension_proposed=form.extension_proposed.data == "1",
+            extension_reason=form.extension_reason.data or "",
             call_started_at=parse_utc(form.call_started_at.data),
             deck_check_id=int_or_none(form.deck_check_id.data),
             phone=_phone_view(form),
@@ -149,6 +152,8 @@ def new(event, roles):
                 number=int_or_none(form.call.data),
                 strict=False,
             )
+            if call is not None:  # the call's stored start, not the one the form sent back
+                data = replace(data, call_started_at=call.raised_at.replace(microsecond=0))
             result = services.log_incident(db.session, policy, actor=current_user, roles=roles, event=event, data=data)
             timekeeping.give_time_for_incident(db.session, actor=current_user, event=event, result=result)
             if call is not None:
@@ -195,6 +200,7 @@ def new(event, roles):
         seating_round=current.number if current else None,
         teams=teams,
         has_rounds=bool(rounds),
+        now=utcnow(),  # the call stopwatch counts by the server's clock
     ), status
 
 
@@ -454,11 +460,13 @@ def feed(event, roles):
     policy = event_policy(event)
     items = services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
-    return render_template(
-        template,
-        event=event,
-        roles=roles,
-        items=items,
-        rank_name=rank_namer(policy),
-        questions=services.questions_of(db.session, event, items),
+    return live_list(
+        render_template(
+            template,
+            event=event,
+            roles=roles,
+            items=items,
+            rank_name=rank_namer(policy),
+            questions=services.questions_of(db.session, event, items),
+        )
     )

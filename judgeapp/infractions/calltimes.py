@@ -1,8 +1,10 @@
 """Judge calls' response times: how long players waited for a judge and how long the judge stayed, per round and per
 judge, for the post-event report. Pure Python: plain records in, plain figures out.
 
-Waiting time: from the player's call to a judge taking it. Time at the table: from taking it to closing it. A call
-nobody took (cancelled) has neither; a call still open counts in the totals only.
+Waiting time: from the player's call to a judge taking it (the first take: a call handed to the head judge keeps it).
+Time at the table: from taking it to closing it. A call nobody took (cancelled) has neither; a call still open counts
+in the totals only. A call handed to the head judge also counts as handed over, with the time from the hand-over to
+the head judge taking it.
 
 Percentiles are nearest-rank: the p-th percentile of n sorted values is the value at rank ceil(p/100 x n) (1-based),
 so it is always one of the measured times (the 90th percentile of 10 calls is the 9th shortest wait; of 1 call, that
@@ -25,8 +27,16 @@ class CallTimes:
     raised_at: datetime
     taken_at: datetime | None = None
     closed_at: datetime | None = None
-    judge: str | None = None  # who took it (the head judge, for one handed to them and taken)
+    judge: str | None = None  # who took it first (the judge who handed it to the head judge, for one handed over)
     outcome: str | None = None  # "no_incident", "incident", "cancelled"; None while open
+    escalated_at: datetime | None = None  # handed to the head judge
+    head_taken_at: datetime | None = None  # and taken by them
+
+    @property
+    def head_waited(self) -> timedelta | None:
+        if self.escalated_at is None or self.head_taken_at is None:
+            return None
+        return self.head_taken_at - self.escalated_at
 
     @property
     def waited(self) -> timedelta | None:
@@ -58,13 +68,18 @@ class CallGroup:
     taken: int = 0
     cancelled: int = 0
     incidents: int = 0
+    handed: int = 0  # handed to the head judge
     waits: list[timedelta] = field(default_factory=list)
     stays: list[timedelta] = field(default_factory=list)
+    head_waits: list[timedelta] = field(default_factory=list)  # from the hand-over to the head judge's take
 
     def add(self, call: CallTimes) -> None:
         self.calls += 1
         self.cancelled += call.outcome == "cancelled"
         self.incidents += call.outcome == "incident"
+        self.handed += call.escalated_at is not None
+        if call.head_waited is not None:
+            self.head_waits.append(call.head_waited)
         if call.waited is not None:
             self.taken += 1
             self.waits.append(call.waited)
@@ -82,6 +97,10 @@ class CallGroup:
     @property
     def median_at_table(self) -> timedelta | None:
         return percentile(self.stays, 50)
+
+    @property
+    def median_head_wait(self) -> timedelta | None:
+        return percentile(self.head_waits, 50)
 
 
 @dataclass

@@ -309,6 +309,7 @@ def records_of(session: Session, event: Event) -> Records:
                 joinedload(JudgeCall.round),
                 joinedload(JudgeCall.taken_by),
                 joinedload(JudgeCall.escalated_by),
+                joinedload(JudgeCall.head_taken_by),
                 joinedload(JudgeCall.incident),
             )
         )
@@ -539,6 +540,8 @@ def call_times(call: JudgeCall) -> CallTimes:
         closed_at=call.closed_at,
         judge=call.taken_by.name if call.taken_by else None,
         outcome=call.outcome.value if call.outcome else None,
+        escalated_at=call.escalated_at,
+        head_taken_at=call.head_taken_at,
     )
 
 
@@ -765,6 +768,8 @@ CALL_HEADER = [
     "taken",
     "taken by",
     "handed to the head judge",
+    "head judge took it",
+    "head judge",
     "closed",
     "outcome",
     "incident",
@@ -786,11 +791,13 @@ def call_rows(event: Event, rec: Records, local: Local) -> list[list]:
                 c.round.number if c.round else "",
                 c.table_number,
                 c.reason.label,
-                c.note,
+                calls.without_direction_controls(c.note),  # also a note stored before they were taken out
                 stamp(c.raised_at),
                 stamp(c.taken_at),
                 c.taken_by.name if c.taken_by else "",
                 stamp(c.escalated_at),
+                stamp(c.head_taken_at),
+                c.head_taken_by.name if c.head_taken_by else "",
                 stamp(c.closed_at),
                 c.outcome.label if c.outcome else c.state.label,
                 c.incident.number if c.incident else "",

@@ -117,6 +117,8 @@ self.addEventListener("fetch", function (event) {
   var request = event.request;
   var url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
+  // Players' call pages (a table's QR code) are the network's alone: never a judge's kept page or offline page.
+  if (url.pathname.indexOf("/call/") === 0) return;
   if (request.method !== "GET") {  // something changes on the server: no page is taken as current until checked again
     postedAt = Date.now();
     fresh = null;

@@ -159,3 +159,209 @@ def test_the_qr_sheet_and_the_links_page_for_the_organizer(live_server, phone, t
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True, text=True).stdout
     assert "Demo Open" in words and "Table 1" in words and "Table 16" in words
     subprocess.run(["pdftoppm", "-r", "60", "-png", "-f", "1", "-l", "1", str(pdf), str(ARTIFACTS / "80-qr-sheet")])
+
+
+def test_the_judges_service_worker_never_answers_for_a_players_call_page(live_server, browser, phone):
+    """A phone a judge used has the judges' service worker; a player's link opened on it goes to the network, never
+    to the judges' kept pages or offline page (with a slow or absent network that page replaced the call page)."""
+    from playwright.sync_api import Error
+
+    link = table_link(live_server, 5)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")  # installed, with its offline page
+    if not phone.evaluate("!!navigator.serviceWorker.controller"):
+        phone.reload()
+    phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=30_000)
+    phone.context.set_offline(True)
+    shown = None
+    try:
+        phone.goto(link)
+        shown = phone.content()
+    except Error:
+        pass  # the browser's own "no network": the worker left the request alone
+    phone.context.set_offline(False)
+    assert shown is None, "the service worker answered for a player's call page"
+
+    player_context, player = phone_of(browser)  # a player's own phone: an error page installs no service worker
+    for url in (link[:-16] + "a" * 16, link.replace("/call/", "/call/x/")):
+        player.goto(url)
+        player.wait_for_timeout(300)
+        assert player.evaluate("navigator.serviceWorker.getRegistrations().then((r) => r.length)") == 0
+    player_context.close()
+
+
+def head_judge_closes(server, number):
+    """The head judge closes call `number` from their phone (nobody took it: cancelled)."""
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User
+
+    with server.app.app_context():
+        event = db.session.scalar(select(Event))
+        head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
+        call = services.call_by_number(db.session, event, number)
+        services.close(db.session, actor=head, roles=frozenset({"head_judge"}), event=event, call=call)
+        db.session.commit()
+
+
+def the_event_closes(server):
+    from judgeapp.calls import services
+    from judgeapp.models import Event, utcnow
+
+    with server.app.app_context():
+        event = db.session.scalar(select(Event))
+        services.close_with_event(db.session, actor=event.organizer, event=event)
+        event.closed_at = utcnow()
+        db.session.commit()
+
+
+def test_the_players_page_says_the_head_judge_closed_the_call_then_that_calls_are_closed_and_stops_asking(
+    live_server, browser
+):
+    link = table_link(live_server, 3)
+    player_context, player = phone_of(browser)
+    player.goto(link)
+    button = player.get_by_role("button", name="Call a judge")
+    assert player.get_by_label("In a few words (optional)").bounding_box()["y"] < button.bounding_box()["y"]
+    assert player.get_by_label("Rules question").bounding_box()["y"] < button.bounding_box()["y"]
+    button.click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    assert player.get_by_text("this page also updates by itself").is_visible()
+
+    head_judge_closes(live_server, 1)
+    player.get_by_text("Your call was closed by the head judge").wait_for(timeout=15_000)  # no reload
+    assert player.get_by_role("button", name="Call a judge").is_visible()  # to call again
+    assert no_horizontal_scroll(player)
+    shot(player, "81-player-call-closed-by-the-head-judge")
+
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    the_event_closes(live_server)
+    player.get_by_text("judge calls are closed").wait_for(timeout=15_000)
+    assert "in the queue" not in player.locator("main").inner_text()
+    shot(player, "82-player-judge-calls-closed")
+    asked = []
+    player.on("request", lambda r: asked.append(r.url))
+    player.wait_for_timeout(11_000)
+    assert not [u for u in asked if "/call/" in u], "the page went on asking after the event closed"
+    player_context.close()
+
+
+def test_without_script_the_players_page_claims_no_updating_and_a_refusal_is_the_players_own_page(live_server, browser):
+    live_server.app.config["CALL_LIMIT_PER_TABLE"] = "1 per 10 minutes"
+    link = table_link(live_server, 4)
+    player_context, player = phone_of(browser, java_script_enabled=False)
+    player.goto(link)
+    player.get_by_role("button", name="Call a judge").click()
+    player.get_by_text("Your call is in the queue: next.").wait_for()
+    assert not player.get_by_text("updates by itself").is_visible()
+    head_judge_closes(live_server, 1)
+    player.get_by_role("link", name="Refresh").click()
+    player.get_by_text("Your call was closed by the head judge").wait_for()
+    player.get_by_role("button", name="Call a judge").click()  # a second new call from the table in 10 minutes
+    player.get_by_role("heading", name="Too many calls").wait_for()
+    assert "Raise your hand and call “Judge!” aloud" in player.locator("main").inner_text()
+    assert player.locator("header, nav").count() == 0  # the player's own page: no judges' menu
+    assert no_horizontal_scroll(player)
+    shot(player, "83-player-too-many-calls")
+    player_context.close()
+
+
+def test_a_judges_phone_five_minutes_fast_shows_the_calls_real_length_and_proposes_no_time_for_a_short_call(
+    live_server, browser
+):
+    """The stopwatch and the minutes it proposes count from the server's clock, not the phone's."""
+    import time
+    from datetime import timedelta
+
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User, utcnow
+
+    with live_server.app.app_context():
+        event = db.session.scalar(select(Event))
+        floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        call, _ = services.raise_call(db.session, event=event, table=6, reason="dispute", note="")
+        services.take(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        call.raised_at = utcnow() - timedelta(seconds=35)
+        db.session.commit()
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    context.clock.install(time=time.time() + 5 * 60)  # the judge's phone is five minutes fast
+    judge = context.new_page()
+    log_in(judge, live_server, "floor1@demo.test")
+    judge.goto(f"{live_server}/events/1/calls/1")
+    reading = judge.locator("#stopwatch .elapsed").inner_text()
+    assert reading.startswith("0:"), f"the call page's stopwatch reads {reading} for a 35-second call"
+    judge.get_by_role("link", name="Log an incident").click()
+    judge.locator("#from-call").wait_for()
+    judge.wait_for_timeout(1_500)
+    reading = judge.locator("#stopwatch .elapsed").inner_text()
+    assert reading.startswith("0:"), f"the incident form's stopwatch reads {reading} for a 35-second call"
+    assert judge.get_by_label("Time extension (minutes)").input_value() == ""  # nothing owed for 35 s
+    shot(judge, "84-incident-from-a-call-phone-clock-fast")
+    context.close()
+
+
+def test_the_queue_keeps_the_focused_button_changes_only_when_calls_change_and_says_when_it_is_stale(
+    live_server, browser, phone
+):
+    from judgeapp.calls import services
+    from judgeapp.models import Event, User
+
+    def raise_at(table):
+        with live_server.app.app_context():
+            event = db.session.scalar(select(Event))
+            services.raise_call(db.session, event=event, table=table, reason="other", note="")
+            db.session.commit()
+
+    raise_at(2)
+    log_in(phone, live_server, "floor1@demo.test")
+    phone.goto(f"{live_server}/events/1/calls")
+    phone.evaluate("""() => {
+        window.feedChanges = 0;
+        new MutationObserver((m) => { window.feedChanges += m.length; })
+            .observe(document.getElementById('feed'), { childList: true, subtree: true, characterData: true });
+    }""")
+    button = phone.get_by_role("button", name="I'll take it")
+    button.focus()
+    phone.evaluate("() => { window.focusedButton = document.activeElement; }")
+    phone.wait_for_timeout(5_000)  # two refreshes with nothing new
+    assert phone.evaluate("window.feedChanges") == 0, "the queue was rewritten with nothing new"
+    assert phone.evaluate("document.activeElement === window.focusedButton")
+
+    raise_at(5)  # a new call: the list changes, the focus stays on the same call's button
+    phone.locator("#call-queue").get_by_text("Table 5").wait_for(timeout=5_000)
+    assert phone.evaluate("document.activeElement.closest('li').dataset.table") == "2"
+
+    head_context, head = phone_of(browser)  # the head judge's page shows a hand-over without a reload
+    log_in(head, live_server, "head@demo.test")
+    with live_server.app.app_context():
+        event = db.session.scalar(select(Event))
+        floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        call = services.call_by_number(db.session, event, 1)
+        services.take(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        services.escalate(db.session, actor=floor, roles=frozenset({"floor_judge"}), event=event, call=call)
+        db.session.commit()
+    head.get_by_text("Judge call at table 2 handed to you").wait_for(timeout=6_000)
+    head.get_by_role("link", name="Go to the call").click()
+    head.get_by_role("button", name="I'll take it").click()
+    head.locator("#call-state").get_by_text("Taken").wait_for()
+    head_context.close()
+
+    phone.context.set_offline(True)  # the hall's wi-fi drops
+    stale = phone.locator("#feed-stale")
+    stale.get_by_text("check your connection").wait_for(timeout=6_000)
+    assert stale.inner_text().startswith("Not updated since ")
+    assert no_horizontal_scroll(phone)
+    shot(phone, "85-judge-queue-not-updated-no-network")
+    phone.context.set_offline(False)
+    stale.wait_for(state="hidden", timeout=6_000)
+
+    other = phone.context.new_page()  # signed out in another tab: the queue never shows the sign-in page
+    other.goto(f"{live_server}/events/1")
+    with other.expect_navigation():
+        other.get_by_role("button", name="Log out").click()
+    other.close()
+    stale.get_by_text("Sign in again").wait_for(timeout=6_000)
+    assert phone.locator("#feed input[name=password]").count() == 0
+    assert phone.locator("#call-queue").get_by_text("Table 5").is_visible()  # the last list stays
+    shot(phone, "86-judge-queue-not-updated-signed-out")

@@ -8,6 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db, limiter
+from tests.conftest import CSRF_RE as CSRF
 from tests.conftest import PASSWORD, csrf_token, login, post_form
 
 
@@ -81,7 +82,7 @@ def test_a_player_calls_from_the_tables_link_and_sees_the_place_in_the_queue_the
     floor = judge(app, calls["people"], "floor_judge")
     queue = text(floor.get(f"/events/{calls['event_id']}/calls"))
     assert queue.index("Table 7") < queue.index("Table 8")  # oldest first
-    assert "Rules question: “Does &lt;b&gt;Counter&lt;/b&gt; resolve first?”" in queue  # inert
+    assert "Rules question: “<bdi>Does &lt;b&gt;Counter&lt;/b&gt; resolve first?</bdi>”" in queue  # inert, isolated
 
     assert take(floor, calls["event_id"]).status_code == 302
     page = text(player.get(calls["links"][7]))
@@ -131,12 +132,22 @@ def test_a_tables_calls_are_rate_limited_and_the_refusal_is_a_readable_page(app,
     assert other_table.status_code == 303  # the limit is the table's
 
 
+def link_of(app, calls, table):
+    from judgeapp.calls import services
+    from judgeapp.models import Event
+
+    with app.app_context():
+        key = db.session.get(Event, calls["event_id"]).call_key
+        return f"/call/{calls['event_id']}/{table}/{services.signature(key, calls['event_id'], table)}"
+
+
 def test_calls_from_one_address_are_rate_limited_across_tables(app, calls):
     app.config["CALL_LIMIT_PER_ADDRESS"] = "3 per 10 minutes"
     player = app.test_client()
     token = csrf_token(player, calls["links"][7])
-    answers = [player.post(calls["links"][t], data={"csrf_token": token}).status_code for t in (7, 8, 7, 8)]
-    assert answers[:3] != [429] * 3 and answers[3] == 429
+    tables = (7, 8, 9, 10)  # a new call at each: the address's fourth is refused
+    answers = [player.post(link_of(app, calls, t), data={"csrf_token": token}).status_code for t in tables]
+    assert answers[:3] == [303] * 3 and answers[3] == 429
 
 
 def test_a_closed_events_links_stop_working_and_its_waiting_calls_are_cancelled(app, calls):
@@ -229,8 +240,9 @@ def test_escalating_hands_the_call_to_the_head_judge_whose_badge_counts_it(app, 
     assert take(head, calls["event_id"]).status_code == 302
     assert "handed to you" not in text(head.get("/"))  # taken: the banner is gone
     call = the_call(app, calls["event_id"])
-    assert (
-        call.taken_by_id == calls["people"]["head_judge"][0]
+    assert (  # the first take stays the floor judge's; the head judge's take is kept beside it
+        call.taken_by_id == calls["people"]["floor_judge"][0]
+        and call.head_taken_by_id == calls["people"]["head_judge"][0]
         and call.escalated_by_id == calls["people"]["floor_judge"][0]
     )
 
@@ -373,7 +385,8 @@ def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_w
     page = text(organizer.get(f"{base}/report"))
     assert "2 calls from the tables, 2 taken by a judge, 0 with an incident logged." in page
     assert "median 1:00, 90th percentile 3:00; at the table: median 0:30" in page
-    assert '<td>Floor Judge</td><td class="num">1</td><td class="num">1:00</td><td class="num">2:00</td>' in page
+    cells = ("Floor Judge", "1", "1:00", "1:00", "2:00")  # calls, median wait, 90th percentile, median at the table
+    assert "<td>" + '</td><td class="num">'.join(cells) + "</td>" in page
     pdf = organizer.get(f"{base}/report.pdf")
     words = " ".join(
         subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True).stdout.decode().split()
@@ -448,3 +461,402 @@ def test_the_links_page_offers_every_table_in_play_and_refuses_a_sheet_too_large
     too_many = scorekeeper.get(f"{base}?first=1&last=600&paper=a4")
     assert too_many.status_code == 400 and "At most 500 tables on one sheet" in text(too_many)
     assert scorekeeper.get(f"{base}?first=x&last=2").status_code == 400
+
+
+# ---- the player's page under hostile or unlucky use (issue 23's review) ----------------------------------------------
+
+
+def forged_links(calls):
+    """Call links judgeapp never made: a wrong signature, an unknown event, a table out of range."""
+    seven = calls["links"][7]
+    event_id = calls["event_id"]
+    return [
+        seven[:-16] + "a" * 16 if not seven.endswith("a" * 16) else seven[:-16] + "b" * 16,
+        f"/call/999/7/{'a' * 16}",
+        f"/call/{event_id}/0/{'a' * 16}",
+        f"/call/{event_id}/100000/{'a' * 16}",
+    ]
+
+
+def test_a_post_to_a_forged_call_link_without_a_token_is_the_same_not_known_page_as_a_get(app, calls):
+    for url in forged_links(calls):
+        got = app.test_client().get(url)
+        posted = app.test_client().post(url, data={"submit": "1"})  # no cookie, no CSRF token: a script's post
+        assert (got.status_code, posted.status_code) == (404, 404), url
+        assert "This call link is not known" in text(posted)
+        assert text(posted) == text(got)
+
+
+def test_a_post_without_a_token_after_the_event_closed_says_judge_calls_are_closed(app, calls):
+    with app.app_context():
+        from judgeapp.models import Event, utcnow
+
+        db.session.get(Event, calls["event_id"]).closed_at = utcnow()
+        db.session.commit()
+    late = app.test_client().post(calls["links"][7], data={"submit": "1"})  # the page's cookie lost, or a script
+    assert late.status_code == 409
+    page = text(late)
+    assert "judge calls are closed" in page and "not sent" not in page and 'name="submit"' not in page
+    assert the_call(app, calls["event_id"]) is None
+
+
+PLAYER_PAGE_MUST_NOT = ("js/page.js", "/sw.js", "manifest", "Log out", "Back to my events")
+
+
+def test_every_error_page_a_player_can_get_is_the_players_own_small_page_with_no_judges_script(app, calls):
+    """The judges' page.js registers the service worker for the whole site: a player's phone must never load it."""
+    app.config["CALL_LIMIT_PER_TABLE"] = "1 per 10 minutes"
+    answers = {
+        "not known (GET)": app.test_client().get(forged_links(calls)[0]),
+        "not known (POST, no token)": app.test_client().post(forged_links(calls)[0]),
+        "no such address": app.test_client().get("/call/1/seven/abc"),
+        "method not allowed": app.test_client().put(calls["links"][7]),
+        "not sent (no token)": app.test_client().post(calls["links"][7], data={"submit": "1"}),
+    }
+    raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(floor, page + "/close", {}, form_page=page)
+    _, answers["too many"] = raise_call(app, calls["links"][7])
+    with app.app_context():
+        from judgeapp.models import Event, utcnow
+
+        db.session.get(Event, calls["event_id"]).closed_at = utcnow()
+        db.session.commit()
+    answers["closed"] = app.test_client().get(calls["links"][7])
+    statuses = {name: answer.status_code for name, answer in answers.items()}
+    assert statuses == {
+        "not known (GET)": 404,
+        "not known (POST, no token)": 404,
+        "no such address": 404,
+        "method not allowed": 405,
+        "not sent (no token)": 400,
+        "too many": 429,
+        "closed": 409,
+    }
+    for name, answer in answers.items():
+        html = text(answer)
+        assert "call.css" in html, name  # the player's own small stylesheet
+        for banned in PLAYER_PAGE_MUST_NOT:
+            assert banned not in html, f"{name}: {banned}"
+        assert "<script" not in html or "js/call-status.js" in html, name
+
+
+def test_only_new_calls_count_against_an_address_so_one_script_on_the_venue_wifi_blocks_no_table(app, calls):
+    """Players share the venue's public address: forged links, repeated taps on a live call and form errors from it
+    use up nothing; the per-table limit stays."""
+    app.config["CALL_LIMIT_PER_ADDRESS"] = "3 per 10 minutes"
+    script = app.test_client()
+    for url in forged_links(calls) * 5:
+        assert script.post(url, data={"submit": "1"}).status_code == 404
+    for _ in range(5):  # a token from a real page: still a made-up signature
+        token = csrf_token(script, calls["links"][7])
+        assert script.post(forged_links(calls)[0], data={"csrf_token": token}).status_code == 404
+    player = app.test_client()
+    token = csrf_token(player, calls["links"][7])
+    for _ in range(6):  # the first tap calls; the others add nothing
+        assert player.post(calls["links"][7], data={"csrf_token": token}).status_code == 303
+    for _ in range(6):
+        refused = player.post(calls["links"][8], data={"csrf_token": token, "reason": "bribery"})
+        assert refused.status_code == 400
+    assert player.post(calls["links"][8], data={"csrf_token": token}).status_code == 303  # the second call
+    assert player.post(link_of(app, calls, 9), data={"csrf_token": token}).status_code == 303  # the third
+    too_many = player.post(link_of(app, calls, 10), data={"csrf_token": token})
+    assert too_many.status_code == 429
+    page = text(too_many)
+    assert "Raise your hand and call “Judge!” aloud" in page and "this one was not sent" in page
+    assert "call.css" in page and "Log out" not in page and "js/page.js" not in page
+
+
+def test_a_call_the_head_judge_cancels_is_said_on_the_tables_page_with_the_button_to_call_again(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    head = judge(app, calls["people"], "head_judge")
+    page = f"/events/{calls['event_id']}/calls/1"
+    assert post_form(head, page + "/close", {}, form_page=page).status_code == 302
+    shown = text(player.get(calls["links"][7]))
+    assert "Your call was closed by the head judge" in shown
+    assert 'id="call-status"' in shown and "data-ended" in shown  # the page's script stops asking
+    assert "Call a judge to table 7" in shown  # and the button is there to call again
+    assert "Your call was closed by the head judge" not in text(app.test_client().get(calls["links"][8]))
+
+
+def test_a_call_answered_at_the_table_is_not_said_to_be_closed_by_the_head_judge(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(floor, page + "/close", {}, form_page=page)
+    shown = text(player.get(calls["links"][7]))
+    assert "closed by the head judge" not in shown and "Call a judge to table 7" in shown
+
+
+BIDI = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+
+
+def test_text_direction_controls_are_taken_out_of_the_players_note_in_pages_and_csv(app, calls):
+    """U+202E made "gnp.exe" read as "exe.png" in the judges' queue; the note keeps its letters, not the controls."""
+    raise_call(app, calls["links"][7], note="photo \u202egnp.exe\u202c \u2067x\u2069 \u200eok\u200f")
+    call = the_call(app, calls["event_id"])
+    assert call.note == "photo gnp.exe x ok"
+    floor = judge(app, calls["people"], "floor_judge")
+    for url in (f"/events/{calls['event_id']}/calls", f"/events/{calls['event_id']}/calls/1"):
+        html = text(floor.get(url))
+        assert "gnp.exe" in html and not any(c in html for c in BIDI), url
+        assert "<bdi>photo gnp.exe x ok</bdi>" in html, url  # isolated from the text around it
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    body = organizer.get(f"/events/{calls['event_id']}/export/judge-calls.csv").get_data(as_text=True)
+    assert "photo gnp.exe x ok" in body and not any(c in body for c in BIDI)
+
+
+def test_the_players_note_stored_before_with_direction_controls_is_shown_without_them(app, calls):
+    from judgeapp.models import JudgeCall
+
+    raise_call(app, calls["links"][7], note="old note")
+    with app.app_context():  # a note stored before the controls were taken out
+        db.session.scalar(select(JudgeCall)).note = "old \u202egnp.exe"
+        db.session.commit()
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    body = organizer.get(f"/events/{calls['event_id']}/export/judge-calls.csv").get_data(as_text=True)
+    assert "old gnp.exe" in body and "\u202e" not in body
+
+
+def test_without_script_the_players_page_does_not_claim_to_update_by_itself(app, calls):
+    player, _ = raise_call(app, calls["links"][7])
+    page = text(player.get(calls["links"][7]))
+    claim = re.search(r'<span class="auto"( hidden)?>[^<]*updates by itself', page)
+    assert claim and claim.group(1) == " hidden"  # call-status.js shows it; without script it stays hidden
+    assert page.count("updates by itself") == 1
+
+
+def test_the_reason_and_the_note_come_before_the_big_button(app, calls):
+    page = text(app.test_client().get(calls["links"][7]))
+    assert page.index('name="reason"') < page.index('id="submit"')
+    assert page.index('id="note"') < page.index('id="submit"')
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "message"),
+    [({"note": "x" * 121}, "note", "characters"), ({"reason": "bribery"}, "reason", "Choose one of the reasons.")],
+)
+def test_a_form_error_sent_while_the_tables_call_is_live_is_shown_at_its_field(app, calls, fields, field, message):
+    raise_call(app, calls["links"][7])  # one player called; another player's page was still open
+    other = app.test_client()
+    token = csrf_token(other, calls["links"][8])
+    refused = other.post(calls["links"][7], data={"csrf_token": token, **fields})
+    assert refused.status_code == 400
+    page = text(refused)
+    assert "Your call is in the queue" in page  # the table's call is live
+    error = re.search(rf'<p class="error" id="{field}-error" role="alert">([^<]*)</p>', page)
+    assert error and message in error.group(1)
+    assert re.search(rf'aria-describedby="{field}-error"', page)
+
+
+def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_the_requests_host(app, calls):
+    import subprocess
+
+    app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/"
+    organizer = app.test_client()
+    forged = {"base_url": "http://evil.example", "headers": {"X-Forwarded-Host": "evil.example"}}  # the Host header
+    token = CSRF.search(text(organizer.get("/login", **forged))).group(1)
+    fields = {"csrf_token": token, "email": calls["organizer"][1], "password": PASSWORD}
+    assert organizer.post("/login", data=fields, **forged).status_code == 302
+    page = text(organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8", **forged))
+    assert f'href="https://judge.example.org{calls["links"][7]}"' in page
+    assert "evil.example" not in page and "localhost" not in page
+    pdf = organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8&format=pdf", **forged)
+    words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
+    assert f"https://judge.example.org{calls['links'][7]}" in words.replace("\n", "")
+    assert "evil.example" not in words
+
+
+def test_the_reports_per_judge_table_gives_the_median_and_the_90th_percentile_wait_in_html_and_pdf(app, calls):
+    import subprocess
+
+    from judgeapp.models import JudgeCall
+
+    floor = judge(app, calls["people"], "floor_judge")
+    for number, table in ((1, 7), (2, 8), (3, 7)):
+        raise_call(app, link_of(app, calls, table))
+        take(floor, calls["event_id"], number)
+        page = f"/events/{calls['event_id']}/calls/{number}"
+        post_form(floor, page + "/close", {}, form_page=page)
+    with app.app_context():  # waits of 1, 2 and 10 minutes: median 2:00, 90th percentile 10:00
+        for number, wait in ((1, 60), (2, 120), (3, 600)):
+            c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == number))
+            c.taken_at = c.raised_at + timedelta(seconds=wait)
+            c.closed_at = c.taken_at + timedelta(seconds=30)
+        db.session.commit()
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    base = f"/events/{calls['event_id']}"
+    page = text(organizer.get(f"{base}/report"))
+    judges = page[page.index("Judge calls by judge") :]
+    assert '<th class="num">Median wait</th><th class="num">90th pct. wait</th>' in judges
+    assert '<td>Floor Judge</td><td class="num">3</td><td class="num">2:00</td><td class="num">10:00</td>' in judges
+    pdf = organizer.get(f"{base}/report.pdf")
+    words = " ".join(
+        subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf.data, capture_output=True).stdout.decode().split()
+    )
+    by_judge = words[words.index("Judge Calls Median 90th pct.") :]  # the narrow column's headings wrap
+    assert "Floor 3 2:00 10:00 0:30 0 Judge" in by_judge
+
+
+def escalated_and_taken_by_the_head_judge(app, calls, first_wait=60):
+    """Call #1 at table 7: the floor judge takes it after `first_wait` s, hands it over, the head judge takes it."""
+    from judgeapp.models import JudgeCall
+
+    raise_call(app, calls["links"][7])
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    take(floor, calls["event_id"])
+    with app.app_context():  # a known first take: `first_wait` seconds after the call
+        c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == 1))
+        c.raised_at = c.taken_at - timedelta(seconds=first_wait)
+        db.session.commit()
+    first = the_call(app, calls["event_id"])
+    page = f"/events/{calls['event_id']}/calls/1"
+    assert post_form(floor, page + "/escalate", {}, form_page=page).status_code == 302
+    assert take(head, calls["event_id"]).status_code == 302
+    return floor, head, first
+
+
+def test_the_head_judges_take_of_a_handed_call_keeps_the_first_take_who_and_when(app, calls):
+    floor, head, first = escalated_and_taken_by_the_head_judge(app, calls)
+    call = the_call(app, calls["event_id"])
+    assert (call.taken_by_id, call.taken_at) == (first.taken_by_id, first.taken_at)
+    assert call.head_taken_by_id == calls["people"]["head_judge"][0] and call.head_taken_at >= call.escalated_at
+    page = text(head.get(f"/events/{calls['event_id']}/calls/1"))
+    assert "by Floor Judge (waited 1 min)" in page
+    assert re.search(r"<dt>Head judge took it</dt><dd>[\d:]+ by Head Judge</dd>", page)
+    queue = text(floor.get(f"/events/{calls['event_id']}/calls"))
+    assert "Head Judge has it" in queue  # who has it now
+    call_page = f"/events/{calls['event_id']}/calls/1"  # the head judge holds it now, not the floor judge
+    assert "Log an incident" not in text(floor.get(call_page))
+    assert post_form(floor, call_page + "/close", {}, form_page=call_page).status_code == 403
+    assert take(head, calls["event_id"]).status_code == 302  # a resent tap by the holder changes nothing
+    assert the_call(app, calls["event_id"]).head_taken_at == call.head_taken_at
+    assert post_form(head, call_page + "/close", {}, form_page=call_page).status_code == 302
+
+
+def test_waiting_time_runs_to_the_first_take_and_the_report_and_csv_show_both_takes(app, calls):
+    import csv
+    import io
+
+    _, head, _ = escalated_and_taken_by_the_head_judge(app, calls, first_wait=90)
+    page = f"/events/{calls['event_id']}/calls/1"
+    post_form(head, page + "/close", {}, form_page=page)
+    organizer = app.test_client()
+    login(organizer, calls["organizer"][1])
+    base = f"/events/{calls['event_id']}"
+    report = text(organizer.get(f"{base}/report"))
+    assert "Waiting for a judge: median 1:30, 90th percentile 1:30" in report
+    assert "1 handed to the head judge" in report
+    judges = report[report.index("Judge calls by judge") :]
+    assert "<td>Floor Judge</td>" in judges and "<td>Head Judge</td>" not in judges  # the first taker's call
+    body = organizer.get(f"{base}/export/judge-calls.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(body.removeprefix("\ufeff"))))
+    row = dict(zip(rows[0], rows[1], strict=True))
+    assert row["taken by"] == "Floor Judge" and row["waiting seconds"] == "90"
+    assert row["head judge"] == "Head Judge" and row["head judge took it"] >= row["handed to the head judge"] != ""
+
+
+def test_migration_0013_moves_the_head_judges_take_to_its_own_columns_and_back(app, calls):
+    """Before it, the head judge's take overwrote the first; upgrading finds the first take in the audit trail."""
+    from flask_migrate import downgrade, stamp, upgrade
+
+    escalated_and_taken_by_the_head_judge(app, calls)
+    before = the_call(app, calls["event_id"])
+    with app.app_context():
+        stamp(revision="c0de23000013")
+        downgrade(revision="-1")
+        old = db.session.execute(db.text("SELECT taken_by_id, taken_at FROM judge_calls")).one()
+        db.session.commit()
+        assert old.taken_by_id == calls["people"]["head_judge"][0]  # the schema of 0011: the latest take only
+        upgrade(revision="+1")
+    after = the_call(app, calls["event_id"])
+    assert after.taken_by_id == before.taken_by_id and after.head_taken_by_id == before.head_taken_by_id
+    assert abs((after.taken_at - before.taken_at).total_seconds()) < 1  # the audit entry's time of the first take
+    assert after.head_taken_at == before.head_taken_at
+
+
+# ---- the time extension from a call: counted on the server -----------------------------------------------------------
+
+
+def call_taken_ago(app, calls, seconds):
+    """Call #1 at table 7, taken by the floor judge, raised `seconds` ago by the server's clock."""
+    from judgeapp.models import JudgeCall, utcnow
+
+    raise_call(app, calls["links"][7])
+    floor = judge(app, calls["people"], "floor_judge")
+    take(floor, calls["event_id"])
+    with app.app_context():
+        c = db.session.scalar(select(JudgeCall).where(JudgeCall.number == 1))
+        c.raised_at = utcnow() - timedelta(seconds=seconds)
+        db.session.commit()
+        return floor, c.raised_at
+
+
+def extensions(app):
+    from judgeapp.models import TimeExtension
+
+    with app.app_context():
+        return [(e.minutes, e.proposed_minutes, e.adjust_reason) for e in db.session.scalars(select(TimeExtension))]
+
+
+def save_from_call(floor, calls, **fields):
+    form_url = f"/events/{calls['event_id']}/incidents/new?call=1"
+    return post_form(floor, f"/events/{calls['event_id']}/incidents/new", incident_fields(**fields), form_page=form_url)
+
+
+def test_the_minutes_a_fast_phone_filled_in_are_counted_again_on_the_server_from_the_calls_stored_start(app, calls):
+    """A phone 5 minutes fast filled in 6 minutes for a 35-second call: the judge did not type them, so the server
+    counts the call from its stored start to the save, and owes nothing."""
+    floor, raised = call_taken_ago(app, calls, 35)
+    forged_start = (raised - timedelta(minutes=20)).replace(microsecond=0).isoformat()
+    saved = save_from_call(
+        floor, calls, key="f" * 32, extension="6", extension_proposed="1", call_started_at=forged_start
+    )
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == []
+    from judgeapp.models import Incident
+
+    with app.app_context():
+        assert db.session.scalar(select(Incident.call_started_at)) == raised.replace(microsecond=0)
+
+
+def test_the_minutes_proposed_from_a_long_call_are_the_policys_owed_minutes_counted_at_the_save(app, calls):
+    floor, _ = call_taken_ago(app, calls, 3 * 60 + 10)
+    saved = save_from_call(floor, calls, key="g" * 32, extension="9", extension_proposed="1")
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == [(4, 4, None)]  # 3:10 rounds up to the next whole minute
+
+
+def test_a_typed_extension_other_than_the_policys_owed_minutes_needs_a_reason(app, calls):
+    floor, _ = call_taken_ago(app, calls, 35)
+    refused = save_from_call(floor, calls, key="h" * 32, extension="6")
+    assert refused.status_code == 400
+    error = re.search(r'id="extension_reason-error" class="error" role="alert">([^<]+)', text(refused))
+    assert error and "The policy owes 0 min; say why you give 6" in error.group(1)
+    assert extensions(app) == []
+    saved = save_from_call(floor, calls, key="h" * 32, extension="6", extension_reason="the judge was slow")
+    assert saved.status_code == 302, text(saved)
+    assert extensions(app) == [(6, 0, "the judge was slow")]
+
+
+def test_a_live_lists_answer_says_it_is_one_and_the_badges_answer_lists_the_calls_handed_over(app, calls):
+    floor, head = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "head_judge")
+    base = f"/events/{calls['event_id']}"
+    for url in (f"{base}/calls?partial=1", f"{base}/feed?partial=1", f"{base}/appeals?partial=1"):
+        assert head.get(url).headers.get("X-Judgeapp-Partial") == "1", url
+    assert "X-Judgeapp-Partial" not in head.get(f"{base}/calls").headers  # the whole page is not one
+    signed_out = app.test_client().get(f"{base}/calls?partial=1")
+    assert signed_out.status_code == 302 and "X-Judgeapp-Partial" not in signed_out.headers
+    raise_call(app, calls["links"][7])
+    take(floor, calls["event_id"])
+    page = f"{base}/calls/1"
+    post_form(floor, page + "/escalate", {}, form_page=page)
+    handed = head.get("/calls/waiting?format=json").json["handed"]
+    assert handed == [{"table": 7, "by": "Floor Judge", "at": handed[0]["at"], "url": page}]
+    assert floor.get("/calls/waiting?format=json").json["handed"] == []

@@ -122,8 +122,8 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
     with app.app_context():
         deck_check_id = db.session.scalar(select(DeckCheck.id))
     send(floor, f"{base}/deck-checks/{deck_check_id}", result="problems", notes=HOSTILE, minutes="")
-    links = org.get(f"{base}/calls/links").get_data(as_text=True)  # the organizer's first look makes the links
-    table_link = re.search(r'href="http://localhost(/call/\d+/1/[a-z2-7]+)"', links).group(1)
+    links = org.get(f"{base}/calls/links").get_data(as_text=True)  # the first look makes them (on JUDGEAPP_BASE_URL)
+    table_link = re.search(r'href="http://127\.0\.0\.1:5000(/call/\d+/1/[a-z2-7]+)"', links).group(1)
     player_phone = app.test_client()  # a player's call from table 1's link: no account
     call_page = send(player_phone, table_link, reason="dispute", note=HOSTILE[:120]).headers["Location"]
     assert_inert(player_phone.get(call_page).get_data(as_text=True), "the player's call page")

@@ -1,7 +1,21 @@
 // The header's live badges (appeals waiting for the head judge, judge calls waiting): refreshed every few seconds, so a
 // new appeal or call shows on every page without a reload. Each badge names its JSON address and how to read it out.
+// The calls badge's answer also lists the calls handed to a head judge: their banners follow it without a reload.
+function handedBanner(c) {
+  var p = document.createElement("p");
+  p.className = "flash flash-info call-handed"; p.setAttribute("role", "status");
+  var span = document.createElement("span"), strong = document.createElement("strong");
+  strong.textContent = "Judge call at table " + c.table + " handed to you";
+  span.appendChild(strong);
+  span.appendChild(document.createTextNode(" by " + c.by + " at " + c.at + "."));
+  var go = document.createElement("a");
+  go.className = "button"; go.href = c.url; go.textContent = "Go to the call";
+  p.appendChild(span); p.appendChild(document.createTextNode(" ")); p.appendChild(go);
+  return p;
+}
+
 function keepBadgeFresh(link) {
-  var count = link.querySelector(".count");
+  var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;
   function refresh() {
     fetch(link.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -9,6 +23,13 @@ function keepBadgeFresh(link) {
         count.textContent = String(body.count);
         count.classList.toggle("zero", !body.count);
         count.setAttribute("aria-label", body.count + " " + link.dataset.say);
+        if (!handed || !Array.isArray(body.handed)) return;
+        var now = JSON.stringify(body.handed);
+        if (shown === null) { try { shown = JSON.stringify(JSON.parse(handed.dataset.shown || "[]")); } catch (e) { shown = ""; } }
+        if (now === shown) return;  // unchanged: the banners (and a button in them) stay as they are
+        shown = now;
+        handed.textContent = "";
+        body.handed.forEach(function (c) { handed.appendChild(handedBanner(c)); });
       })
       .catch(function () {});
   }

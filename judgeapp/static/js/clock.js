@@ -1,15 +1,17 @@
-// Round clock: live countdowns from the server's times, corrected for the phone's clock being off.
+// Round clock: live countdowns from the server's times, corrected for the phone's clock being off (servertime.js).
+import { serverClock } from "./servertime.js";
+
 function startClock() {
   var clock = document.getElementById("clock");
   if (!clock) return;
-  var skew = Date.parse(clock.dataset.now) - Date.now();  // server minus phone, at page load
+  var serverNow = serverClock(clock.dataset.now);
   var items = document.querySelectorAll(".countdown[data-end]");
   function fmt(ms) {
     var s = Math.round(Math.abs(ms) / 1000), m = Math.floor(s / 60);
     return m + ":" + ("0" + (s % 60)).slice(-2);
   }
   function tick() {
-    var now = Date.now() + skew;
+    var now = serverNow();
     items.forEach(function (el) {
       var left = Date.parse(el.dataset.end) - now;
       el.textContent = left > 0 ? fmt(left) + " left" : "time (" + fmt(left) + " ago)";

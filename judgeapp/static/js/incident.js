@@ -3,6 +3,7 @@
 import { suggest as suggestOnPhone } from "./engine.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
 import { seatNote, tableKey } from "./seats.js";
+import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
 
 function main() {
@@ -336,6 +337,7 @@ function main() {
   form.addEventListener("outbox:queued", function () {
     try { localStorage.removeItem(DRAFT); } catch (e) {}
     last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);
+    if (proposed) proposed.value = "";
     reasonField.hidden = true; pendingNote.hidden = true;
     setTimeout(function () {  // after the form's reset: the round stays, the rest is empty
       form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
@@ -362,29 +364,40 @@ function main() {
       var p = document.createElement("p");
       p.className = "error"; p.setAttribute("role", "alert"); p.textContent = [].concat(record.errors[name]).join(" ");
       (field.closest ? field.closest(".field") || field.parentNode : field.parentNode).appendChild(p);
+      var folded = p.closest("[hidden]"); if (folded) folded.hidden = false;  // e.g. the reason for other minutes
     });
     record.state = "editing";  // out of the send queue while the judge corrects it; saving sends it again
     return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
   });
 
-  // Call stopwatch: elapsed time and what the policy would owe if the call ended now.
+  // Call stopwatch: elapsed time by the server's clock (servertime.js: the phone's may be off) and what the policy
+  // would owe if the call ended now. Minutes filled in here are marked as proposed: the server counts them again at
+  // the save; minutes the judge types other than the policy's need a reason.
   var watch = document.getElementById("stopwatch");
+  var proposed = form.elements.extension_proposed, extensionReason = document.getElementById("extension-reason-field");
   if (watch) {
     var start = Date.parse(watch.dataset.start), over = parseFloat(watch.dataset.over), plus = parseInt(watch.dataset.plus || "0", 10);
+    var serverNow = serverClock(watch.dataset.now), owedNow = 0;
     var tick = function () {
-      var secs = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      var secs = Math.max(0, Math.floor((serverNow() - start) / 1000));
       watch.querySelector(".elapsed").textContent = Math.floor(secs / 60) + ":" + ("0" + secs % 60).slice(-2);
       if (!isNaN(over) && secs > over * 60) {
-        var owed = Math.ceil(secs / 60) + plus;
+        var owed = owedNow = Math.ceil(secs / 60) + plus;
         watch.querySelector(".owed").textContent = "· over " + over + " min: " + owed + " min owed so far";
         owedHint.hidden = false;
-        owedHint.textContent = "The call has run " + Math.floor(secs / 60) + " min: the policy owes the match " + owed + " min.";
-        if (!extension.dataset.touched) extension.value = owed;
+        owedHint.textContent = "The call has run " + Math.floor(secs / 60) + " min: the policy owes the match " + owed +
+          " min (counted again by the server when you save).";
+        if (!extension.dataset.touched) { extension.value = owed; if (proposed) proposed.value = "1"; }
       }
     };
     tick();
     setInterval(tick, 1000);
-    extension.addEventListener("input", function () { extension.dataset.touched = "1"; });
+    extension.addEventListener("input", function () {
+      extension.dataset.touched = "1";
+      if (proposed) proposed.value = "";  // the judge's own minutes
+      var typed = parseInt(extension.value, 10);
+      if (extensionReason && extension.value !== "" && typed !== owedNow) extensionReason.hidden = false;
+    });
   }
 
   form.querySelectorAll("input[name=subject_kind]").forEach(function (r) { r.addEventListener("change", showKind); });

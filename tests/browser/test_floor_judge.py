@@ -109,7 +109,7 @@ def test_a_floor_judges_disqualification_reaches_the_head_judges_feed_without_a_
     pick_player_at_table(phone, "2", "Sota Takahashi · DEMO-003")
     phone.get_by_placeholder("Search by code or words").press_sequentially("3.8.3", delay=10)
     phone.locator("#suggestion").get_by_text("Suggested: Disqualification").wait_for()
-    assert phone.get_by_text("Only the head judge may give this penalty").is_visible()
+    assert phone.get_by_text("Only the head judge decides this: it is saved as").is_visible()
     phone.get_by_label("Description").fill("Threw a chair towards the opponent.")
     shot(phone, "15-disqualification-recommended")
     phone.get_by_role("button", name="Save incident").click()

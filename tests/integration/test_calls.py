@@ -860,3 +860,14 @@ def test_a_live_lists_answer_says_it_is_one_and_the_badges_answer_lists_the_call
     handed = head.get("/calls/waiting?format=json").json["handed"]
     assert handed == [{"table": 7, "by": "Floor Judge", "at": handed[0]["at"], "url": page}]
     assert floor.get("/calls/waiting?format=json").json["handed"] == []
+
+
+def test_the_badge_says_when_the_event_last_changed_so_a_phone_stops_trusting_its_kept_pages(app, calls):
+    from tests.integration.test_incidents import log
+
+    head = judge(app, calls["people"], "head_judge")
+    before = head.get("/calls/waiting?format=json").get_json()["changed"]
+    floor = judge(app, calls["people"], "floor_judge")
+    log(floor, calls["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
+    after = head.get("/calls/waiting?format=json").get_json()["changed"]
+    assert after > before  # badge.js tells the service worker its kept pages are from before this change

@@ -14,12 +14,22 @@ function handedBanner(c) {
   return p;
 }
 
+// Something the judge's pages show changed at the event (another judge logged, decided, ended a round): the pages the
+// service worker keeps are no longer taken as current, so the next page opened comes from the server.
+export function notCurrent() {
+  var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+  if (worker) worker.postMessage({ type: "not-current" });
+}
+
 function keepBadgeFresh(link) {
   var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;
+  var changed = null;
   function refresh() {
     fetch(link.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
       .then(function (body) {
+        if (changed !== null && body.changed !== changed) notCurrent();
+        changed = body.changed;
         count.textContent = String(body.count);
         count.classList.toggle("zero", !body.count);
         count.setAttribute("aria-label", body.count + " " + link.dataset.say);

@@ -7,6 +7,7 @@
 //   redirect leads to after signing out elsewhere, nor an error page.
 // - When the list cannot be updated (no network, signed out, no longer on the event's staff, a server error), a note
 //   above it says since when it is not up to date, and what to do; it goes once an update comes through.
+import { notCurrent } from "./badge.js";
 import { venueClock } from "./outbox.js";
 
 var PARTIAL = "X-Judgeapp-Partial";
@@ -71,6 +72,7 @@ function keepFeedFresh() {
     var now = shownOf(box);
     if (now === shown) return;  // nothing to see changed
     shown = now;
+    notCurrent();  // the event changed: the pages the phone keeps are from before it
     var focused = feed.contains(document.activeElement) ? keyOf(document.activeElement) : null;
     feed.innerHTML = box.innerHTML;  // server-rendered, escaped by the template
     var again = focused && findKey(feed, focused);

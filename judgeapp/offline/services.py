@@ -83,6 +83,28 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
 NOT_IN_KEPT_PAGES = ("JudgeCall",)
 
 
+def changed_for(session: Session, user: User) -> int:
+    """When anything changed last at any event `user` is on the staff of, closed ones included (its closing is such a
+    change), in milliseconds since 1970 (UTC): for a page the phone showed from its copy (page.js)."""
+    staffed = select(StaffAssignment.event_id).where(
+        StaffAssignment.user_id == user.id, StaffAssignment.ended_at.is_(None)
+    )
+    at = session.scalar(
+        select(func.max(AuditEntry.at)).where(
+            AuditEntry.event_id.in_(staffed), AuditEntry.object_type.not_in(NOT_IN_KEPT_PAGES)
+        )
+    )
+    return _ms(at)
+
+
+def _ms(at) -> int:
+    if at is None:
+        return 0
+    if isinstance(at, str):  # SQLite hands an aggregate back as text
+        at = datetime.fromisoformat(at)
+    return int(at.replace(tzinfo=UTC).timestamp() * 1000)
+
+
 def changed_at(session: Session, event: Event) -> int:
     """When anything the event's kept pages show last changed, in milliseconds since 1970 (UTC): the latest audit
     entry of the event (every change writes one, in the change's transaction). The phone keeps a page rendered
@@ -92,11 +114,7 @@ def changed_at(session: Session, event: Event) -> int:
             AuditEntry.event_id == event.id, AuditEntry.object_type.not_in(NOT_IN_KEPT_PAGES)
         )
     )
-    if at is None:
-        return 0
-    if isinstance(at, str):  # SQLite hands an aggregate back as text
-        at = datetime.fromisoformat(at)
-    return int(at.replace(tzinfo=UTC).timestamp() * 1000)
+    return _ms(at)
 
 
 def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:

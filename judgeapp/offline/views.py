@@ -95,6 +95,15 @@ def token():
     return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=generate_csrf()))
 
 
+@bp.route("/offline/changed.json")
+def changed():
+    """When anything the judge's kept pages show last changed (ms, UTC), for a page the phone answered from its copy:
+    page.js loads it afresh when the event changed after the copy was made. A few hundred bytes."""
+    if not current_user.is_authenticated:
+        return _no_store(jsonify(ok=False, signed_in=False)), 401
+    return _no_store(jsonify(changed=services.changed_for(db.session, current_user)))
+
+
 @bp.route("/offline/copy.json")
 def copy():
     """What logging needs offline for every event the judge is staffed on now."""

@@ -74,9 +74,21 @@ function freshCopy(url) {
     }).catch(function () { return null; });
 }
 
+// A page answered from the phone's copy says so, and from when (its Date): page.js then asks the server whether the
+// event changed since, and loads the page afresh when it did (a colleague's incident, a closed event).
+function marked(response) {
+  var kept = Date.parse(response.headers.get("Date") || "") || 1;
+  return response.text().then(function (html) {
+    var headers = new Headers(response.headers);
+    headers.delete("Content-Length");
+    return new Response(html.replace("<body", '<body data-kept="' + kept + '"'),
+                        { status: response.status, statusText: response.statusText, headers: headers });
+  });
+}
+
 function page(request, url) {
   return freshCopy(url).then(function (hit) {
-    if (hit) return hit;
+    if (hit) return marked(hit);
     var pending = !url.search && fetching[url.pathname];  // being fetched into the cache right now: that one answer
     if (!pending) return networkFirst(request, url);
     return pending.then(function (kept) {
@@ -152,7 +164,11 @@ self.addEventListener("message", function (event) {
     if (event.ports[0]) event.ports[0].postMessage(fresh);
     return;
   }
-  if (data && data.type === "not-current") { fresh = null; return; }  // the server says this browser is signed out
+  if (data && data.type === "not-current") {  // signed out here, or the event changed: no kept page is current now
+    fresh = null;
+    if (event.ports[0]) event.ports[0].postMessage(true);
+    return;
+  }
   if (!data || data.type !== "keep-pages") return;
   var mine = null;
   event.waitUntil(phoneAccount().then(function (account) {

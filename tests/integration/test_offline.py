@@ -300,3 +300,25 @@ def test_every_page_maps_each_module_of_the_phones_script_from_its_plain_address
             assert json.loads(found.group(1))["imports"] == expected, path
     worker = client.get("/sw.js").get_data(as_text=True)
     assert all(re.search(rf'"/static/js/{re.escape(m)}\?v=[0-9a-f]{{12}}"', worker) for m in modules)
+
+
+def test_a_page_shown_from_the_phones_copy_can_ask_whether_the_judges_events_changed_since_closing_included(app, floor):
+    from judgeapp.models import Event, User
+    from judgeapp.postevent import services as postevent
+    from tests.conftest import login
+
+    judge = app.test_client()
+    assert judge.get("/offline/changed.json").status_code == 401
+    assert login(judge, floor["people"]["floor_judge"][1]).status_code == 302
+    before = judge.get("/offline/changed.json").get_json()["changed"]
+    with app.app_context():
+        event = db.session.get(Event, floor["event_id"])
+        head = db.session.get(User, floor["people"]["head_judge"][0])
+        from judgeapp.events import services as events
+
+        events.end_round(db.session, actor=head, event=event, rnd=events.current_round(db.session, event))
+        db.session.commit()
+        assert postevent.close_event(db.session, actor=event.organizer, event=event, local=lambda t: t)
+        db.session.commit()
+    answer = judge.get("/offline/changed.json")
+    assert answer.get_json()["changed"] > before and "no-store" in answer.headers["Cache-Control"]

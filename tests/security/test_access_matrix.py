@@ -64,6 +64,7 @@ NOT_EVENT_ROUTES = {
     ("offline.page", "GET"): EVERYONE,
     ("offline.token", "GET"): ANY_SIGNED_IN,  # the account's own (tests/integration/test_offline)
     ("offline.copy", "GET"): ANY_SIGNED_IN,
+    ("offline.changed", "GET"): ANY_SIGNED_IN,  # when the staffed events last changed (tests/integration/test_offline)
     # a table's call link needs no account, and the link is the credential: the matrix's made-up signature is "not
     # found" for everyone (real links, closed events and limits: tests/integration/test_calls.py)
     ("calls.table", "GET"): {r: 404 for r in ROLES},

@@ -364,6 +364,25 @@ function signedOutHere(outcome) {
 }
 try { if (sessionStorage.getItem("judgeapp:reloaded") && !body.dataset.signedOut) sessionStorage.removeItem("judgeapp:reloaded"); } catch (e) {}
 
+// A page the service worker answered from the phone's copy (sw.js marks it: data-kept, when the copy was made): when the
+// event changed since (another judge's incident, a decision, the event closed), it is loaded afresh from the server.
+if (user && body.dataset.kept) {
+  fetch("/offline/changed.json", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+    .then(function (r) { return r.ok ? r.json() : null; })
+    .then(function (answer) {
+      if (!answer || !(answer.changed > parseInt(body.dataset.kept, 10))) return;
+      var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+      if (!worker) { location.reload(); return; }
+      var told = new Promise(function (resolve) {  // the worker takes no kept page as current first, then reload
+        var channel = new MessageChannel();
+        channel.port1.onmessage = function () { resolve(); };
+        worker.postMessage({ type: "not-current" }, [channel.port2]);
+        setTimeout(resolve, 1000);
+      });
+      told.then(function () { location.reload(); });
+    }).catch(function () {});
+}
+
 if (user) {
   sync().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
     return refreshCopy(sent.some(unseenChange));  // fresh when a "Check incident" depends on it

@@ -7,8 +7,26 @@ const DB_NAME = "judgeapp";
 const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel("judgeapp-outbox") : null;
 const listeners = [];
 let opening = null;
+// A page that goes into the back/forward cache (WebKit, Safari) is suspended with its IndexedDB transactions: one
+// not finished there is never committed nor aborted, and every transaction of the phone's other pages on the same
+// store waits behind it for as long as that page stays cached (minutes). The next page's copy of the events, and so
+// its offline suggestion and its refresh of the copy, then never come. So a page going into that cache aborts the
+// transactions it has not finished (they are only reads and rewrites the next page does again: every record is put
+// before anything is sent) and closes its connection; shown again, it opens a new one.
+let connection = null, unfinished = [], cached = false;
+if (typeof addEventListener === "function") {
+  addEventListener("pagehide", function (event) {
+    if (!event.persisted) return;  // unloaded: the browser ends its transactions itself
+    cached = true;
+    unfinished.splice(0).forEach(function (t) { try { t.abort(); } catch (e) {} });
+    if (connection) connection.close();
+    connection = null; opening = null;
+  });
+  addEventListener("pageshow", function () { cached = false; });
+}
 
 function db() {
+  if (cached) return Promise.reject(new Error("page in the back/forward cache"));
   if (!opening) {
     opening = new Promise(function (resolve, reject) {
       var req = indexedDB.open(DB_NAME, 1);
@@ -18,7 +36,11 @@ function db() {
         d.createObjectStore("sent", { keyPath: "key" }).createIndex("owner", "owner");
         d.createObjectStore("copies", { keyPath: "user_id" });
       };
-      req.onsuccess = function () { resolve(req.result); };
+      req.onsuccess = function () {
+        if (cached) { req.result.close(); reject(new Error("page in the back/forward cache")); return; }
+        connection = req.result;
+        resolve(req.result);
+      };
       req.onerror = function () { reject(req.error); };
     });
   }
@@ -29,10 +51,12 @@ export function tx(store, mode, work) {
   return db().then(function (d) {
     return new Promise(function (resolve, reject) {
       var t = d.transaction(store, mode), result;
+      var done = function () { var i = unfinished.indexOf(t); if (i !== -1) unfinished.splice(i, 1); };
+      unfinished.push(t);
       var req = work(t.objectStore(store));
       if (req) req.onsuccess = function () { result = req.result; };
-      t.oncomplete = function () { resolve(result); };
-      t.onerror = t.onabort = function () { reject(t.error); };
+      t.oncomplete = function () { done(); resolve(result); };
+      t.onerror = t.onabort = function () { done(); reject(t.error || new Error("aborted")); };
     });
   });
 }

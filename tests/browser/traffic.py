@@ -39,6 +39,11 @@ NO_THROTTLING = {"offline": False, "downloadThroughput": -1, "uploadThroughput":
 # Asked for again by design: the header's badge every few seconds; the outbox's CSRF token and session check on each
 # page load (a few hundred bytes: it also tells a page shown from the phone's copy that the session has ended).
 POLLS = ("/calls/waiting?format=json", "/offline/token")
+# The browser's own update check of the service worker (the spec's soft update after each page the worker serves;
+# Chromium runs it a second after the last one, later while the worker is busy): answered 304 when unchanged, a few
+# hundred bytes (judgeapp/offline/views.py). It lands inside or after a visit as that timer goes; a second download
+# of the worker (200) still counts.
+WORKER = "/sw.js"
 
 
 @dataclass
@@ -170,8 +175,12 @@ class Visit:
         return len(self.answers)
 
     def twice(self) -> dict[str, int]:
-        """Addresses asked for more than once (POLLS aside)."""
-        counts = Counter(f"{a.method} {a.path}" for a in self.answers if a.path not in POLLS)
+        """Addresses asked for more than once (POLLS and the worker's update checks aside)."""
+        counts = Counter(
+            f"{a.method} {a.path}"
+            for a in self.answers
+            if a.path not in POLLS and not (a.path == WORKER and a.status == 304)
+        )
         return {k: n for k, n in counts.items() if n > 1}
 
     def pages_twice(self) -> dict[str, int]:

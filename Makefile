@@ -33,8 +33,8 @@ lint: $(STAMP)
 # login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
 # The SQLite pass measures branch coverage of judgeapp/ over the unit, service and request tests, prints it per package and
 # fails when the pure domain (judgeapp/infractions) or the access rules (permissions.py) are under COVERAGE_FLOOR %.
-# The form fuzzer sends 400 payloads per form here (150 on PostgreSQL; set JUDGEAPP_FUZZ_EXAMPLES for more), which keeps
-# the whole suite under 20 minutes on a fresh machine with the import routes added.
+# The form fuzzer sends 250 payloads per form here (100 on PostgreSQL; set JUDGEAPP_FUZZ_EXAMPLES for more), which keeps
+# the whole suite under 20 minutes on a fresh machine now that the WebKit, display-mode and policy tests are in.
 # Coverage costs ~1.5x the CPU time of the Python it measures, so the security, browser and load tests (fuzzing,
 # Chromium, gunicorn workers) run after it, unmeasured.
 COVERAGE_JSON := tests/artifacts/coverage.json
@@ -43,11 +43,11 @@ test-sqlite:
 	$(BIN)/pytest tests/unit tests/services tests/integration --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \
 		--floor judgeapp/infractions=$(COVERAGE_FLOOR) --floor judgeapp/permissions.py=$(COVERAGE_FLOOR)
-	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-400} \
+	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-250} \
 		scripts/with-redis.sh $(BIN)/pytest tests --ignore=tests/unit --ignore=tests/services --ignore=tests/integration
 
 test-postgres:
-	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-150} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
+	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-100} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
 
 setup: system-deps $(STAMP)
 

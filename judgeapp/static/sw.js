@@ -96,7 +96,8 @@ function page(request, url) {
       return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
         .then(function (got) {
           var account = got[0], copy = got[1];
-          return copy && signedIn(account) && accountOf(copy) === account ? copy : networkFirst(request, url);
+          // fetched for the phone's copy, perhaps started before a change: marked like any kept page (page.js checks)
+          return copy && signedIn(account) && accountOf(copy) === account ? marked(copy) : networkFirst(request, url);
         });
     });
   });
@@ -114,7 +115,7 @@ function networkFirst(request, url) {
     return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
       .then(function (got) {
         var account = got[0], hit = got[1];
-        if (hit && signedIn(account) && accountOf(hit) === account) return hit;
+        if (hit && signedIn(account) && accountOf(hit) === account) return marked(hit);  // page.js checks it, online
         return caches.open(SHELL_CACHE).then(function (cache) { return cache.match("/offline"); })
           .then(function (offline) { return offline || caches.match("/offline"); });
       });

@@ -89,12 +89,13 @@ CUT_OFF = """() => [...document.querySelectorAll(
 
 # Ordinary words (letters, apostrophes, hyphens between them; punctuation around them) laid out on two lines. A
 # hyphenated word may wrap after its hyphen. Tokens with digits, '/', '@', '.' or '_' inside (links, emails, codes,
-# player IDs) may wrap where they must, and so may CJK text, which breaks between any two characters.
+# player IDs) may wrap where they must, and so may CJK text, which breaks between any two characters. A link written
+# out (.url-text: a table's call link, whose signature is 16 random letters that may hold no digit) is not words.
 BROKEN_WORDS = """() => {
   const broken = [], cjk = /[\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}]/u;
   const word = /^[^\\p{L}\\p{N}]*([\\p{L}\\p{M}'’-]+?)[^\\p{L}\\p{N}]*$/u;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {acceptNode: n =>
-    n.parentElement.closest('script, style, template, .sr-only') || !n.parentElement.checkVisibility()
+    n.parentElement.closest('script, style, template, .sr-only, .url-text') || !n.parentElement.checkVisibility()
       ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT});  // not shown: a closed panel's content, a hidden row
   const range = document.createRange();
   for (let node; (node = walker.nextNode()); ) {

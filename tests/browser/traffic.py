@@ -38,7 +38,9 @@ NO_THROTTLING = {"offline": False, "downloadThroughput": -1, "uploadThroughput":
 
 # Asked for again by design: the header's badge every few seconds; the outbox's CSRF token and session check on each
 # page load (a few hundred bytes: it also tells a page shown from the phone's copy that the session has ended).
-POLLS = ("/calls/waiting?format=json", "/offline/token")
+# Small answers a page asks for each time it loads, not downloads of a page or file: the calls badge, the page's
+# token, and the check a page the phone showed from its copy makes (has the event changed since? a few hundred bytes).
+POLLS = ("/calls/waiting?format=json", "/offline/token", "/offline/changed.json")
 # The browser's own update check of the service worker (the spec's soft update after each page the worker serves;
 # Chromium runs it a second after the last one, later while the worker is busy): answered 304 when unchanged, a few
 # hundred bytes (judgeapp/offline/views.py). It lands inside or after a visit as that timer goes; a second download

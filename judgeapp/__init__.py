@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -128,6 +129,8 @@ def register_extensions(app: Flask) -> None:
             response.headers["Cache-Control"] = "no-store"  # also over send_file's no-cache (PDF reports)
             # the phone's service worker keeps a page only for the account it names, and shows it only to that one
             response.headers["X-Judgeapp-Account"] = account_header(current_user)
+            if response.mimetype == "text/html":  # when it was made (ms, UTC): a kept copy is checked against it
+                response.headers["X-Judgeapp-Rendered"] = str(int(time.time() * 1000))
         if request.is_secure and app.config.get("JUDGEAPP_HSTS_SECONDS"):
             response.headers.setdefault(
                 "Strict-Transport-Security", f"max-age={int(app.config['JUDGEAPP_HSTS_SECONDS'])}"

@@ -74,10 +74,11 @@ function freshCopy(url) {
     }).catch(function () { return null; });
 }
 
-// A page answered from the phone's copy says so, and from when (its Date): page.js then asks the server whether the
+// A page answered from the phone's copy says so, and from when (X-Judgeapp-Rendered): page.js then asks the server whether the
 // event changed since, and loads the page afresh when it did (a colleague's incident, a closed event).
 function marked(response) {
-  var kept = Date.parse(response.headers.get("Date") || "") || 1;
+  // when the server made it, to the millisecond (its Date header says only the second)
+  var kept = parseInt(response.headers.get("X-Judgeapp-Rendered"), 10) || Date.parse(response.headers.get("Date") || "") || 1;
   return response.text().then(function (html) {
     var headers = new Headers(response.headers);
     headers.delete("Content-Length");

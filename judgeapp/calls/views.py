@@ -153,12 +153,12 @@ def waiting():
     """The badge's number (JSON for the page to refresh it) and where the badge leads: the queue of the one event
     the judge works at, else the list of them."""
     if request.args.get("format") == "json":
-        from ..offline.services import changed_at
+        from ..offline.services import changed_for
 
         badge = services.badge_for(db.session, current_user)
         # When anything the judge's kept pages show last changed (page.js: a change ends the service worker's trust in
-        # the pages it keeps, so the next page comes from the server, not a copy from before the change).
-        changed = max((changed_at(db.session, e) for e in services.events_judged(db.session, current_user)), default=0)
+        # the pages it keeps, so the next page comes from the server, not a copy from before the change): one query.
+        changed = changed_for(db.session, current_user)
         return jsonify(count=badge.count or 0, handed=handed_list(badge.handed), changed=changed)
     count = services.waiting_for(db.session, current_user)
     events = services.events_judged(db.session, current_user)

@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean
+.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean catalogs i18n
 
 run: setup
 	$(BIN)/flask --app wsgi init-db
@@ -49,7 +49,15 @@ test-sqlite:
 test-postgres:
 	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-100} scripts/with-redis.sh scripts/with-postgres.sh $(BIN)/pytest -m db -p no:cacheprovider
 
-setup: system-deps $(STAMP)
+setup: system-deps $(STAMP) catalogs
+
+# The translations Flask-Babel reads (.mo) and the phone scripts' JSON catalogs, from the .po files (scripts/i18n.py).
+catalogs: $(STAMP)
+	$(BIN)/python scripts/i18n.py compile
+
+# After changing user-facing strings: extract them all and bring every language's .po up to date (then translate).
+i18n: $(STAMP)
+	$(BIN)/python scripts/i18n.py update
 
 system-deps:
 	@scripts/system-deps.sh

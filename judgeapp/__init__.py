@@ -100,6 +100,9 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     limiter.init_app(app)
     compress.init_app(app)
+    from . import i18n
+
+    i18n.init_app(app)
     from .static_files import init_static_versions
 
     init_static_versions(app)

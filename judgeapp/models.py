@@ -60,6 +60,8 @@ class User(Base):
     name: Mapped[name_str]
     password_hash: Mapped[str] = mapped_column(String(255))
     is_organizer: Mapped[bool] = mapped_column(default=False)
+    reading: Mapped[str | None] = mapped_column(String(200))  # the reading of the name (フリガナ), where given
+    locale: Mapped[str | None] = mapped_column(String(16))  # the account's language (judgeapp/i18n.py); None: browser's
     created_at: Mapped[created_at]
 
     # Flask-Login protocol: the id kept in the cookie is the server-side session token, not the user id.
@@ -112,6 +114,8 @@ class Event(Base):
     call_key: Mapped[str | None] = mapped_column(String(64))
     # When the event enforces a policy file its organizer uploaded (EventPolicy) instead of a shipped one: its SHA-256.
     policy_sha: Mapped[str | None] = mapped_column(String(64))
+    # The event's language (judgeapp/i18n.LANGUAGES): its reports, players' pages, and judges who chose no language.
+    language: Mapped[str] = mapped_column(String(16), default="en", server_default="en")
 
     organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
@@ -155,6 +159,7 @@ class Player(Base):
     player_code: Mapped[str | None] = mapped_column(String(64))
     team: Mapped[str | None] = mapped_column(String(200))  # team events: a team penalty counts for each member
     reading: Mapped[str | None] = mapped_column(String(200))  # the reading of the name (フリガナ), where known
+    handle: Mapped[str | None] = mapped_column(String(200))  # the name the player goes by (online or at the shop)
     country: Mapped[str | None] = mapped_column(String(64))
     # IDs of the player on other platforms, as the imported file gave them: {"pokemon": "…", "konami": "…"}
     platform_ids: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default=text("'{}'"))

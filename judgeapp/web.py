@@ -4,12 +4,11 @@ and for a browser, the venue's clock, and a refusal that says why on the page.""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import NoReturn
 from urllib.parse import unquote, urlsplit
-from zoneinfo import ZoneInfo
 
-from flask import abort, current_app, flash, jsonify, make_response, redirect, render_template
+from flask import abort, flash, jsonify, make_response, redirect, render_template
 
 # Titles of the error page, by status; each refusal gives its own text (refuse) or falls back to the default here.
 ERROR_PAGES = {
@@ -119,11 +118,11 @@ def live_list(page):
 
 
 def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
-    """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike."""
-    if value is None:
-        return ""
-    tz = ZoneInfo(current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
-    return value.replace(tzinfo=UTC).astimezone(tz).strftime(fmt)
+    """A stored UTC time as the venue's clock shows it ('' for none): pages, flash messages and JSON answers alike, in
+    the request's language (judgeapp/i18n.py)."""
+    from .i18n import format_clock
+
+    return format_clock(value, fmt)
 
 
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):

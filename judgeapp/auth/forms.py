@@ -1,4 +1,5 @@
-from wtforms import EmailField, PasswordField, StringField, SubmitField
+from flask_babel import lazy_gettext as _l
+from wtforms import EmailField, PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional
 
 from ..forms import Form
@@ -63,3 +64,26 @@ class SetPasswordForm(Form):
 
 class LogoutForm(Form):
     submit = SubmitField("Log out")
+
+
+class ProfileForm(Form):
+    """How the account appears to others, and the language its pages are in."""
+
+    name = StringField(
+        _l("Your name"),
+        validators=[DataRequired(), Length(max=200)],
+        description=_l("As other judges and the organizer see it."),
+        render_kw={"autocomplete": "name"},
+    )
+    reading = StringField(
+        _l("Reading of your name (furigana)"),
+        validators=[Optional(), Length(max=200)],
+        description=_l("Optional. In kana, for names written in kanji: lists of judges sort by it."),
+    )
+    locale = SelectField(
+        _l("Language"),
+        choices=[],  # filled from judgeapp.i18n.LANGUAGES by the view
+        validators=[Optional()],
+        description=_l("The language of your pages. Browser's language: as your phone or browser asks."),
+    )
+    submit = SubmitField(_l("Save"))

@@ -151,6 +151,16 @@ def change_password(
     return start_session(session, user, days=days, user_agent=user_agent)
 
 
+def update_profile(session: Session, user: User, *, name: str, reading: str | None, locale: str | None) -> None:
+    """The account's name, the reading of it and its language (None: the browser's), audited before → after."""
+    before = {"name": user.name, "reading": user.reading, "locale": user.locale}
+    user.name, user.reading, user.locale = name.strip(), (reading or "").strip() or None, locale or None
+    after = {"name": user.name, "reading": user.reading, "locale": user.locale}
+    changed = {k: [before[k], after[k]] for k in before if before[k] != after[k]}
+    if changed:
+        audit.record(session, user, "user.profile", user, changes=changed)
+
+
 def _set_password(session: Session, user: User, new: str) -> None:
     """Store the new password's hash and end every open session of the account (a copied cookie stops working)."""
     user.password_hash = hash_password(new)

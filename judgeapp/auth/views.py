@@ -1,14 +1,17 @@
 import smtplib
 
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required, login_user, logout_user
+from wtforms.fields.choices import SelectChoice
 
 from ..errors import FieldError, show_on_form
 from ..extensions import db, limiter
+from ..i18n import LANGUAGES
 from ..models import TokenPurpose
 from ..web import safe_next
 from . import bp, emails, services
-from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, SetPasswordForm
+from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, ProfileForm, SetPasswordForm
 
 LOGIN_FAILED = "Email or password is wrong."
 RESET_SENT = (
@@ -117,7 +120,31 @@ def change_password():
             login_user(current_user._get_current_object())
             flash("Password changed. Your other sessions are signed out.", "success")
             return redirect(url_for("events.index"))
-    return render_template("auth/password.html", form=form)
+    return render_template("auth/password.html", form=form, profile=_profile_form(formdata=None))
+
+
+def _profile_form(**kwargs) -> ProfileForm:
+    user = current_user
+    form = ProfileForm(**kwargs, data={"name": user.name, "reading": user.reading, "locale": user.locale or ""})
+    form.locale.choices = [
+        SelectChoice("", _("Browser's language")),
+        *(SelectChoice(c, n) for c, n in LANGUAGES.items()),
+    ]
+    return form
+
+
+@bp.route("/account/profile", methods=["POST"])
+@login_required
+def profile():
+    form = _profile_form()
+    if form.validate_on_submit():
+        services.update_profile(
+            db.session, current_user, name=form.name.data, reading=form.reading.data, locale=form.locale.data
+        )
+        db.session.commit()
+        flash(_("Saved."), "success")
+        return redirect(url_for("auth.change_password"))
+    return render_template("auth/password.html", form=ChangePasswordForm(formdata=None), profile=form), 400
 
 
 def _forgot_email_key() -> str:

@@ -4,6 +4,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import Form, NumericField
+from ..i18n import LANGUAGES
 from ..models import Role
 
 
@@ -36,6 +37,13 @@ class EventForm(Form):
         validators=[Optional(), NumberRange(1, 90)],
         description="How long a one-time link for a disqualification statement stays open.",
         render_kw={"inputmode": "numeric"},
+    )
+    language = SelectField(
+        "Language",
+        choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
+        default="en",
+        validators=[DataRequired()],
+        description="The language of the event's reports and players' pages, and of judges who chose none.",
     )
     submit = SubmitField("Save event")
 

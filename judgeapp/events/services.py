@@ -46,6 +46,15 @@ class EventData:
     round_minutes: int
     challenge_limit: int | None = None
     statement_days: int = 7
+    language: str = "en"  # judgeapp.i18n.LANGUAGES
+
+
+def _check_language(code: str) -> str:
+    from ..i18n import LANGUAGES
+
+    if code not in LANGUAGES:
+        raise FieldError("language", f"Unknown language; choose one of {', '.join(LANGUAGES)}.")
+    return code
 
 
 def _check_policy_level(catalog: Catalog, policy_id: str, level: int, uploaded: Policy | None = None):
@@ -75,6 +84,7 @@ def create_event(session: Session, catalog: Catalog, *, organizer: User, data: E
         challenge_limit=data.challenge_limit,
         organizer_id=organizer.id,
         statement_days=data.statement_days or 7,
+        language=_check_language(data.language),
     )
     session.add(event)
     session.flush()
@@ -109,6 +119,7 @@ def update_event(
         event.policy_sha = None  # a shipped policy chosen again
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
     event.statement_days = data.statement_days or 7
+    event.language = _check_language(data.language)
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
     changed = audit.changes(before, after)
     if changed:

@@ -1,3 +1,5 @@
+import { _ } from "./i18n.js";
+
 // The header's live badges (appeals waiting for the head judge, judge calls waiting): refreshed every few seconds, so a
 // new appeal or call shows on every page without a reload. Each badge names its JSON address and how to read it out.
 // The calls badge's answer also lists the calls handed to a head judge: their banners follow it without a reload.
@@ -9,7 +11,7 @@ function handedBanner(c) {
   span.appendChild(strong);
   span.appendChild(document.createTextNode(" by " + c.by + " at " + c.at + "."));
   var go = document.createElement("a");
-  go.className = "button"; go.href = c.url; go.textContent = "Go to the call";
+  go.className = "button"; go.href = c.url; go.textContent = _("Go to the call");
   p.appendChild(span); p.appendChild(document.createTextNode(" ")); p.appendChild(go);
   return p;
 }

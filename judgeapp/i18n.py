@@ -1,0 +1,97 @@
+"""Languages: Flask-Babel's gettext catalogs (judgeapp/translations), the request's language, locale-aware dates.
+
+The language of a request is, in this order: the signed-in account's choice (Account page), the browser's
+Accept-Language, the language of the event the page belongs to, English. Dates and times are shown in the venue's
+time zone (JUDGEAPP_TIMEZONE), written the locale's way: English keeps the ISO forms judges and the CSV files use
+(2026-11-23 14:05); Japanese writes 2026年11月23日 14:05 (always a 24-hour clock).
+
+The phone's scripts read their strings from a JSON catalog made from the same .po file (scripts/i18n.py js, run by
+`make`): only the messages found in judgeapp/static/js.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+
+from babel.dates import format_date, format_skeleton
+from flask import Flask, current_app, g, has_request_context, request
+from flask_babel import Babel, get_locale
+from flask_login import current_user
+
+LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}  # code -> the language's own name
+DEFAULT_LANGUAGE = "en"
+# strftime forms the pages ask for -> the CLDR skeleton a non-English locale writes them with
+SKELETONS = {"%H:%M": "Hm", "%H:%M:%S": "Hms", "%Y-%m-%d %H:%M": "yMMMdHm", "%Y-%m-%d %H:%M:%S": "yMMMdHms"}
+
+babel = Babel()
+
+
+def event_language() -> str | None:
+    """The language of the event the request is about (g.event, or the route's event_id), if any."""
+    event = g.get("event")
+    if event is None and request.view_args and "event_id" in request.view_args:
+        from .extensions import db
+        from .models import Event
+
+        event = db.session.get(Event, request.view_args["event_id"])
+    return getattr(event, "language", None)
+
+
+def select_locale() -> str:
+    if not has_request_context():
+        return DEFAULT_LANGUAGE
+    if getattr(current_user, "is_authenticated", False) and current_user.locale in LANGUAGES:
+        return current_user.locale
+    best = request.accept_languages.best_match(LANGUAGES)
+    if best:
+        return best
+    return event_language() or DEFAULT_LANGUAGE
+
+
+def language() -> str:
+    """The request's language code ('en' outside a request)."""
+    locale = get_locale() if has_request_context() else None
+    return locale.language if locale is not None else DEFAULT_LANGUAGE
+
+
+def local(value: datetime) -> datetime:
+    from zoneinfo import ZoneInfo
+
+    return value.replace(tzinfo=UTC).astimezone(ZoneInfo(current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC"))
+
+
+def format_clock(value: datetime | None, fmt: str = "%H:%M", lang: str | None = None) -> str:
+    """A stored UTC time as the venue's clock shows it, in the language's way ('' for none)."""
+    if value is None:
+        return ""
+    lang = lang or language()
+    at = local(value)
+    if lang == "en" or fmt not in SKELETONS:
+        return at.strftime(fmt)
+    return format_skeleton(SKELETONS[fmt], at, locale=lang)
+
+
+def format_day(value: date | datetime | None, lang: str | None = None) -> str:
+    """A calendar date: ISO in English (2026-11-23), the locale's long form otherwise (2026年11月23日)."""
+    if value is None:
+        return ""
+    lang = lang or language()
+    day = value.date() if isinstance(value, datetime) else value
+    return day.isoformat() if lang == "en" else format_date(day, "long", locale=lang)
+
+
+def init_app(app: Flask) -> None:
+    app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
+    app.config.setdefault("BABEL_DEFAULT_TIMEZONE", app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
+    babel.init_app(app, locale_selector=select_locale)
+    app.add_template_global(language, "language")
+    app.jinja_env.globals["LANGUAGES"] = LANGUAGES
+    app.add_template_filter(format_day, "day")
+
+    @app.template_global()
+    def messages_url() -> str | None:
+        """The phone scripts' catalog for the page's language (none for English, whose strings are the ids)."""
+        from flask import url_for
+
+        lang = language()
+        return None if lang == DEFAULT_LANGUAGE else url_for("static", filename=f"i18n/{lang}.json")

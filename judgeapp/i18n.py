@@ -21,7 +21,8 @@ from flask_login import current_user
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}  # code -> the language's own name
 DEFAULT_LANGUAGE = "en"
 # strftime forms the pages ask for -> the CLDR skeleton a non-English locale writes them with
-SKELETONS = {"%H:%M": "Hm", "%H:%M:%S": "Hms", "%Y-%m-%d %H:%M": "yMMMdHm", "%Y-%m-%d %H:%M:%S": "yMMMdHms"}
+SKELETONS = {"%H:%M": "Hm", "%H:%M:%S": "Hms"}
+DATED = {"%Y-%m-%d %H:%M": "Hm", "%Y-%m-%d %H:%M:%S": "Hms"}  # the locale's long date, then its 24-hour time
 
 babel = Babel()
 
@@ -66,8 +67,10 @@ def format_clock(value: datetime | None, fmt: str = "%H:%M", lang: str | None = 
         return ""
     lang = lang or language()
     at = local(value)
-    if lang == "en" or fmt not in SKELETONS:
+    if lang == "en" or (fmt not in SKELETONS and fmt not in DATED):
         return at.strftime(fmt)
+    if fmt in DATED:
+        return f"{format_date(at, 'long', locale=lang)} {format_skeleton(DATED[fmt], at, locale=lang)}"
     return format_skeleton(SKELETONS[fmt], at, locale=lang)
 
 

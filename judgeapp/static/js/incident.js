@@ -416,9 +416,13 @@ function main() {
   $("#new_player").addEventListener("change", function (e) {
     form.querySelector(".new-player").hidden = !e.target.checked; syncPlayerId(); suggest();
   });
-  form.addEventListener("submit", function () {  // a double tap sends once; the one-time key covers retries
+  form.addEventListener("submit", function (event) {  // a double tap sends once; the one-time key covers retries
     var b = form.querySelector("[type=submit]");
-    setTimeout(function () { b.disabled = true; b.value = _("Saving…"); }, 0);
+    setTimeout(function () {
+      // kept back by the phone's own check (offline: page.js, outboxCheck): nothing is being saved, the button stays
+      if (event.defaultPrevented && form.dataset.sending !== "1") return;
+      b.disabled = true; b.value = _("Saving…");
+    }, 0);
   });
   window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
     var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");

@@ -113,7 +113,8 @@ function render() {
     recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; })
       .forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
       var p = el("p", "outbox-sent");
-      p.appendChild(el("strong", "", sentText(r) + ": "));
+      // TRANSLATORS: what became of a record that waited on the phone ("Sent as incident #4"), before its summary
+      p.appendChild(el("strong", "", _("%(sent)s:", { sent: sentText(r) }) + " "));
       p.appendChild(document.createTextNode(r.summary + " "));
       if (r.url) { var open = el("a", "", _("Open it")); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
       var ok = el("button", "link", _("OK"));

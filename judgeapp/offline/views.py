@@ -17,8 +17,23 @@ from ..reference.views import rules_url
 from . import bp, services
 from .scripts import STATIC, module_files
 
-# the app shell: served from the phone's cache when there is no network; every module of the phone's script
-SHELL_FILES = ["app.css", *module_files(), "icons/icon-192.png", "icons/icon-512.png", "icons/maskable-512.png"]
+
+def catalog_files() -> list[str]:
+    """The phone scripts' catalogs (static/i18n/<lang>.json, built by `make`): kept with the modules, so a phone
+    offline still shows its language (every module waits for its page's catalog: static/js/i18n.js)."""
+    return sorted(f"i18n/{p.name}" for p in (STATIC / "i18n").glob("*.json"))
+
+
+# the app shell: served from the phone's cache when there is no network; every module of the phone's script and
+# every language's catalog of its strings
+SHELL_FILES = [
+    "app.css",
+    *module_files(),
+    *catalog_files(),
+    "icons/icon-192.png",
+    "icons/icon-512.png",
+    "icons/maskable-512.png",
+]
 
 
 def _no_store(response: Response) -> Response:

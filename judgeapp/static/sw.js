@@ -166,6 +166,15 @@ self.addEventListener("message", function (event) {
     if (event.ports[0]) event.ports[0].postMessage(fresh);
     return;
   }
+  // The offline page in the shell is in the language of the request that kept it (the browser's, at the install);
+  // a judge whose account asks for another language gets it kept again in that one (page.js asks, online).
+  if (data && data.type === "keep-offline") {
+    event.waitUntil(fetch("/offline", { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+      if (!response.ok || response.redirected) return;
+      return caches.open(SHELL_CACHE).then(function (cache) { return cache.put("/offline", response); });
+    }).catch(function () {}));
+    return;
+  }
   if (data && data.type === "not-current") {  // signed out here, or the event changed: no kept page is current now
     fresh = null;
     if (event.ports[0]) event.ports[0].postMessage(true);

@@ -7,9 +7,9 @@ function handedBanner(c) {
   var p = document.createElement("p");
   p.className = "flash flash-info call-handed"; p.setAttribute("role", "status");
   var span = document.createElement("span"), strong = document.createElement("strong");
-  strong.textContent = "Judge call at table " + c.table + " handed to you";
+  strong.textContent = _("Judge call at table %(table)s handed to you", { table: c.table });
   span.appendChild(strong);
-  span.appendChild(document.createTextNode(" by " + c.by + " at " + c.at + "."));
+  span.appendChild(document.createTextNode(" " + _("by %(name)s at %(time)s.", { name: c.by, time: c.at })));
   var go = document.createElement("a");
   go.className = "button"; go.href = c.url; go.textContent = _("Go to the call");
   p.appendChild(span); p.appendChild(document.createTextNode(" ")); p.appendChild(go);
@@ -23,6 +23,15 @@ export function notCurrent() {
   if (worker) worker.postMessage({ type: "not-current" });
 }
 
+// What a badge's count is read out as: a whole sentence per badge (the page's data-say for any other).
+var SAY = {
+  "calls-badge": function (n) { return _("%(count)s judge calls waiting", { count: n }); },
+  "appeals-badge": function (n) { return _("%(count)s appeals waiting for you", { count: n }); }
+};
+function readOut(link, n) {
+  return SAY[link.id] ? SAY[link.id](n) : n + " " + link.dataset.say;
+}
+
 function keepBadgeFresh(link) {
   var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;
   var changed = null;
@@ -34,7 +43,7 @@ function keepBadgeFresh(link) {
         changed = body.changed;
         count.textContent = String(body.count);
         count.classList.toggle("zero", !body.count);
-        count.setAttribute("aria-label", body.count + " " + link.dataset.say);
+        count.setAttribute("aria-label", readOut(link, body.count));
         if (!handed || !Array.isArray(body.handed)) return;
         var now = JSON.stringify(body.handed);
         if (shown === null) { try { shown = JSON.stringify(JSON.parse(handed.dataset.shown || "[]")); } catch (e) { shown = ""; } }

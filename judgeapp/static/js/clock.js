@@ -1,4 +1,5 @@
 // Round clock: live countdowns from the server's times, corrected for the phone's clock being off (servertime.js).
+import { _ } from "./i18n.js";
 import { serverClock } from "./servertime.js";
 
 function startClock() {
@@ -14,7 +15,7 @@ function startClock() {
     var now = serverNow();
     items.forEach(function (el) {
       var left = Date.parse(el.dataset.end) - now;
-      el.textContent = left > 0 ? fmt(left) + " left" : "time (" + fmt(left) + " ago)";
+      el.textContent = left > 0 ? _("%(time)s left", { time: fmt(left) }) : _("time (%(time)s ago)", { time: fmt(left) });
       el.classList.toggle("over", left <= 0);
     });
   }

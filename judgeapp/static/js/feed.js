@@ -8,6 +8,7 @@
 // - When the list cannot be updated (no network, signed out, no longer on the event's staff, a server error), a note
 //   above it says since when it is not up to date, and what to do; it goes once an update comes through.
 import { notCurrent } from "./badge.js";
+import { _ } from "./i18n.js";
 import { venueClock } from "./outbox.js";
 
 var PARTIAL = "X-Judgeapp-Partial";
@@ -48,16 +49,17 @@ function keepFeedFresh() {
   feed.parentNode.insertBefore(note, feed);
 
   function stale(signedOut) {
-    var since = "Not updated since " + venueClock(updated, tz) + ": ";
+    var since = { time: venueClock(updated, tz) };
     note.textContent = "";
     if (signedOut) {
-      note.appendChild(document.createTextNode(since + "you are signed out, or no longer on this event's staff. "));
+      note.appendChild(document.createTextNode(
+        _("Not updated since %(time)s: you are signed out, or no longer on this event's staff.", since) + " "));
       var again = document.createElement("a");
       again.href = "/login?next=" + encodeURIComponent(location.pathname);
-      again.textContent = "Sign in again";
+      again.textContent = _("Sign in again");
       note.appendChild(again);
     } else {
-      note.textContent = since + "check your connection. Trying again every few seconds.";
+      note.textContent = _("Not updated since %(time)s: check your connection. Trying again every few seconds.", since);
     }
     note.hidden = false;
   }

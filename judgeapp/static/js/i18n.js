@@ -1,14 +1,25 @@
 // The phone's strings in the page's language (<html lang>): the JSON catalog `make` builds from the same .po files as
 // the server's (scripts/i18n.py), named by <meta name="judgeapp-messages">; English needs none, its strings are the
 // ids. Placeholders are Python's: _("Table %(n)s", {n: 4}).
+// Every module that imports this one waits for the catalog (a top-level await): offline the service worker answers it
+// from the phone (it is one of the shell's files, sw.js); with no kept copy and no network, or a network that does
+// not answer within CATALOG_WAIT_MS, the English ids are shown and the page's script still runs.
+export const CATALOG_WAIT_MS = 3000;
 const meta = typeof document === "undefined" ? null : document.querySelector('meta[name="judgeapp-messages"]');
 let messages = {};
-if (meta) {
+if (meta && meta.content) {
+  const abort = typeof AbortController === "function" ? new AbortController() : null;
+  const timer = abort ? setTimeout(() => abort.abort(), CATALOG_WAIT_MS) : null;
   try {
-    const answer = await fetch(meta.content, { credentials: "same-origin" });
-    if (answer.ok) messages = await answer.json();
+    const answer = await fetch(meta.content, { credentials: "same-origin", signal: abort ? abort.signal : undefined });
+    if (answer.ok) {
+      const got = await answer.json();
+      if (got && typeof got === "object" && !Array.isArray(got)) messages = got;
+    }
   } catch {
     // no network and no kept copy: the English ids still say it
+  } finally {
+    clearTimeout(timer);
   }
 }
 

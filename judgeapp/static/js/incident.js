@@ -1,6 +1,7 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
 import { suggest as suggestOnPhone } from "./engine.js";
+import { _, ngettext } from "./i18n.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
@@ -42,9 +43,9 @@ function main() {
     });
     var note = document.createElement("p");
     note.className = "flash"; note.setAttribute("role", "status");
-    note.textContent = "Restored what you had typed and not yet saved. ";
+    note.textContent = _("Restored what you had typed and not yet saved.") + " ";
     var discard = document.createElement("button");
-    discard.type = "button"; discard.className = "link"; discard.textContent = "Start empty";
+    discard.type = "button"; discard.className = "link"; discard.textContent = _("Start empty");
     discard.addEventListener("click", function () { localStorage.removeItem(DRAFT); location.reload(); });
     note.appendChild(discard);
     form.parentNode.insertBefore(note, form);
@@ -83,7 +84,7 @@ function main() {
     if (!seated.length) return;
     var title = document.createElement("span");
     title.className = "muted";
-    title.textContent = "At table " + at + ":";
+    title.textContent = _("At table %(table)s:", { table: at });
     box.appendChild(title);
     seated.forEach(function (p) {
       var b = document.createElement("button");
@@ -107,7 +108,7 @@ function main() {
     var p = document.createElement("p"); p.textContent = text; seatWarning.appendChild(p);
     if (at) {
       var b = document.createElement("button");
-      b.type = "button"; b.className = "button"; b.textContent = "Use table " + at;
+      b.type = "button"; b.className = "button"; b.textContent = _("Use table %(table)s", { table: at });
       b.addEventListener("click", function () {
         table.value = at; showTablePlayers(); checkSeat(); suggest();
         var chip = Array.prototype.find.call(document.querySelectorAll("#table-players .chip"), function (c) {
@@ -158,7 +159,7 @@ function main() {
     infraction.value = keep;
     if (!q) return;
     var first = infraction.options[0];
-    first.textContent = shown ? shown + " match" + (shown === 1 ? "" : "es") + " — choose…" : "No infraction matches “" + search.value + "”";
+    first.textContent = shown ? ngettext("%(num)s match — choose…", "%(num)s matches — choose…", shown) : _("No infraction matches “%(typed)s”", { typed: search.value });
     if (exact && keep !== exact) { infraction.value = exact; suggest(); }
     else if (matched === 1 && keep !== only) { infraction.value = only; suggest(); }  // the one the words name
   }
@@ -180,18 +181,20 @@ function main() {
     if (s.local) {
       var where = document.createElement("p");
       where.className = "note local";
-      where.textContent = "No network: worked out on this phone from the history as of " +
-        venueClock(s.copy_time, document.body.dataset.tz) +
-        ". The server checks it again when the incident is sent.";
+      where.textContent = _("No network: worked out on this phone from the history as of %(time)s. The server checks it again when the incident is sent.",
+                            { time: venueClock(s.copy_time, document.body.dataset.tz) });
       panel.appendChild(where);
     }
     var h = document.createElement("p");
     h.className = "suggested";
     h.innerHTML = "";
     var strong = document.createElement("strong");
-    strong.textContent = s.suggested_name ? "Suggested: " + s.suggested_name : (s.penalized ? "No default penalty" : "Not penalised");
+    strong.textContent = s.suggested_name ? _("Suggested: %(penalty)s", { penalty: s.suggested_name })
+      : (s.penalized ? _("No default penalty") : _("Not penalised"));
     h.appendChild(strong);
-    if (s.default_label) h.appendChild(document.createTextNode(" · default at level " + s.level + ": " + s.default_label));
+    if (s.default_label) {
+      h.appendChild(document.createTextNode(" · " + _("default at level %(level)s: %(penalty)s", { level: s.level, penalty: s.default_label })));
+    }
     panel.appendChild(h);
     if (s.upgraded || !s.default_label) {  // the default is already in the heading line
       var line = document.createElement("p");
@@ -201,16 +204,17 @@ function main() {
     }
     if (s.because.length) {
       var refs = document.createElement("p");
-      refs.appendChild(document.createTextNode("Earlier: "));
+      refs.appendChild(document.createTextNode(_("Earlier:") + " "));
       s.because.forEach(function (b, i) {
         if (i) refs.appendChild(document.createTextNode(", "));
         if (b.number === null) {  // logged on this phone and not sent yet
-          refs.appendChild(document.createTextNode(b.infraction + ", round " + b.round + " (on this phone, not sent yet)"));
+          refs.appendChild(document.createTextNode(_("%(infraction)s, round %(round)s (on this phone, not sent yet)",
+                                                     { infraction: b.infraction, round: b.round })));
           return;
         }
         var a = document.createElement("a");
         a.href = b.url; a.target = "_blank"; a.rel = "noopener";
-        a.textContent = "#" + b.number + " (" + b.infraction + ", round " + b.round + ")";
+        a.textContent = _("#%(number)s (%(infraction)s, round %(round)s)", { number: b.number, infraction: b.infraction, round: b.round });
         refs.appendChild(a);
       });
       panel.appendChild(refs);
@@ -218,7 +222,7 @@ function main() {
     s.alternatives.forEach(function (alt) {
       var p = document.createElement("p");
       p.className = "alt";
-      p.textContent = "Instead: " + alt.penalty + " when " + alt.condition;
+      p.textContent = _("Instead: %(penalty)s when %(condition)s", { penalty: alt.penalty, condition: alt.condition });
       panel.appendChild(p);
     });
     panel.hidden = false;
@@ -312,13 +316,13 @@ function main() {
       problems.push(field);
     };
     var k = kind();
-    need(infraction, !!infraction.value, "Choose the infraction.");
-    if (k === "player") need(playerInput, !!playerInput.value.trim(), "Type a few letters of the player's name or their player ID.");
-    if (k !== "spectator") need(table, !!table.value, "Give the table number.");
-    if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, "Choose the penalty.");
-    if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), "Describe the penalty given: the policy does not name it.");
+    need(infraction, !!infraction.value, _("Choose the infraction."));
+    if (k === "player") need(playerInput, !!playerInput.value.trim(), _("Type a few letters of the player's name or their player ID."));
+    if (k !== "spectator") need(table, !!table.value, _("Give the table number."));
+    if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, _("Choose the penalty."));
+    if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), _("Describe the penalty given: the policy does not name it."));
     if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1) {
-      need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), "This penalty departs from the suggestion: give a short reason.");
+      need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), _("This penalty departs from the suggestion: give a short reason."));
       reasonField.hidden = false;
     }
     if (problems.length) problems[0].focus();
@@ -327,7 +331,7 @@ function main() {
   form.outboxSummary = function () {
     var who = kind() === "player" ? playerInput.value : kind() === "team" ? ($("#team") || {}).value : $("#spectator").value;
     var chosen = penalty.options[penalty.selectedIndex];
-    return ["Incident", table.value && "table " + table.value, who, infraction.value,
+    return [_("Incident"), table.value && _("table %(table)s", { table: table.value }), who, infraction.value,
             chosen && chosen.value ? chosen.textContent : ""].filter(Boolean).join(" · ");
   };
   // The server has it: its draft must not come back with its one-time key, or the next incident typed over the
@@ -343,7 +347,7 @@ function main() {
       form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
       form.querySelector(".new-player").hidden = true;
       filterInfractions(); showTablePlayers();
-      var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = "Save incident";
+      var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
     }, 0);
   });
 
@@ -383,10 +387,10 @@ function main() {
       watch.querySelector(".elapsed").textContent = Math.floor(secs / 60) + ":" + ("0" + secs % 60).slice(-2);
       if (!isNaN(over) && secs > over * 60) {
         var owed = owedNow = Math.ceil(secs / 60) + plus;
-        watch.querySelector(".owed").textContent = "· over " + over + " min: " + owed + " min owed so far";
+        watch.querySelector(".owed").textContent = "· " + _("over %(over)s min: %(owed)s min owed so far", { over: over, owed: owed });
         owedHint.hidden = false;
-        owedHint.textContent = "The call has run " + Math.floor(secs / 60) + " min: the policy owes the match " + owed +
-          " min (counted again by the server when you save).";
+        owedHint.textContent = _("The call has run %(ran)s min: the policy owes the match %(owed)s min (counted again by the server when you save).",
+                                 { ran: Math.floor(secs / 60), owed: owed });
         if (!extension.dataset.touched) { extension.value = owed; if (proposed) proposed.value = "1"; }
       }
     };
@@ -412,12 +416,16 @@ function main() {
   $("#new_player").addEventListener("change", function (e) {
     form.querySelector(".new-player").hidden = !e.target.checked; syncPlayerId(); suggest();
   });
-  form.addEventListener("submit", function () {  // a double tap sends once; the one-time key covers retries
+  form.addEventListener("submit", function (event) {  // a double tap sends once; the one-time key covers retries
     var b = form.querySelector("[type=submit]");
-    setTimeout(function () { b.disabled = true; b.value = "Saving…"; }, 0);
+    setTimeout(function () {
+      // kept back by the phone's own check (offline: page.js, outboxCheck): nothing is being saved, the button stays
+      if (event.defaultPrevented && form.dataset.sending !== "1") return;
+      b.disabled = true; b.value = _("Saving…");
+    }, 0);
   });
   window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
-    var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = "Save incident";
+    var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
   });
   if (restored) {
     form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });

@@ -1,6 +1,8 @@
 // The outbox's rules, pure (no DOM, no IndexedDB, no network), so tests/js/outbox.test.mjs runs them under Node:
 // the order records are sent in, the one-time keys, the form body a record is sent as, what each answer means, and
 // which records and pages the phone keeps. storage.js keeps the records, sync.js sends them, page.js shows them.
+// Its sentences are in the page's language (i18n.js; under Node, English).
+import { _, locale } from "./i18n.js";
 
 export const SEND_TIMEOUT_MS = 15000;
 export const COPY_EVERY_MS = 60000;
@@ -38,9 +40,9 @@ export function formBody(record, token) {
 }
 
 export const REFUSED = {
-  400: "The server refused the form's security token.", 403: "Your role at this event no longer allows this.",
-  404: "The event or record no longer exists.", 409: "The event is closed: nothing more can be logged.",
-  413: "Too large.", 429: "Too many attempts; it will be tried again."
+  400: _("The server refused the form's security token."), 403: _("Your role at this event no longer allows this."),
+  404: _("The event or record no longer exists."), 409: _("The event is closed: nothing more can be logged."),
+  413: _("Too large."), 429: _("Too many attempts; it will be tried again.")
 };
 
 export function firstErrors(errors) {
@@ -49,7 +51,7 @@ export function firstErrors(errors) {
 
 // What the judge reads about a refused record: the server's field errors, else what its status means.
 export function refusalMessage(answer) {
-  return firstErrors(answer.errors) || REFUSED[answer.status] || ("Refused (" + answer.status + ").");
+  return firstErrors(answer.errors) || REFUSED[answer.status] || _("Refused (%(status)s).", { status: answer.status });
 }
 
 // What to do after the server answered one record: "signed-out" (stop), "sent", "new-token" (a token that expired
@@ -83,16 +85,20 @@ export function recentlySent(rows, now) {
     .sort(function (a, b) { return b.sent_at - a.sent_at; });
 }
 export function sentText(row) {
-  var kind = { incident: "incident", extension: "time extension", deck_check: "deck check", call: "judge call" }[row.kind];
-  return row.number && kind ? "Sent as " + kind + " #" + row.number : "Sent";
+  var values = { number: row.number };
+  var said = {  // one whole sentence per kind of record: the words go round the number in another order in Japanese
+    incident: function () { return _("Sent as incident #%(number)s", values); },
+    extension: function () { return _("Sent as time extension #%(number)s", values); },
+    deck_check: function () { return _("Sent as deck check #%(number)s", values); },
+    call: function () { return _("Sent as judge call #%(number)s", values); }
+  }[row.kind];
+  return row.number && said ? said() : _("Sent");
 }
 
 // The sent rows past the last `keep` (rows in logged order): these are dropped.
 export function beyondLast(rows, keep) {
   return rows.slice(0, Math.max(0, rows.length - keep));
 }
-
-export function plural(n, one, many) { return n + " " + (n === 1 ? one : many); }
 
 // The event of a sent row; rows kept before event_id was stored name it in their address.
 export function eventOf(sent) {
@@ -104,7 +110,8 @@ export function unseenChange(sent) { return sent.changed && !sent.seen; }
 
 // The one-line summary of a record, from the form's label and its round and table.
 export function summaryText(label, round, table) {
-  return [label, round && "round " + round, table && "table " + table].filter(Boolean).join(" · ");
+  return [label, round && _("round %(round)s", { round: round }), table && _("table %(table)s", { table: table })]
+    .filter(Boolean).join(" · ");
 }
 
 // The addresses the phone keeps for its copy of the judge's events: the home page and each event's form pages.
@@ -175,10 +182,12 @@ export function playerNamed(players, typed) {
 }
 
 // A time as the venue's clocks show it, as the server's pages do: 24-hour HH:MM in the venue's time zone (the page's
-// data-tz, JUDGEAPP_TIMEZONE), whatever the phone's own settings.
-export function venueClock(ms, tz) {
+// data-tz, JUDGEAPP_TIMEZONE), whatever the phone's own settings; written the way of the page's language (<html lang>:
+// Japanese, like English, 14:05).
+export function venueClock(ms, tz, lang) {
+  var tag = (lang || locale) === "en" ? "en-GB" : lang || locale;
   var options = { hour: "2-digit", minute: "2-digit", hourCycle: "h23" };
   if (tz) options.timeZone = tz;
-  try { return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms)); }
-  catch (e) { delete options.timeZone; return new Intl.DateTimeFormat("en-GB", options).format(new Date(ms)); }
+  try { return new Intl.DateTimeFormat(tag, options).format(new Date(ms)); }
+  catch (e) { delete options.timeZone; return new Intl.DateTimeFormat(tag, options).format(new Date(ms)); }
 }

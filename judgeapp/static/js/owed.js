@@ -2,6 +2,8 @@
 // is owed back for a stop of `takenMs`, under a policy's time rule, exactly as judgeapp/infractions/timing.py counts
 // them: nothing for a stop no longer than the rule's threshold, else the stop in whole minutes rounded up, plus the
 // rule's extra.
+import { _ } from "./i18n.js";
+
 export function owedMinutes(rule, takenMs) {
   if (!rule || !(takenMs > 0) || takenMs <= rule.over * 60000) return 0;
   return Math.ceil(takenMs / 60000) + rule.plus;
@@ -15,9 +17,10 @@ export function clockText(ms) {
 
 // "4 min owed (summary, section)", or why nothing is owed yet.
 export function owedText(rule, takenMs) {
-  if (!rule) return "This policy sets no time extension for this; the judge decides.";
-  var owed = owedMinutes(rule, takenMs);
-  return (owed ? owed + " min owed" : "No time owed yet") + ": " + rule.summary + " (" + rule.section + ")";
+  if (!rule) return _("This policy sets no time extension for this; the judge decides.");
+  var owed = owedMinutes(rule, takenMs), values = { minutes: owed, summary: rule.summary, section: rule.section };
+  return owed ? _("%(minutes)s min owed: %(summary)s (%(section)s)", values)
+    : _("No time owed yet: %(summary)s (%(section)s)", values);
 }
 
 // Minutes between two "HH:MM" times of one day (the next day when the second is earlier); null unless both are given.

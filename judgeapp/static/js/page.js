@@ -1,8 +1,9 @@
 // The glue of every page (base.html and the offline page): the service worker, the outbox banner (what waits, what
 // the server refused, what was sent with a different upgrade), forms logged through the outbox, signing out with
 // records waiting, the offline page's list, and the offline copy of the judge's events with their form pages.
+import { _, ngettext } from "./i18n.js";
 import {
-  COPY_EVERY_MS, eventOf, pagesOf, plural, recentlySent, SAVE_WAIT_MS, sentText, stalePages, stampsOf, summaryText,
+  COPY_EVERY_MS, eventOf, pagesOf, recentlySent, SAVE_WAIT_MS, sentText, stalePages, stampsOf, summaryText,
   unseenChange, venueClock
 } from "./outbox.js";
 import { acknowledgeSent, changed, markSeen, Outbox, tx } from "./storage.js";
@@ -80,30 +81,31 @@ function render() {
     banner.textContent = "";
     if (waiting.length) {
       var head = el("p", "outbox-count");
-      head.appendChild(el("strong", "", plural(waiting.length, "record", "records") + " waiting to be sent"));
-      head.appendChild(document.createTextNode(navigator.onLine && !unreachable
-        ? " · sending…" : " · no network: kept on this phone, sent when the network is back."));
+      head.appendChild(el("strong", "", ngettext("%(num)s record waiting to be sent", "%(num)s records waiting to be sent",
+                                                 waiting.length)));
+      head.appendChild(document.createTextNode(" · " + (navigator.onLine && !unreachable
+        ? _("sending…") : _("no network: kept on this phone, sent when the network is back."))));
       banner.appendChild(head);
       var list = el("ul", "outbox-list");
       waiting.forEach(function (r) { list.appendChild(el("li", "", r.summary)); });
       banner.appendChild(list);
-      var again = el("button", "button", "Send now");
+      var again = el("button", "button", _("Send now"));
       again.type = "button";
       again.addEventListener("click", function () { sync(true); });
       banner.appendChild(again);
     }
     rejected.forEach(function (r) {
       var p = el("p", "outbox-rejected");
-      p.appendChild(el("strong", "", "Not accepted by the server: "));
+      p.appendChild(el("strong", "", _("Not accepted by the server:") + " "));
       p.appendChild(document.createTextNode(r.summary + " — " + r.message + " "));
-      var open = el("a", "", "Open it");
+      var open = el("a", "", _("Open it"));
       open.href = r.page + "#outbox=" + r.key;
       p.appendChild(open);
       p.appendChild(document.createTextNode(" "));
-      var drop = el("button", "link", "Discard");
+      var drop = el("button", "link", _("Discard"));
       drop.type = "button";
       drop.addEventListener("click", function () {
-        if (confirm("Discard this record for good? " + r.summary)) Outbox.remove(r.key);
+        if (confirm(_("Discard this record for good? %(summary)s", { summary: r.summary }))) Outbox.remove(r.key);
       });
       p.appendChild(drop);
       banner.appendChild(p);
@@ -111,10 +113,11 @@ function render() {
     recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; })
       .forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
       var p = el("p", "outbox-sent");
-      p.appendChild(el("strong", "", sentText(r) + ": "));
+      // TRANSLATORS: what became of a record that waited on the phone ("Sent as incident #4"), before its summary
+      p.appendChild(el("strong", "", _("%(sent)s:", { sent: sentText(r) }) + " "));
       p.appendChild(document.createTextNode(r.summary + " "));
-      if (r.url) { var open = el("a", "", "Open it"); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
-      var ok = el("button", "link", "OK");
+      if (r.url) { var open = el("a", "", _("Open it")); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
+      var ok = el("button", "link", _("OK"));
       ok.type = "button";
       ok.addEventListener("click", function () { acknowledgeSent(r); });
       p.appendChild(ok);
@@ -122,17 +125,19 @@ function render() {
     });
     flagged.forEach(function (r) {
       var p = el("p", "outbox-changed");
-      p.appendChild(el("strong", "", "Check incident #" + r.number + ": "));
-      p.appendChild(document.createTextNode("sent after other penalties reached the server, which now suggests a different penalty. "));
-      var a = el("a", "", "Open incident #" + r.number);
+      p.appendChild(el("strong", "", _("Check incident #%(number)s:", { number: r.number }) + " "));
+      p.appendChild(document.createTextNode(
+        _("sent after other penalties reached the server, which now suggests a different penalty.") + " "));
+      var a = el("a", "", _("Open incident #%(number)s", { number: r.number }));
       a.href = r.url;
       a.addEventListener("click", function () { markSeen(r); });
       p.appendChild(a);
       banner.appendChild(p);
     });
     if (others) {
-      banner.appendChild(el("p", "muted", plural(others, "record", "records") + " " + (others === 1 ? "waits" : "wait") +
-        " on this phone for the judge who wrote " + (others === 1 ? "it" : "them") + "; sent when that judge signs in."));
+      banner.appendChild(el("p", "muted", ngettext(
+        "%(num)s record waits on this phone for the judge who wrote it; sent when that judge signs in.",
+        "%(num)s records wait on this phone for the judge who wrote them; sent when that judge signs in.", others)));
     }
     banner.hidden = !banner.firstChild;
     body.dataset.outboxWaiting = String(waiting.length);
@@ -249,7 +254,7 @@ document.addEventListener("submit", function (event) {
     var late = {};
     Outbox.put(record).then(function () {
       // on the phone now, sent exactly once whatever follows: said at once, before any answer from the network
-      say(form, "Stored on this phone · sending to the server…", "info");
+      say(form, _("Stored on this phone · sending to the server…"), "info");
       var sending = sync(true);
       var waited = new Promise(function (resolve) { setTimeout(function () { resolve(late); }, SAVE_WAIT_MS); });
       return Promise.race([sending, waited]).then(function (outcome) {
@@ -269,7 +274,7 @@ document.addEventListener("submit", function (event) {
       }
       if (outcome && outcome.signedOut) {
         form.dataset.sending = "";
-        say(form, "Kept on this phone: you are signed out. Sign in again and it is sent.", "error");
+        say(form, _("Kept on this phone: you are signed out. Sign in again and it is sent."), "error");
         return;
       }
       form.dataset.sending = "";
@@ -277,13 +282,14 @@ document.addEventListener("submit", function (event) {
       form.reset();
       if (keyInput) keyInput.value = Outbox.newKey();
       form.querySelectorAll("[type=submit]").forEach(function (b) { b.disabled = false; });
-      say(form, "Saved on this phone: " + record.summary + (outcome === late
-        ? ". The network is slow: it is sent in the background, and the banner says when it went."
-        : ". It is sent when the network is back."), "success");
+      say(form, outcome === late
+        ? _("Saved on this phone: %(summary)s. The network is slow: it is sent in the background, and the banner says when it went.",
+            { summary: record.summary })
+        : _("Saved on this phone: %(summary)s. It is sent when the network is back.", { summary: record.summary }), "success");
       window.scrollTo(0, 0);
     }).catch(function () {
       form.dataset.sending = "";
-      say(form, "Could not keep this on the phone (storage refused). Nothing was sent; try again.", "error");
+      say(form, _("Could not keep this on the phone (storage refused). Nothing was sent; try again."), "error");
     });
   })();
 });
@@ -323,8 +329,10 @@ if (logout) logout.addEventListener("submit", function (event) {
   event.preventDefault();
   sync().then(function () { return Outbox.list(user); }).then(function (mine) {
     var waiting = mine.filter(function (r) { return r.state === "waiting"; }).length;
-    var text = plural(mine.length, "record", "records") + " could not be sent yet (" + waiting + " waiting for the network). " +
-      "They stay on this phone, unreadable to other accounts, and are sent when you sign in again. Sign out anyway?";
+    var text = ngettext(
+      "%(num)s record could not be sent yet (%(waiting)s waiting for the network). They stay on this phone, unreadable to other accounts, and are sent when you sign in again. Sign out anyway?",
+      "%(num)s records could not be sent yet (%(waiting)s waiting for the network). They stay on this phone, unreadable to other accounts, and are sent when you sign in again. Sign out anyway?",
+      mine.length, { waiting: waiting });
     if (mine.length && !confirm(text)) return;
     return Promise.all([clearPages(), Outbox.dropCopy(user)]).then(function () {
       logout.dataset.confirmed = "1";
@@ -341,15 +349,28 @@ if (ready && owner) Outbox.copy(owner).then(function (copy) {
   copy.events.forEach(function (e) {
     var li = el("li");
     li.appendChild(el("strong", "", e.name));
-    [["Event", e.pages[0]], ["New incident", e.pages[1]], ["Time extension", e.pages[2]], ["Deck check", e.pages[3]]]
+    [[_("Event"), e.pages[0]], [_("New incident"), e.pages[1]], [_("Time extension"), e.pages[2]], [_("Deck check"), e.pages[3]]]
       .forEach(function (link) {
         var a = el("a", "button", link[0]); a.href = link[1]; li.appendChild(a);
       });
     ready.appendChild(li);
   });
   var when = document.getElementById("offline-copy-time");
-  if (when) when.textContent = "Copy of your events from " + venueClock(copy.saved_at, document.body.dataset.tz) + ".";
+  if (when) when.textContent = _("Copy of your events from %(time)s.", { time: venueClock(copy.saved_at, document.body.dataset.tz) });
 }).catch(function () {});
+
+// The offline page the service worker keeps (sw.js) says what it says in this page's language: kept again when the
+// copy it has is in another (installed before the judge signed in to an account with its own language setting).
+if (user && navigator.onLine && self.caches && navigator.serviceWorker) {
+  caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf("judgeapp-shell-") === 0; }).map(function (n) {
+      return caches.open(n).then(function (c) { return c.match("/offline"); }).then(function (kept) { return kept ? kept.text() : ""; });
+    }));
+  }).then(function (pages) {
+    var other = pages.some(function (html) { return html && html.indexOf('<html lang="' + document.documentElement.lang + '"') === -1; });
+    if (other) return navigator.serviceWorker.ready.then(function (reg) { reg.active.postMessage({ type: "keep-offline" }); });
+  }).catch(function () {});
+}
 
 // A page the phone showed from its copy (sw.js: `fresh`) names the account it was kept for; when the server says this
 // browser is signed out (a session ended, the browser restarted), the page is asked for again from the server, which

@@ -1,6 +1,7 @@
 // Where this round's pairings seat a player, from the copy the incident form carries (no network needed): pure, so
 // tests/js/seats.test.mjs runs it under Node. incident.js turns the answers into the "At table N" chips and the
 // warning with the player's real table one tap away.
+import { _ } from "./i18n.js";
 
 // The table as the pairings name it: what a phone's number field may hold ("05", " 5") read as a table number, or ""
 // when it is no table at all.
@@ -27,9 +28,11 @@ export function seatNote(seating, byes, id, name, typed) {
   if (!id) return null;
   byes = byes || [];
   if (!Object.keys(seating || {}).length && !byes.length) return null;
-  if (byes.indexOf(id) >= 0) return { text: name + " has a bye this round: no table.", table: null };
+  if (byes.indexOf(id) >= 0) return { text: _("%(name)s has a bye this round: no table.", { name: name }), table: null };
   var at = tablesOf(seating)[id], table = tableKey(typed);
-  if (!at) return { text: name + " is not in this round's pairings.", table: null };
+  if (!at) return { text: _("%(name)s is not in this round's pairings.", { name: name }), table: null };
   if (at === table) return null;
-  return { text: name + " is at table " + at + " this round" + (table ? ", not table " + table + "." : "."), table: at };
+  var values = { name: name, at: at, typed: table };
+  return { text: table ? _("%(name)s is at table %(at)s this round, not table %(typed)s.", values)
+    : _("%(name)s is at table %(at)s this round.", values), table: at };
 }

@@ -1,15 +1,15 @@
 // Light or dark, normal or high contrast: the phone's own settings (prefers-color-scheme, prefers-contrast, in app.css),
 // unless the judge chose otherwise with the header's button; the choice is kept on this phone (localStorage) and set as
 // <html data-theme> (light or dark) and <html data-contrast="more"> (high contrast: 7:1 text, borders in the text colour).
+// The theme is set at once; the button's words come in the page's language once its catalog is there (i18n.js,
+// imported afterwards so that waiting for it never shows the page in the wrong theme first).
 var KEY = "judgeapp-theme", ORDER = ["auto", "dark", "light", "contrast-light", "contrast-dark"];
-var LABEL = { auto: "Theme: auto", dark: "Theme: dark", light: "Theme: light",
-              "contrast-light": "Theme: high contrast, light", "contrast-dark": "Theme: high contrast, dark" };
 var MARK = { auto: "◐", dark: "●", light: "○", "contrast-light": "□", "contrast-dark": "■" };
 
 function chosen() {
   var theme;
   try { theme = localStorage.getItem(KEY); } catch (e) {}
-  return LABEL[theme] ? theme : "auto";
+  return ORDER.indexOf(theme) !== -1 ? theme : "auto";
 }
 function apply(theme) {
   var root = document.documentElement, scheme = theme.replace("contrast-", "");
@@ -21,10 +21,13 @@ function apply(theme) {
 
 apply(chosen());
 var button = document.getElementById("theme-toggle");
-if (button) {
+if (button) import("./i18n.js").then(function (i18n) {
+  var _ = i18n._;
+  var LABEL = { auto: _("Theme: auto"), dark: _("Theme: dark"), light: _("Theme: light"),
+                "contrast-light": _("Theme: high contrast, light"), "contrast-dark": _("Theme: high contrast, dark") };
   var show = function () {  // one short mark in the header; what it does, read out and on hover
     button.textContent = MARK[chosen()];
-    button.setAttribute("aria-label", LABEL[chosen()] + " (tap to change)");
+    button.setAttribute("aria-label", _("%(theme)s (tap to change)", { theme: LABEL[chosen()] }));
     button.title = LABEL[chosen()];
   };
   button.hidden = false;
@@ -35,4 +38,4 @@ if (button) {
     apply(next);
     show();
   });
-}
+});

@@ -22,6 +22,7 @@ from .catalog import (
     ExtensionReason,
     Infraction,
     Level,
+    Names,
     PenaltyRange,
     Policy,
     Rank,
@@ -68,6 +69,13 @@ class RawRange(_Strict):
 
 Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
 
+# A language code of the names in other languages (`ja`, `pt-BR`); English is the catalog's own `name`.
+LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")]
+LocalName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
+# A reading in kana: hiragana, katakana (full- or half-width, with the long-vowel mark and middle dot) and spaces.
+KANA = "^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$"
+Reading = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160, pattern=KANA)]
+
 
 class RawAlternative(_Strict):
     condition: str
@@ -91,11 +99,14 @@ class RawInfraction(_Strict):
     repeat_rules: list[str] | None = None
     synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
     head_judge_only: bool = False
+    names: dict[LanguageCode, LocalName] = {}
+    readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
 
 
 class RawRank(_Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 class RawLevel(_Strict):
@@ -103,6 +114,7 @@ class RawLevel(_Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9-]*$")  # the text's own name: defaults use it as key
     name: str
     description: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 def _level_key(lv: RawLevel) -> str:
@@ -121,6 +133,7 @@ def _level_number(p: RawPolicy, ref: int | str) -> int | None:
 class RawSubsection(_Strict):
     code: str
     name: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 class RawRepeatRule(_Strict):
@@ -179,6 +192,8 @@ class RawEventSettings(_Strict):
 
 class RawPolicy(_Strict):
     name: str
+    names: dict[LanguageCode, LocalName] = {}
+    name_sources: dict[LanguageCode, str] = {}  # per language: where its names come from
     version: str
     source: str
     repeat_rules: list[RawRepeatRule]
@@ -309,6 +324,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 if _level_number(p, lv) is None:
                     errs.append(((*base, "event_settings", field, i), f"{lv} is not a level of this policy"))
 
+    errs += _check_names(base, p)
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
     rule_ids = {r.id for r in p.repeat_rules}
@@ -378,11 +394,44 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     return errs
 
 
+def _check_names(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
+    """A policy named in a language besides English is named in it throughout: the policy itself, every rank, level,
+    sub-section and infraction, with a `name_sources` entry saying where the names come from. A reading is given
+    only with a name in its language."""
+    entries: list[tuple[PathT, str, dict[str, str]]] = [(base, "the policy", p.names)]
+    entries += [((*base, "ranks", i), f"rank {r.id!r}", r.names) for i, r in enumerate(p.ranks)]
+    entries += [((*base, "levels", i), f"level {lv.number}", lv.names) for i, lv in enumerate(p.levels)]
+    entries += [((*base, "subsections", i), f"sub-section {s.code}", s.names) for i, s in enumerate(p.subsections)]
+    entries += [((*base, "infractions", i), f"infraction {f.code}", f.names) for i, f in enumerate(p.infractions)]
+    languages = sorted({lang for *_, names in entries for lang in names} | set(p.name_sources))
+    errs: list[tuple[PathT, str]] = []
+    if "en" in languages:
+        errs.append((base, "English is the entries' own `name`: `names` and `name_sources` hold other languages"))
+        languages.remove("en")
+    for lang in languages:
+        for path, what, names in entries:
+            if lang not in names:
+                errs.append(
+                    (
+                        (*path, "names"),
+                        f"{what} has no {lang!r} name: a policy named in {lang!r} needs it for the policy, every "
+                        "rank, level, sub-section and infraction",
+                    )
+                )
+        if lang not in p.name_sources:
+            errs.append(((*base, "name_sources"), f"say where the {lang!r} names come from (name_sources.{lang})"))
+    for i, inf in enumerate(p.infractions):
+        for lang in inf.readings:
+            if lang not in inf.names:
+                errs.append(((*base, "infractions", i, "readings", lang), f"a reading without a {lang!r} name"))
+    return errs
+
+
 # ---- building ----------------------------------------------------------------------------
 
 
 def _build_policy(pid: str, p: RawPolicy) -> Policy:
-    ranks = tuple(Rank(r.id, r.name, i) for i, r in enumerate(p.ranks))
+    ranks = tuple(Rank(r.id, r.name, i, _names(r.names)) for i, r in enumerate(p.ranks))
     by_id = {r.id: r for r in ranks}
 
     def rng(raw: RawRange) -> PenaltyRange:
@@ -411,12 +460,15 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             repeat_rules=None if i.repeat_rules is None else tuple(i.repeat_rules),
             synonyms=tuple(i.synonyms),
             head_judge_only=i.head_judge_only,
+            names=_names(i.names, i.readings),
         )
         for i in p.infractions
     )
     return Policy(
         id=pid,
         name=p.name,
+        names=_names(p.names),
+        name_sources=tuple(sorted((lang, " ".join(text.split())) for lang, text in p.name_sources.items())),
         version=p.version,
         source=p.source,
         repeat_rules=tuple(
@@ -445,13 +497,16 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         ranks=ranks,
         levels=tuple(
             sorted(
-                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "") for lv in p.levels),
+                (
+                    Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names))
+                    for lv in p.levels
+                ),
                 key=lambda lv: lv.number,
             )
         ),
         head_judge_only=frozenset(p.head_judge_only),
         report_to_head_judge=frozenset(p.report_to_head_judge),
-        subsections=tuple(Subsection(s.code, s.name) for s in p.subsections),
+        subsections=tuple(Subsection(s.code, s.name, _names(s.names)) for s in p.subsections),
         infractions=infractions,
         time_rules=tuple(
             TimeRule(
@@ -481,6 +536,10 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             else None
         ),
     )
+
+
+def _names(names: dict[str, str], readings: dict[str, str] | None = None) -> Names:
+    return Names(tuple(sorted(names.items())), tuple(sorted((readings or {}).items())))
 
 
 def _build_appeals(raw: RawAppeals | None) -> AppealRules:

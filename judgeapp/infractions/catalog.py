@@ -80,6 +80,7 @@ class Names:
 
 
 NO_NAMES = Names()
+RANGE_SEPARATORS = {"ja": "～"}  # between the two ranks of a range; " ~ " in other languages (engine.js alike)
 
 
 class Named:
@@ -134,9 +135,9 @@ class PenaltyRange:
         return self.min == self.max
 
     def label(self, lang: str | None = None) -> str:
-        """`Warning ~ Loss of Match`, in `lang` (English when None)."""
+        """`Warning ~ Loss of Match`, in `lang` (English when None): `警告～マッチの敗北`."""
         low, high = self.min.name_in(lang), self.max.name_in(lang)
-        return low if self.is_single else f"{low} ~ {high}"
+        return low if self.is_single else f"{low}{RANGE_SEPARATORS.get(base_language(lang), ' ~ ')}{high}"
 
     def contains(self, rank: Rank) -> bool:
         return self.min.order <= rank.order <= self.max.order
@@ -152,7 +153,7 @@ class Alternative:
 
 
 @dataclass(frozen=True)
-class RepeatRule:
+class RepeatRule(Named):
     """One upgrade rule of a policy, as data: which earlier penalties count (`counts`, `group`, `prior_ranks`) over
     which `window`, from which count on (`from_count`: this offence included), and what the penalty becomes."""
 
@@ -174,6 +175,11 @@ class RepeatRule:
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
     levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
+    names: Names = field(default=NO_NAMES, compare=False)  # `name` in other languages
+    sections: Names = field(default=NO_NAMES, compare=False)  # `section` in other languages
+
+    def section_in(self, lang: str | None) -> str:
+        return self.sections.get(lang) or self.section
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,8 @@ class RawRepeatRule(_Strict):
     levels: list[int | str] = []
     section: str
     description: str
+    names: dict[LanguageCode, LocalName] = {}  # `name` in other languages
+    sections: dict[LanguageCode, LocalName] = {}  # `section` in other languages
 
 
 class RawTimeRule(_Strict):
@@ -403,7 +405,12 @@ def _check_names(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
     entries += [((*base, "levels", i), f"level {lv.number}", lv.names) for i, lv in enumerate(p.levels)]
     entries += [((*base, "subsections", i), f"sub-section {s.code}", s.names) for i, s in enumerate(p.subsections)]
     entries += [((*base, "infractions", i), f"infraction {f.code}", f.names) for i, f in enumerate(p.infractions)]
-    languages = sorted({lang for *_, names in entries for lang in names} | set(p.name_sources))
+    rules = [((*base, "repeat_rules", i), f"repeat rule {r.id!r}", r) for i, r in enumerate(p.repeat_rules)]
+    languages = sorted(
+        {lang for *_, names in entries for lang in names}
+        | set(p.name_sources)
+        | {lang for *_, r in rules for lang in [*r.names, *r.sections]}
+    )
     errs: list[tuple[PathT, str]] = []
     if "en" in languages:
         errs.append((base, "English is the entries' own `name`: `names` and `name_sources` hold other languages"))
@@ -418,6 +425,11 @@ def _check_names(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
                         "rank, level, sub-section and infraction",
                     )
                 )
+        for path, what, rule in rules:
+            if lang not in rule.sections:
+                errs.append(((*path, "sections"), f"{what} has no {lang!r} section: give `sections: {{{lang}: …}}`"))
+            if rule.name and lang not in rule.names:
+                errs.append(((*path, "names"), f"{what} has no {lang!r} name for its name {rule.name!r}"))
         if lang not in p.name_sources:
             errs.append(((*base, "name_sources"), f"say where the {lang!r} names come from (name_sources.{lang})"))
     for i, inf in enumerate(p.infractions):
@@ -491,6 +503,8 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),
                 levels=frozenset(numbers(r.levels)),
+                names=_names(r.names),
+                sections=_names(r.sections),
             )
             for r in p.repeat_rules
         ),

@@ -33,6 +33,7 @@ def engine_fixture() -> dict:
             "priors": c["priors"],
             "today": c.get("today"),
             "round": c.get("round"),
+            "lang": c.get("lang"),
             "expect": c["expect"],
             "python": python_answer(catalog, c),
         }
@@ -65,15 +66,17 @@ def engine_fixture() -> dict:
                         {"infraction": inf.code, "rank": lowest, "ref": 7, "round": 1},
                     ],
                 ):
-                    case = {
-                        "policy": policy.id,
-                        "level": level.number,
-                        "infraction": inf.code,
-                        "priors": priors,
-                        "round": 2,
-                        **({"catalog": "rules"} if policy.id in rules.policies else {}),
-                    }
-                    sweep.append({**case, "python": python_answer(catalog, case)})
+                    for lang in [None, *sorted(policy.languages)]:  # and in each language the policy is named in
+                        case = {
+                            "policy": policy.id,
+                            "level": level.number,
+                            "infraction": inf.code,
+                            "priors": priors,
+                            "round": 2,
+                            "lang": lang,
+                            **({"catalog": "rules"} if policy.id in rules.policies else {}),
+                        }
+                        sweep.append({**case, "python": python_answer(catalog, case)})
     policies = [*catalog.policies.values(), *rules.policies.values()]
     return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}}
 

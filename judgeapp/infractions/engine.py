@@ -96,7 +96,7 @@ class Suggestion:
         return {
             "policy": self.policy.id,
             "level": self.level.number,
-            "infraction": {"code": self.infraction.code, "name": self.infraction.name},
+            "infraction": {"code": self.infraction.code, "name": self.infraction.name_in(lang)},
             "default": None if self.default is None else {"min": self.default.min.id, "max": self.default.max.id},
             "suggested": None if self.suggested is None else self.suggested.id,
             "upgraded": self.upgraded,

@@ -14,6 +14,7 @@ import pytest
 
 from judgeapp.infractions import load_catalog
 from judgeapp.infractions.export import policy_as_json
+from judgeapp.infractions.search import search_text
 from tests.conftest import CATALOG
 from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
 
@@ -78,7 +79,9 @@ def engine_fixture() -> dict:
                         }
                         sweep.append({**case, "python": python_answer(catalog, case)})
     policies = [*catalog.policies.values(), *rules.policies.values()]
-    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}}
+    bushiroad = catalog.policy("bushiroad-afr")  # for tests/js/search.test.mjs: what each infraction is found by
+    texts = [{"code": i.code, "text": search_text(bushiroad, i)} for i in bushiroad.infractions]
+    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}, "search_texts": texts}
 
 
 @pytest.mark.skipif(NODE is None, reason="node is missing: scripts/system-deps.sh installs Debian's nodejs")

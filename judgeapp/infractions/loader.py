@@ -7,11 +7,12 @@ file, the YAML line and the path of the field; a file with any problem is refuse
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
 
 from .catalog import (
     Alternative,
@@ -73,8 +74,16 @@ Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
 LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")]
 LocalName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
 # A reading in kana: hiragana, katakana (full- or half-width, with the long-vowel mark and middle dot) and spaces.
-KANA = "^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$"
-Reading = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160, pattern=KANA)]
+KANA = re.compile("^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$")
+
+
+def _kana(value: str) -> str:
+    if not KANA.match(value):
+        raise ValueError("a reading is written in kana only (hiragana or katakana, and spaces)")
+    return value
+
+
+Reading = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160), AfterValidator(_kana)]
 
 
 class RawAlternative(_Strict):

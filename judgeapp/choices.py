@@ -74,8 +74,7 @@ def infraction_choices(field, policy, most_used=(), lang: str | None = None):
         if code in {i.code for i in policy.infractions}
     ]
     choices += [
-        choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name_in(lang)}")
-        for inf in policy.infractions
+        choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name_in(lang)}") for inf in policy.infractions
     ]
     field.choices = choices
 
@@ -97,7 +96,7 @@ def infraction_choices_of(policy, lang: str | None = None) -> list[SelectChoice]
 def penalty_choices(field, policy, lang: str | None = None):
     lang = lang or language()
     ranks = [SelectChoice(r.id, r.name_in(lang)) for r in policy.ranks]
-    field.choices = [SelectChoice("", "No penalty")] + ranks
+    field.choices = [SelectChoice("", "No penalty"), *ranks]
 
 
 def time_rules_of(policy) -> dict:

@@ -11,7 +11,6 @@ from typing import Any
 
 from .catalog import (
     Alternative,
-    base_language,
     Counts,
     Infraction,
     Level,
@@ -22,6 +21,7 @@ from .catalog import (
     Repeats,
     RepeatScope,
     UpgradeResult,
+    base_language,
 )
 
 

@@ -520,10 +520,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         ranks=ranks,
         levels=tuple(
             sorted(
-                (
-                    Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names))
-                    for lv in p.levels
-                ),
+                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names)) for lv in p.levels),
                 key=lambda lv: lv.number,
             )
         ),

@@ -54,9 +54,14 @@ def test_a_japanese_judge_is_suggested_a_repeat_upgrade_in_japanese_and_the_inci
     first = log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning")
     assert first.status_code == 302
     answer = suggestion(judge, floor["event_id"], player_id=floor["players"]["P-001"], infraction="3.5.4").get_json()
-    assert answer["suggested_name"] == "マッチの敗北" and answer["infraction"]["name"] == "手札にカードを余分に加えてしまった"
+    assert (
+        answer["suggested_name"] == "マッチの敗北"
+        and answer["infraction"]["name"] == "手札にカードを余分に加えてしまった"
+    )
     assert answer["default_label"] == "ゲームの敗北" and answer["alternatives"][0]["penalty"] == "警告"
-    assert answer["explanation"].startswith("格上げ：この大会で3.5の罰則の2回目（罰則規定 第2部）：マッチの敗北 — 前回：違反記録 #1")
+    assert answer["explanation"].startswith(
+        "格上げ：この大会で3.5の罰則の2回目（罰則規定 第2部）：マッチの敗北 — 前回：違反記録 #1"
+    )
     second = log(judge, floor["event_id"], player="P-001", infraction="3.5.4", penalty="loss_of_match")
     page = text(judge.get(second.headers["Location"]))
     assert "手札にカードを余分に加えてしまった (3.5.4)" in page and "マッチの敗北" in page

@@ -82,7 +82,9 @@ def test_a_policy_with_japanese_names_for_some_entries_but_not_all_is_refused_at
 
 def test_a_reading_must_be_kana_and_belong_to_a_name_in_its_language():
     [bad_kana] = problems_of(without("readings: {ja: ブレイナコウイ}", "readings: {ja: 無礼な行為}"))
-    assert bad_kana.startswith("names.yaml:37: policies.house-rules.infractions[1].readings.ja: Value error, a reading is")
+    assert bad_kana.startswith(
+        "names.yaml:37: policies.house-rules.infractions[1].readings.ja: Value error, a reading is"
+    )
     [orphan] = problems_of(without("readings: {ja: ブレイナコウイ}", "readings: {ja: ぶれい, ko: ぶれい}"))
     assert orphan.startswith("names.yaml:37: policies.house-rules.infractions[1].readings.ko: a reading without")
 
@@ -125,6 +127,8 @@ def test_every_bushiroad_entry_has_a_japanese_name_and_every_infraction_a_kana_r
     policy = load_catalog(CATALOG).policy("bushiroad-afr")
     assert policy.languages == {"ja"}
     assert policy.rank("caution").name_in("ja") == "注意" and policy.level(3).name_in("ja") == "大会レベル3"
-    assert policy.infraction("3.9.1").name_in("ja") == "遅刻" and policy.subsection("3.8").name_in("ja") == "非紳士的行為"
+    assert (
+        policy.infraction("3.9.1").name_in("ja") == "遅刻" and policy.subsection("3.8").name_in("ja") == "非紳士的行為"
+    )
     assert all(i.names.reading("ja") for i in policy.infractions)
     assert "応用フロアルール" in dict(policy.name_sources)["ja"]

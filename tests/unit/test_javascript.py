@@ -81,7 +81,12 @@ def engine_fixture() -> dict:
     policies = [*catalog.policies.values(), *rules.policies.values()]
     bushiroad = catalog.policy("bushiroad-afr")  # for tests/js/search.test.mjs: what each infraction is found by
     texts = [{"code": i.code, "text": search_text(bushiroad, i)} for i in bushiroad.infractions]
-    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}, "search_texts": texts}
+    return {
+        "cases": cases,
+        "sweep": sweep,
+        "policies": {p.id: policy_as_json(p) for p in policies},
+        "search_texts": texts,
+    }
 
 
 @pytest.mark.skipif(NODE is None, reason="node is missing: scripts/system-deps.sh installs Debian's nodejs")

@@ -4,40 +4,65 @@ from __future__ import annotations
 
 from wtforms.fields.choices import SelectChoice
 
+from .i18n import language
+from .infractions.catalog import name_in
 
-def rank_namer(policy):
-    """For templates and reports: a stored rank id as the policy names it (the id itself if the catalog no longer
-    has that rank)."""
-    names = {r.id: r.name for r in policy.ranks}
+
+def catalog_name(entry, lang: str | None = None) -> str:
+    """A policy's, rank's, level's, sub-section's or infraction's name in `lang` (the request's language when None),
+    falling back to English: the `catalog_name` template global, for pages and reports (under force_locale it gives
+    the forced language)."""
+    return name_in(entry, lang or language())
+
+
+def rank_namer(policy, lang: str | None = None):
+    """For templates and reports: a stored rank id as the policy names it in `lang` (the request's language when
+    None; the id itself if the catalog no longer has that rank)."""
+    lang = lang or language()
+    names = {r.id: r.name_in(lang) for r in policy.ranks}
     return lambda rank_id: names.get(rank_id, rank_id) if rank_id else "No penalty"
 
 
-def infraction_namer(policy):
-    """code -> "3.5.2 Failure to Discard Cards" for templates; a code the policy no longer has is shown as it is."""
+def infraction_namer(policy, lang: str | None = None):
+    """code -> "3.5.2 Failure to Discard Cards" (in `lang`, the request's when None) for templates; a code the policy
+    no longer has is shown as it is."""
+    lang = lang or language()
 
     def name(code):
         try:
-            return f"{code} {policy.infraction(code).name}"
+            return f"{code} {policy.infraction(code).name_in(lang)}"
         except LookupError:
             return code
 
     return name
 
 
-def level_name(policy, number: int) -> str:
-    """An event's level as the policy names it ("Level 2")."""
-    return next((lv.name for lv in policy.levels if lv.number == number), f"Level {number}")
+def level_name(policy, number: int, lang: str | None = None) -> str:
+    """An event's level as the policy names it ("Level 2", 大会レベル2), in `lang` (the request's when None)."""
+    lang = lang or language()
+    return next((lv.name_in(lang) for lv in policy.levels if lv.number == number), f"Level {number}")
 
 
-def infraction_choices(field, policy, most_used=()):
+def search_words(inf, lang: str) -> list[str]:
+    """What else finds an infraction in the form's search besides its shown name: the text's own other words, its
+    English name when another is shown, its names in other languages and their kana readings."""
+    shown = inf.name_in(lang)
+    others = [inf.name, *inf.names.search_words()]
+    return [*inf.synonyms, *(w for w in dict.fromkeys(others) if w != shown)]
+
+
+def infraction_choices(field, policy, most_used=(), lang: str | None = None):
+    lang = lang or language()
+
     def choice(inf, group, **extra):
+        words = search_words(inf, lang)
         return SelectChoice(
             inf.code,
-            f"{inf.code} {inf.name}",
+            f"{inf.code} {inf.name_in(lang)}",
             optgroup=group,
             render_kw={
                 "data-sub": inf.subsection,
-                **({"data-words": "; ".join(inf.synonyms)} if inf.synonyms else {}),
+                **({"data-words": "; ".join(words)} if words else {}),
                 **extra,
             },
         )
@@ -48,25 +73,30 @@ def infraction_choices(field, policy, most_used=()):
         for code in most_used
         if code in {i.code for i in policy.infractions}
     ]
-    choices += [choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name}") for inf in policy.infractions]
+    choices += [
+        choice(inf, f"{inf.subsection} {policy.subsection(inf.subsection).name_in(lang)}") for inf in policy.infractions
+    ]
     field.choices = choices
 
 
-_CHOICES: dict[tuple[str, str], list[SelectChoice]] = {}
+_CHOICES: dict[tuple[str, str, str], list[SelectChoice]] = {}
 
 
-def infraction_choices_of(policy) -> list[SelectChoice]:
-    """The policy's infractions as choices, built once per policy version."""
-    key = (policy.id, policy.version)
+def infraction_choices_of(policy, lang: str | None = None) -> list[SelectChoice]:
+    """The policy's infractions as choices, built once per policy version and language (the request's when None)."""
+    lang = lang or language()
+    key = (policy.id, policy.version, lang)
     if key not in _CHOICES:
         field = type("F", (), {})()
-        infraction_choices(field, policy)
+        infraction_choices(field, policy, lang=lang)
         _CHOICES[key] = field.choices
     return _CHOICES[key]
 
 
-def penalty_choices(field, policy):
-    field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
+def penalty_choices(field, policy, lang: str | None = None):
+    lang = lang or language()
+    ranks = [SelectChoice(r.id, r.name_in(lang)) for r in policy.ranks]
+    field.choices = [SelectChoice("", "No penalty"), *ranks]
 
 
 def time_rules_of(policy) -> dict:

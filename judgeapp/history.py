@@ -13,6 +13,7 @@ from sqlalchemy import Subquery, select
 from sqlalchemy.orm import Session, selectinload
 
 from .infractions import Policy, Prior, PriorStatus, suggest
+from .infractions.catalog import Subsection
 from .infractions.engine import counting_priors
 from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, utcnow
 
@@ -115,6 +116,7 @@ class SubsectionHistory:
     incidents: list[Incident]
     counting: int  # earlier penalties that make the next one a repeat, as the engine counts them today
     next_upgraded: bool  # the engine would upgrade the next infraction of this sub-section (one of them, at least)
+    section: Subsection | None = None  # the catalog's sub-section (None for a code it no longer has), for its names
 
 
 def player_history(
@@ -132,13 +134,14 @@ def player_history(
     out = []
     for code, items in groups.items():
         try:
-            name = policy.subsection(code).name
+            section: Subsection | None = policy.subsection(code)
         except StopIteration:
-            name = ""
+            section = None
+        name = section.name if section else ""
         of_it = [i for i in policy.infractions if i.subsection == code and i.defaults is not None]
         penalties = [as_prior(i) for i in items if i.rank_id is not None]
         counting = len(counting_priors(policy, of_it[0], penalties, today)) if of_it else 0
         upgraded = any(suggest(policy, event.level, inf, everything, today=today).upgraded for inf in of_it)
-        out.append(SubsectionHistory(code, name, items, counting, upgraded))
+        out.append(SubsectionHistory(code, name, items, counting, upgraded, section))
     out.sort(key=lambda g: -g.incidents[0].number)
     return out

@@ -16,6 +16,7 @@ from .. import audit, permissions
 from ..errors import FieldError, one_line
 from ..events.services import byes_of, current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..history import priors_of_players
+from ..i18n import language
 from ..infractions import (
     ExtensionOwed,
     ExtensionReason,
@@ -308,7 +309,7 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
-    incident.suggestion_explanation = suggestion.explanation()
+    incident.suggestion_explanation = suggestion.explanation(language())  # in the judge's language at the time
     # the history's priors are the incidents before this one: their refs are incident numbers
     incident.upgraded = suggestion.upgraded
     incident.upgrade_refs = [p.ref for p in suggestion.because if isinstance(p.ref, int)]
@@ -429,7 +430,7 @@ def log_incident(
         subsection=infraction.subsection,
         rank_id=rank_id,
         suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None,
-        suggestion_explanation=suggestion.explanation(),
+        suggestion_explanation=suggestion.explanation(language()),  # in the judge's language at the time
         upgraded=suggestion.upgraded,
         upgrade_refs=[p.ref for p in suggestion.because],
         deviation_reason=reason,

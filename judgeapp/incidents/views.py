@@ -22,6 +22,7 @@ from ..errors import FieldError, show_on_form
 from ..events.services import players_of, rounds_of_player
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
+from ..i18n import language
 from ..infractions import ExtensionReason, extension_owed
 from ..infractions import suggest as suggest_penalty
 from ..investigations import services as investigations
@@ -228,12 +229,13 @@ def suggest(event, roles):
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
     this_round = int_or_none(args.get("round"))  # the form's round, for rules that count within a match
     suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date(), this_round=this_round)
-    body = suggestion.as_dict()
+    lang = language()  # names and the explanation in the judge's language
+    body = suggestion.as_dict(lang)
     body.update(
         ok=True,
         subject=", ".join(p.name for p in players) if kind is not SubjectKind.SPECTATOR else "spectator",
-        default_label=suggestion.default.label() if suggestion.default else None,
-        suggested_name=suggestion.suggested.name if suggestion.suggested else None,
+        default_label=suggestion.default.label(lang) if suggestion.default else None,
+        suggested_name=suggestion.suggested.name_in(lang) if suggestion.suggested else None,
         because=[
             {
                 "number": p.ref,
@@ -249,7 +251,7 @@ def suggest(event, roles):
         head_judge_infraction=infraction.head_judge_only,
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
-        alternatives=[{"condition": a.condition, "penalty": a.penalty.label()} for a in suggestion.alternatives],
+        alternatives=[{"condition": a.condition, "penalty": a.penalty.label(lang)} for a in suggestion.alternatives],
         penalized=infraction.penalized,
     )
     return jsonify(body)

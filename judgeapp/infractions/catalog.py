@@ -49,19 +49,74 @@ class ExtensionReason(str, Enum):
         return self.value.replace("_", " ")
 
 
+def base_language(lang: str | None) -> str:
+    """`ja`, `ja_JP`, `ja-JP` -> `ja`; None or "" -> `en` (the catalog's own language)."""
+    return (lang or "en").replace("-", "_").split("_")[0].lower() or "en"
+
+
 @dataclass(frozen=True)
-class Rank:
+class Names:
+    """An entry's names in languages other than English (`names: {ja: 遅刻}` in the YAML), and, for languages written
+    in kanji, the reading of each name in kana (`readings: {ja: ちこく}`) for search."""
+
+    names: tuple[tuple[str, str], ...] = ()
+    readings: tuple[tuple[str, str], ...] = ()
+
+    def get(self, lang: str | None) -> str | None:
+        want = base_language(lang)
+        return next((n for code, n in self.names if code == want), None)
+
+    def reading(self, lang: str | None) -> str | None:
+        want = base_language(lang)
+        return next((r for code, r in self.readings if code == want), None)
+
+    @property
+    def languages(self) -> frozenset[str]:
+        return frozenset(code for code, _ in self.names)
+
+    def search_words(self) -> tuple[str, ...]:
+        """Every name and reading in every language, for search."""
+        return tuple(n for _, n in self.names) + tuple(r for _, r in self.readings)
+
+
+NO_NAMES = Names()
+RANGE_SEPARATORS = {"ja": "～"}  # between the two ranks of a range; " ~ " in other languages (engine.js alike)
+
+
+class Named:
+    """What an entry with a `name` and `names` shows in a language: its name there, else the English one."""
+
+    name: str
+    names: Names
+
+    def name_in(self, lang: str | None) -> str:
+        return self.names.get(lang) or self.name
+
+
+def name_in(entry: object, lang: str | None) -> str:
+    """The name of a policy, rank, level, sub-section or infraction in `lang`, falling back to English (the entry's
+    `name`); any other object is shown as str()."""
+    if isinstance(entry, Named):
+        return entry.name_in(lang)
+    name = getattr(entry, "name", None)
+    return name if isinstance(name, str) else str(entry)
+
+
+@dataclass(frozen=True)
+class Rank(Named):
     id: str
     name: str
     order: int
+    names: Names = field(default=NO_NAMES, compare=False)
 
 
 @dataclass(frozen=True)
-class Level:
+class Level(Named):
     number: int
     name: str
     description: str
     id: str = ""  # the text's own name for it (`competitive`), when the policy gives one
+    names: Names = field(default=NO_NAMES, compare=False)
 
     @property
     def key(self) -> str:
@@ -79,8 +134,10 @@ class PenaltyRange:
     def is_single(self) -> bool:
         return self.min == self.max
 
-    def label(self) -> str:
-        return self.min.name if self.is_single else f"{self.min.name} ~ {self.max.name}"
+    def label(self, lang: str | None = None) -> str:
+        """`Warning ~ Loss of Match`, in `lang` (English when None): `警告～マッチの敗北`."""
+        low, high = self.min.name_in(lang), self.max.name_in(lang)
+        return low if self.is_single else f"{low}{RANGE_SEPARATORS.get(base_language(lang), ' ~ ')}{high}"
 
     def contains(self, rank: Rank) -> bool:
         return self.min.order <= rank.order <= self.max.order
@@ -96,7 +153,7 @@ class Alternative:
 
 
 @dataclass(frozen=True)
-class RepeatRule:
+class RepeatRule(Named):
     """One upgrade rule of a policy, as data: which earlier penalties count (`counts`, `group`, `prior_ranks`) over
     which `window`, from which count on (`from_count`: this offence included), and what the penalty becomes."""
 
@@ -118,16 +175,22 @@ class RepeatRule:
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
     levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
+    names: Names = field(default=NO_NAMES, compare=False)  # `name` in other languages
+    sections: Names = field(default=NO_NAMES, compare=False)  # `section` in other languages
+
+    def section_in(self, lang: str | None) -> str:
+        return self.sections.get(lang) or self.section
 
 
 @dataclass(frozen=True)
-class Subsection:
+class Subsection(Named):
     code: str
     name: str
+    names: Names = field(default=NO_NAMES, compare=False)
 
 
 @dataclass(frozen=True)
-class Infraction:
+class Infraction(Named):
     code: str
     name: str
     subsection: str
@@ -142,6 +205,7 @@ class Infraction:
     repeat_rules: tuple[str, ...] | None = None  # the policy's rules that may upgrade it; None: every rule
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
+    names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
 
     @property
     def discretion(self) -> bool:
@@ -217,7 +281,7 @@ class EventSettings:
 
 
 @dataclass(frozen=True)
-class Policy:
+class Policy(Named):
     id: str
     name: str
     version: str
@@ -233,10 +297,17 @@ class Policy:
     appeals: AppealRules = AppealRules()
     unnamed_penalties: UnnamedPenalties | None = None
     event_settings: EventSettings | None = None
+    names: Names = field(default=NO_NAMES, compare=False)
+    name_sources: tuple[tuple[str, str], ...] = ()  # per language: where the names in it come from
     _by_code: dict[str, Infraction] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_code.update({i.code: i for i in self.infractions})
+
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages besides English every entry of the policy is named in (the loader checks it)."""
+        return self.names.languages
 
     @property
     def top_rank(self) -> Rank | None:

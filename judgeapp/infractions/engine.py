@@ -21,6 +21,7 @@ from .catalog import (
     Repeats,
     RepeatScope,
     UpgradeResult,
+    base_language,
 )
 
 
@@ -58,34 +59,44 @@ class Suggestion:
     rule: RepeatRule | None = None  # the repeat rule that upgraded it
     range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
 
-    def explanation(self) -> str:
-        """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted."""
+    def explanation(self, lang: str | None = None) -> str:
+        """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted, in `lang`
+        (the phrases of PHRASES; English for a language it has none for). The catalog's names are in `lang` too;
+        what the policy's text gives only in English (a condition, a rule's own name) stays English."""
+        words = phrases(lang)
+        level = self.level.name_in(lang)
         if not self.infraction.penalized:
             if self.alternatives:  # no penalty unless a condition holds (IPG 2.1)
-                when = "; ".join(f"{a.penalty.label()} when {a.condition}" for a in self.alternatives)
-                return f"No penalty by default at {self.level.name}; {when}."
-            return "Not an infraction: no penalty."
+                when = words["or"].join(
+                    words["alternative"].format(penalty=a.penalty.label(lang), condition=a.condition)
+                    for a in self.alternatives
+                )
+                return words["no_default_but"].format(level=level, when=when)
+            return words["not_penalized"]
         if self.suggested is None or self.default is None:  # no default, so nothing suggested
-            return "No default penalty: the judge decides, guided by similar infractions."
+            return words["discretion"]
         if not self.upgraded or self.rule is None:
-            return f"Default at {self.level.name}: {self.default.label()}."
-        nth = _ordinal(len(self.because) + 1)
+            return words["default"].format(level=level, penalty=self.default.label(lang))
         last = self.because[-1]
-        where = f"incident #{last.ref}" if last.ref is not None else last.infraction_code
+        where = words["incident"].format(ref=last.ref) if last.ref is not None else last.infraction_code
         if last.round is not None:
-            where += f", round {last.round}"
-        what = rule_subject(self.rule, self.infraction)
-        window = {RepeatScope.EVENT: "at this event", RepeatScope.DAY: "today", RepeatScope.MATCH: "in this match"}[
-            self.rule.window
-        ]
-        return f"Upgraded: {nth} {what} {window} ({self.rule.section}): {self.suggested.name} — after {where}"
+            where = words["in_round"].format(where=where, round=last.round)
+        return words["upgraded"].format(
+            nth=_ordinal(len(self.because) + 1, lang),
+            n=len(self.because) + 1,
+            what=rule_subject(self.rule, self.infraction, lang),
+            window=words[f"window_{self.rule.window.value}"],
+            section=self.rule.section_in(lang),
+            rank=self.suggested.name_in(lang),
+            where=where,
+        )
 
-    def as_dict(self) -> dict[str, Any]:
-        """The JSON shape the CLI prints and the web layer serves."""
+    def as_dict(self, lang: str | None = None) -> dict[str, Any]:
+        """The JSON shape the CLI prints and the web layer serves; the explanation in `lang`."""
         return {
             "policy": self.policy.id,
             "level": self.level.number,
-            "infraction": {"code": self.infraction.code, "name": self.infraction.name},
+            "infraction": {"code": self.infraction.code, "name": self.infraction.name_in(lang)},
             "default": None if self.default is None else {"min": self.default.min.id, "max": self.default.max.id},
             "suggested": None if self.suggested is None else self.suggested.id,
             "upgraded": self.upgraded,
@@ -96,24 +107,69 @@ class Suggestion:
             ],
             "head_judge_only": self.head_judge_only,
             "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
-            "explanation": self.explanation(),
+            "explanation": self.explanation(lang),
         }
 
 
-def _ordinal(n: int) -> str:
+# The explanation's phrases per language (kept here, not in the gettext catalogs: the domain is pure Python, and
+# judgeapp/static/js/engine.js holds the same table so the phone writes the same sentence offline). Placeholders
+# are str.format's; engine.js fills them alike. A language without an entry uses English.
+PHRASES: dict[str, dict[str, str]] = {
+    "en": {
+        "no_default_but": "No penalty by default at {level}; {when}.",
+        "alternative": "{penalty} when {condition}",
+        "or": "; ",
+        "not_penalized": "Not an infraction: no penalty.",
+        "discretion": "No default penalty: the judge decides, guided by similar infractions.",
+        "default": "Default at {level}: {penalty}.",
+        "upgraded": "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
+        "incident": "incident #{ref}",
+        "in_round": "{where}, round {round}",
+        "window_event": "at this event",
+        "window_day": "today",
+        "window_match": "in this match",
+        "penalty_in": "penalty in {subsection}",
+        "penalty": "penalty",
+    },
+    "ja": {
+        "no_default_but": "{level}では標準の罰則はありません。{when}。",
+        "alternative": "{condition}の場合は{penalty}",
+        "or": "、",
+        "not_penalized": "違反ではありません。罰則はありません。",
+        "discretion": "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
+        "default": "{level}の標準の罰則：{penalty}",
+        "upgraded": "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
+        "incident": "違反記録 #{ref}",
+        "in_round": "{where}（第{round}ラウンド）",
+        "window_event": "この大会で",
+        "window_day": "本日",
+        "window_match": "このマッチで",
+        "penalty_in": "{subsection}の罰則",
+        "penalty": "罰則",
+    },
+}
+
+
+def phrases(lang: str | None) -> dict[str, str]:
+    return PHRASES.get(base_language(lang), PHRASES["en"])
+
+
+def _ordinal(n: int, lang: str | None = None) -> str:
+    if base_language(lang) != "en":
+        return str(n)
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
     return f"{n}{suffix}"
 
 
-def rule_subject(rule: RepeatRule, infraction: Infraction) -> str:
+def rule_subject(rule: RepeatRule, infraction: Infraction, lang: str | None = None) -> str:
     """What a rule counts, in words: its own name, or what `counts` says."""
     if rule.name:
-        return rule.name
+        return rule.name_in(lang)
     if rule.counts is Counts.INFRACTION:
-        return f"{infraction.code} {infraction.name}"
+        return f"{infraction.code} {infraction.name_in(lang)}"
     if rule.counts is Counts.SUBSECTION:
-        return f"penalty in {infraction.subsection}"
-    return "penalty"
+        return phrases(lang)["penalty_in"].format(subsection=infraction.subsection)
+    return phrases(lang)["penalty"]
 
 
 def _in(codes: frozenset[str], code: str, subsection: str | None) -> bool:

@@ -8,19 +8,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import PenaltyRange, Policy
+from .catalog import Names, PenaltyRange, Policy
 
 
 def _range(r: PenaltyRange | None) -> dict[str, str] | None:
     return None if r is None else {"min": r.min.id, "max": r.max.id}
 
 
+def _names(names: Names) -> dict[str, str]:
+    return dict(names.names)
+
+
 def policy_as_json(policy: Policy) -> dict[str, Any]:
     """What the engine reads of a policy (ranks, levels, repeat rules, defaults, sub-sections, who may give what), no
-    prose but the rules' sections."""
+    prose but the rules' sections. Every name comes with `names`, the policy's other languages (`{"ja": "警告"}`), so
+    the phone writes the explanation in the page's language."""
     return {
         "id": policy.id,
         "name": policy.name,
+        "names": _names(policy.names),
         "version": policy.version,
         "repeat_rules": [
             {
@@ -41,11 +47,13 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "applies_to": sorted(r.applies_to),
                 "prior_ranks": sorted(r.prior_ranks),
                 "levels": sorted(r.levels),
+                "names": _names(r.names),
+                "sections": _names(r.sections),
             }
             for r in policy.repeat_rules
         ],
-        "ranks": [{"id": r.id, "name": r.name, "order": r.order} for r in policy.ranks],
-        "levels": [{"number": lv.number, "name": lv.name} for lv in policy.levels],
+        "ranks": [{"id": r.id, "name": r.name, "order": r.order, "names": _names(r.names)} for r in policy.ranks],
+        "levels": [{"number": lv.number, "name": lv.name, "names": _names(lv.names)} for lv in policy.levels],
         "head_judge_only": sorted(policy.head_judge_only),
         "report_to_head_judge": sorted(policy.report_to_head_judge),
         "unnamed_penalties": policy.unnamed_penalties is not None,
@@ -53,6 +61,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
             {
                 "code": i.code,
                 "name": i.name,
+                "names": _names(i.names),
                 "subsection": i.subsection,
                 "penalized": i.penalized,
                 "head_judge_only": i.head_judge_only,

@@ -7,11 +7,12 @@ file, the YAML line and the path of the field; a file with any problem is refuse
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, ValidationError
 
 from .catalog import (
     Alternative,
@@ -22,6 +23,7 @@ from .catalog import (
     ExtensionReason,
     Infraction,
     Level,
+    Names,
     PenaltyRange,
     Policy,
     Rank,
@@ -68,6 +70,21 @@ class RawRange(_Strict):
 
 Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
 
+# A language code of the names in other languages (`ja`, `pt-BR`); English is the catalog's own `name`.
+LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")]
+LocalName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
+# A reading in kana: hiragana, katakana (full- or half-width, with the long-vowel mark and middle dot) and spaces.
+KANA = re.compile("^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$")
+
+
+def _kana(value: str) -> str:
+    if not KANA.match(value):
+        raise ValueError("a reading is written in kana only (hiragana or katakana, and spaces)")
+    return value
+
+
+Reading = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160), AfterValidator(_kana)]
+
 
 class RawAlternative(_Strict):
     condition: str
@@ -91,11 +108,14 @@ class RawInfraction(_Strict):
     repeat_rules: list[str] | None = None
     synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
     head_judge_only: bool = False
+    names: dict[LanguageCode, LocalName] = {}
+    readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
 
 
 class RawRank(_Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 class RawLevel(_Strict):
@@ -103,6 +123,7 @@ class RawLevel(_Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9-]*$")  # the text's own name: defaults use it as key
     name: str
     description: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 def _level_key(lv: RawLevel) -> str:
@@ -121,6 +142,7 @@ def _level_number(p: RawPolicy, ref: int | str) -> int | None:
 class RawSubsection(_Strict):
     code: str
     name: str
+    names: dict[LanguageCode, LocalName] = {}
 
 
 class RawRepeatRule(_Strict):
@@ -142,6 +164,8 @@ class RawRepeatRule(_Strict):
     levels: list[int | str] = []
     section: str
     description: str
+    names: dict[LanguageCode, LocalName] = {}  # `name` in other languages
+    sections: dict[LanguageCode, LocalName] = {}  # `section` in other languages
 
 
 class RawTimeRule(_Strict):
@@ -179,6 +203,8 @@ class RawEventSettings(_Strict):
 
 class RawPolicy(_Strict):
     name: str
+    names: dict[LanguageCode, LocalName] = {}
+    name_sources: dict[LanguageCode, str] = {}  # per language: where its names come from
     version: str
     source: str
     repeat_rules: list[RawRepeatRule]
@@ -309,6 +335,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 if _level_number(p, lv) is None:
                     errs.append(((*base, "event_settings", field, i), f"{lv} is not a level of this policy"))
 
+    errs += _check_names(base, p)
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
     rule_ids = {r.id for r in p.repeat_rules}
@@ -378,11 +405,54 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     return errs
 
 
+def _check_names(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
+    """A policy named in a language besides English is named in it throughout: the policy itself, every rank, level,
+    sub-section and infraction, with a `name_sources` entry saying where the names come from. A reading is given
+    only with a name in its language."""
+    entries: list[tuple[PathT, str, dict[str, str]]] = [(base, "the policy", p.names)]
+    entries += [((*base, "ranks", i), f"rank {r.id!r}", r.names) for i, r in enumerate(p.ranks)]
+    entries += [((*base, "levels", i), f"level {lv.number}", lv.names) for i, lv in enumerate(p.levels)]
+    entries += [((*base, "subsections", i), f"sub-section {s.code}", s.names) for i, s in enumerate(p.subsections)]
+    entries += [((*base, "infractions", i), f"infraction {f.code}", f.names) for i, f in enumerate(p.infractions)]
+    rules = [((*base, "repeat_rules", i), f"repeat rule {r.id!r}", r) for i, r in enumerate(p.repeat_rules)]
+    languages = sorted(
+        {lang for *_, names in entries for lang in names}
+        | set(p.name_sources)
+        | {lang for *_, r in rules for lang in [*r.names, *r.sections]}
+    )
+    errs: list[tuple[PathT, str]] = []
+    if "en" in languages:
+        errs.append((base, "English is the entries' own `name`: `names` and `name_sources` hold other languages"))
+        languages.remove("en")
+    for lang in languages:
+        for path, what, names in entries:
+            if lang not in names:
+                errs.append(
+                    (
+                        (*path, "names"),
+                        f"{what} has no {lang!r} name: a policy named in {lang!r} needs it for the policy, every "
+                        "rank, level, sub-section and infraction",
+                    )
+                )
+        for path, what, rule in rules:
+            if lang not in rule.sections:
+                errs.append(((*path, "sections"), f"{what} has no {lang!r} section: give `sections: {{{lang}: …}}`"))
+            if rule.name and lang not in rule.names:
+                errs.append(((*path, "names"), f"{what} has no {lang!r} name for its name {rule.name!r}"))
+        if lang not in p.name_sources:
+            errs.append(((*base, "name_sources"), f"say where the {lang!r} names come from (name_sources.{lang})"))
+    for i, inf in enumerate(p.infractions):
+        for lang in inf.readings:
+            if lang not in inf.names:
+                errs.append(((*base, "infractions", i, "readings", lang), f"a reading without a {lang!r} name"))
+    return errs
+
+
 # ---- building ----------------------------------------------------------------------------
 
 
 def _build_policy(pid: str, p: RawPolicy) -> Policy:
-    ranks = tuple(Rank(r.id, r.name, i) for i, r in enumerate(p.ranks))
+    ranks = tuple(Rank(r.id, r.name, i, _names(r.names)) for i, r in enumerate(p.ranks))
     by_id = {r.id: r for r in ranks}
 
     def rng(raw: RawRange) -> PenaltyRange:
@@ -411,12 +481,15 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             repeat_rules=None if i.repeat_rules is None else tuple(i.repeat_rules),
             synonyms=tuple(i.synonyms),
             head_judge_only=i.head_judge_only,
+            names=_names(i.names, i.readings),
         )
         for i in p.infractions
     )
     return Policy(
         id=pid,
         name=p.name,
+        names=_names(p.names),
+        name_sources=tuple(sorted((lang, " ".join(text.split())) for lang, text in p.name_sources.items())),
         version=p.version,
         source=p.source,
         repeat_rules=tuple(
@@ -439,19 +512,21 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),
                 levels=frozenset(numbers(r.levels)),
+                names=_names(r.names),
+                sections=_names(r.sections),
             )
             for r in p.repeat_rules
         ),
         ranks=ranks,
         levels=tuple(
             sorted(
-                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "") for lv in p.levels),
+                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names)) for lv in p.levels),
                 key=lambda lv: lv.number,
             )
         ),
         head_judge_only=frozenset(p.head_judge_only),
         report_to_head_judge=frozenset(p.report_to_head_judge),
-        subsections=tuple(Subsection(s.code, s.name) for s in p.subsections),
+        subsections=tuple(Subsection(s.code, s.name, _names(s.names)) for s in p.subsections),
         infractions=infractions,
         time_rules=tuple(
             TimeRule(
@@ -481,6 +556,10 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             else None
         ),
     )
+
+
+def _names(names: dict[str, str], readings: dict[str, str] | None = None) -> Names:
+    return Names(tuple(sorted(names.items())), tuple(sorted((readings or {}).items())))
 
 
 def _build_appeals(raw: RawAppeals | None) -> AppealRules:

@@ -1,7 +1,9 @@
 from flask import abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
+from ..choices import search_words
 from ..extensions import current_catalog, event_policy
+from ..i18n import language
 from ..infractions import UnknownChoice
 from ..infractions.engine import rule_applies
 from ..infractions.search import search
@@ -47,6 +49,7 @@ def _show(pol, event=None):
         level = pol.levels[0].number
     q = request.args.get("q", "")
     found = search(pol, q)
+    lang = language()
     return render_template(
         "reference/policy.html",
         policy=pol,
@@ -55,4 +58,5 @@ def _show(pol, event=None):
         found=found,
         repeat_rules_of=lambda inf: [r for r in pol.repeat_rules if rule_applies(pol, r, inf, level)],
         uploaded_for=event,
+        words_of=lambda inf: "; ".join(search_words(inf, lang)),  # found by besides the shown text (reference.js)
     )

@@ -26,7 +26,7 @@ function expectedPart(expect, got) {
 test("every shared engine case gives the expected suggestion and the Python engine's answer", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.cases.length >= 20);
   for (const c of fixture.cases) {
-    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null));
+    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang));
     assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
     assert.deepEqual(got, c.python, c.name);
   }
@@ -35,8 +35,8 @@ test("every shared engine case gives the expected suggestion and the Python engi
 test("the engine agrees with Python on every infraction, level and history shape", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.sweep.length > 500);
   for (const c of fixture.sweep) {
-    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null, c.round ?? null));
-    assert.deepEqual(got, c.python, JSON.stringify({ policy: c.policy, level: c.level, infraction: c.infraction, priors: c.priors }));
+    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null, c.round ?? null, c.lang));
+    assert.deepEqual(got, c.python, JSON.stringify({ policy: c.policy, level: c.level, infraction: c.infraction, priors: c.priors, lang: c.lang }));
   }
 });
 

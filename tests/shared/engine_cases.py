@@ -34,8 +34,9 @@ def _day(text):
 
 def python_answer(catalog, case) -> dict:
     """The Python engine's suggestion for a case, in the fields engine.js answers with (tests/js/engine.test.mjs
-    picks the same fields from its answer)."""
+    picks the same fields from its answer); names and the explanation in the case's `lang` (English when absent)."""
     policy = policy_of(catalog, case)
+    lang = case.get("lang")
     priors = [
         Prior(
             p["infraction"],
@@ -57,11 +58,11 @@ def python_answer(catalog, case) -> dict:
         "rule": s.rule.id if s.rule else None,
         "because": [p.ref for p in s.because],
         "default": None if s.default is None else {"min": s.default.min.id, "max": s.default.max.id},
-        "default_label": s.default.label() if s.default else None,
+        "default_label": s.default.label(lang) if s.default else None,
         "head_judge_only": s.head_judge_only,
         "in_range": [r.id for r in expected_ranks(policy, s)],
-        "alternatives": [a.penalty.label() for a in s.alternatives],
-        "explanation": s.explanation(),
+        "alternatives": [a.penalty.label(lang) for a in s.alternatives],
+        "explanation": s.explanation(lang),
     }
 
 

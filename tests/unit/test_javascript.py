@@ -14,6 +14,7 @@ import pytest
 
 from judgeapp.infractions import load_catalog
 from judgeapp.infractions.export import policy_as_json
+from judgeapp.infractions.search import search_text
 from tests.conftest import CATALOG
 from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
 
@@ -33,6 +34,7 @@ def engine_fixture() -> dict:
             "priors": c["priors"],
             "today": c.get("today"),
             "round": c.get("round"),
+            "lang": c.get("lang"),
             "expect": c["expect"],
             "python": python_answer(catalog, c),
         }
@@ -65,17 +67,26 @@ def engine_fixture() -> dict:
                         {"infraction": inf.code, "rank": lowest, "ref": 7, "round": 1},
                     ],
                 ):
-                    case = {
-                        "policy": policy.id,
-                        "level": level.number,
-                        "infraction": inf.code,
-                        "priors": priors,
-                        "round": 2,
-                        **({"catalog": "rules"} if policy.id in rules.policies else {}),
-                    }
-                    sweep.append({**case, "python": python_answer(catalog, case)})
+                    for lang in [None, *sorted(policy.languages)]:  # and in each language the policy is named in
+                        case = {
+                            "policy": policy.id,
+                            "level": level.number,
+                            "infraction": inf.code,
+                            "priors": priors,
+                            "round": 2,
+                            "lang": lang,
+                            **({"catalog": "rules"} if policy.id in rules.policies else {}),
+                        }
+                        sweep.append({**case, "python": python_answer(catalog, case)})
     policies = [*catalog.policies.values(), *rules.policies.values()]
-    return {"cases": cases, "sweep": sweep, "policies": {p.id: policy_as_json(p) for p in policies}}
+    bushiroad = catalog.policy("bushiroad-afr")  # for tests/js/search.test.mjs: what each infraction is found by
+    texts = [{"code": i.code, "text": search_text(bushiroad, i)} for i in bushiroad.infractions]
+    return {
+        "cases": cases,
+        "sweep": sweep,
+        "policies": {p.id: policy_as_json(p) for p in policies},
+        "search_texts": texts,
+    }
 
 
 @pytest.mark.skipif(NODE is None, reason="node is missing: scripts/system-deps.sh installs Debian's nodejs")

@@ -17,12 +17,70 @@ function levelByNumber(policy, number) {
   throw new Error("unknown level " + number);
 }
 
-function rangeLabel(policy, range) {
-  var min = rankById(policy, range.min), max = rankById(policy, range.max);
-  return min.id === max.id ? min.name : min.name + " ~ " + max.name;
+// `ja`, `ja-JP`, `ja_JP` -> `ja`; nothing -> `en` (catalog.py base_language).
+function baseLanguage(lang) {
+  return String(lang || "en").replace("-", "_").split("_")[0].toLowerCase() || "en";
 }
 
-function ordinal(n) {
+// An entry's name in `lang`, else its English `name` (catalog.py Named.name_in).
+export function nameIn(entry, lang) {
+  var names = entry.names || {};
+  return names[baseLanguage(lang)] || entry.name;
+}
+
+var RANGE_SEPARATORS = { ja: "～" };  // catalog.py RANGE_SEPARATORS
+
+function rangeLabel(policy, range, lang) {
+  var min = rankById(policy, range.min), max = rankById(policy, range.max);
+  var sep = RANGE_SEPARATORS[baseLanguage(lang)] || " ~ ";
+  return min.id === max.id ? nameIn(min, lang) : nameIn(min, lang) + sep + nameIn(max, lang);
+}
+
+// The explanation's phrases per language: the same table as engine.py PHRASES (the shared cases compare them).
+var PHRASES = {
+  en: {
+    no_default_but: "No penalty by default at {level}; {when}.",
+    alternative: "{penalty} when {condition}",
+    or: "; ",
+    not_penalized: "Not an infraction: no penalty.",
+    discretion: "No default penalty: the judge decides, guided by similar infractions.",
+    "default": "Default at {level}: {penalty}.",
+    upgraded: "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
+    incident: "incident #{ref}",
+    in_round: "{where}, round {round}",
+    window_event: "at this event",
+    window_day: "today",
+    window_match: "in this match",
+    penalty_in: "penalty in {subsection}",
+    penalty: "penalty"
+  },
+  ja: {
+    no_default_but: "{level}では標準の罰則はありません。{when}。",
+    alternative: "{condition}の場合は{penalty}",
+    or: "、",
+    not_penalized: "違反ではありません。罰則はありません。",
+    discretion: "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
+    "default": "{level}の標準の罰則：{penalty}",
+    upgraded: "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
+    incident: "違反記録 #{ref}",
+    in_round: "{where}（第{round}ラウンド）",
+    window_event: "この大会で",
+    window_day: "本日",
+    window_match: "このマッチで",
+    penalty_in: "{subsection}の罰則",
+    penalty: "罰則"
+  }
+};
+
+function phrases(lang) { return PHRASES[baseLanguage(lang)] || PHRASES.en; }
+
+// str.format's {name} placeholders, filled in one pass (a value holding braces is not read again).
+function fill(text, values) {
+  return text.replace(/\{(\w+)\}/g, function (whole, name) { return name in values ? String(values[name]) : whole; });
+}
+
+function ordinal(n, lang) {
+  if (baseLanguage(lang) !== "en") return String(n);
   var suffix = (n % 100 >= 10 && n % 100 <= 20) ? "th" : ({ 1: "st", 2: "nd", 3: "rd" })[n % 10] || "th";
   return n + suffix;
 }
@@ -90,37 +148,42 @@ function upgradedRank(policy, rule, base, counted) {
   return rank.order > base.order ? rank : base;
 }
 
-function ruleSubject(rule, infraction) {
-  if (rule.name) return rule.name;
-  if (rule.counts === "infraction") return infraction.code + " " + infraction.name;
-  if (rule.counts === "subsection") return "penalty in " + infraction.subsection;
-  return "penalty";
+function ruleSubject(rule, infraction, lang) {
+  if (rule.name) return nameIn(rule, lang);
+  if (rule.counts === "infraction") return infraction.code + " " + nameIn(infraction, lang);
+  if (rule.counts === "subsection") return fill(phrases(lang).penalty_in, { subsection: infraction.subsection });
+  return phrases(lang).penalty;
 }
 
-var WINDOW_WORDS = { event: "at this event", day: "today", match: "in this match" };
-
-function explanation(policy, level, infraction, dflt, suggested, rule, because) {
+function explanation(policy, level, infraction, dflt, suggested, rule, because, lang) {
+  var words = phrases(lang), levelName = nameIn(level, lang);
   if (!infraction.penalized) {
     var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
     if (alts.length) {  // no penalty unless a condition holds (IPG 2.1)
-      return "No penalty by default at " + level.name + "; " +
-        alts.map(function (a) { return a.label + " when " + a.condition; }).join("; ") + ".";
+      var when = alts.map(function (a) {
+        return fill(words.alternative, { penalty: rangeLabel(policy, a.penalty, lang), condition: a.condition });
+      }).join(words.or);
+      return fill(words.no_default_but, { level: levelName, when: when });
     }
-    return "Not an infraction: no penalty.";
+    return words.not_penalized;
   }
-  if (!suggested) return "No default penalty: the judge decides, guided by similar infractions.";
-  if (!rule) return "Default at " + level.name + ": " + rangeLabel(policy, dflt) + ".";
+  if (!suggested) return words.discretion;
+  if (!rule) return fill(words["default"], { level: levelName, penalty: rangeLabel(policy, dflt, lang) });
   var last = because[because.length - 1];
-  var where = last.ref !== null && last.ref !== undefined ? "incident #" + last.ref : last.infraction;
-  if (last.round !== null && last.round !== undefined) where += ", round " + last.round;
-  return "Upgraded: " + ordinal(because.length + 1) + " " + ruleSubject(rule, infraction) + " " +
-    WINDOW_WORDS[rule.window] + " (" + rule.section + "): " + suggested.name + " — after " + where;
+  var where = last.ref !== null && last.ref !== undefined ? fill(words.incident, { ref: last.ref }) : last.infraction;
+  if (last.round !== null && last.round !== undefined) where = fill(words.in_round, { where: where, round: last.round });
+  return fill(words.upgraded, {
+    nth: ordinal(because.length + 1, lang), n: because.length + 1, what: ruleSubject(rule, infraction, lang),
+    window: words["window_" + rule.window], section: (rule.sections || {})[baseLanguage(lang)] || rule.section,
+    rank: nameIn(suggested, lang), where: where
+  });
 }
 
 // The suggestion for `code` at `levelNumber`, given the player's earlier penalties at this event.
 // priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's round
-// (for rules counting within a match)
-export function suggest(policy, levelNumber, code, priors, today, thisRound) {
+// (for rules counting within a match); lang: the page's language, for the names and the explanation (English when
+// absent)
+export function suggest(policy, levelNumber, code, priors, today, thisRound, lang) {
   var level = levelByNumber(policy, levelNumber);
   var infraction = infractionByCode(policy, code);
   if (!infraction) throw new Error("unknown infraction " + code);
@@ -149,11 +212,11 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound) {
     ok: true,
     policy: policy.id,
     level: level.number,
-    infraction: { code: infraction.code, name: infraction.name },
+    infraction: { code: infraction.code, name: nameIn(infraction, lang) },
     "default": dflt ? { min: dflt.min, max: dflt.max } : null,
-    default_label: dflt ? rangeLabel(policy, dflt) : null,
+    default_label: dflt ? rangeLabel(policy, dflt, lang) : null,
     suggested: suggested ? suggested.id : null,
-    suggested_name: suggested ? suggested.name : null,
+    suggested_name: suggested ? nameIn(suggested, lang) : null,
     upgraded: upgraded,
     rule: chosen ? chosen.id : null,
     because: because.map(function (p) {
@@ -167,7 +230,7 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound) {
     in_range: inRange,
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
-      .map(function (a) { return { condition: a.condition, penalty: a.label }; }),
-    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because)
+      .map(function (a) { return { condition: a.condition, penalty: rangeLabel(policy, a.penalty, lang) }; }),
+    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang)
   };
 }

@@ -3,6 +3,7 @@
 import { suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
+import { fold, matches } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -129,24 +130,25 @@ function main() {
     return seatNote(seating, byes, parseInt(playerId.value, 10), name, table.value);
   }
 
-  // Infraction search: rebuild the list with the matches (hiding <option>s is not portable).
+  // Infraction search: rebuild the list with the matches (hiding <option>s is not portable). An infraction is found
+  // by its code, the words of its shown name and sub-section, and data-words: the text's other words for it, its
+  // names in the other languages and their kana readings, folded as search.js compares (チコク, ﾁｺｸ: ちこく).
   var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    return { value: o.value, text: o.textContent, group: group, words: (o.textContent + " " + group + " " + (o.dataset.words || "")).toLowerCase(),
+    return { value: o.value, text: o.textContent, group: group, words: fold(o.textContent + " " + group + " " + (o.dataset.words || "")),
              mostUsed: !!o.dataset.mostUsed };
   });
   // Typing: the matches, each once (the "most used" copies are left out: they are listed in their sub-section too); an
   // exact code, or a search only one infraction matches, selects it (replacing an earlier choice the new words do not
   // name, which stays listed until then so that it is never dropped unseen).
   function filterInfractions() {
-    var q = search.value.trim().toLowerCase(), keep = infraction.value, words = q.split(/\s+/);
+    var q = fold(search.value.trim()), keep = infraction.value;
     infraction.textContent = "";
     var groups = {}, shown = 0, exact = null, matched = 0, only = null;
     allOptions.forEach(function (o) {
       if (q && o.mostUsed) return;
       if (q && o.value && o.value.toLowerCase() === q) exact = o.value;
-      var match = !o.value || !q || o.value.indexOf(q) === 0 ||
-        words.every(function (w) { return o.words.indexOf(w) !== -1; });
+      var match = !o.value || matches(o.value, o.words, q);
       if (!match && o.value !== keep) return;
       var opt = new Option(o.text, o.value);
       if (o.value) shown++;
@@ -289,7 +291,8 @@ function main() {
       priors = priors.concat(waitingPriors(waiting, form.dataset.event, has));  // this phone's own, not sent yet
       var policy = copy.policies[ev.policy];
       var roundNo = $("#round") && parseInt($("#round").value, 10);
-      var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo);
+      var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo,
+                             document.documentElement.lang);  // names and explanation in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;

@@ -1,4 +1,6 @@
 // Quick reference: filter infractions as the judge types, without a page reload.
+import { fold, matches } from "./search.js";
+
 function filterAsTyped() {
   var input = document.getElementById("q");
   var items = Array.prototype.slice.call(document.querySelectorAll("#infractions .infraction"));
@@ -8,25 +10,19 @@ function filterAsTyped() {
 
   // What a judge might type to find an infraction, as the server searches (judgeapp/infractions/search.py): code,
   // name, sub-section, notes, remedy and the text's own other words for it, read from the page (not sent twice in an
-  // attribute).
+  // attribute), and the names the page does not show (English, Japanese) with their kana readings (data-words);
+  // folded as search.js compares (katakana as hiragana, half-width as full).
   function part(item, selector) { var e = item.querySelector(selector); return e ? e.textContent : ""; }
   items.forEach(function (item) {
-    item.searchText = [item.dataset.code, part(item, ".name"), part(item, ".sub"), part(item, ".notes"),
-                       part(item, ".remedy"), part(item, ".syn")].join(" ").toLowerCase();
+    item.searchText = fold([item.dataset.code, part(item, ".name"), part(item, ".sub"), part(item, ".notes"),
+                            part(item, ".remedy"), part(item, ".syn"), item.dataset.words || ""].join(" "));
   });
 
-  function matches(item, q, words) {
-    if (item.dataset.code.indexOf(q) === 0) return true;
-    var text = item.searchText;
-    return words.every(function (w) { return text.indexOf(w) !== -1; });
-  }
-
   function filter() {
-    var q = input.value.trim().toLowerCase();
-    var words = q.split(/\s+/).filter(Boolean);
+    var q = input.value.trim();
     var shown = 0;
     items.forEach(function (item) {
-      var ok = !q || matches(item, q, words);
+      var ok = matches(item.dataset.code, item.searchText, q);
       item.hidden = !ok;
       if (ok) shown += 1;
     });

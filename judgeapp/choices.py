@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from wtforms.fields.choices import SelectChoice
 
+from .texts import gettext as _
+from .texts import lazy_gettext as _l
+
 
 def rank_namer(policy):
     """For templates and reports: a stored rank id as the policy names it (the id itself if the catalog no longer
     has that rank)."""
     names = {r.id: r.name for r in policy.ranks}
-    return lambda rank_id: names.get(rank_id, rank_id) if rank_id else "No penalty"
+    return lambda rank_id: names.get(rank_id, rank_id) if rank_id else _("No penalty")
 
 
 def infraction_namer(policy):
@@ -26,7 +29,7 @@ def infraction_namer(policy):
 
 def level_name(policy, number: int) -> str:
     """An event's level as the policy names it ("Level 2")."""
-    return next((lv.name for lv in policy.levels if lv.number == number), f"Level {number}")
+    return next((lv.name for lv in policy.levels if lv.number == number), _("Level %(number)s", number=number))
 
 
 def infraction_choices(field, policy, most_used=()):
@@ -42,9 +45,9 @@ def infraction_choices(field, policy, most_used=()):
             },
         )
 
-    choices = [SelectChoice("", "Choose the infraction…")]
+    choices = [SelectChoice("", _l("Choose the infraction…"))]
     choices += [
-        choice(policy.infraction(code), "Most used at this event", **{"data-most-used": "1"})  # repeated below
+        choice(policy.infraction(code), _l("Most used at this event"), **{"data-most-used": "1"})  # repeated below
         for code in most_used
         if code in {i.code for i in policy.infractions}
     ]
@@ -66,7 +69,7 @@ def infraction_choices_of(policy) -> list[SelectChoice]:
 
 
 def penalty_choices(field, policy):
-    field.choices = [SelectChoice("", "No penalty")] + [SelectChoice(r.id, r.name) for r in policy.ranks]
+    field.choices = [SelectChoice("", _l("No penalty"))] + [SelectChoice(r.id, r.name) for r in policy.ranks]
 
 
 def time_rules_of(policy) -> dict:

@@ -34,7 +34,7 @@ function keepBadgeFresh(link) {
         changed = body.changed;
         count.textContent = String(body.count);
         count.classList.toggle("zero", !body.count);
-        count.setAttribute("aria-label", body.count + " " + link.dataset.say);
+        count.setAttribute("aria-label", link.dataset.say.replace("%(num)s", String(body.count))); // the page's language
         if (!handed || !Array.isArray(body.handed)) return;
         var now = JSON.stringify(body.handed);
         if (shown === null) { try { shown = JSON.stringify(JSON.parse(handed.dataset.shown || "[]")); } catch (e) { shown = ""; } }

@@ -20,6 +20,8 @@ from .errors import EventClosed
 from .extensions import CATALOG_KEY, compress, csrf, db, limiter, login_manager, migrate
 from .lifecycles import IllegalTransition
 from .permissions import Refused
+from .texts import gettext as _
+from .texts import lazy_gettext as _l
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; "
@@ -111,7 +113,8 @@ def register_extensions(app: Flask) -> None:
     mail.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
-    login_manager.login_message = "Log in to continue."
+    login_manager.login_message = _l("Log in to continue.")
+    login_manager.localize_callback = str  # flashed as text in the request's language (the session keeps text)
     login_manager.session_protection = None  # the server-side session row is the protection
 
     @login_manager.user_loader
@@ -189,8 +192,10 @@ def register_errorhandlers(app: Flask) -> None:
             return call_not_sent()
         return render(
             400,
-            "This form has expired or was not sent by judgeapp (missing or wrong security token). "
-            "Reload the page and send it again; what you typed was not saved.",
+            _(
+                "This form has expired or was not sent by judgeapp (missing or wrong security token). "
+                "Reload the page and send it again; what you typed was not saved."
+            ),
         )
 
     @app.errorhandler(Refused)
@@ -198,12 +203,12 @@ def register_errorhandlers(app: Flask) -> None:
         """The permission table or a record's lifecycle said no: the reason, and what may be done instead."""
         db.session.rollback()
         d = e.decision
-        return render(d.status, d.why, d.instead, title="Not possible now" if d.status == 409 else None)
+        return render(d.status, d.why, d.instead, title=_("Not possible now") if d.status == 409 else None)
 
     @app.errorhandler(IllegalTransition)
     def _illegal(e):
         db.session.rollback()
-        return render(409, e.why, e.instead, title="Not possible now")
+        return render(409, e.why, e.instead, title=_("Not possible now"))
 
     @app.errorhandler(EventClosed)
     def _closed(e):

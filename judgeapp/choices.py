@@ -6,6 +6,8 @@ from wtforms.fields.choices import SelectChoice
 
 from .i18n import language
 from .infractions.catalog import name_in
+from .texts import gettext as _
+from .texts import lazy_gettext as _l
 
 
 def catalog_name(entry, lang: str | None = None) -> str:
@@ -20,7 +22,7 @@ def rank_namer(policy, lang: str | None = None):
     None; the id itself if the catalog no longer has that rank)."""
     lang = lang or language()
     names = {r.id: r.name_in(lang) for r in policy.ranks}
-    return lambda rank_id: names.get(rank_id, rank_id) if rank_id else "No penalty"
+    return lambda rank_id: names.get(rank_id, rank_id) if rank_id else _("No penalty")
 
 
 def infraction_namer(policy, lang: str | None = None):
@@ -40,7 +42,7 @@ def infraction_namer(policy, lang: str | None = None):
 def level_name(policy, number: int, lang: str | None = None) -> str:
     """An event's level as the policy names it ("Level 2", 大会レベル2), in `lang` (the request's when None)."""
     lang = lang or language()
-    return next((lv.name_in(lang) for lv in policy.levels if lv.number == number), f"Level {number}")
+    return next((lv.name_in(lang) for lv in policy.levels if lv.number == number), _("Level %(number)s", number=number))
 
 
 def search_words(inf, lang: str) -> list[str]:
@@ -67,9 +69,9 @@ def infraction_choices(field, policy, most_used=(), lang: str | None = None):
             },
         )
 
-    choices = [SelectChoice("", "Choose the infraction…")]
+    choices = [SelectChoice("", _l("Choose the infraction…"))]
     choices += [
-        choice(policy.infraction(code), "Most used at this event", **{"data-most-used": "1"})  # repeated below
+        choice(policy.infraction(code), _l("Most used at this event"), **{"data-most-used": "1"})  # repeated below
         for code in most_used
         if code in {i.code for i in policy.infractions}
     ]
@@ -96,7 +98,7 @@ def infraction_choices_of(policy, lang: str | None = None) -> list[SelectChoice]
 def penalty_choices(field, policy, lang: str | None = None):
     lang = lang or language()
     ranks = [SelectChoice(r.id, r.name_in(lang)) for r in policy.ranks]
-    field.choices = [SelectChoice("", "No penalty"), *ranks]
+    field.choices = [SelectChoice("", _l("No penalty")), *ranks]
 
 
 def time_rules_of(policy) -> dict:

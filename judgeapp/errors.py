@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, overload
 
+from .texts import gettext as _
+
 if TYPE_CHECKING:
     from .models import Event
 
@@ -29,7 +31,7 @@ def one_line(text: str | None, field: str, *, limit: int, missing: str | None = 
             raise FieldError(field, missing)
         return None
     if len(value) > limit:
-        raise FieldError(field, f"At most {limit} characters.")
+        raise FieldError(field, _("At most %(limit)s characters.", limit=limit))
     return value
 
 
@@ -49,6 +51,8 @@ class EventClosed(Exception):
     def __init__(self, event: Event):
         self.event_id = event.id
         super().__init__(
-            "This event is closed: its incidents, appeals and investigations are read-only. "
-            "The organizer can reopen it, with a reason, if something must still change."
+            _(
+                "This event is closed: its incidents, appeals and investigations are read-only. "
+                "The organizer can reopen it, with a reason, if something must still change."
+            )
         )

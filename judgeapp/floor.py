@@ -10,13 +10,14 @@ from wtforms.fields.choices import SelectChoice
 from .events.services import rounds_of
 from .extensions import db
 from .models import Player
+from .texts import gettext as _
 
 
 def round_choices(field, event, default_current=True):
     """Fill a round select with the event's rounds, newest first; the current one is chosen unless the page asked
     for another of them (an incident's "Another incident" keeps its round). Returns the rounds."""
     rounds = rounds_of(db.session, event)
-    field.choices = [SelectChoice(r.number, f"Round {r.number}") for r in reversed(rounds)]
+    field.choices = [SelectChoice(r.number, _("Round %(number)s", number=r.number)) for r in reversed(rounds)]
     if default_current and rounds and not field.raw_data and field.data not in {r.number for r in rounds}:
         field.data = rounds[-1].number
     return rounds

@@ -16,6 +16,8 @@ from wtforms import Field, HiddenField, StringField
 from wtforms.validators import Length, Optional, StopValidation
 from wtforms.widgets import NumberInput
 
+from .texts import gettext as _
+
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
@@ -77,11 +79,11 @@ class NumericField(Field):
             return  # empty: the field's Optional or DataRequired decides
         if self.decimal:
             if not DECIMAL_NUMBER.fullmatch(text):
-                raise ValueError("Give a number in digits, such as 2.5.")
+                raise ValueError(_("Give a number in digits, such as 2.5."))
             self.data = Decimal(text.replace(",", "."))
         else:
             if not WHOLE_NUMBER.fullmatch(text):
-                raise ValueError("Give a whole number in digits, such as 12.")
+                raise ValueError(_("Give a whole number in digits, such as 12."))
             self.data = int(text)
 
     def pre_validate(self, form):

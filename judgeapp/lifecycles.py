@@ -14,9 +14,12 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+from .texts import lazy_gettext as _l
+
 
 class IllegalTransition(Exception):
-    """A transition the record's state does not allow: answered with 409, the reason and what to do instead."""
+    """A transition the record's state does not allow: answered with 409, the reason and what to do instead (text in
+    the language of the request that raised it)."""
 
     def __init__(self, why: str, instead: str = ""):
         self.why, self.instead = why, instead
@@ -30,7 +33,8 @@ class Machine:
     name: str
     states: type[enum.Enum]
     transitions: dict[str, tuple[frozenset, enum.Enum | None]]  # name -> (from states, to state; None: stays)
-    # name -> (why, instead) when refused, or {state: (why, instead)} where the reason depends on the state
+    # name -> (why, instead) when refused, or {state: (why, instead)} where the reason depends on the state; lazy
+    # strings (judgeapp/texts.py), made text in the request's language when refused; {state} is the state's label
     refusals: dict[str, tuple[str, str] | dict] = field(default_factory=dict)
 
     def allows(self, state: enum.Enum, transition: str) -> bool:
@@ -41,15 +45,15 @@ class Machine:
         """The state after `transition` from `state`; IllegalTransition when the machine does not allow it."""
         sources, target = self.transitions[transition]
         if state not in sources:
-            default = (f"This {self.name} is {_label(state)}: it cannot be {transition.replace('_', ' ')}ed now.", "")
+            default = (_l("Not while this record is {state}."), "")
             refusal = self.refusals.get(transition, default)
             why, instead = refusal.get(state, default) if isinstance(refusal, dict) else refusal
-            raise IllegalTransition(why.format(state=_label(state)), instead)
+            raise IllegalTransition(str(why).format(state=_label(state)), str(instead))
         return state if target is None else target
 
 
 def _label(state: enum.Enum) -> str:
-    return getattr(state, "label", None) or state.value.replace("_", " ")
+    return str(getattr(state, "label", None) or state.value.replace("_", " "))
 
 
 def _all(states: type[enum.Enum]) -> frozenset:
@@ -73,12 +77,14 @@ class IncidentState(str, enum.Enum):
     @property
     def label(self) -> str:
         return {
-            "logged": "standing",
-            "recommended": "waiting for the head judge",
-            "under_appeal": "under appeal",
-            "decided": "decided by the head judge",
-            "proxy_decided": "decided by the head judge's proxy",
-        }.get(self.value, self.value)
+            "logged": _l("standing"),
+            "recommended": _l("waiting for the head judge"),
+            "under_appeal": _l("under appeal"),
+            "decided": _l("decided by the head judge"),
+            "proxy_decided": _l("decided by the head judge's proxy"),
+            "overturned": _l("overturned"),
+            "void": _l("void"),
+        }[self.value]
 
 
 def incident_state(
@@ -127,31 +133,33 @@ INCIDENT = Machine(
     },
     refusals={
         "correct": (
-            "This incident is {state}: it can no longer be corrected.",
-            "Add a note to it instead, or log a new incident.",
+            _l("This incident is {state}: it can no longer be corrected."),
+            _l("Add a note to it instead, or log a new incident."),
         ),
         "void": {
             IncidentState.UNDER_APPEAL: (
-                "This incident is under appeal: only the head judge may change it now, by deciding the appeal.",
-                "Add a note, or ask the head judge: they settle it by deciding the "
-                "appeal (overturned, if the ruling should go).",
+                _l("This incident is under appeal: only the head judge may change it now, by deciding the appeal."),
+                _l(
+                    "Add a note, or ask the head judge: they settle it by deciding the "
+                    "appeal (overturned, if the ruling should go)."
+                ),
             ),
             IncidentState.VOID: (
-                "This incident is already void.",
-                "Add a note to it if something more should be known.",
+                _l("This incident is already void."),
+                _l("Add a note to it if something more should be known."),
             ),
         },
         "appeal": {
             IncidentState.RECOMMENDED: (
-                "The ruling is not complete: the head judge has not decided the recommended penalty yet.",
-                "Appeal once the head judge has accepted or declined it.",
+                _l("The ruling is not complete: the head judge has not decided the recommended penalty yet."),
+                _l("Appeal once the head judge has accepted or declined it."),
             ),
-            IncidentState.DECIDED: ("The head judge has decided on this ruling: their decision is final.", ""),
-            IncidentState.VOID: ("This incident is void: there is no ruling to appeal.", ""),
-            IncidentState.OVERTURNED: ("This ruling was already overturned.", ""),
+            IncidentState.DECIDED: (_l("The head judge has decided on this ruling: their decision is final."), ""),
+            IncidentState.VOID: (_l("This incident is void: there is no ruling to appeal."), ""),
+            IncidentState.OVERTURNED: (_l("This ruling was already overturned."), ""),
         },
-        "accept": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
-        "decline": ("This incident has no recommendation waiting for the head judge (it is {state}).", ""),
+        "accept": (_l("This incident has no recommendation waiting for the head judge (it is {state})."), ""),
+        "decline": (_l("This incident has no recommendation waiting for the head judge (it is {state})."), ""),
     },
 )
 
@@ -169,9 +177,12 @@ class AppealState(str, enum.Enum):
     @property
     def label(self) -> str:
         return {
-            "open": "waiting for a decision",
-            "open_to_head_judge": "waiting for the head judge (a proxy already ruled)",
-        }.get(self.value, self.value)
+            "open": _l("waiting for a decision"),
+            "open_to_head_judge": _l("waiting for the head judge (a proxy already ruled)"),
+            "upheld": _l("upheld"),
+            "overturned": _l("overturned"),
+            "changed": _l("changed"),
+        }[self.value]
 
 
 def appeal_state(status: str, *, after_proxy_ruling: bool) -> AppealState:
@@ -194,20 +205,20 @@ APPEAL = Machine(
         "acknowledge": (_DECIDED_APPEAL, None),
     },
     refusals={
-        "uphold": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-        "overturn": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
-        "change": ("This appeal is already decided: {state}.", "Open the incident to see the decision."),
+        "uphold": (_l("This appeal is already decided: {state}."), _l("Open the incident to see the decision.")),
+        "overturn": (_l("This appeal is already decided: {state}."), _l("Open the incident to see the decision.")),
+        "change": (_l("This appeal is already decided: {state}."), _l("Open the incident to see the decision.")),
         "delegate": {
             AppealState.OPEN_TO_HEAD_JUDGE: (
-                "A proxy has already ruled on this incident: this appeal is for the head judge alone.",
-                "Decide it yourself.",
+                _l("A proxy has already ruled on this incident: this appeal is for the head judge alone."),
+                _l("Decide it yourself."),
             ),
             **{
-                s: ("This appeal is already decided ({state}): there is nothing left to hand over.", "")
+                s: (_l("This appeal is already decided ({state}): there is nothing left to hand over."), "")
                 for s in (AppealState.UPHELD, AppealState.OVERTURNED, AppealState.CHANGED)
             },
         },
-        "acknowledge": ("This appeal is still waiting for a decision.", ""),
+        "acknowledge": (_l("This appeal is still waiting for a decision."), ""),
     },
 )
 
@@ -226,7 +237,13 @@ class DisqualificationState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ")
+        return {
+            "recommended": _l("recommended"),
+            "declined": _l("declined"),
+            "under_investigation": _l("under investigation"),
+            "finalized": _l("finalized"),
+            "withdrawn": _l("withdrawn"),
+        }[self.value]
 
 
 class InvestigationState(str, enum.Enum):
@@ -237,9 +254,13 @@ class InvestigationState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"declined": "recommendation declined", "withdrawn": "withdrawn (no longer a disqualification)"}.get(
-            self.value, self.value
-        )
+        return {
+            # TRANSLATORS: an investigation's state (statements are being taken)
+            "open": _l("open"),
+            "finalized": _l("finalized"),
+            "declined": _l("recommendation declined"),
+            "withdrawn": _l("withdrawn (no longer a disqualification)"),
+        }[self.value]
 
 
 def disqualification_state(incident_status: str, investigation_status: str) -> DisqualificationState:
@@ -275,6 +296,10 @@ DISQUALIFICATION = Machine(
             DisqualificationState.WITHDRAWN,
         ),
     },
+    refusals={
+        transition: (_l("This disqualification is already {state}."), "")
+        for transition in ("accept", "decline", "finalize", "withdraw")
+    },
 )
 
 _TAKING_STATEMENTS = frozenset({InvestigationState.OPEN, InvestigationState.FINALIZED})
@@ -292,14 +317,14 @@ INVESTIGATION = Machine(
     },
     refusals={
         "write_up": (
-            "This investigation is {state} and locked: nothing was changed.",
-            "Add a dated addendum (a statement) instead.",
+            _l("This investigation is {state} and locked: nothing was changed."),
+            _l("Add a dated addendum (a statement) instead."),
         ),
-        "finalize": ("This investigation is already {state}.", ""),
-        "decline": ("This investigation is {state}.", ""),
-        "withdraw": ("This investigation is already {state}.", ""),
-        "add_statement": ("This investigation is {state}: it takes no more statements.", ""),
-        "request_statement": ("This investigation is {state}: it takes no more statements.", ""),
+        "finalize": (_l("This investigation is already {state}."), ""),
+        "decline": (_l("This investigation is {state}."), ""),
+        "withdraw": (_l("This investigation is already {state}."), ""),
+        "add_statement": (_l("This investigation is {state}: it takes no more statements."), ""),
+        "request_statement": (_l("This investigation is {state}: it takes no more statements."), ""),
     },
 )
 
@@ -316,10 +341,10 @@ class DeckCheckState(str, enum.Enum):
     @property
     def label(self) -> str:
         return {
-            "in_progress": "in progress",
-            "matches": "deck matches the registration",
-            "problems": "problems found",
-            "unfinished": "ended with the round, no result",
+            "in_progress": _l("in progress"),
+            "matches": _l("deck matches the registration"),
+            "problems": _l("problems found"),
+            "unfinished": _l("ended with the round, no result"),
         }[self.value]
 
 
@@ -332,7 +357,8 @@ DECK_CHECK = Machine(
         "end_with_round": (frozenset({DeckCheckState.IN_PROGRESS}), DeckCheckState.UNFINISHED),
     },
     refusals={
-        "end": ("This deck check already ended ({state}).", "Log an incident from it if a problem was found."),
+        "end": (_l("This deck check already ended ({state})."), _l("Log an incident from it if a problem was found.")),
+        "end_with_round": (_l("This deck check already ended ({state})."), ""),
     },
 )
 
@@ -349,7 +375,7 @@ ROUND = Machine(
         "end": (frozenset({RoundState.RUNNING}), RoundState.ENDED),
         "log": (frozenset({RoundState.RUNNING, RoundState.ENDED}), None),  # late incidents of a round stay possible
     },
-    refusals={"end": ("This round has already ended.", "")},
+    refusals={"end": (_l("This round has already ended."), "")},
 )
 
 
@@ -367,11 +393,11 @@ EVENT = Machine(
         "change": (frozenset({EventState.OPEN}), None),
     },
     refusals={
-        "close": ("This event is already closed.", ""),
-        "reopen": ("This event is open.", ""),
+        "close": (_l("This event is already closed."), ""),
+        "reopen": (_l("This event is open."), ""),
         "change": (
-            "This event is closed: its incidents, appeals and investigations are read-only.",
-            "The organizer can reopen it, with a reason, if something must still change.",
+            _l("This event is closed: its incidents, appeals and investigations are read-only."),
+            _l("The organizer can reopen it, with a reason, if something must still change."),
         ),
     },
 )
@@ -382,6 +408,10 @@ class ImportState(str, enum.Enum):
     APPLIED = "applied"
     DISCARDED = "discarded"  # the organizer chose not to apply it (kept, as every upload is)
 
+    @property
+    def label(self) -> str:
+        return {"pending": _l("pending"), "applied": _l("applied"), "discarded": _l("discarded")}[self.value]
+
 
 TOURNAMENT_IMPORT = Machine(
     "tournament file",
@@ -391,8 +421,8 @@ TOURNAMENT_IMPORT = Machine(
         "discard": (frozenset({ImportState.PENDING}), ImportState.DISCARDED),
     },
     refusals={
-        "apply": ("This file was already {state}.", "Upload it again to read it once more."),
-        "discard": ("This file was already {state}.", ""),
+        "apply": (_l("This file was already {state}."), _l("Upload it again to read it once more.")),
+        "discard": (_l("This file was already {state}."), ""),
     },
 )
 
@@ -410,7 +440,12 @@ class CallState(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"open": "waiting for a judge", "escalated": "handed to the head judge"}.get(self.value, self.value)
+        return {
+            "open": _l("waiting for a judge"),
+            "taken": _l("taken"),
+            "escalated": _l("handed to the head judge"),
+            "closed": _l("closed"),
+        }[self.value]
 
 
 class CallOutcome(str, enum.Enum):
@@ -420,7 +455,9 @@ class CallOutcome(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"no_incident": "no incident", "incident": "incident logged", "cancelled": "cancelled"}[self.value]
+        return {"no_incident": _l("no incident"), "incident": _l("incident logged"), "cancelled": _l("cancelled")}[
+            self.value
+        ]
 
 
 _CALL_LIVE = frozenset({CallState.OPEN, CallState.TAKEN, CallState.ESCALATED})
@@ -435,19 +472,19 @@ CALL = Machine(
     },
     refusals={
         "take": {
-            CallState.TAKEN: ("This call was already taken.", "See who has it in the queue."),
-            CallState.CLOSED: ("This call is already closed.", ""),
+            CallState.TAKEN: (_l("This call was already taken."), _l("See who has it in the queue.")),
+            CallState.CLOSED: (_l("This call is already closed."), ""),
         },
         "escalate": {
-            CallState.OPEN: ("Take the call first, then hand it to the head judge if you need them.", ""),
-            CallState.ESCALATED: ("This call is already with the head judge.", ""),
-            CallState.CLOSED: ("This call is already closed.", ""),
+            CallState.OPEN: (_l("Take the call first, then hand it to the head judge if you need them."), ""),
+            CallState.ESCALATED: (_l("This call is already with the head judge."), ""),
+            CallState.CLOSED: (_l("This call is already closed."), ""),
         },
-        "close": ("This call is already closed.", ""),
+        "close": (_l("This call is already closed."), ""),
         "log_incident": {
-            CallState.OPEN: ("Take the call first.", ""),
-            CallState.ESCALATED: ("This call is with the head judge: they take it and log what happened.", ""),
-            CallState.CLOSED: ("This call is already closed.", "Log the incident from the event page instead."),
+            CallState.OPEN: (_l("Take the call first."), ""),
+            CallState.ESCALATED: (_l("This call is with the head judge: they take it and log what happened."), ""),
+            CallState.CLOSED: (_l("This call is already closed."), _l("Log the incident from the event page instead.")),
         },
     },
 )

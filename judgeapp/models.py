@@ -19,6 +19,7 @@ from .lifecycles import (  # one wording of each state
     ImportState,
     InvestigationState,
 )
+from .texts import lazy_gettext as _l
 
 
 def utcnow() -> datetime:
@@ -48,8 +49,10 @@ class Role(str, enum.Enum):
     SCOREKEEPER = "scorekeeper"
 
     @property
-    def label(self) -> str:
-        return self.value.replace("_", " ").capitalize()
+    def label(self) -> str:  # in the request's language when shown (judgeapp/texts.py)
+        return {"head_judge": _l("Head judge"), "floor_judge": _l("Floor judge"), "scorekeeper": _l("Scorekeeper")}[
+            self.value
+        ]
 
 
 class User(Base):
@@ -288,7 +291,12 @@ class IncidentStatus(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return {"recommended": "pending head judge"}.get(self.value, self.value)
+        return {
+            "standing": _l("standing"),
+            "recommended": _l("pending head judge"),
+            "void": _l("void"),
+            "overturned": _l("overturned"),
+        }[self.value]
 
 
 class Incident(Base):
@@ -532,7 +540,13 @@ class StatementRole(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ")
+        return {
+            "player": _l("player"),
+            "opponent": _l("opponent"),
+            "witness": _l("witness"),
+            "judge": _l("judge"),
+            "head_judge": _l("head judge"),
+        }[self.value]
 
 
 class Statement(Base):
@@ -610,10 +624,10 @@ class CallReason(str, enum.Enum):
     @property
     def label(self) -> str:
         return {
-            "rules_question": "Rules question",
-            "game_state": "Game state error",
-            "dispute": "Dispute with the opponent",
-            "other": "Other",
+            "rules_question": _l("Rules question"),
+            "game_state": _l("Game state error"),
+            "dispute": _l("Dispute with the opponent"),
+            "other": _l("Other"),
         }[self.value]
 
 

@@ -36,6 +36,7 @@ from .lifecycles import (
     appeal_state,
     incident_state,
 )
+from .texts import lazy_gettext as _l
 
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
@@ -60,7 +61,17 @@ class Role(str, enum.Enum):
 
     @property
     def label(self) -> str:
-        return self.value.replace("_", " ")
+        return {
+            "organizer": _l("organizer"),
+            "head_judge": _l("head judge"),
+            "floor_judge": _l("floor judge"),
+            "scorekeeper": _l("scorekeeper"),
+            "proxy": _l("proxy"),
+            "statement_author": _l("statement author"),
+            "table_link": _l("table link"),
+            "signed_in": _l("signed in"),
+            "anonymous": _l("anonymous"),
+        }[self.value]
 
 
 O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER  # noqa: E741  (the table's shorthand)
@@ -127,7 +138,7 @@ class Grant:
     role: Role
     states: frozenset[enum.Enum] | None = None  # None: in every state the record's machine allows
     own: bool = False  # only on records of the actor's own (the incident they logged, the time they gave)
-    # when the role is refused by the state alone: why, and what it may do instead
+    # when the role is refused by the state alone: why, and what it may do instead (lazy strings, judgeapp/texts.py)
     why_not: str = ""
     instead: str = ""
 
@@ -135,7 +146,7 @@ class Grant:
 @dataclass(frozen=True)
 class Rule:
     grants: tuple[Grant, ...]
-    refused: str  # why a role without a grant is refused (403)
+    refused: str  # why a role without a grant is refused (403); a lazy string, in the request's language when read
     machine: Machine | None = None  # the lifecycle whose state the record is checked in
     transition: str | None = None  # the machine's transition this action is
     changes: bool = True  # changes records: refused (409) while the event is closed…
@@ -150,100 +161,109 @@ def grants(*roles: Role, **kwargs: Any) -> tuple[Grant, ...]:
     return tuple(Grant(r, **kwargs) for r in roles)
 
 
-ONLY_HEAD_JUDGE = "Only the head judge may do this."
-HANDED = ("This call is {state}: only the head judge may act on it now.", "The head judge takes it from their queue.")
+ONLY_HEAD_JUDGE = _l("Only the head judge may do this.")
+HANDED = (
+    _l("This call is {state}: only the head judge may act on it now."),
+    _l("The head judge takes it from their queue."),
+)
 FINAL = (
-    "This incident is {state}: only the head judge may change it now (their decision is final for floor judges).",
-    "Add a note to it, or ask the head judge: they can still correct it.",
+    _l("This incident is {state}: only the head judge may change it now (their decision is final for floor judges)."),
+    _l("Add a note to it, or ask the head judge: they can still correct it."),
 )
 _FLOOR_MAY_CHANGE = frozenset({IncidentState.LOGGED})
 
 TABLE: dict[Action, Rule] = {
-    Action.CREATE_EVENT: Rule(grants(O), "Only organizer accounts create events; ask the operator of this server."),
+    Action.CREATE_EVENT: Rule(grants(O), _l("Only organizer accounts create events; ask the operator of this server.")),
     Action.SEARCH_PLAYER_HISTORY: Rule(
-        grants(O), "Only organizer accounts search players across their events.", changes=False
+        grants(O), _l("Only organizer accounts search players across their events."), changes=False
     ),
-    Action.VIEW_EVENT: Rule(grants(O, H, F, S), "You are not on this event's staff.", changes=False),
+    Action.VIEW_EVENT: Rule(grants(O, H, F, S), _l("You are not on this event's staff."), changes=False),
     Action.EDIT_SETTINGS: Rule(
-        grants(O), "Only the event's organizer changes its settings.", EVENT, "change", new_record_form=True
+        grants(O), _l("Only the event's organizer changes its settings."), EVENT, "change", new_record_form=True
     ),  # the settings page is only its form
-    Action.MANAGE_STAFF: Rule(grants(O), "Only the event's organizer adds and removes staff.", EVENT, "change"),
+    Action.MANAGE_STAFF: Rule(grants(O), _l("Only the event's organizer adds and removes staff."), EVENT, "change"),
     Action.EDIT_PLAYERS: Rule(
-        grants(O, H, S), "Only the organizer, the head judge and the scorekeeper edit players.", EVENT, "change"
+        grants(O, H, S), _l("Only the organizer, the head judge and the scorekeeper edit players."), EVENT, "change"
     ),
-    Action.START_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper start rounds.", EVENT, "change"),
-    Action.END_ROUND: Rule(grants(H, S), "Only the head judge and the scorekeeper end rounds.", ROUND, "end"),
+    Action.START_ROUND: Rule(
+        grants(H, S), _l("Only the head judge and the scorekeeper start rounds."), EVENT, "change"
+    ),
+    Action.END_ROUND: Rule(grants(H, S), _l("Only the head judge and the scorekeeper end rounds."), ROUND, "end"),
     Action.IMPORT_PAIRINGS: Rule(
-        grants(H, S), "Only the head judge and the scorekeeper import pairings.", EVENT, "change"
+        grants(H, S), _l("Only the head judge and the scorekeeper import pairings."), EVENT, "change"
     ),
     Action.IMPORT_TOURNAMENT: Rule(
         grants(O, H, S),
-        "Only the organizer, the head judge and the scorekeeper import tournament files.",
+        _l("Only the organizer, the head judge and the scorekeeper import tournament files."),
         EVENT,
         "change",
     ),
     Action.CLOSE_EVENT: Rule(
-        grants(O), "Only the event's organizer closes it.", EVENT, "close", when_closed=True
+        grants(O), _l("Only the event's organizer closes it."), EVENT, "close", when_closed=True
     ),  # closing again (a retried tap) answers "already closed"
-    Action.REOPEN_EVENT: Rule(grants(O), "Only the event's organizer reopens it.", EVENT, "reopen", when_closed=True),
-    Action.VIEW_REPORT: Rule(
-        grants(O, H), "Only the organizer and the head judge read the event's reports.", changes=False
+    Action.REOPEN_EVENT: Rule(
+        grants(O), _l("Only the event's organizer reopens it."), EVENT, "reopen", when_closed=True
     ),
-    Action.LOG_INCIDENT: Rule(grants(H, F), "Only judges log incidents.", new_record_form=True),
+    Action.VIEW_REPORT: Rule(
+        grants(O, H), _l("Only the organizer and the head judge read the event's reports."), changes=False
+    ),
+    Action.LOG_INCIDENT: Rule(grants(H, F), _l("Only judges log incidents."), new_record_form=True),
     Action.CORRECT_INCIDENT: Rule(
         (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
-        "Only the judge who logged an incident, or the head judge, may correct it.",
+        _l("Only the judge who logged an incident, or the head judge, may correct it."),
         INCIDENT,
         "correct",
         new_record_form=True,
     ),
     Action.VOID_INCIDENT: Rule(
         (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
-        "Only the judge who logged an incident, or the head judge, may void it.",
+        _l("Only the judge who logged an incident, or the head judge, may void it."),
         INCIDENT,
         "void",
     ),
-    Action.NOTE_INCIDENT: Rule(grants(H, F), "Only judges add notes to incidents.", INCIDENT, "note"),
-    Action.VIEW_FEED: Rule(grants(H), "Only the head judge has the feed.", changes=False),
-    Action.GIVE_TIME: Rule(grants(H, F), "Only judges give time extensions.", new_record_form=True),
+    Action.NOTE_INCIDENT: Rule(grants(H, F), _l("Only judges add notes to incidents."), INCIDENT, "note"),
+    Action.VIEW_FEED: Rule(grants(H), _l("Only the head judge has the feed."), changes=False),
+    Action.GIVE_TIME: Rule(grants(H, F), _l("Only judges give time extensions."), new_record_form=True),
     Action.WITHDRAW_TIME: Rule(
-        (Grant(H), Grant(F, own=True)), "Only the judge who gave the time, or the head judge, may withdraw it."
+        (Grant(H), Grant(F, own=True)), _l("Only the judge who gave the time, or the head judge, may withdraw it.")
     ),
-    Action.START_DECK_CHECK: Rule(grants(H, F), "Only judges start deck checks.", new_record_form=True),
-    Action.END_DECK_CHECK: Rule(grants(H, F), "Only judges end deck checks.", DECK_CHECK, "end"),
-    Action.PICK_TABLES: Rule(grants(H, F), "Only judges pick tables for deck checks.", changes=False),
+    Action.START_DECK_CHECK: Rule(grants(H, F), _l("Only judges start deck checks."), new_record_form=True),
+    Action.END_DECK_CHECK: Rule(grants(H, F), _l("Only judges end deck checks."), DECK_CHECK, "end"),
+    Action.PICK_TABLES: Rule(grants(H, F), _l("Only judges pick tables for deck checks."), changes=False),
     Action.FILE_APPEAL: Rule(
-        grants(H, F), "Only judges file a player's appeal.", INCIDENT, "appeal", new_record_form=True
+        grants(H, F), _l("Only judges file a player's appeal."), INCIDENT, "appeal", new_record_form=True
     ),
-    Action.VIEW_APPEALS: Rule(grants(O, H, F), "Only the organizer and the judges see the appeals.", changes=False),
+    Action.VIEW_APPEALS: Rule(grants(O, H, F), _l("Only the organizer and the judges see the appeals."), changes=False),
     Action.DECIDE_APPEAL: Rule(
         (
             Grant(H),
             Grant(
                 Role.PROXY,
                 states=frozenset({AppealState.OPEN}),
-                why_not="This appeal is {state}.",
-                instead="The head judge decides it.",
+                why_not=_l("This appeal is {state}."),
+                instead=_l("The head judge decides it."),
             ),
         ),
-        "Only the head judge, or the judge they handed this appeal to, decides it.",
+        _l("Only the head judge, or the judge they handed this appeal to, decides it."),
         APPEAL,
         "uphold",
     ),
     Action.DELEGATE_APPEAL: Rule(grants(H), ONLY_HEAD_JUDGE, APPEAL, "delegate"),
     Action.ACKNOWLEDGE_DECISION: Rule(
         grants(H, F, own=True),
-        "Only the judge whose ruling was appealed acknowledges the decision.",
+        _l("Only the judge whose ruling was appealed acknowledges the decision."),
         APPEAL,
         "acknowledge",
         changes=False,
     ),
-    Action.ACCEPT_RECOMMENDATION: Rule(grants(H), "Only the head judge issues a disqualification.", INCIDENT, "accept"),
+    Action.ACCEPT_RECOMMENDATION: Rule(
+        grants(H), _l("Only the head judge issues a disqualification."), INCIDENT, "accept"
+    ),
     Action.DECLINE_RECOMMENDATION: Rule(
-        grants(H), "Only the head judge decides a recommended disqualification.", INCIDENT, "decline"
+        grants(H), _l("Only the head judge decides a recommended disqualification."), INCIDENT, "decline"
     ),
     Action.VIEW_INVESTIGATIONS: Rule(
-        grants(O, H), "Only the head judge and the organizer read investigations.", changes=False
+        grants(O, H), _l("Only the head judge and the organizer read investigations."), changes=False
     ),
     Action.TAKE_STATEMENT: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "add_statement", when_closed=True),
     Action.MANAGE_STATEMENT_LINKS: Rule(
@@ -251,34 +271,36 @@ TABLE: dict[Action, Rule] = {
     ),
     Action.WRITE_UP: Rule(grants(H), ONLY_HEAD_JUDGE, INVESTIGATION, "write_up"),
     Action.WRITE_STATEMENT_BY_LINK: Rule(
-        grants(Role.STATEMENT_AUTHOR), "This page needs its one-time link.", when_closed=True
+        grants(Role.STATEMENT_AUTHOR), _l("This page needs its one-time link."), when_closed=True
     ),
-    Action.RAISE_CALL: Rule(grants(Role.TABLE_LINK), "This page needs the table's call link."),
-    Action.VIEW_CALLS: Rule(grants(O, H, F), "Only the organizer and the judges see the judge calls.", changes=False),
+    Action.RAISE_CALL: Rule(grants(Role.TABLE_LINK), _l("This page needs the table's call link.")),
+    Action.VIEW_CALLS: Rule(
+        grants(O, H, F), _l("Only the organizer and the judges see the judge calls."), changes=False
+    ),
     Action.TAKE_CALL: Rule(
         (Grant(H), Grant(F, states=frozenset({CallState.OPEN}), why_not=HANDED[0], instead=HANDED[1])),
-        "Only judges take calls.",
+        _l("Only judges take calls."),
         CALL,
         "take",
     ),
     Action.ESCALATE_CALL: Rule(
-        grants(F, own=True), "Only the floor judge who took the call hands it to the head judge.", CALL, "escalate"
+        grants(F, own=True), _l("Only the floor judge who took the call hands it to the head judge."), CALL, "escalate"
     ),
     Action.CLOSE_CALL: Rule(
         (Grant(H), Grant(F, states=frozenset({CallState.TAKEN}), own=True, why_not=HANDED[0], instead=HANDED[1])),
-        "Only the judge who took the call, or the head judge, closes it.",
+        _l("Only the judge who took the call, or the head judge, closes it."),
         CALL,
         "close",
     ),
     Action.LOG_FROM_CALL: Rule(
         (Grant(H), Grant(F, own=True)),
-        "Only the judge who took the call, or the head judge, logs an incident from it.",
+        _l("Only the judge who took the call, or the head judge, logs an incident from it."),
         CALL,
         "log_incident",
     ),
     Action.PRINT_CALL_LINKS: Rule(
         grants(O, H, S),
-        "Only the organizer, the head judge and the scorekeeper print the tables' call links.",
+        _l("Only the organizer, the head judge and the scorekeeper print the tables' call links."),
         changes=False,
     ),
 }
@@ -289,6 +311,8 @@ TABLE: dict[Action, Rule] = {
 
 @dataclass(frozen=True)
 class Decision:
+    """The table's answer; `why` and `instead` are text in the language of the request that asked."""
+
     allowed: bool
     status: int = 200  # 403: the role may not; 409: the record's state or the closed event stops it
     why: str = ""
@@ -299,10 +323,10 @@ class Decision:
 
 
 ALLOWED = Decision(True)
-ROLE_INSTEAD = "Your role at this event does not allow this. Ask the organizer or the head judge."
+ROLE_INSTEAD = _l("Your role at this event does not allow this. Ask the organizer or the head judge.")
 CLOSED = (
-    "This event is closed: its records are read-only.",
-    "The organizer can reopen it, with a reason, if something must still change.",
+    _l("This event is closed: its records are read-only."),
+    _l("The organizer can reopen it, with a reason, if something must still change."),
 )
 
 
@@ -322,10 +346,10 @@ def decide(
     rule = TABLE[action]
     mine = [g for g in rule.grants if g.role in roles]
     if not mine:
-        return Decision(False, 403, rule.refused, ROLE_INSTEAD)
+        return Decision(False, 403, str(rule.refused), str(ROLE_INSTEAD))
     closes_out = rule.changes if not opening_form else rule.new_record_form
     if event_closed and closes_out and not rule.when_closed:
-        return Decision(False, 409, *CLOSED)
+        return Decision(False, 409, str(CLOSED[0]), str(CLOSED[1]))
     if state is None and not on_record:
         return ALLOWED
     if state is not None and rule.machine is not None and rule.transition is not None:  # from this state, anyone
@@ -336,10 +360,11 @@ def decide(
     in_state = [g for g in mine if state is None or g.states is None or state in g.states]
     if not in_state:
         g = mine[0]
-        label = getattr(state, "label", state)
-        return Decision(False, 409, (g.why_not or "Not while this record is {state}.").format(state=label), g.instead)
+        label = str(getattr(state, "label", state))
+        why = str(g.why_not or _l("Not while this record is {state}.")).format(state=label)
+        return Decision(False, 409, why, str(g.instead))
     if not any(not g.own or own for g in in_state):
-        return Decision(False, 403, rule.refused, ROLE_INSTEAD)
+        return Decision(False, 403, str(rule.refused), str(ROLE_INSTEAD))
     return ALLOWED
 
 

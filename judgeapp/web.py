@@ -10,19 +10,23 @@ from urllib.parse import unquote, urlsplit
 
 from flask import abort, flash, jsonify, make_response, redirect, render_template
 
+from .texts import gettext as _
+from .texts import lazy_gettext as _l
+
 # Titles of the error page, by status; each refusal gives its own text (refuse) or falls back to the default here.
+# Lazy strings: in the request's language.
 ERROR_PAGES = {
-    400: ("Bad request", "The request could not be understood. Go back and try again."),
-    403: ("Not allowed", "Your role at this event does not allow this. Ask the organizer or the head judge."),
-    404: ("Not found", "There is nothing here, or it is not yours to see."),
-    405: ("Not allowed", "This address does not accept that kind of request."),
-    409: ("Event closed", "This event is closed; nothing was changed."),
-    410: ("Link no longer works", "This link has been used or has expired."),
-    413: ("Too large", "What was sent is larger than this page accepts. Nothing was saved."),
-    429: ("Too many attempts", "Too many attempts in a short time. Wait a few minutes and try again."),
+    400: (_l("Bad request"), _l("The request could not be understood. Go back and try again.")),
+    403: (_l("Not allowed"), _l("Your role at this event does not allow this. Ask the organizer or the head judge.")),
+    404: (_l("Not found"), _l("There is nothing here, or it is not yours to see.")),
+    405: (_l("Not allowed"), _l("This address does not accept that kind of request.")),
+    409: (_l("Event closed"), _l("This event is closed; nothing was changed.")),
+    410: (_l("Link no longer works"), _l("This link has been used or has expired.")),
+    413: (_l("Too large"), _l("What was sent is larger than this page accepts. Nothing was saved.")),
+    429: (_l("Too many attempts"), _l("Too many attempts in a short time. Wait a few minutes and try again.")),
     500: (
-        "Something went wrong",
-        "Nothing was saved from this request. Try again; if it keeps failing, tell the head judge.",
+        _l("Something went wrong"),
+        _l("Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),
     ),
 }
 
@@ -56,7 +60,10 @@ def outbox_post(form) -> bool:
     if form.is_submitted() and form.outbox_owner.data and form.outbox_owner.data != str(current_user.id):
         refuse(
             403,
-            "This record was written on this phone by another account; it is sent only when that judge is signed in.",
+            _(
+                "This record was written on this phone by another account; it is sent only when that judge is "
+                "signed in."
+            ),
         )
     return request.accept_mimetypes.best == "application/json"
 
@@ -136,7 +143,7 @@ def error_page(code: int, text: str | None = None, instead: str | None = None, *
         return player_error(code)
     default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
     return render_template(
-        "errors/error.html", code=code, title=title or default_title, text=text or default, instead=instead
+        "errors/error.html", code=code, title=title or str(default_title), text=text or str(default), instead=instead
     ), code
 
 
@@ -151,22 +158,27 @@ def refuse(code: int, why: str, instead: str | None = None, *, title: str | None
 def refuse_form(form) -> NoReturn:
     """A button's form that did not validate (its token sent only in a header, a field missing): say what was wrong."""
     problems = [f"{message}" for messages in form.errors.values() for message in messages]
-    refuse(
-        400,
-        "This form could not be used"
-        + (f" ({' '.join(problems)})" if problems else "")
-        + ". Reload the page and send it again; nothing was changed.",
-    )
+    if problems:
+        refuse(
+            400,
+            _(
+                "This form could not be used (%(problems)s). Reload the page and send it again; nothing was changed.",
+                problems=" ".join(problems),
+            ),
+        )
+    refuse(400, _("This form could not be used. Reload the page and send it again; nothing was changed."))
 
 
 def too_large_text(limit: int | None) -> str:
     """Why a body over the limit was refused, with the limit in words (2 MB for forms, more for the imports)."""
-    size = (
-        "the server's limit"
-        if not limit
-        else (f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB")
-    )
-    return (
-        f"What was sent is larger than this page accepts (at most {size}). Nothing was saved: go back and send "
-        "a smaller file, or shorten the text."
+    if not limit:
+        return _(
+            "What was sent is larger than this page accepts (at most the server's limit). Nothing was saved: go "
+            "back and send a smaller file, or shorten the text."
+        )
+    size = f"{limit / (1024 * 1024):g} MB" if limit >= 1024 * 1024 else f"{limit // 1024} KB"
+    return _(
+        "What was sent is larger than this page accepts (at most %(size)s). Nothing was saved: go back and send "
+        "a smaller file, or shorten the text.",
+        size=size,
     )

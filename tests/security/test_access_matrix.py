@@ -48,6 +48,7 @@ NOT_EVENT_ROUTES = {
     ("auth.logout", "POST"): {r: LOGIN for r in ROLES},  # signed in: logged out and sent to the login page
     ("auth.change_password", "GET"): ANY_SIGNED_IN,
     ("auth.change_password", "POST"): ANY_SIGNED_IN,
+    ("auth.profile", "POST"): ANY_SIGNED_IN,  # the account's own name, reading and language
     ("auth.forgot", "GET"): EVERYONE,
     ("auth.forgot", "POST"): EVERYONE,
     # the link itself is the credential: a token that is no link is 404 for everyone (real links: test_accounts)

@@ -29,7 +29,7 @@ var SAY = {
   "appeals-badge": function (n) { return _("%(count)s appeals waiting for you", { count: n }); }
 };
 function readOut(link, n) {
-  return SAY[link.id] ? SAY[link.id](n) : n + " " + link.dataset.say;
+  return SAY[link.id] ? SAY[link.id](n) : link.dataset.say.replace("%(num)s", String(n));
 }
 
 function keepBadgeFresh(link) {

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .events.services import rounds_of
@@ -16,7 +17,7 @@ def round_choices(field, event, default_current=True):
     """Fill a round select with the event's rounds, newest first; the current one is chosen unless the page asked
     for another of them (an incident's "Another incident" keeps its round). Returns the rounds."""
     rounds = rounds_of(db.session, event)
-    field.choices = [SelectChoice(r.number, f"Round {r.number}") for r in reversed(rounds)]
+    field.choices = [SelectChoice(r.number, _("Round %(number)s", number=r.number)) for r in reversed(rounds)]
     if default_current and rounds and not field.raw_data and field.data not in {r.number for r in rounds}:
         field.data = rounds[-1].number
     return rounds

@@ -12,29 +12,14 @@ from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 
 from ..extensions import current_catalog, db, event_policy, policy_key
-from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ..infractions.export import policy_as_json
 from ..models import utcnow
 from ..reference.views import rules_url
 from . import bp, services
 from .scripts import STATIC, module_files
 
-# the app shell: served from the phone's cache when there is no network; every module of the phone's script, and the
-# scripts' catalog of each language but English (made by `make`: static/i18n/<lang>.json), so that they speak the
-# judge's language offline too
-SHELL_FILES = [
-    "app.css",
-    *module_files(),
-    *(
-        f"i18n/{lang}.json"
-        for lang in LANGUAGES
-        if lang != DEFAULT_LANGUAGE and (STATIC / f"i18n/{lang}.json").exists()
-    ),
-    "icons/icon-192.png",
-    "icons/icon-512.png",
-    "icons/maskable-512.png",
-]
-TRANSLATIONS = Path(__file__).resolve().parents[1] / "translations"
+# the app shell: served from the phone's cache when there is no network; every module of the phone's script
+SHELL_FILES = ["app.css", *module_files(), "icons/icon-192.png", "icons/icon-512.png", "icons/maskable-512.png"]
 
 
 def _no_store(response: Response) -> Response:
@@ -51,7 +36,7 @@ def shell_version() -> str:
         for name in [*SHELL_FILES, "sw.js"]:
             digest.update((STATIC / name).read_bytes())
         digest.update(Path(current_catalog().path).read_bytes())
-        for po in sorted(TRANSLATIONS.glob("*/LC_MESSAGES/messages.po")):
+        for po in sorted((STATIC.parent / "translations").glob("*/LC_MESSAGES/messages.po")):
             digest.update(po.read_bytes())
         cached = current_app.extensions["judgeapp.shell_version"] = digest.hexdigest()[:16]
     return cached

@@ -1,46 +1,60 @@
 """The time extension form (also the incident page's "add the owed minutes" form)."""
 
+from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, SelectField, StringField, SubmitField, TimeField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import NUMERIC, NumericField, OutboxFields, one_time_key
 
+# why time was given back, as the pages write it within a sentence ("5 min ruling (Ann)"); the stored value is the key
+REASON_NAMES = {"ruling": _l("ruling"), "deck_check": _l("deck check"), "other": _l("other")}
+
+
+def reason_name(reason) -> str:
+    """A time extension's reason (an ExtensionReason or its value) in the page's language."""
+    value = getattr(reason, "value", reason)
+    return str(REASON_NAMES.get(value, str(value).replace("_", " ")))
+
 
 class ExtensionForm(OutboxFields):
     key = HiddenField(default=one_time_key)
-    round = SelectField("Round", coerce=int, validators=[DataRequired()])
+    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
     table = NumericField(
-        "Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)], render_kw=NUMERIC
+        _l("Table"),
+        validators=[DataRequired(message=_l("Give the table number.")), NumberRange(1, 9999)],
+        render_kw=NUMERIC,
     )
     reason = SelectField(
-        "Reason",
+        _l("Reason"),
         choices=[
-            SelectChoice("ruling", "Ruling"),
-            SelectChoice("deck_check", "Deck check"),
-            SelectChoice("other", "Other"),
+            SelectChoice("ruling", _l("Ruling")),
+            SelectChoice("deck_check", _l("Deck check")),
+            SelectChoice("other", _l("Other")),
         ],
         validators=[DataRequired()],
     )
-    paused_from = TimeField("Match stopped at", validators=[Optional()])
-    paused_to = TimeField("Match resumed at", validators=[Optional()])
+    paused_from = TimeField(_l("Match stopped at"), validators=[Optional()])
+    paused_to = TimeField(_l("Match resumed at"), validators=[Optional()])
     taken_minutes = NumericField(
-        "Or: minutes the match was stopped",
+        _l("Or: minutes the match was stopped"),
         decimal=True,
         validators=[Optional(), NumberRange(0, 240)],
         render_kw={"inputmode": "decimal"},
     )
     minutes = NumericField(
-        "Minutes to add",
-        validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")],
+        _l("Minutes to add"),
+        validators=[Optional(), NumberRange(0, 240, _l("0 to 240 minutes."))],
         render_kw=NUMERIC,
-        description="Leave empty to give what the policy owes for the pause.",
+        description=_l("Leave empty to give what the policy owes for the pause."),
     )
-    adjust_reason = StringField("Reason for a different amount", validators=[Optional(), Length(max=500)])
+    adjust_reason = StringField(_l("Reason for a different amount"), validators=[Optional(), Length(max=500)])
     extra_turns = NumericField(
-        "Extra turns",
-        validators=[Optional(), NumberRange(0, 10, "0 to 10 extra turns.")],
+        _l("Extra turns"),
+        validators=[Optional(), NumberRange(0, 10, _l("0 to 10 extra turns."))],
         render_kw=NUMERIC,
-        description="Turns given as well as, or instead of, minutes; counted from the turn in play when time is up.",
+        description=_l(
+            "Turns given as well as, or instead of, minutes; counted from the turn in play when time is up."
+        ),
     )
-    submit = SubmitField("Add time")
+    submit = SubmitField(_l("Add time"))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -15,6 +16,7 @@ from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
 from ..permissions import Action
 from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
+from .forms import reason_name
 
 
 def record_extension(
@@ -113,20 +115,22 @@ def propose(
     """What the policy owes for a pause, from its start and end or the minutes it took; None when not timed."""
     if paused_from is not None and paused_to is not None:
         if paused_to < paused_from:
-            raise FieldError("paused_to", "The pause cannot end before it starts.")
+            raise FieldError("paused_to", _("The pause cannot end before it starts."))
         taken = paused_to - paused_from
     elif paused_from is not None or paused_to is not None:
-        raise FieldError("paused_to" if paused_from else "paused_from", "Give both the start and the end of the pause.")
+        raise FieldError(
+            "paused_to" if paused_from else "paused_from", _("Give both the start and the end of the pause.")
+        )
     elif taken_minutes is not None:
         if taken_minutes < 0:
-            raise FieldError("taken_minutes", "Minutes cannot be negative.")
+            raise FieldError("taken_minutes", _("Minutes cannot be negative."))
         taken = timedelta(minutes=taken_minutes)
     else:
         return None
     if taken > timedelta(hours=4):
         raise FieldError(
             "taken_minutes" if taken_minutes is not None else "paused_to",
-            "A pause of more than four hours is not plausible; check the times.",
+            _("A pause of more than four hours is not plausible; check the times."),
         )
     return extension_owed(policy, reason, taken)
 
@@ -141,12 +145,15 @@ def settle_minutes(
     """The minutes to give: the policy's figure unless the judge adjusts it, with a reason."""
     adjust_reason = " ".join((adjust_reason or "").split()) or None
     if adjust_reason and len(adjust_reason) > MAX_REASON:
-        raise FieldError("adjust_reason", f"At most {MAX_REASON} characters.")
+        raise FieldError("adjust_reason", _("At most %(limit)s characters.", limit=MAX_REASON))
     if minutes is None and owed is not None:
         minutes = owed.minutes
     minutes = check_minutes(event, minutes, field_name)
     if owed is not None and owed.rule is not None and (minutes or 0) != owed.minutes and not adjust_reason:
-        raise FieldError("adjust_reason", f"The policy owes {owed.minutes} min; say why you give {minutes or 0}.")
+        raise FieldError(
+            "adjust_reason",
+            _("The policy owes %(owed)s min; say why you give %(given)s.", owed=owed.minutes, given=minutes or 0),
+        )
     return minutes, adjust_reason
 
 
@@ -173,9 +180,16 @@ def check_extra_turns(policy: Policy, reason: ExtensionReason, turns: int | None
         return None
     rule = policy.time_rule(reason)
     if rule is None or not rule.extra_turns_allowed:
-        raise FieldError("extra_turns", f"{policy.name} gives no extra turns for a {reason.label}: give minutes.")
+        raise FieldError(
+            "extra_turns",
+            _(
+                "%(policy)s gives no extra turns for a %(reason)s: give minutes.",
+                policy=policy.name,
+                reason=reason_name(reason),
+            ),
+        )
     if turns < 0 or turns > MAX_EXTRA_TURNS:
-        raise FieldError("extra_turns", f"0 to {MAX_EXTRA_TURNS} extra turns.")
+        raise FieldError("extra_turns", _("0 to %(most)s extra turns.", most=MAX_EXTRA_TURNS))
     return turns
 
 
@@ -185,9 +199,10 @@ def announce_reminder(policy: Policy, reason: ExtensionReason) -> str | None:
     rule = policy.time_rule(reason)
     if rule is None or not rule.announce_before_result:
         return None
-    return (
+    return _(
         "Tell both players how much extra time or how many turns they have and note it on their score sheets: they "
-        f"must declare it before the result is dealt with, or it is not honoured ({rule.section})."
+        "must declare it before the result is dealt with, or it is not honoured (%(section)s).",
+        section=rule.section,
     )
 
 
@@ -205,14 +220,16 @@ def add_extension(
     try:
         reason = ExtensionReason(data.reason)
     except ValueError:
-        raise FieldError("reason", "Choose ruling, deck check or other.") from None
+        raise FieldError("reason", _("Choose ruling, deck check or other.")) from None
     owed = propose(
         policy, reason, paused_from=data.paused_from, paused_to=data.paused_to, taken_minutes=data.taken_minutes
     )
     minutes, adjust = settle_minutes(event, owed, data.minutes, data.adjust_reason)
     turns = check_extra_turns(policy, reason, data.extra_turns)
     if not minutes and not turns:
-        raise FieldError("minutes", "Give the minutes to add (or the pause's times, for the policy to work them out).")
+        raise FieldError(
+            "minutes", _("Give the minutes to add (or the pause's times, for the policy to work them out).")
+        )
     ext = record_extension(
         session,
         actor=actor,
@@ -238,9 +255,9 @@ def void_extension(
     permissions.transition(session, Action.WITHDRAW_TIME, user=actor, roles=roles, record=ext, event=event)
     reason = " ".join((reason or "").split())
     if not reason:
-        raise FieldError("reason", "Say why the time is withdrawn.")
+        raise FieldError("reason", _("Say why the time is withdrawn."))
     if ext.voided_at is not None:
-        raise FieldError("reason", "Already withdrawn.")
+        raise FieldError("reason", _("Already withdrawn."))
     ext.voided_at, ext.void_reason = utcnow(), reason[:MAX_REASON]
     audit.record(
         session,

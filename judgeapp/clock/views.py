@@ -5,6 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_login import current_user
 
 from .. import permissions
@@ -20,7 +22,13 @@ from ..permissions import Action, event_route, found
 from ..web import answer, button, json_errors, outbox_post
 from ..web import clock as clock_text
 from . import bp, services
-from .forms import ExtensionForm
+from .forms import ExtensionForm, reason_name
+
+
+@bp.app_template_filter("reason_name")
+def reason_name_filter(reason) -> str:
+    """A time extension's reason within a sentence, in the page's language: `{{ e.reason|reason_name }}`."""
+    return reason_name(reason)
 
 
 @bp.route("/events/<int:event_id>/extensions/new", methods=["GET", "POST"])
@@ -60,7 +68,7 @@ def new_extension(event, roles):
                 as_json,
                 url_for("clock.clock", event_id=event.id, round=ext.round.number),
                 created=created,
-                message=confirmation(policy, ext, ends) if created else "This time extension was already saved.",
+                message=confirmation(policy, ext, ends) if created else _("This time extension was already saved."),
                 redirect_to=url_for("incidents.show", event_id=event.id, number=int(back))
                 if back and back.isdigit()
                 else None,
@@ -81,7 +89,7 @@ def new_extension(event, roles):
         time_rules=time_rules_of(policy),
         turns_allowed=turns_allowed,
         reminders=[
-            (rule.reason.label, services.announce_reminder(policy, rule.reason))
+            (reason_name(rule.reason), services.announce_reminder(policy, rule.reason))
             for rule in policy.time_rules
             if rule.announce_before_result
         ],
@@ -89,16 +97,30 @@ def new_extension(event, roles):
 
 
 def confirmation(policy, ext, ends) -> str:
-    given = " and ".join(
-        part
-        for part in (
-            f"{ext.minutes} min" if ext.minutes else "",
-            f"{ext.extra_turns} extra turn{'s' if ext.extra_turns > 1 else ''}" if ext.extra_turns else "",
+    end, table = clock_text(ends), ext.table_number
+    if ext.minutes and ext.extra_turns:
+        text = ngettext(
+            "Table %(table)s: %(minutes)s min and %(num)d extra turn added; "
+            "it now ends at %(end)s (then the extra turns).",
+            "Table %(table)s: %(minutes)s min and %(num)d extra turns added; "
+            "it now ends at %(end)s (then the extra turns).",
+            ext.extra_turns,
+            table=table,
+            minutes=ext.minutes,
+            end=end,
         )
-        if part
-    )
-    text = f"Table {ext.table_number}: {given} added; it now ends at {clock_text(ends)}"
-    text += " (then the extra turns)." if ext.extra_turns else "."
+    elif ext.extra_turns:
+        text = ngettext(
+            "Table %(table)s: %(num)d extra turn added; it now ends at %(end)s (then the extra turns).",
+            "Table %(table)s: %(num)d extra turns added; it now ends at %(end)s (then the extra turns).",
+            ext.extra_turns,
+            table=table,
+            end=end,
+        )
+    else:  # a time extension gives minutes, turns or both (services.add_extension)
+        text = _(
+            "Table %(table)s: %(minutes)s min added; it now ends at %(end)s.", table=table, minutes=ext.minutes, end=end
+        )
     reminder = services.announce_reminder(policy, ext.reason)
     return f"{text} {reminder}" if reminder else text
 
@@ -109,13 +131,13 @@ def void_extension(event, roles, extension_id):
     ext = found(db.session.get(TimeExtension, extension_id), Action.WITHDRAW_TIME)
     form = VoidForm()
     if not form.validate_on_submit():
-        flash("Say why the time is withdrawn.", "error")
+        flash(_("Say why the time is withdrawn."), "error")
     else:
         button(
             lambda: services.void_extension(
                 db.session, actor=current_user, roles=roles, event=event, ext=ext, reason=form.reason.data
             ),
-            f"Time extension for table {ext.table_number} withdrawn.",
+            _("Time extension for table %(table)s withdrawn.", table=ext.table_number),
         )
     return redirect(url_for("clock.clock", event_id=event.id, round=ext.round.number))
 

@@ -1,5 +1,6 @@
 """Deck check forms: start one, end one, pick tables to check."""
 
+from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -10,46 +11,50 @@ from ..models import DeckCheckResult
 
 class DeckCheckForm(OutboxFields):
     key = HiddenField(default=one_time_key)
-    round = SelectField("Round", coerce=int, validators=[DataRequired()])
+    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
     table = NumericField(
-        "Table", validators=[DataRequired(message="Give the table number."), NumberRange(1, 9999)], render_kw=NUMERIC
+        _l("Table"),
+        validators=[DataRequired(message=_l("Give the table number.")), NumberRange(1, 9999)],
+        render_kw=NUMERIC,
     )
     player_1 = StringField(
-        "Player checked",
+        _l("Player checked"),
         validators=[Optional(), Length(max=300)],
         render_kw={"autocomplete": "off", "list": "player-list"},
-        description="Leave both empty to check everyone seated at the table (when pairings are known).",
+        description=_l("Leave both empty to check everyone seated at the table (when pairings are known)."),
     )
     player_2 = StringField(
-        "Second player checked",
+        _l("Second player checked"),
         validators=[Optional(), Length(max=300)],
         render_kw={"autocomplete": "off", "list": "player-list"},
     )
-    submit = SubmitField("Start deck check")
+    submit = SubmitField(_l("Start deck check"))
 
 
 class EndDeckCheckForm(Form):
     result = RadioField(
-        "Result",
+        _l("Result"),
         choices=[
-            SelectChoice(DeckCheckResult.MATCHES.value, "Deck matches the registration"),
-            SelectChoice(DeckCheckResult.PROBLEMS.value, "Problems found"),
+            SelectChoice(DeckCheckResult.MATCHES.value, _l("Deck matches the registration")),
+            SelectChoice(DeckCheckResult.PROBLEMS.value, _l("Problems found")),
         ],
-        validators=[DataRequired(message="Choose the result.")],
+        validators=[DataRequired(message=_l("Choose the result."))],
     )
-    notes = TextAreaField("Notes", validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
+    notes = TextAreaField(_l("Notes"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
     minutes = NumericField(
-        "Time extension (minutes)",
+        _l("Time extension (minutes)"),
         validators=[Optional(), NumberRange(0, 240)],
         render_kw=NUMERIC,
-        description="Leave empty to give what the policy owes for the time the check took.",
+        description=_l("Leave empty to give what the policy owes for the time the check took."),
     )
-    adjust_reason = StringField("Reason for a different amount", validators=[Optional(), Length(max=500)])
-    submit = SubmitField("End deck check")
+    adjust_reason = StringField(_l("Reason for a different amount"), validators=[Optional(), Length(max=500)])
+    submit = SubmitField(_l("End deck check"))
 
 
 class PickTablesForm(Form):
     class Meta:
         csrf = False  # a GET form that only reads
 
-    count = NumericField("Tables to check", default=2, validators=[Optional(), NumberRange(1, 20)], render_kw=NUMERIC)
+    count = NumericField(
+        _l("Tables to check"), default=2, validators=[Optional(), NumberRange(1, 20)], render_kw=NUMERIC
+    )

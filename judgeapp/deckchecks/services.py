@@ -6,6 +6,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -48,7 +49,7 @@ def start_deck_check(
     else:
         players = pairings_of(session, rnd).get(table, [])
         if not players:
-            raise FieldError("player_1", "No pairings known for this table: name the player or players checked.")
+            raise FieldError("player_1", _("No pairings known for this table: name the player or players checked."))
     dc = DeckCheck(
         event_id=event.id,
         client_key=key,
@@ -106,10 +107,10 @@ def end_deck_check(
     except ValueError:
         outcome = None
     if outcome not in (DeckCheckResult.MATCHES, DeckCheckResult.PROBLEMS):
-        raise FieldError("result", "Say whether the deck matches the registration or problems were found.")
+        raise FieldError("result", _("Say whether the deck matches the registration or problems were found."))
     notes = (notes or "").strip()
     if len(notes) > MAX_TEXT:
-        raise FieldError("notes", f"At most {MAX_TEXT} characters.")
+        raise FieldError("notes", _("At most %(limit)s characters.", limit=MAX_TEXT))
     taken = max(now, dc.started_at) - dc.started_at
     plausible = taken <= timedelta(minutes=event.round_minutes) and dc.round.ended_at is None
     owed = (

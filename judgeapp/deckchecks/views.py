@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -123,12 +124,16 @@ def show(event, roles, deck_check_id):
             if ended.extension:
                 ends = timekeeping.table_ends_at(db.session, dc.round, dc.table_number)
                 flash(
-                    f"Deck check ended. Table {dc.table_number}: {ended.extension.minutes} min added; "
-                    f"it now ends at {clock_text(ends)}.",
+                    _(
+                        "Deck check ended. Table %(table)s: %(minutes)s min added; it now ends at %(end)s.",
+                        table=dc.table_number,
+                        minutes=ended.extension.minutes,
+                        end=clock_text(ends),
+                    ),
                     "success",
                 )
             else:
-                flash("Deck check ended; no time added.", "success")
+                flash(_("Deck check ended; no time added."), "success")
             return redirect(url_for("deckchecks.show", event_id=event.id, deck_check_id=dc.id))
     incidents = list(
         db.session.scalars(select(Incident).where(Incident.deck_check_id == dc.id).order_by(Incident.number))

@@ -1,11 +1,15 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
 
+from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
 from ..models import SubjectKind
+
+# who an incident is about, as the form's choice and the incident page's heading name it
+SUBJECT_KINDS = {SubjectKind.PLAYER: _l("Player"), SubjectKind.TEAM: _l("Team"), SubjectKind.SPECTATOR: _l("Spectator")}
 
 
 class IncidentForm(OutboxFields):
@@ -17,71 +21,77 @@ class IncidentForm(OutboxFields):
     call_started_at = HiddenField()
     call = HiddenField()  # the judge call this incident is logged from (its number): closed with the save
     deck_check_id = HiddenField()
-    round = SelectField("Round", coerce=int, validators=[DataRequired(message="Choose the round.")])
+    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired(message=_l("Choose the round."))])
     table = NumericField(
-        "Table", validators=[Optional(), NumberRange(1, 9999, "Give a table number.")], render_kw=NUMERIC
+        _l("Table"), validators=[Optional(), NumberRange(1, 9999, _l("Give a table number."))], render_kw=NUMERIC
     )
     subject_kind = RadioField(
-        "Who",
-        choices=[SelectChoice(k.value, k.value.capitalize()) for k in SubjectKind],
+        _l("Who"),
+        choices=[SelectChoice(k.value, SUBJECT_KINDS[k]) for k in SubjectKind],
         default=SubjectKind.PLAYER.value,
         validators=[DataRequired()],
     )
     player = StringField(
-        "Player",
+        _l("Player"),
         validators=[Optional(), Length(max=300)],
         render_kw={"autocomplete": "off", "list": "player-list", "autocapitalize": "words"},
-        description="A few letters of the name, or the player ID.",
+        description=_l("A few letters of the name, or the player ID."),
     )
     player_id = HiddenField()
-    new_player = BooleanField("Not registered yet: add this player")
+    new_player = BooleanField(_l("Not registered yet: add this player"))
     new_player_code = StringField(
-        "Player ID of the new player", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+        _l("Player ID of the new player"), validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
     )
-    team = SelectField("Team", validators=[Optional()])
-    spectator = StringField("Spectator", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"})
-    infraction = SelectField("Infraction", validators=[DataRequired(message="Choose the infraction.")])
-    penalty = SelectField("Penalty", validators=[Optional()])
+    team = SelectField(_l("Team"), validators=[Optional()])
+    spectator = StringField(
+        _l("Spectator"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"}
+    )
+    infraction = SelectField(_l("Infraction"), validators=[DataRequired(message=_l("Choose the infraction."))])
+    penalty = SelectField(_l("Penalty"), validators=[Optional()])
     deviation_reason = StringField(
-        "Reason for this penalty",
+        _l("Reason for this penalty"),
         validators=[Optional(), Length(max=500)],
-        description="Needed when the penalty is outside the default or below the upgrade.",
+        description=_l("Needed when the penalty is outside the default or below the upgrade."),
     )
-    description = TextAreaField("Description", validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
+    description = TextAreaField(_l("Description"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
     extension = NumericField(
-        "Time extension (minutes)", validators=[Optional(), NumberRange(0, 240, "0 to 240 minutes.")], render_kw=NUMERIC
+        _l("Time extension (minutes)"),
+        validators=[Optional(), NumberRange(0, 240, _l("0 to 240 minutes."))],
+        render_kw=NUMERIC,
     )
     # "1": the call stopwatch filled the minutes in, the judge did not type them: the server counts them again
     extension_proposed = HiddenField(validators=[Optional(), Length(max=1)])
     extension_reason = StringField(
-        "Why these minutes",
+        _l("Why these minutes"),
         validators=[Optional(), Length(max=500)],
-        description="Needed when you give other than the minutes the policy owes for the call.",
+        description=_l("Needed when you give other than the minutes the policy owes for the call."),
     )
-    submit = SubmitField("Save incident")
+    submit = SubmitField(_l("Save incident"))
 
 
 class CorrectIncidentForm(Form):
-    round = SelectField("Round", coerce=int, validators=[DataRequired()])
-    table = NumericField("Table", validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
-    infraction = SelectField("Infraction", validators=[DataRequired()])
-    penalty = SelectField("Penalty", validators=[Optional()])
-    deviation_reason = StringField("Reason for this penalty", validators=[Optional(), Length(max=500)])
-    description = TextAreaField("Description", validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
-    note = StringField("Why the correction", validators=[Optional(), Length(max=500)])
-    submit = SubmitField("Save correction")
+    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
+    table = NumericField(_l("Table"), validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
+    infraction = SelectField(_l("Infraction"), validators=[DataRequired()])
+    penalty = SelectField(_l("Penalty"), validators=[Optional()])
+    deviation_reason = StringField(_l("Reason for this penalty"), validators=[Optional(), Length(max=500)])
+    description = TextAreaField(_l("Description"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
+    note = StringField(_l("Why the correction"), validators=[Optional(), Length(max=500)])
+    submit = SubmitField(_l("Save correction"))
 
 
 class VoidForm(Form):
-    reason = StringField("Reason", validators=[DataRequired(message="Say why it is withdrawn."), Length(max=500)])
-    submit = SubmitField("Void")
+    reason = StringField(
+        _l("Reason"), validators=[DataRequired(message=_l("Say why it is withdrawn.")), Length(max=500)]
+    )
+    submit = SubmitField(_l("Void"))
 
 
 class NoteForm(Form):
     """A note on an incident; a floor judge may also put it to the head judge as a question."""
 
     text = TextAreaField(
-        "Note", validators=[DataRequired(message="Write the note."), Length(max=2000)], render_kw={"rows": 3}
+        _l("Note"), validators=[DataRequired(message=_l("Write the note.")), Length(max=2000)], render_kw={"rows": 3}
     )
-    ask_head_judge = BooleanField("Ask the head judge (it appears in their feed)")
-    submit = SubmitField("Add the note")
+    ask_head_judge = BooleanField(_l("Ask the head judge (it appears in their feed)"))
+    submit = SubmitField(_l("Add the note"))

@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 from math import ceil
 from typing import Literal, overload
 
+from flask_babel import gettext as _
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
@@ -73,11 +74,14 @@ def check_table(
 ) -> int | None:
     if table is None:
         if required:
-            raise FieldError(field_name, "Give the table number.")
+            raise FieldError(field_name, _("Give the table number."))
         return None
     tables = table_count(session, event)
     if not 1 <= table <= tables:
-        raise FieldError(field_name, f"There is no table {table}: this event has tables 1 to {tables}.")
+        raise FieldError(
+            field_name,
+            _("There is no table %(table)s: this event has tables 1 to %(tables)s.", table=table, tables=tables),
+        )
     return table
 
 
@@ -91,7 +95,7 @@ def find_player(session: Session, event: Event, text: str, *, field_name: str = 
     """The event's player a judge means by a name, a player ID, or 'Name · ID' from the pick list."""
     name, code = split_player_text(text or "")
     if not name and not code:
-        raise FieldError(field_name, "Type a few letters of the player's name or their player ID.")
+        raise FieldError(field_name, _("Type a few letters of the player's name or their player ID."))
     base = select(Player).where(Player.event_id == event.id)
     for probe in filter(None, (code, name)):
         found = session.scalars(base.where(func.lower(Player.player_code) == probe.lower())).all()
@@ -107,16 +111,19 @@ def find_player(session: Session, event: Event, text: str, *, field_name: str = 
     if not partial and not exact:
         raise FieldError(
             field_name,
-            f"No player at this event matches “{text.strip()}”. Pick one from the list, "
-            "or tick “Not registered yet” to add them.",
+            _(
+                "No player at this event matches “%(text)s”. Pick one from the list, "
+                "or tick “Not registered yet” to add them.",
+                text=text.strip(),
+            ),
         )
-    raise FieldError(field_name, f"Several players match “{text.strip()}”; pick one from the list.")
+    raise FieldError(field_name, _("Several players match “%(text)s”; pick one from the list.", text=text.strip()))
 
 
 def player_of_event(session: Session, event: Event, player_id: int, field_name: str = "player") -> Player:
     player = session.get(Player, player_id)
     if player is None or player.event_id != event.id:
-        raise FieldError(field_name, "That player is not registered at this event.")
+        raise FieldError(field_name, _("That player is not registered at this event."))
     return player
 
 
@@ -233,14 +240,14 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
             data.spectator_name,
             "spectator",
             limit=200,
-            missing="Give the spectator's name (or a description if they will not say).",
+            missing=_("Give the spectator's name (or a description if they will not say)."),
         )
         return Subjects(SubjectKind.SPECTATOR, name)
     if data.subject_kind is SubjectKind.TEAM:
         team = (data.team or "").strip()
         members = team_members(session, event, team) if team else []
         if not members:
-            raise FieldError("team", "Choose a team registered at this event.")
+            raise FieldError("team", _("Choose a team registered at this event."))
         return Subjects(SubjectKind.TEAM, team, members)
     if data.new_player:
         from ..events.services import add_player  # one way to register a player
@@ -268,27 +275,43 @@ def check_rank(
         allowed = [r for a in suggestion.alternatives for r in policy.ranks if a.penalty.contains(r)]
         if rank_id and rank_id not in {r.id for r in allowed}:
             if not allowed:
-                raise FieldError("penalty", f"{suggestion.infraction.code} is not penalised; choose “No penalty”.")
-            names = " or ".join(dict.fromkeys(r.name for r in allowed))
+                raise FieldError(
+                    "penalty",
+                    _("%(code)s is not penalised; choose “No penalty”.", code=suggestion.infraction.code),
+                )
+            names = _(" or ").join(dict.fromkeys(r.name for r in allowed))
             raise FieldError(
-                "penalty", f"{suggestion.infraction.code} carries no penalty unless its condition holds: then {names}."
+                "penalty",
+                _(
+                    "%(code)s carries no penalty unless its condition holds: then %(penalties)s.",
+                    code=suggestion.infraction.code,
+                    penalties=names,
+                ),
             )
         return (rank_id or None), reason
     if not rank_id:
         if policy.may_leave_rank_unnamed(suggestion.infraction):  # the text names the penalty elsewhere: in words
             return None, reason
-        raise FieldError("penalty", "Choose the penalty.")
+        raise FieldError("penalty", _("Choose the penalty."))
     rank = rank_of(policy, rank_id, "penalty")
     if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
             raise FieldError(
                 "deviation_reason",
-                f"{rank.name} is below the suggested {suggestion.suggested.name}: give a short reason.",
+                _(
+                    "%(penalty)s is below the suggested %(suggested)s: give a short reason.",
+                    penalty=rank.name,
+                    suggested=suggestion.suggested.name,
+                ),
             )
         if rank not in expected_ranks(policy, suggestion):
             raise FieldError(
                 "deviation_reason",
-                f"{rank.name} is outside the default {suggestion.default.label()}: give a short reason.",
+                _(
+                    "%(penalty)s is outside the default %(default)s: give a short reason.",
+                    penalty=rank.name,
+                    default=suggestion.default.label(),
+                ),
             )
     return rank.id, reason
 
@@ -298,7 +321,7 @@ def rank_of(policy: Policy, rank_id: str, field_name: str):
     try:
         return policy.rank(rank_id)
     except UnknownChoice:
-        raise FieldError(field_name, "Choose a penalty from the list.") from None
+        raise FieldError(field_name, _("Choose a penalty from the list.")) from None
 
 
 def resuggest(session: Session, policy: Policy, event: Event, incident: Incident, infraction: Infraction) -> Suggestion:
@@ -341,13 +364,13 @@ def infraction_of(policy: Policy, code: str | None) -> Infraction:
     try:
         return policy.infraction((code or "").strip())
     except UnknownChoice:
-        raise FieldError("infraction", f"Choose an infraction of {policy.name}.") from None
+        raise FieldError("infraction", _("Choose an infraction of %(policy)s.", policy=policy.name)) from None
 
 
 def _description(text: str | None) -> str:
     description = (text or "").strip()
     if len(description) > MAX_TEXT:
-        raise FieldError("description", f"At most {MAX_TEXT} characters.")
+        raise FieldError("description", _("At most %(limit)s characters.", limit=MAX_TEXT))
     return description
 
 
@@ -362,9 +385,16 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
     if minutes is None or minutes == 0:
         return None
     if minutes < 0:
-        raise FieldError(field_name, "Minutes cannot be negative.")
+        raise FieldError(field_name, _("Minutes cannot be negative."))
     if minutes > event.round_minutes:
-        raise FieldError(field_name, f"{minutes} minutes is longer than a whole round ({event.round_minutes} min).")
+        raise FieldError(
+            field_name,
+            _(
+                "%(minutes)s minutes is longer than a whole round (%(round)s min).",
+                minutes=minutes,
+                round=event.round_minutes,
+            ),
+        )
     return minutes
 
 
@@ -407,13 +437,16 @@ def log_incident(
     owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started) if call_started else None
     minutes, adjust_reason = _call_minutes(event, owed, data)
     if minutes and table is None:
-        raise FieldError("table", "Time is given back to a table: give the table number.")
+        raise FieldError("table", _("Time is given back to a table: give the table number."))
     description = _description(data.description)
     if infraction.penalized and rank_id is None and not description:
         raise FieldError(
             "description",
-            f"Describe the penalty given: {policy.name} does not name it"
-            f" ({policy.unnamed_penalties.section if policy.unnamed_penalties else 'no rank'}).",
+            _(
+                "Describe the penalty given: %(policy)s does not name it (%(section)s).",
+                policy=policy.name,
+                section=policy.unnamed_penalties.section if policy.unnamed_penalties else _("no rank"),
+            ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
     status = _status_for(policy, infraction, rank_id, roles)
@@ -491,13 +524,16 @@ def _call_minutes(event: Event, owed: ExtensionOwed | None, data: IncidentInput)
     owes need a reason, as on the time extension form."""
     reason = " ".join((data.extension_reason or "").split()) or None
     if reason and len(reason) > MAX_EXTENSION_REASON:
-        raise FieldError("extension_reason", f"At most {MAX_EXTENSION_REASON} characters.")
+        raise FieldError("extension_reason", _("At most %(limit)s characters.", limit=MAX_EXTENSION_REASON))
     given = data.extension_minutes
     if owed is not None and owed.rule is not None:
         if data.extension_proposed:
             given = owed.minutes
         elif given is not None and given != owed.minutes and not reason:
-            raise FieldError("extension_reason", f"The policy owes {owed.minutes} min; say why you give {given}.")
+            raise FieldError(
+                "extension_reason",
+                _("The policy owes %(owed)s min; say why you give %(given)s.", owed=owed.minutes, given=given),
+            )
     return check_minutes(event, given, "extension"), reason
 
 
@@ -511,7 +547,7 @@ def _linked_deck_check(session: Session, event: Event, deck_check_id: int | None
         return None
     dc = deck_check_of(session, event, deck_check_id)
     if dc is None:
-        raise FieldError("deck_check", "That deck check is not part of this event.")
+        raise FieldError("deck_check", _("That deck check is not part of this event."))
     return dc
 
 
@@ -612,7 +648,7 @@ def void_incident(
 ) -> None:
     """Withdraw an incident: kept, marked void with the reason, no longer counted for upgrades."""
     permissions.transition(session, Action.VOID_INCIDENT, user=actor, roles=roles, record=incident, event=event)
-    reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why the incident is withdrawn.")
+    reason = one_line(reason, "reason", limit=MAX_REASON, missing=_("Say why the incident is withdrawn."))
     before = incident.status.value
     incident.status, incident.status_reason, incident.updated_at = IncidentStatus.VOID, reason, utcnow()
     if Role.HEAD_JUDGE in roles:
@@ -652,9 +688,9 @@ def add_note(
     permissions.transition(session, Action.NOTE_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     text = (text or "").strip()
     if not text:
-        raise FieldError("text", "Write the note.")
+        raise FieldError("text", _("Write the note."))
     if len(text) > MAX_NOTE:
-        raise FieldError("text", f"At most {MAX_NOTE} characters.")
+        raise FieldError("text", _("At most %(limit)s characters.", limit=MAX_NOTE))
     action = "incident.question" if ask_head_judge and Role.HEAD_JUDGE not in roles else "incident.note"
     audit.record(session, actor, action, incident, event_id=event.id, number=incident.number, note=text)
 

@@ -8,6 +8,8 @@ from dataclasses import replace
 from datetime import timedelta
 
 from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
@@ -32,7 +34,28 @@ from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import answer, button, json_errors, live_list, outbox_post
 from . import bp, services
-from .forms import CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
+from .forms import SUBJECT_KINDS, CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
+
+# the incident's history as its page names the audit entries and the fields a correction changed (stored in English)
+HISTORY_ACTIONS = {
+    "incident.log": _l("log"),
+    "incident.correct": _l("correct"),
+    "incident.void": _l("void"),
+    "incident.note": _l("note"),
+    "incident.question": _l("question"),
+    "incident.appeal_decision": _l("appeal_decision"),
+    "incident.accept": _l("accept"),
+    "incident.decline": _l("decline"),
+}
+HISTORY_FIELDS = {
+    "round": _l("round"),
+    "table_number": _l("table number"),
+    "infraction_code": _l("infraction code"),
+    "rank_id": _l("rank id"),
+    "deviation_reason": _l("deviation reason"),
+    "description": _l("description"),
+    "status": _l("status"),
+}
 
 
 def _phone_view(form) -> services.PhoneView | None:
@@ -181,7 +204,7 @@ def new(event, roles):
     rounds = round_choices(form.round, event)
     infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
     teams = services.teams_of(db.session, event)
-    form.team.choices = [SelectChoice("", "Choose the team…")] + [SelectChoice(t, t) for t in teams]
+    form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
     seating = {
         t: [{"id": p.id, "label": player_label(p)} for p in ps]
@@ -218,7 +241,7 @@ def suggest(event, roles):
         elif kind is SubjectKind.TEAM:
             players = services.team_members(db.session, event, args.get("team", ""))
             if not players:
-                raise FieldError("team", "Choose a team registered at this event.")
+                raise FieldError("team", _("Choose a team registered at this event."))
         elif int_or_none(args.get("player_id")) is not None:
             players = [services.player_of_event(db.session, event, int_or_none(args.get("player_id")))]
         else:
@@ -331,6 +354,9 @@ def _show(event, roles, number, *, note_form=None, status=200):
         call_players=calls.seated_at(db.session, judge_call) if judge_call else [],
         accept_form=AcceptForm(formdata=None),
         decline_form=decline_form(policy, formdata=None),
+        subject_kinds=SUBJECT_KINDS,
+        history_actions=HISTORY_ACTIONS,
+        history_fields=HISTORY_FIELDS,
     ), status
 
 
@@ -356,9 +382,9 @@ def note(event, roles, number):
         else:
             db.session.commit()
             flash(
-                "Question sent to the head judge's feed."
+                _("Question sent to the head judge's feed.")
                 if form.ask_head_judge.data and Role.HEAD_JUDGE not in roles
-                else "Note added to the incident's history.",
+                else _("Note added to the incident's history."),
                 "success",
             )
             return redirect(url_for("incidents.show", event_id=event.id, number=number) + "#note")
@@ -404,7 +430,7 @@ def edit(event, roles, number):
         else:
             db.session.commit()
             flash(
-                "Correction saved; the earlier version stays in the history." if changed else "Nothing changed.",
+                _("Correction saved; the earlier version stays in the history.") if changed else _("Nothing changed."),
                 "success",
             )
             return redirect(url_for("incidents.show", event_id=event.id, number=incident.number))
@@ -429,10 +455,10 @@ def void(event, roles, number):
                 incident=incident,
                 reason=form.reason.data,
             ),
-            f"Incident #{incident.number} is void; it no longer counts for upgrades.",
+            _("Incident #%(number)s is void; it no longer counts for upgrades.", number=incident.number),
         )
     else:
-        flash("Say why the incident is withdrawn.", "error")
+        flash(_("Say why the incident is withdrawn."), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
 
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 from flask import Response, current_app, jsonify, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 
@@ -42,13 +43,16 @@ def _no_store(response: Response) -> Response:
 
 
 def shell_version() -> str:
-    """Changes whenever a shell file or the catalog changes, so phones replace their cached copy."""
+    """Changes whenever a shell file, the catalog or a translation changes, so phones replace their cached copy (the
+    offline page is kept in the language it was fetched in: a translation changed is fetched again)."""
     cached = current_app.extensions.get("judgeapp.shell_version")
     if cached is None:
         digest = hashlib.sha256()
         for name in [*SHELL_FILES, "sw.js"]:
             digest.update((STATIC / name).read_bytes())
         digest.update(Path(current_catalog().path).read_bytes())
+        for po in sorted((STATIC.parent / "translations").glob("*/LC_MESSAGES/messages.po")):
+            digest.update(po.read_bytes())
         cached = current_app.extensions["judgeapp.shell_version"] = digest.hexdigest()[:16]
     return cached
 
@@ -85,7 +89,7 @@ def manifest():
     body = {
         "name": "judgeapp",
         "short_name": "judgeapp",
-        "description": "Log rulings, penalties and time at the table.",
+        "description": _("Log rulings, penalties and time at the table."),
         "start_url": url_for("events.index"),
         "scope": "/",
         "display": "standalone",

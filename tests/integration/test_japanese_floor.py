@@ -173,7 +173,7 @@ def test_a_deck_check_in_japanese(app, floor):
 def test_the_offline_page_is_in_the_language_of_the_judge_who_fetches_it(app, floor):
     judge = japanese_judge(app, floor)
     page = judge.get("/offline").get_data(as_text=True)
-    assert '<html lang="ja">' in page and "<h1>ネットワークがありません</h1>" in page
+    assert '<html lang="ja">' in page and "<h1>ネットワークに接続されていません</h1>" in page
     assert 'name="judgeapp-messages"' in page  # the phone's scripts on it speak Japanese too
     english = app.test_client().get("/offline", headers={"Accept-Language": "en"}).get_data(as_text=True)
     assert '<html lang="en">' in english and "<h1>No network</h1>" in english

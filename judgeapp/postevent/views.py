@@ -73,7 +73,10 @@ def close(event, roles):
             db.session.rollback()
             return _close_page(event, roles, form=form, found=err.blockers, status=409)
         db.session.commit()
-        flash(_("Event closed: its records are now read-only.") if closed else _("The event was already closed."), "success")
+        flash(
+            _("Event closed: its records are now read-only.") if closed else _("The event was already closed."),
+            "success",
+        )
         return redirect(url_for("postevent.close", event_id=event.id))
     return _close_page(event, roles, form=form)
 

@@ -269,7 +269,7 @@ def demo(password, sample_cases):
         _japanese_demo(password)
 
 
-def _english_demo(password: str, sample_cases: bool) -> None:
+def _english_demo(password, sample_cases):
     from .auth.services import create_user
     from .events import services
     from .models import Role, User
@@ -322,7 +322,7 @@ def _english_demo(password: str, sample_cases: bool) -> None:
     click.echo(_("A player's call from table 12 (open it in another browser, no account): %(link)s", link=table_link))
 
 
-def _japanese_demo(password: str) -> None:
+def _japanese_demo(password):
     """デモ大会: Bushiroad AFR at level 2 in Japanese, players with readings, round 1 seated; its organizer, head judge
     (also scorekeeper) and floor judge use judgeapp in Japanese."""
     from .auth.services import create_user

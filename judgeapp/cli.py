@@ -9,6 +9,7 @@ from datetime import date
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
+from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .errors import EventClosed, FieldError
@@ -50,6 +51,23 @@ DEMO_PLAYERS = [
     "Rizky Pratama",
     "Kwame Mensah",
 ]
+# The Japanese demo ("デモ大会", the event's language Japanese): invented names with their readings, no real people.
+DEMO_JA_EVENT = "デモ大会"
+DEMO_JA_PLAYERS = [
+    ("山田 太郎", "やまだ たろう"),
+    ("佐々木 花", "ささき はな"),
+    ("高橋 蓮", "たかはし れん"),
+    ("伊藤 美咲", "いとう みさき"),
+    ("渡辺 悠真", "わたなべ ゆうま"),
+    ("中村 葵", "なかむら あおい"),
+    ("小林 大翔", "こばやし ひろと"),
+    ("加藤 結菜", "かとう ゆいな"),
+]
+DEMO_JA_ACCOUNTS = [  # email, name, reading, organizer
+    ("organizer-ja@demo.test", "森 直子", "もり なおこ", True),
+    ("head-ja@demo.test", "松本 健一", "まつもと けんいち", False),
+    ("floor-ja@demo.test", "井上 さくら", "いのうえ さくら", False),
+]
 
 
 def register(app: Flask) -> None:
@@ -83,12 +101,12 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
 
     def fail(message: str):
         db.session.rollback()
-        click.echo(f"import-tournament: {message}", err=True)
+        click.echo(_("import-tournament: %(problem)s", problem=message), err=True)
         sys.exit(1)
 
     event_name = " ".join(event_name.split())
     if not 1 <= len(event_name) <= 200:
-        fail("--event: give the event's name (1 to 200 characters)")
+        fail(_("--event: give the event's name (1 to 200 characters)"))
     data = Path(file).read_bytes()
     event = db.session.scalar(select(Event).where(Event.name == event_name).order_by(Event.id))
     if event is None:
@@ -97,11 +115,15 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
             query = select(User).where(User.email == organizer_email.strip().lower(), User.is_organizer.is_(True))
         organizer = db.session.scalar(query)
         if organizer is None:
-            fail(f"no organizer account {organizer_email}" if organizer_email else "no organizer account exists")
+            fail(
+                _("no organizer account %(email)s", email=organizer_email)
+                if organizer_email
+                else _("no organizer account exists")
+            )
         try:
             rounds = max(imports.read_tournament_file(data).rounds(), default=0)
         except imports.NeedsMapping as err:
-            fail(f"{err} Import it on the event's players page, where its columns can be mapped.")
+            fail(_("%(problem)s Import it on the event's players page, where its columns can be mapped.", problem=err))
         except imports.UnreadableFile as err:
             fail(str(err))
         try:
@@ -130,11 +152,11 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
             batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"], end_batch=db.session.commit,
         )  # fmt: skip
     except imports.NeedsMapping as err:
-        fail(f"{err} Import it on the event's players page, where its columns can be mapped.")
+        fail(_("%(problem)s Import it on the event's players page, where its columns can be mapped.", problem=err))
     except imports.UnreadableFile as err:
         fail(str(err))
     except EventClosed:
-        fail(f"the event {event_name} is closed; reopen it first")
+        fail(_("the event %(event)s is closed; reopen it first", event=event_name))
     db.session.commit()
     click.echo(json.dumps(outcome.report(), ensure_ascii=False, indent=2))
 
@@ -151,11 +173,16 @@ def backup(path):
     try:
         result = backup_sqlite(sqlite_path(db.engine.url), Path(path))
     except BackupError as err:
-        click.echo(f"Backup failed: {err}", err=True)
+        click.echo(_("Backup failed: %(problem)s", problem=err), err=True)
         sys.exit(1)
     click.echo(
-        f"Backed up to {result.path}: {result.bytes:,} bytes, {result.pages:,} pages, "
-        f"integrity check {result.integrity}"
+        _(
+            "Backed up to %(path)s: %(bytes)s bytes, %(pages)s pages, integrity check %(check)s",
+            path=result.path,
+            bytes=f"{result.bytes:,}",
+            pages=f"{result.pages:,}",
+            check=result.integrity,
+        )
     )
 
 
@@ -166,7 +193,7 @@ def init_db():
     from flask_migrate import upgrade
 
     upgrade()
-    click.echo(f"Database ready: {db.engine.url.render_as_string(hide_password=True)}")
+    click.echo(_("Database ready: %(url)s", url=db.engine.url.render_as_string(hide_password=True)))
 
 
 users = AppGroup("users", help="Manage accounts.")
@@ -187,7 +214,11 @@ def users_create(email, name, password, organizer):
         db.session.rollback()
         raise click.ClickException(f"{err.field}: {err.message}") from None
     db.session.commit()
-    click.echo(f"Created {user.email}{' (organizer)' if organizer else ''}.")
+    click.echo(
+        _("Created %(email)s (organizer).", email=user.email)
+        if organizer
+        else _("Created %(email)s.", email=user.email)
+    )
 
 
 @users.command("reset-link")
@@ -200,11 +231,17 @@ def users_reset_link(email):
 
     user = user_by_email(db.session, email)
     if user is None:
-        raise click.ClickException(f"No account uses {email!r}.")
+        raise click.ClickException(_("No account uses %(email)s.", email=repr(email)))
     url = new_link(db.session, user, TokenPurpose.RESET)
     db.session.commit()
     minutes = int(lifetime(TokenPurpose.RESET).total_seconds() // 60)
-    click.echo(f"One-time link for {user.email} (works once, for {minutes} minutes; give it to them privately):")
+    click.echo(
+        _(
+            "One-time link for %(email)s (works once, for %(minutes)s minutes; give it to them privately):",
+            email=user.email,
+            minutes=minutes,
+        )
+    )
     click.echo(url)
 
 
@@ -217,14 +254,26 @@ def users_reset_link(email):
     help="Also log a ruling under appeal and a disqualification under investigation, to show the head judge's screens.",
 )
 def demo(password, sample_cases):
-    """Create the "Demo Open" event with demo accounts, 32 players and round 1's pairings (for trying the app only)."""
+    """Create the "Demo Open" event with demo accounts, 32 players and round 1's pairings, and the Japanese
+    "デモ大会" with its own Japanese-speaking accounts (for trying the app only)."""
+    from .models import Event
+
+    english = db.session.scalar(select(Event).where(Event.name == "Demo Open")) is None
+    japanese = db.session.scalar(select(Event).where(Event.name == DEMO_JA_EVENT)) is None
+    if not english and not japanese:
+        click.echo(_("The demo event already exists; nothing to do."))
+        return
+    if english:
+        _english_demo(password, sample_cases)
+    if japanese:
+        _japanese_demo(password)
+
+
+def _english_demo(password, sample_cases):
     from .auth.services import create_user
     from .events import services
-    from .models import Event, Role, User
+    from .models import Role, User
 
-    if db.session.scalar(select(Event).where(Event.name == "Demo Open")) is not None:
-        click.echo("The demo event already exists; nothing to do.")
-        return
     cat = current_catalog()
     people = {}
     for email, name, organizer in [
@@ -266,11 +315,58 @@ def demo(password, sample_cases):
 
     key = calls.call_key_of(db.session(), event, org)
     db.session.commit()
-    click.echo("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:")
+    click.echo(_("Demo event “Demo Open” created (for trying judgeapp only). Log in at http://127.0.0.1:5000 as:"))
     for email in people:
-        click.echo(f"  {email:<22} password: {password}")
+        click.echo(_("  %(email)s password: %(password)s", email=f"{email:<22}", password=password))
     table_link = f"http://127.0.0.1:5000/call/{event.id}/12/{calls.signature(key, event.id, 12)}"
-    click.echo(f"A player's call from table 12 (open it in another browser, no account): {table_link}")
+    click.echo(_("A player's call from table 12 (open it in another browser, no account): %(link)s", link=table_link))
+
+
+def _japanese_demo(password):
+    """デモ大会: Bushiroad AFR at level 2 in Japanese, players with readings, round 1 seated; its organizer, head judge
+    (also scorekeeper) and floor judge use judgeapp in Japanese."""
+    from .auth.services import create_user
+    from .events import services
+    from .models import Role, User
+
+    people = {}
+    for email, name, reading, organizer in DEMO_JA_ACCOUNTS:
+        user = db.session.scalar(select(User).where(User.email == email))
+        if user is None:
+            user = create_user(db.session, email=email, name=name, password=password, organizer=organizer)
+            user.reading, user.locale = reading, "ja"
+        people[email] = user
+    org, head = people["organizer-ja@demo.test"], people["head-ja@demo.test"]
+    event = services.create_event(
+        db.session,
+        current_catalog(),
+        organizer=org,
+        data=services.EventData(
+            name=DEMO_JA_EVENT,
+            date=date.today(),
+            venue="デモ会場 Bホール",
+            policy_id="bushiroad-afr",
+            level=2,
+            rounds=4,
+            round_minutes=50,
+            language="ja",
+        ),
+    )
+    services.add_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE)
+    services.add_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER)
+    services.add_staff(db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE)
+    for n, (name, reading) in enumerate(DEMO_JA_PLAYERS, start=1):
+        player = services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMOJA-{n:03d}")
+        player.reading = reading
+    services.start_round(db.session, actor=head, event=event)
+    seating = "\n".join(
+        f"{t},DEMOJA-{2 * t - 1:03d},DEMOJA-{2 * t:03d}" for t in range(1, len(DEMO_JA_PLAYERS) // 2 + 1)
+    )
+    services.import_pairings(db.session, actor=head, event=event, round_number=1, text=seating)
+    db.session.commit()
+    click.echo(_("Japanese demo event “%(event)s” created (its pages are in Japanese). Log in as:", event=event.name))
+    for email in people:
+        click.echo(_("  %(email)s password: %(password)s", email=f"{email:<22}", password=password))
 
 
 def _sample_cases(event, people) -> None:
@@ -356,13 +452,24 @@ def catalog_check(path):
     except CatalogError as err:
         for problem in err.problems:
             click.echo(problem, err=True)
-        click.echo(f"{path}: {len(err.problems)} problem(s); the catalog cannot be used.", err=True)
+        click.echo(
+            _("%(path)s: %(count)s problem(s); the catalog cannot be used.", path=path, count=len(err.problems)),
+            err=True,
+        )
         sys.exit(1)
     for p in cat.policies.values():
         levels = ", ".join(lv.id or str(lv.number) for lv in p.levels)
         click.echo(
-            f"{p.id} {p.version}: {len(p.infractions)} infractions in {len(p.subsections)} sub-sections, "
-            f"levels {levels}, ranks {' < '.join(r.id for r in p.ranks)}"
+            _(
+                "%(policy)s %(version)s: %(infractions)s infractions in %(sections)s sub-sections, levels %(levels)s, "
+                "ranks %(ranks)s",
+                policy=p.id,
+                version=p.version,
+                infractions=len(p.infractions),
+                sections=len(p.subsections),
+                levels=levels,
+                ranks=" < ".join(r.id for r in p.ranks),
+            )
         )
 
 

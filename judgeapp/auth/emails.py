@@ -9,8 +9,11 @@ import smtplib
 from datetime import timedelta
 
 from flask import current_app, url_for
+from flask_babel import force_locale
+from flask_babel import gettext as _
 
 from .. import mail
+from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
 from ..models import TokenPurpose, User
 from . import services
 
@@ -39,70 +42,106 @@ def new_link(session, user: User, purpose: TokenPurpose, actor: User | None = No
     return external_url("auth.set_password", token=token)
 
 
+def language_of(user: User, event=None) -> str:
+    """The language of an email to `user`: their account's, else the event's (an invitation to it), else English."""
+    if user.locale in LANGUAGES:
+        return user.locale
+    if event is not None and getattr(event, "language", None) in LANGUAGES:
+        return event.language
+    return DEFAULT_LANGUAGE
+
+
 def tell_staff(event, assignment, invite_token: str | None, *, organizer: User) -> str:
     """Email the person their new role (with an invite link when their account has no password yet) and return
-    what the organizer is told: the same words either way. A failed send is logged for the operator."""
-    user, role = assignment.user, assignment.role.label.lower()
+    what the organizer is told, in the organizer's language: the same words either way. The email is in the
+    person's language (language_of). A failed send is logged for the operator."""
+    user = assignment.user
     try:
         if invite_token:
             send_invite(
                 user,
                 external_url("auth.set_password", token=invite_token),
                 event_name=event.name,
-                role=role,
+                role=assignment.role,
                 organizer=organizer.name,
+                event=event,
             )
         else:
-            send_staff_notice(user, event_name=event.name, role=role, organizer=organizer.name)
+            send_staff_notice(user, event_name=event.name, role=assignment.role, organizer=organizer.name, event=event)
     except (OSError, smtplib.SMTPException):
         current_app.logger.exception("Could not send the staff email to %s", user.email)
-        return (
-            f"{user.email} is now {role}, but the email to them could not be sent. They can use “Forgot "
-            "password?” on the login page with this address, or the server's operator can check its mail settings."
+        return _(
+            "%(email)s is now %(role)s, but the email to them could not be sent. They can use “Forgot "
+            "password?” on the login page with this address, or the server's operator can check its mail settings.",
+            email=user.email,
+            role=_role(assignment.role),
         )
-    return f"{user.email} is now {role}; we emailed them."
+    return _("%(email)s is now %(role)s; we emailed them.", email=user.email, role=_role(assignment.role))
+
+
+def _role(role) -> str:
+    """A staff role as a sentence names it ("head judge"), in the current language; a plain string as given."""
+    from ..events.forms import ROLE_IN_SENTENCE
+
+    return str(ROLE_IN_SENTENCE[role]) if role in ROLE_IN_SENTENCE else str(role)
 
 
 def _expires(purpose: TokenPurpose) -> str:
     minutes = max(1, int(lifetime(purpose).total_seconds() // 60))
     if minutes % (24 * 60) == 0:
-        return f"{minutes // (24 * 60)} day(s)"
+        return _("%(days)s day(s)", days=minutes // (24 * 60))
     if minutes % 60 == 0:
-        return f"{minutes // 60} hour(s)"
-    return f"{minutes} minutes"
+        return _("%(hours)s hour(s)", hours=minutes // 60)
+    return _("%(minutes)s minutes", minutes=minutes)
 
 
-def send_invite(user: User, url: str, *, event_name: str, role: str, organizer: str) -> None:
-    mail.send(
-        user.email,
-        f"You are {role} at {event_name} on judgeapp",
-        (
-            f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n\n"
-            f"Choose your password here (the link works once, for {_expires(TokenPurpose.INVITE)}):\n{url}\n\n"
-            f"Then log in at {external_url('auth.login')} with this email address.\n"
-            "If you did not expect this, ignore this email: nothing happens until the link is used.\n"
-        ),
-    )
+def send_invite(user: User, url: str, *, event_name: str, role, organizer: str, event=None) -> None:
+    """The invitation to set a password and join an event, in the person's language (language_of)."""
+    login = external_url("auth.login")
+    with force_locale(language_of(user, event)):
+        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        body = "\n\n".join(
+            [
+                _("Hello %(name)s,", name=user.name),
+                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                  event=event_name),
+                _("Choose your password here (the link works once, for %(expires)s):",
+                  expires=_expires(TokenPurpose.INVITE)) + "\n" + url,
+                _("Then log in at %(url)s with this email address.", url=login) + "\n"
+                + _("If you did not expect this, ignore this email: nothing happens until the link is used.") + "\n",
+            ]
+        )  # fmt: skip
+    mail.send(user.email, subject, body)
 
 
-def send_staff_notice(user: User, *, event_name: str, role: str, organizer: str) -> None:
-    mail.send(
-        user.email,
-        f"You are {role} at {event_name} on judgeapp",
-        (
-            f"Hello {user.name},\n\n{organizer} added you as {role} at {event_name}.\n"
-            f"You will find the event in your list when you log in: {external_url('auth.login')}\n"
-        ),
-    )
+def send_staff_notice(user: User, *, event_name: str, role, organizer: str, event=None) -> None:
+    """A role at an event for an account that already has a password, in the person's language."""
+    login = external_url("auth.login")
+    with force_locale(language_of(user, event)):
+        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        body = "\n\n".join(
+            [
+                _("Hello %(name)s,", name=user.name),
+                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                  event=event_name) + "\n"
+                + _("You will find the event in your list when you log in: %(url)s", url=login) + "\n",
+            ]
+        )  # fmt: skip
+    mail.send(user.email, subject, body)
 
 
 def send_reset(user: User, url: str) -> None:
-    mail.send(
-        user.email,
-        "Choose a new judgeapp password",
-        (
-            f"Hello {user.name},\n\nSomeone (we hope you) asked for a new password for this address.\n\n"
-            f"Choose it here (the link works once, for {_expires(TokenPurpose.RESET)}):\n{url}\n\n"
-            "If it was not you, ignore this email: your password stays as it is.\n"
-        ),
-    )
+    """The password reset link, in the account's language (English when it chose none)."""
+    with force_locale(language_of(user)):
+        subject = _("Choose a new judgeapp password")
+        body = "\n\n".join(
+            [
+                _("Hello %(name)s,", name=user.name),
+                _("Someone (we hope you) asked for a new password for this address."),
+                _("Choose it here (the link works once, for %(expires)s):", expires=_expires(TokenPurpose.RESET))
+                + "\n"
+                + url,
+                _("If it was not you, ignore this email: your password stays as it is.") + "\n",
+            ]
+        )
+    mail.send(user.email, subject, body)

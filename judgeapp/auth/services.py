@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 from flask import current_app, has_app_context
+from flask_babel import gettext as _
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -76,9 +77,9 @@ def create_user(
     sets one from an invite link (see issue_link)."""
     email = normalise_email(email)
     if session.scalar(select(User.id).where(User.email == email)) is not None:
-        raise FieldError("email", "An account with this email already exists.")
+        raise FieldError("email", _("An account with this email already exists."))
     if password is not None and len(password) < MIN_PASSWORD:
-        raise FieldError("password", f"Use at least {MIN_PASSWORD} characters.")
+        raise FieldError("password", _("Use at least %(min)s characters.", min=MIN_PASSWORD))
     stored = unusable_password_hash() if password is None else hash_password(password)
     user = User(email=email, name=name.strip(), password_hash=stored, is_organizer=organizer)
     session.add(user)
@@ -143,9 +144,9 @@ def change_password(
 ) -> str:
     """Set a new password, end every session of the user, and open a fresh one for this browser."""
     if not has_password(user) or not check_password_hash(user.password_hash, current):
-        raise FieldError("current_password", "That is not your current password.")
+        raise FieldError("current_password", _("That is not your current password."))
     if len(new) < MIN_PASSWORD:
-        raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
+        raise FieldError("new_password", _("Use at least %(min)s characters.", min=MIN_PASSWORD))
     _set_password(session, user, new)
     audit.record(session, user, "user.password_change", user)
     return start_session(session, user, days=days, user_agent=user_agent)
@@ -202,12 +203,14 @@ def link_by_token(session: Session, token: str, now: datetime | None = None) -> 
         raise LookupError(token)
     if row.used_at is not None:
         raise LinkGone(
-            "This link has already been used. To set a new password, use “Forgot password?” on the login page."
+            _("This link has already been used. To set a new password, use “Forgot password?” on the login page.")
         )
     if row.expires_at <= (now or utcnow()):
         raise LinkGone(
-            "This link has expired. Use “Forgot password?” on the login page for a new one, or ask "
-            "the organizer to add you again."
+            _(
+                "This link has expired. Use “Forgot password?” on the login page for a new one, or ask "
+                "the organizer to add you again."
+            )
         )
     return row
 
@@ -232,9 +235,9 @@ def set_password_by_link(
     )
     assert row is not None  # link_by_token found it; it is read again under the lock
     if row.used_at is not None:
-        raise LinkGone("This link has already been used.")
+        raise LinkGone(_("This link has already been used."))
     if len(new) < MIN_PASSWORD:
-        raise FieldError("new_password", f"Use at least {MIN_PASSWORD} characters.")
+        raise FieldError("new_password", _("Use at least %(min)s characters.", min=MIN_PASSWORD))
     user = row.user
     when = now or utcnow()
     session.execute(

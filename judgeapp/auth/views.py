@@ -2,6 +2,7 @@ import smtplib
 
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required, login_user, logout_user
 from wtforms.fields.choices import SelectChoice
 
@@ -13,8 +14,8 @@ from ..web import safe_next
 from . import bp, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, ProfileForm, SetPasswordForm
 
-LOGIN_FAILED = "Email or password is wrong."
-RESET_SENT = (
+LOGIN_FAILED = _l("Email or password is wrong.")
+RESET_SENT = _l(
     "If an account uses this address, we have emailed it a link to choose a new password. "
     "Check your inbox (and spam folder)."
 )
@@ -73,7 +74,7 @@ def login():
             session.clear()
             login_user(user)
             return redirect(safe_next(request.args.get("next"), url_for("events.index")))
-        form.password.errors.append(LOGIN_FAILED)
+        form.password.errors.append(str(LOGIN_FAILED))
         return render_template("auth/login.html", form=form), 401
     return render_template("auth/login.html", form=form)
 
@@ -86,7 +87,7 @@ def logout():
         db.session.commit()
         logout_user()
         session.clear()
-        flash("You are logged out.", "info")
+        flash(_("You are logged out."), "info")
     return redirect(url_for("auth.login"))
 
 
@@ -118,7 +119,7 @@ def change_password():
         else:
             db.session.commit()
             login_user(current_user._get_current_object())
-            flash("Password changed. Your other sessions are signed out.", "success")
+            flash(_("Password changed. Your other sessions are signed out."), "success")
             return redirect(url_for("events.index"))
     return render_template("auth/password.html", form=form, profile=_profile_form(formdata=None))
 
@@ -166,13 +167,14 @@ def forgot():
                 emails.send_reset(user, url)
             except (OSError, smtplib.SMTPException):  # the answer must not differ: the operator reads the log
                 current_app.logger.exception("Could not send a password reset email")
-        flash(RESET_SENT, "info")
+        flash(str(RESET_SENT), "info")
         return redirect(url_for("auth.login"))
     return render_template("auth/forgot.html", form=form), 400 if form.errors else 200, NO_STORE
 
 
 def _gone(text: str, code: int = 410):
-    return render_template("errors/error.html", code=code, title="This link no longer works", text=text), code, NO_STORE
+    title = _("This link no longer works")
+    return render_template("errors/error.html", code=code, title=title, text=text), code, NO_STORE
 
 
 @bp.route("/account/set-password/<token>", methods=["GET", "POST"])
@@ -183,8 +185,10 @@ def set_password(token):
         link = services.link_by_token(db.session, token)
     except LookupError:
         return _gone(
-            "This is not a link we sent, or it was not copied whole. Use “Forgot password?” on the login "
-            "page for a new one.",
+            _(
+                "This is not a link we sent, or it was not copied whole. Use “Forgot password?” on the login "
+                "page for a new one."
+            ),
             404,
         )
     except services.LinkGone as gone:
@@ -197,7 +201,7 @@ def set_password(token):
         try:
             if current_user.is_authenticated:  # someone else's session in this browser ends here
                 services.end_session(db.session, current_user, current_user.session_token, "another account signed in")
-            user, _ = services.set_password_by_link(
+            user, _session_token = services.set_password_by_link(
                 db.session,
                 token,
                 new=form.new_password.data,
@@ -215,7 +219,7 @@ def set_password(token):
             session.clear()
             login_user(user)
             flash(
-                "Your password is set, and you are signed in. Any other sessions of your account are signed out.",
+                _("Your password is set, and you are signed in. Any other sessions of your account are signed out."),
                 "success",
             )
             return redirect(url_for("events.index"))

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms import DateField, EmailField, SelectField, SelectMultipleField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
@@ -7,62 +8,83 @@ from ..forms import Form, NumericField
 from ..i18n import LANGUAGES
 from ..models import Role
 
+# The staff roles as pages name them (Role.label is the English), and as a sentence names them ("… is now head judge").
+ROLE_NAMES = {
+    Role.HEAD_JUDGE: _l("Head judge"),
+    Role.FLOOR_JUDGE: _l("Floor judge"),
+    Role.SCOREKEEPER: _l("Scorekeeper"),
+}
+ROLE_IN_SENTENCE = {
+    Role.HEAD_JUDGE: _l("head judge"),
+    Role.FLOOR_JUDGE: _l("floor judge"),
+    Role.SCOREKEEPER: _l("scorekeeper"),
+}
+OTHER_ROLES_IN_SENTENCE = {"organizer": _l("organizer"), "proxy": _l("proxy")}  # "Your roles" on the event page
+
 
 class EventForm(Form):
-    name = StringField("Event name", validators=[DataRequired(), Length(max=200)])
-    date = DateField("Date", validators=[DataRequired(message="Give the date of the event.")])
-    venue = StringField("Venue", validators=[DataRequired(), Length(max=200)])
-    policy_id = SelectField("Policy", validators=[DataRequired()], description="The penalty guide this event enforces.")
+    name = StringField(_l("Event name"), validators=[DataRequired(), Length(max=200)])
+    date = DateField(_l("Date"), validators=[DataRequired(message=_l("Give the date of the event."))])
+    venue = StringField(_l("Venue"), validators=[DataRequired(), Length(max=200)])
+    policy_id = SelectField(
+        _l("Policy"), validators=[DataRequired()], description=_l("The penalty guide this event enforces.")
+    )
     level = SelectField(
-        "Enforcement level",
+        _l("Enforcement level"),
         coerce=int,
         validators=[DataRequired()],
-        description="The chosen policy's own levels (most shop events run at its lowest).",
+        description=_l("The chosen policy's own levels (most shop events run at its lowest)."),
     )
     rounds = NumericField(
-        "Number of rounds", validators=[DataRequired(), NumberRange(1, 30)], render_kw={"inputmode": "numeric"}
+        _l("Number of rounds"), validators=[DataRequired(), NumberRange(1, 30)], render_kw={"inputmode": "numeric"}
     )
     round_minutes = NumericField(
-        "Round length (minutes)", validators=[DataRequired(), NumberRange(5, 240)], render_kw={"inputmode": "numeric"}
+        _l("Round length (minutes)"),
+        validators=[DataRequired(), NumberRange(5, 240)],
+        render_kw={"inputmode": "numeric"},
     )
     challenge_limit = NumericField(
-        "Appeal challenges per player",
+        _l("Appeal challenges per player"),
         validators=[Optional(), NumberRange(0, 20)],
-        description="Leave empty for no limit.",
+        description=_l("Leave empty for no limit."),
         render_kw={"inputmode": "numeric"},
     )
     statement_days = NumericField(
-        "Statement deadline (days)",
+        _l("Statement deadline (days)"),
         default=7,
         validators=[Optional(), NumberRange(1, 90)],
-        description="How long a one-time link for a disqualification statement stays open.",
+        description=_l("How long a one-time link for a disqualification statement stays open."),
         render_kw={"inputmode": "numeric"},
     )
     language = SelectField(
-        "Language",
+        _l("Language"),
         choices=[SelectChoice(code, name) for code, name in LANGUAGES.items()],
         default="en",
         validators=[DataRequired()],
-        description="The language of the event's reports and players' pages, and of judges who chose none.",
+        description=_l("The language of the event's reports and players' pages, and of judges who chose none."),
     )
-    submit = SubmitField("Save event")
+    submit = SubmitField(_l("Save event"))
 
 
 class StaffForm(Form):
-    email = EmailField("Email", validators=[DataRequired(), Length(max=254)])
+    email = EmailField(_l("Email"), validators=[DataRequired(), Length(max=254)])
     name = StringField(
-        "Name",
+        _l("Name"),
         validators=[Optional(), Length(max=200)],
-        description="Optional. We email them; a new person chooses their own password (and can "
-        "correct their name) from the link.",
+        description=_l(
+            "Optional. We email them; a new person chooses their own password (and can "
+            "correct their name) from the link."
+        ),
     )
-    role = SelectField("Role", choices=[SelectChoice(r.value, r.label) for r in Role], validators=[DataRequired()])
-    submit = SubmitField("Add to staff")
+    role = SelectField(
+        _l("Role"), choices=[SelectChoice(r.value, ROLE_NAMES[r]) for r in Role], validators=[DataRequired()]
+    )
+    submit = SubmitField(_l("Add to staff"))
 
 
 class EndStaffForm(Form):
-    reason = StringField("Reason", validators=[DataRequired(), Length(max=300)])
-    submit = SubmitField("Remove")
+    reason = StringField(_l("Reason"), validators=[DataRequired(), Length(max=300)])
+    submit = SubmitField(_l("Remove"))
 
 
 class PlayerForm(Form):
@@ -79,52 +101,56 @@ class PlayerForm(Form):
 
 class ImportForm(Form):
     file = FileField(
-        "Tournament file",
-        validators=[FileRequired(message="Choose the file to import.")],
-        description="The file your pairing software saves: TOM (.tdf), KTS (.Tournament), a Melee CSV export, or "
-        "any spreadsheet saved as CSV or TSV with a header row (name, player ID…; round, table, opponent for "
-        "pairings). Importing it again after the next round adds that round.",
+        _l("Tournament file"),
+        validators=[FileRequired(message=_l("Choose the file to import."))],
+        description=_l(
+            "The file your pairing software saves: TOM (.tdf), KTS (.Tournament), a Melee CSV export, or "
+            "any spreadsheet saved as CSV or TSV with a header row (name, player ID…; round, table, opponent for "
+            "pairings). Importing it again after the next round adds that round."
+        ),
     )
-    submit = SubmitField("Import")
+    submit = SubmitField(_l("Import"))
 
 
 class ImportStepForm(Form):
     """The steps after an upload: map a spreadsheet's columns, replace changed rounds, or drop the file."""
 
-    replace_rounds = SelectMultipleField("Rounds to replace", coerce=int, validate_choice=False)
-    apply = SubmitField("Import with these columns")
-    replace = SubmitField("Replace the ticked rounds")
-    discard = SubmitField("Do not import the rest")
+    replace_rounds = SelectMultipleField(_l("Rounds to replace"), coerce=int, validate_choice=False)
+    apply = SubmitField(_l("Import with these columns"))
+    replace = SubmitField(_l("Replace the ticked rounds"))
+    discard = SubmitField(_l("Do not import the rest"))
 
 
 class PolicyUploadForm(Form):
     file = FileField(
-        "Policy file (YAML)",
-        validators=[FileRequired(message="Choose the policy file.")],
-        description="One policy in judgeapp's catalog format (README: The catalog file): your house rules, or a "
-        "publisher's newer version. It is checked like the shipped catalog, and every problem is named with its "
-        "line and field.",
+        _l("Policy file (YAML)"),
+        validators=[FileRequired(message=_l("Choose the policy file."))],
+        description=_l(
+            "One policy in judgeapp's catalog format (README: The catalog file): your house rules, or a "
+            "publisher's newer version. It is checked like the shipped catalog, and every problem is named with its "
+            "line and field."
+        ),
     )
     level = StringField(
-        "Level",
+        _l("Level"),
         validators=[Optional(), Length(max=64)],
-        description="The file's level for this event: its number or name. Empty: the event's level, if it has it.",
+        description=_l("The file's level for this event: its number or name. Empty: the event's level, if it has it."),
     )
-    submit = SubmitField("Use this policy for the event")
+    submit = SubmitField(_l("Use this policy for the event"))
 
 
 class StartRoundForm(Form):
-    submit = SubmitField("Start next round")
+    submit = SubmitField(_l("Start next round"))
 
 
 class EndRoundForm(Form):
-    submit = SubmitField("End this round now")
+    submit = SubmitField(_l("End this round now"))
 
 
 class PairingsForm(Form):
     file = FileField(
-        "Pairings CSV",
-        validators=[FileRequired(), FileAllowed(["csv", "txt"], "Upload a .csv file.")],
-        description="One row per table: table number, player id, player id.",
+        _l("Pairings CSV"),
+        validators=[FileRequired(), FileAllowed(["csv", "txt"], _l("Upload a .csv file."))],
+        description=_l("One row per table: table number, player id, player id."),
     )
-    submit = SubmitField("Import pairings")
+    submit = SubmitField(_l("Import pairings"))

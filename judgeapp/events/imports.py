@@ -16,6 +16,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -284,8 +285,12 @@ def _apply_players(
                     outcome.player_rejects.append(
                         {
                             **fp.where.as_dict(),
-                            "reason": f"{len(namesakes)} players at this event are named {fp.name}; "
-                            "give player IDs in the file to tell them apart",
+                            "reason": _(
+                                "%(count)s players at this event are named %(name)s; give player IDs in the file "
+                                "to tell them apart",
+                                count=len(namesakes),
+                                name=fp.name,
+                            ),
                         }
                     )
                     continue

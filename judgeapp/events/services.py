@@ -8,6 +8,8 @@ import io
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
@@ -33,6 +35,7 @@ from ..models import (
     utcnow,
 )
 from ..records import MAX_CODE, MAX_NAME, lock_event
+from .forms import ROLE_IN_SENTENCE
 
 
 @dataclass
@@ -53,7 +56,7 @@ def _check_language(code: str) -> str:
     from ..i18n import LANGUAGES
 
     if code not in LANGUAGES:
-        raise FieldError("language", f"Unknown language; choose one of {', '.join(LANGUAGES)}.")
+        raise FieldError("language", _("Unknown language; choose one of %(choices)s.", choices=", ".join(LANGUAGES)))
     return code
 
 
@@ -61,11 +64,15 @@ def _check_policy_level(catalog: Catalog, policy_id: str, level: int, uploaded: 
     try:
         policy = uploaded if uploaded is not None and uploaded.id == policy_id else catalog.policy(policy_id)
     except UnknownChoice as err:
-        raise FieldError("policy_id", f"Unknown policy; choose one of {', '.join(err.choices)}.") from None
+        raise FieldError(
+            "policy_id", _("Unknown policy; choose one of %(choices)s.", choices=", ".join(err.choices))
+        ) from None
     try:
         policy.level(level)
     except UnknownChoice as err:
-        raise FieldError("level", f"{policy.name} has levels {', '.join(err.choices)}.") from None
+        raise FieldError(
+            "level", _("%(policy)s has levels %(levels)s.", policy=policy.name, levels=", ".join(err.choices))
+        ) from None
     return policy
 
 
@@ -100,17 +107,24 @@ def update_event(
     policy = _check_policy_level(catalog, data.policy_id, data.level, uploaded)
     started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
     if data.rounds < started:
-        raise FieldError("rounds", f"{started} rounds have already started.")
+        raise FieldError("rounds", _("%(started)s rounds have already started.", started=started))
     if (policy.id, data.level) != (event.policy_id, event.level):
         logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
         if logged:
             field_name = "policy_id" if policy.id != event.policy_id else "level"
             raise FieldError(
                 field_name,
-                f"{logged} incident{'s were' if logged > 1 else ' was'} logged under "
-                f"{event.policy_id} at level {event.level}: their penalties and upgrades "
-                "were decided by that policy and level, so they cannot change now. Create "
-                "a new event for another policy or level.",
+                ngettext(
+                    "%(num)d incident was logged under %(policy)s at level %(level)s: their penalties and upgrades "
+                    "were decided by that policy and level, so they cannot change now. Create a new event for "
+                    "another policy or level.",
+                    "%(num)d incidents were logged under %(policy)s at level %(level)s: their penalties and upgrades "
+                    "were decided by that policy and level, so they cannot change now. Create a new event for "
+                    "another policy or level.",
+                    logged,
+                    policy=event.policy_id,
+                    level=event.level,
+                ),
             )
     before = {k: _plain(getattr(event, k)) for k in vars(data)}
     event.name, event.date, event.venue = data.name.strip(), data.date, data.venue.strip()
@@ -137,31 +151,58 @@ def upload_policy(session: Session, *, actor: User, event: Event, filename: str,
     once incidents are logged, as a change of policy is. The file is kept as it came."""
     name = "".join(c for c in filename.replace("\\", "/").rsplit("/", 1)[-1] if c.isprintable())[:200] or "policy.yaml"
     if len(content) > MAX_POLICY_BYTES:
-        raise FieldError("file", f"{name} is larger than {MAX_POLICY_BYTES // 1024} KB; a policy file is far smaller.")
+        raise FieldError(
+            "file",
+            _(
+                "%(file)s is larger than %(kb)s KB; a policy file is far smaller.",
+                file=name,
+                kb=MAX_POLICY_BYTES // 1024,
+            ),
+        )
     try:
         text = content.decode("utf-8-sig")
     except UnicodeDecodeError as err:
-        raise FieldError("file", f"{name}: not UTF-8 text (byte {err.start}); save the file as UTF-8.") from None
+        raise FieldError(
+            "file", _("%(file)s: not UTF-8 text (byte %(byte)s); save the file as UTF-8.", file=name, byte=err.start)
+        ) from None
     try:
         catalog = parse_catalog(text, name)
     except CatalogError as err:
         raise FieldError("file", "\n".join(err.problems[:20])) from None
     if len(catalog.policies) != 1:
         found = ", ".join(catalog.policies)
-        raise FieldError("file", f"{name} holds {len(catalog.policies)} policies ({found}); upload one at a time.")
+        raise FieldError(
+            "file",
+            _(
+                "%(file)s holds %(count)s policies (%(found)s); upload one at a time.",
+                file=name,
+                count=len(catalog.policies),
+                found=found,
+            ),
+        )
     policy = next(iter(catalog.policies.values()))
     chosen = level.strip() or str(event.level)
     try:
         number = policy.level(chosen).number
     except UnknownChoice as err:
-        raise FieldError("level", f"{policy.name} has levels {', '.join(err.choices)}; choose one.") from None
+        raise FieldError(
+            "level",
+            _("%(policy)s has levels %(levels)s; choose one.", policy=policy.name, levels=", ".join(err.choices)),
+        ) from None
     lock_event(session, event)
     logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
     if logged:
         raise FieldError(
             "file",
-            f"{logged} incident{'s were' if logged > 1 else ' was'} logged under {event.policy_id} "
-            f"{event.policy_version}: their penalties were decided by it, so the policy cannot change now.",
+            ngettext(
+                "%(num)d incident was logged under %(policy)s %(version)s: their penalties were decided by it, so "
+                "the policy cannot change now.",
+                "%(num)d incidents were logged under %(policy)s %(version)s: their penalties were decided by it, so "
+                "the policy cannot change now.",
+                logged,
+                policy=event.policy_id,
+                version=event.policy_version,
+            ),
         )
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     session.add(
@@ -244,7 +285,9 @@ def add_staff(
         )
     )
     if existing is not None:
-        raise FieldError("email", f"{email} is already {role.label.lower()} at this event.")
+        raise FieldError(
+            "email", _("%(email)s is already %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role])
+        )
     if role is Role.HEAD_JUDGE:
         for old in session.scalars(
             select(StaffAssignment).where(
@@ -280,7 +323,7 @@ def end_staff(session: Session, *, actor: User, event: Event, assignment_id: int
     if assignment is None:
         raise LookupError("no such current staff assignment at this event")
     if not reason.strip():
-        raise FieldError("reason", "Say why this person leaves the role.")
+        raise FieldError("reason", _("Say why this person leaves the role."))
     _end(session, actor, assignment, reason.strip())
     return assignment
 
@@ -356,7 +399,7 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
     previous = current_round(session, event)
     last = previous.number if previous else 0
     if last >= event.rounds:
-        raise FieldError("round", f"All {event.rounds} rounds have been started.")
+        raise FieldError("round", _("All %(rounds)s rounds have been started.", rounds=event.rounds))
     if previous is not None and previous.ended_at is None:
         end_round(session, actor=actor, event=event, rnd=previous, now=now)
     rnd = Round(
@@ -427,11 +470,11 @@ def started_round(session: Session, event: Event, number: int | None, field_name
     if number is None:
         rnd = current_round(session, event)
         if rnd is None:
-            raise FieldError(field_name, "No round has started yet; the head judge or scorekeeper starts round 1.")
+            raise FieldError(field_name, _("No round has started yet; the head judge or scorekeeper starts round 1."))
         return rnd
     rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
     if rnd is None:
-        raise FieldError(field_name, f"Round {number} has not started.")
+        raise FieldError(field_name, _("Round %(number)s has not started.", number=number))
     return rnd
 
 
@@ -535,26 +578,31 @@ def _pairing_row(
     """(what is wrong with a pairings row or None, its table, its player IDs)."""
     table, wanted = table_number(cells[0]), [c for c in cells[1:] if c]
     if not wanted:
-        return "expected: table number, player id, player id", 0, wanted
+        return _("expected: table number, player id, player id"), 0, wanted
     if table is None:
-        return f"the table must be a number from 1 to {MAX_TABLE}", 0, wanted
+        return _("the table must be a number from 1 to %(max)s", max=MAX_TABLE), 0, wanted
     unknown = [c for c in wanted if c not in codes]
     if unknown:
-        return f"unknown player ID {', '.join(unknown)}", table, wanted
+        return _("unknown player ID %(ids)s", ids=", ".join(unknown)), table, wanted
     repeated = sorted({c for c in wanted if wanted.count(c) > 1})
     if repeated:
-        return f"player ID {', '.join(repeated)} is named twice in this row", table, wanted
+        return _("player ID %(ids)s is named twice in this row", ids=", ".join(repeated)), table, wanted
     earlier = [c for c in wanted if c in in_file]
     if earlier:
         where = in_file[earlier[0]]
         return (
-            f"already seated this round: {earlier[0]} (table {where[0]}, line {where[1]} of this file)",
+            _(
+                "already seated this round: %(id)s (table %(table)s, line %(line)s of this file)",
+                id=earlier[0],
+                table=where[0],
+                line=where[1],
+            ),
             table,
             wanted,
         )
     twice = [c for c in wanted if codes[c].id in seated]
     if twice:
-        return f"already seated this round: {', '.join(twice)}", table, wanted
+        return _("already seated this round: %(ids)s", ids=", ".join(twice)), table, wanted
     return None, table, wanted
 
 

@@ -1,6 +1,7 @@
 import time
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
@@ -16,6 +17,9 @@ from ..permissions import Role as Authority
 from ..web import button, clock
 from . import bp, imports, services
 from .forms import (
+    OTHER_ROLES_IN_SENTENCE,
+    ROLE_IN_SENTENCE,
+    ROLE_NAMES,
     EndRoundForm,
     EndStaffForm,
     EventForm,
@@ -29,6 +33,24 @@ from .forms import (
 )
 
 
+@bp.app_template_filter("role_name")
+def role_name(role: str) -> str:
+    """A staff role as a label ("Head judge"), in the page's language."""
+    return str(ROLE_NAMES[Role(role)])
+
+
+@bp.app_template_filter("role_in_sentence")
+def role_in_sentence(role: str) -> str:
+    """A role as running text names it ("head judge", "organizer"), in the page's language."""
+    value = getattr(role, "value", role)
+    if value in OTHER_ROLES_IN_SENTENCE:
+        return str(OTHER_ROLES_IN_SENTENCE[value])
+    try:
+        return str(ROLE_IN_SENTENCE[Role(value)])
+    except ValueError:
+        return value.replace("_", " ")
+
+
 def _event_form(event=None, **kwargs) -> EventForm:
     """The event's settings form: every shipped policy (and the event's uploaded one), and each policy's own levels,
     grouped by policy (static/js/policy-levels.js shows the chosen policy's group only)."""
@@ -38,7 +60,10 @@ def _event_form(event=None, **kwargs) -> EventForm:
         policies.insert(0, event_policy(event))
     form.policy_id.choices = [
         SelectChoice(
-            p.id, p.name + (" (uploaded for this event)" if event and p is policies[0] and event.policy_sha else "")
+            p.id,
+            _("%(policy)s (uploaded for this event)", policy=p.name)
+            if event and p is policies[0] and event.policy_sha
+            else p.name,
         )
         for p in policies
     ]
@@ -79,7 +104,7 @@ def create():
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash(f"Event “{event.name}” created. Now add its staff.", "success")
+            flash(_("Event “%(name)s” created. Now add its staff.", name=event.name), "success")
             return redirect(url_for("events.staff", event_id=event.id))
     return render_template(
         "events/form.html", form=form, event=None, policies=list(current_catalog().policies.values())
@@ -134,7 +159,7 @@ def settings(event, roles):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash("Event settings saved.", "success")
+            flash(_("Event settings saved."), "success")
             return redirect(url_for("events.show", event_id=event.id))
     policies = list(current_catalog().policies.values())
     return render_template("events/form.html", form=form, event=event, policies=policies), 400 if form.errors else 200
@@ -160,7 +185,14 @@ def upload_policy(event, roles):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash(f"The event now enforces {policy.name} {policy.version}, uploaded.", "success")
+            flash(
+                _(
+                    "The event now enforces %(policy)s %(version)s, uploaded.",
+                    policy=policy.name,
+                    version=policy.version,
+                ),
+                "success",
+            )
             return redirect(url_for("events.settings", event_id=event.id))
     uploads = db.session.scalars(
         select(EventPolicy).where(EventPolicy.event_id == event.id).order_by(EventPolicy.id.desc())
@@ -212,7 +244,7 @@ def end_staff(event, roles, assignment_id):
         abort(404)  # before the form: another event's assignment id is unknown here, whatever was sent
     form = EndStaffForm()
     if not form.validate_on_submit():
-        flash("Say why this person leaves the role.", "error")
+        flash(_("Say why this person leaves the role."), "error")
         return redirect(url_for("events.staff", event_id=event.id))
     try:
         services.end_staff(
@@ -221,7 +253,7 @@ def end_staff(event, roles, assignment_id):
     except LookupError:
         abort(404)
     db.session.commit()
-    flash("Removed from the staff; the record is kept.", "success")
+    flash(_("Removed from the staff; the record is kept."), "success")
     return redirect(url_for("events.staff", event_id=event.id))
 
 
@@ -347,15 +379,18 @@ def import_step(event, roles, upload_id):
     form = ImportStepForm()
     if request.method == "GET" or not form.validate_on_submit():
         if form.is_submitted():
-            flash("The form had expired; nothing was changed. Try again.", "error")
+            flash(_("The form had expired; nothing was changed. Try again."), "error")
+        if upload.status is imports.ImportState.APPLIED:
+            flash(_("This file was already applied."), "info")
+            return redirect(url_for("events.players", event_id=event.id))
         if upload.status is not imports.ImportState.PENDING:
-            flash(f"This file was already {upload.status.value}.", "info")
+            flash(_("This file was already discarded."), "info")
             return redirect(url_for("events.players", event_id=event.id))
         return _pending_page(event, roles, upload)
     if form.discard.data:
         imports.discard(db.session, actor=current_user, event=event, upload=upload)
         db.session.commit()
-        flash("The rest of the file was not imported; the pairings already there are kept.", "success")
+        flash(_("The rest of the file was not imported; the pairings already there are kept."), "success")
         return redirect(url_for("events.players", event_id=event.id))
     mapping = {}
     for key, role in request.form.items():
@@ -391,7 +426,11 @@ def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
         button(
             lambda: services.start_round(db.session, actor=current_user, event=event),
-            lambda rnd: f"Round {rnd.number} started; it ends at {clock(services.round_ends_at(rnd))}.",
+            lambda rnd: _(
+                "Round %(number)s started; it ends at %(time)s.",
+                number=rnd.number,
+                time=clock(services.round_ends_at(rnd)),
+            ),
         )
     return redirect(url_for("events.show", event_id=event.id))
 
@@ -402,15 +441,26 @@ def end_round(event, roles, number):
     """End a round early (every match reported) or on time; what is still open in it ends with it."""
     rnd = found(services.round_by_number(db.session, event, number), Action.END_ROUND)
     if not EndRoundForm().validate_on_submit():
-        flash("The form had expired; nothing was changed. Try again.", "error")
+        flash(_("The form had expired; nothing was changed. Try again."), "error")
         return redirect(url_for("events.show", event_id=event.id))
     ended = services.end_round(db.session, actor=current_user, event=event, rnd=rnd)
     db.session.commit()
-    also = "".join(
-        f" The deck check at table {dc.table_number} was still running: it ended with the round, without a result."
-        for dc in ended.deck_checks
+    flash(
+        " ".join(
+            [
+                _("Round %(number)s ended.", number=rnd.number),
+                *(
+                    _(
+                        "The deck check at table %(table)s was still running: it ended with the round, without a "
+                        "result.",
+                        table=dc.table_number,
+                    )
+                    for dc in ended.deck_checks
+                ),
+            ]
+        ),
+        "success",
     )
-    flash(f"Round {rnd.number} ended.{also}", "success")
     return redirect(url_for("events.show", event_id=event.id))
 
 
@@ -422,12 +472,12 @@ def pairings(event, roles):
     rnd = services.current_round(db.session, event)
     if form.validate_on_submit():
         if rnd is None:
-            form.file.errors.append("Start round 1 before importing its pairings.")
+            form.file.errors.append(_("Start round 1 before importing its pairings."))
         else:
             try:
                 text = strip_control_characters(form.file.data.read().decode("utf-8"))
             except UnicodeDecodeError:
-                form.file.errors.append("The file is not UTF-8 text; save it as “CSV UTF-8”.")
+                form.file.errors.append(_("The file is not UTF-8 text; save it as “CSV UTF-8”."))
             else:
                 report = services.import_pairings(
                     db.session, actor=current_user, event=event, round_number=rnd.number, text=text

@@ -32,9 +32,11 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
+from flask_babel import gettext as _
+
 from .model import MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, table_number
 from .model import finish as finish_file
-from .xmlfile import head, label_rejections, parse, root_name, shown, text_of
+from .xmlfile import head, label_rejections, labelled, match_label, parse, player_label, root_name, shown, text_of
 
 MARKS = ("<TournamentPlayers", "<TournamentStyleCode", "<CurrentRound", "<EventTypeCode", "<TournPlayer")
 BYE = "bye"  # what _player_id() answers for KTS's bye seat (ID 0)
@@ -51,19 +53,22 @@ def read(data: bytes) -> TournamentFile:
     """A KTS file's players and matches, checked by `finish`; bad entries rejected with Where("row", n)."""
     root = parse(data)
     if root.tag != "Tournament":
-        raise UnreadableFile(f"The file is XML but not a KTS tournament file: its root element is <{root.tag}>.")
+        raise UnreadableFile(
+            _("The file is XML but not a KTS tournament file: its root element is <%(root)s>.", root=root.tag)
+        )
     file = TournamentFile(format="kts", event_name=text_of(root, "Name"), fields=("name", "code"))
     labels: dict[int, str] = {}
+    matches: set[int] = set()  # the id() of each match's Where
 
     for n, element in enumerate(root.iterfind("TournamentPlayers/TournPlayer"), start=1):
         where = Where("row", n)
-        labels[id(where)] = f"player {n}"
+        labels[id(where)] = player_label(n)
         person = element.find("Player")
         if person is None:  # KTS also reads the ID and names straight from <TournPlayer>
             person = element
         code = _player_id(text_of(person, "ID"))
         if code == BYE:
-            file.reject(where, f"player {n}: the ID 0 is KTS's bye, not a player")
+            file.reject(where, labelled(player_label(n), _("the ID 0 is KTS's bye, not a player")))
             continue
         name = " ".join(p for p in (text_of(person, "FirstName"), text_of(person, "LastName")) if p)
         file.players.append(
@@ -81,40 +86,41 @@ def read(data: bytes) -> TournamentFile:
         where = Where("row", n)
         round_text = text_of(match, "Round")
         k = per_round[round_text or ""] = per_round.get(round_text or "", 0) + 1
-        label = f"match {k} of round {round_text or '(blank)'}"
+        label = match_label(k, round_text)
         labels[id(where)] = label
+        matches.add(id(where))
         problem = _match(file, match, round_text, where)
         if problem:
-            file.reject(where, f"{label}: {problem}")
+            file.reject(where, labelled(label, problem))
 
     since = len(file.rejected)
-    return label_rejections(finish_file(file), since, labels)
+    return label_rejections(finish_file(file), since, labels, matches)
 
 
 def _match(file: TournamentFile, match: Element, round_text: str | None, where: Where) -> str | None:
     """Add one <TournMatch> to the file, or say what is wrong with it."""
     if not (round_text and round_text.isascii() and round_text.isdigit()):
-        return f"the round {shown(round_text)} is not a number"
+        return _("the round %(round)s is not a number", round=shown(round_text))
     number = int(round_text)
     if number == 0:  # the seating before round 1, not a round
         return None
     seats = [_player_id(text_of(seat, "ID") or text_of(seat)) for seat in match.iterfind("Player")]
     if any(seat is None for seat in seats):
-        return "a seat of the match has no player ID"
+        return _("a seat of the match has no player ID")
     players = tuple(seat for seat in seats if seat is not None and seat != BYE)
     if not players:
-        return None if seats else "the match names no player"
+        return None if seats else _("the match names no player")
     if len(players) == 1:
         file.matches.append(FileMatch(number, None, players, where))
         return None
     if len(players) > 2:
-        return f"the match seats {len(players)} players"
+        return _("the match seats %(count)s players", count=len(players))
     table_text = text_of(match, "Table")
     table = table_number(table_text)
     if table is None:
         if table_text and table_text.isascii() and table_text.isdigit():
-            return f"table {table_text} is not between 1 and {MAX_TABLE}"
-        return f"table {shown(table_text)} is not a number"
+            return _("table %(table)s is not between 1 and %(max)s", table=table_text, max=MAX_TABLE)
+        return _("table %(table)s is not a number", table=shown(table_text))
     file.matches.append(FileMatch(number, table, players, where))
     return None
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from flask_babel import gettext  # not `_`: _match_name uses `_` for a value it skips
+
 from .model import FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, clean_text, finish, table_number
 from .table import decode, rows
 
@@ -69,13 +71,13 @@ def read(data: bytes) -> TournamentFile:
     """A Melee export's players (standings) or players and matches (matches export), checked by `finish`."""
     table = rows(decode(data))
     if not table:
-        raise UnreadableFile("The file has no rows.")
+        raise UnreadableFile(gettext("The file has no rows."))
     header: dict[str, int] = {}
     for i, h in enumerate(table[0][1]):
         header.setdefault(h.strip().lower(), i)
     kind = _kind(header)
     if kind is None:
-        raise UnreadableFile("The file's first row is not the header of a Melee matches or standings export.")
+        raise UnreadableFile(gettext("The file's first row is not the header of a Melee matches or standings export."))
 
     def cell(cells: list[str], column: str) -> str | None:
         i = header.get(column.lower())
@@ -89,7 +91,7 @@ def read(data: bytes) -> TournamentFile:
             user_id = cell(cells, "TeamPlayers1ID")
             code = cell(cells, "TeamId") or user_id
             if code is None:
-                file.reject(where, "the player ID (TeamId) is blank")
+                file.reject(where, gettext("the player ID (TeamId) is blank"))
                 continue
             platform = {"melee": user_id} if user_id and user_id != code else {}
             if asmo := cell(cells, "TeamPlayers1AsmoConnectId"):
@@ -105,12 +107,12 @@ def read(data: bytes) -> TournamentFile:
         where = Where("line", line)
         round_text = cell(cells, "RoundNumber")
         if not (round_text and round_text.isascii() and round_text.isdigit() and int(round_text) > 0):
-            file.reject(where, f"the round {_shown(round_text)} is not a number")
+            file.reject(where, gettext("the round %(round)s is not a number", round=_shown(round_text)))
             continue
         number = int(round_text)
         first = _side(file, seen, where, cell(cells, "Team1Id"), _match_name(cell, cells, 1))
         if first is None:
-            file.reject(where, f"round {number}: the first player's ID (Team1Id) is blank")
+            file.reject(where, gettext("round %(round)s: the first player's ID (Team1Id) is blank", round=number))
             continue
         second_id = cell(cells, "Team2Id")
         if second_id is None or cell(cells, "ByeReason"):
@@ -119,7 +121,10 @@ def read(data: bytes) -> TournamentFile:
         table_text = cell(cells, "TableNumber")
         tbl = table_number(table_text)
         if tbl is None:
-            file.reject(where, f"round {number}: the table {_shown(table_text)} is not a number")
+            file.reject(
+                where,
+                gettext("round %(round)s: the table %(table)s is not a number", round=number, table=_shown(table_text)),
+            )
             continue
         second = _side(file, seen, where, second_id, _match_name(cell, cells, 2))
         file.matches.append(FileMatch(number, tbl, (first, second or ""), where))
@@ -158,4 +163,4 @@ def _match_name(cell: Cell, cells: list[str], side: int) -> str | None:
 
 
 def _shown(text: str | None) -> str:
-    return f"'{text}'" if text else "(blank)"
+    return gettext("'%(text)s'", text=text) if text else gettext("(blank)")

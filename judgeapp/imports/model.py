@@ -10,13 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
 Format = Literal["tom", "kts", "melee", "csv"]
 FORMATS: tuple[Format, ...] = ("tom", "kts", "melee", "csv")
-FORMAT_NAMES: dict[str, str] = {
-    "tom": "Tournament Operations Manager file (.tdf)",
-    "kts": "KTS tournament file (.Tournament)",
-    "melee": "Melee export (CSV)",
-    "csv": "spreadsheet (CSV or TSV)",
+FORMAT_NAMES: dict[str, Any] = {  # lazy: each shown in the page's language
+    "tom": _l("Tournament Operations Manager file (.tdf)"),
+    "kts": _l("KTS tournament file (.Tournament)"),
+    "melee": _l("Melee export (CSV)"),
+    "csv": _l("spreadsheet (CSV or TSV)"),
 }
 
 MAX_TABLE = 9999  # as the floor forms' table fields
@@ -139,17 +142,17 @@ def clean_text(text: str | None) -> str | None:
 def player_problem(player: FilePlayer) -> str | None:
     """What is wrong with a player on their own (a missing name, an over-long field), or None."""
     if not player.name:
-        return "the player has no name"
+        return _("the player has no name")
     if len(player.name) > MAX_NAME:
-        return f"the name is longer than {MAX_NAME} characters"
+        return _("the name is longer than %(max)s characters", max=MAX_NAME)
     if player.code is not None and len(player.code) > MAX_CODE:
-        return f"the player ID is longer than {MAX_CODE} characters"
+        return _("the player ID is longer than %(max)s characters", max=MAX_CODE)
     if player.reading is not None and len(player.reading) > MAX_NAME:
-        return f"the reading of the name is longer than {MAX_NAME} characters"
+        return _("the reading of the name is longer than %(max)s characters", max=MAX_NAME)
     if player.team is not None and len(player.team) > MAX_NAME:
-        return f"the team is longer than {MAX_NAME} characters"
+        return _("the team is longer than %(max)s characters", max=MAX_NAME)
     if player.country is not None and len(player.country) > MAX_COUNTRY:
-        return f"the country is longer than {MAX_COUNTRY} characters"
+        return _("the country is longer than %(max)s characters", max=MAX_COUNTRY)
     return None
 
 
@@ -173,8 +176,19 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
         earlier = first.get(player.key)
         if earlier is not None:
             if not same_player_again:
-                what = f"player ID {player.code}" if player.code is not None else f"the name {player.name}"
-                file.reject(player.where, f"{what} is already given to an earlier player ({_place(earlier.where)})")
+                if player.code is not None:
+                    why = _(
+                        "player ID %(id)s is already given to an earlier player (%(place)s)",
+                        id=player.code,
+                        place=_place(earlier.where),
+                    )
+                else:
+                    why = _(
+                        "the name %(name)s is already given to an earlier player (%(place)s)",
+                        name=player.name,
+                        place=_place(earlier.where),
+                    )
+                file.reject(player.where, why)
             continue
         first[player.key] = player
         players.append(player)
@@ -182,21 +196,37 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
     seated: dict[tuple[int, str], FileMatch] = {}
     for match in file.matches:
         if not 1 <= match.round <= MAX_ROUND:
-            file.reject(match.where, f"round {match.round}: an event has rounds 1 to {MAX_ROUND}")
+            file.reject(
+                match.where, _("round %(round)s: an event has rounds 1 to %(max)s", round=match.round, max=MAX_ROUND)
+            )
             continue
         unknown = [p for p in match.players if p not in first]
         if unknown:
-            file.reject(match.where, f"round {match.round}: unknown player {', '.join(_shown(p) for p in unknown)}")
+            file.reject(
+                match.where,
+                _(
+                    "round %(round)s: unknown player %(players)s",
+                    round=match.round,
+                    players=", ".join(_shown(p) for p in unknown),
+                ),
+            )
             continue
         if len(set(match.players)) != len(match.players):
-            file.reject(match.where, f"round {match.round}: the same player is named twice in one match")
+            file.reject(
+                match.where, _("round %(round)s: the same player is named twice in one match", round=match.round)
+            )
             continue
         twice = [p for p in match.players if (match.round, p) in seated]
         if twice:
             other = seated[(match.round, twice[0])]
             file.reject(
                 match.where,
-                f"round {match.round}: {_shown(twice[0])} is already paired in this round ({_place(other.where)})",
+                _(
+                    "round %(round)s: %(player)s is already paired in this round (%(place)s)",
+                    round=match.round,
+                    player=_shown(twice[0]),
+                    place=_place(other.where),
+                ),
             )
             continue
         for p in match.players:
@@ -211,24 +241,26 @@ def _shown(key: str) -> str:
 
 
 def _place(where: Where) -> str:
-    return f"{where.kind} {where.number}"
+    return (
+        _("line %(number)s", number=where.number) if where.kind == "line" else _("row %(number)s", number=where.number)
+    )
 
 
 # The columns a spreadsheet's headers are mapped to (table.py knows their English and Japanese synonyms). A row with
 # a round and a table and one player is a seat (two seats at one table make a match; a seat with no table is a bye);
 # a row with a second player (name_2/code_2) is a whole match.
-COLUMN_ROLES: dict[str, str] = {
-    "name": "Player name",
-    "first_name": "First name (given name)",
-    "last_name": "Last name (family name)",
-    "code": "Player ID",
-    "reading": "Reading of the name (フリガナ)",
-    "country": "Country",
-    "team": "Team",
-    "round": "Round",
-    "table": "Table",
-    "name_2": "Opponent's name",
-    "code_2": "Opponent's player ID",
+COLUMN_ROLES: dict[str, Any] = {  # role -> its label (lazy: shown in the page's language)
+    "name": _l("Player name"),
+    "first_name": _l("First name (given name)"),
+    "last_name": _l("Last name (family name)"),
+    "code": _l("Player ID"),
+    "reading": _l("Reading of the name (フリガナ)"),
+    "country": _l("Country"),
+    "team": _l("Team"),
+    "round": _l("Round"),
+    "table": _l("Table"),
+    "name_2": _l("Opponent's name"),
+    "code_2": _l("Opponent's player ID"),
 }
 
 

@@ -27,6 +27,8 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from flask_babel import gettext  # not `_`: the readers use `_` for a value they skip
+
 from .model import (
     COLUMN_ROLES,
     FileMatch,
@@ -115,7 +117,9 @@ def decode(data: bytes) -> str:
     except UnicodeDecodeError:
         pass
     if best is None:
-        raise UnreadableFile("The file is not text in any encoding a spreadsheet writes (save it as CSV UTF-8).")
+        raise UnreadableFile(
+            gettext("The file is not text in any encoding a spreadsheet writes (save it as CSV UTF-8).")
+        )
     return str(best)
 
 
@@ -155,14 +159,20 @@ def rows(text: str) -> list[tuple[int, list[str]]]:
         for cells in reader:
             if reader.line_num - line + 1 >= RUNAWAY_LINES and any("\n" in c for c in cells):
                 raise UnreadableFile(
-                    f"A quotation mark on line {line} opens a cell that runs on to line {reader.line_num}: close or "
-                    "remove that quotation mark and upload the file again."
+                    gettext(
+                        "A quotation mark on line %(line)s opens a cell that runs on to line %(end)s: close or "
+                        "remove that quotation mark and upload the file again.",
+                        line=line,
+                        end=reader.line_num,
+                    )
                 )
             if any(c.strip() for c in cells):
                 out.append((line, cells))
             line = reader.line_num + 1
     except csv.Error as err:
-        raise UnreadableFile(f"Line {line} of the file cannot be read as CSV ({err}).") from None
+        raise UnreadableFile(
+            gettext("Line %(line)s of the file cannot be read as CSV (%(error)s).", line=line, error=err)
+        ) from None
     return out
 
 
@@ -178,21 +188,29 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
     """A spreadsheet's players and pairings, checked by `finish`. `mapping` (column index → role) replaces the
     header recognition, as the organizer chose it on the column-mapping page."""
     if data.startswith(b"PK\x03\x04"):
-        raise UnreadableFile("This is a workbook (.xlsx or .ods), not a CSV file: save it as CSV and upload that.")
+        raise UnreadableFile(
+            gettext("This is a workbook (.xlsx or .ods), not a CSV file: save it as CSV and upload that.")
+        )
     text = decode(data)
     if text.lstrip("\ufeff \t\r\n").startswith("<"):
-        raise UnreadableFile("The file is XML or HTML that no reader recognised, not a spreadsheet saved as CSV.")
+        raise UnreadableFile(
+            gettext("The file is XML or HTML that no reader recognised, not a spreadsheet saved as CSV.")
+        )
     table = rows(text)
     if not table:
-        raise UnreadableFile("The file has no rows.")
+        raise UnreadableFile(gettext("The file has no rows."))
     _, header = table[0]
     while header and not header[-1].strip():  # spreadsheets pad rows with empty columns
         header = header[:-1]
     if not header:
-        raise UnreadableFile("The file's first row is empty: it needs a header row (name, player ID…).")
+        raise UnreadableFile(gettext("The file's first row is empty: it needs a header row (name, player ID…)."))
     if len(header) > MAX_COLUMNS:
         raise UnreadableFile(
-            f"The file has {len(header)} columns; a players or pairings file has a few (at most {MAX_COLUMNS})."
+            gettext(
+                "The file has %(count)s columns; a players or pairings file has a few (at most %(max)s).",
+                count=len(header),
+                max=MAX_COLUMNS,
+            )
         )
     width = len(header)
     if mapping is not None:
@@ -210,7 +228,7 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
             body = table[1:]
             if not ({"name", "code", "first_name", "last_name"} & set(columns.values())):
                 raise NeedsMapping(
-                    "The file's columns were not recognised: say which column holds the player's name or ID.",
+                    gettext("The file's columns were not recognised: say which column holds the player's name or ID."),
                     headers=[clean_text(h) or "" for h in header],
                     sample=[[clean_text(c) or "" for c in cells[:width]] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
                     mapping={i: r for i, r in guess.items() if r in COLUMN_ROLES},
@@ -221,11 +239,14 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
 def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tuple[int, list[str]]]) -> dict[int, str]:
     columns = {int(i): role for i, role in mapping.items() if role in COLUMN_ROLES and 0 <= int(i) < len(header)}
     chosen = list(columns.values())
-    twice = sorted({COLUMN_ROLES[r] for r in chosen if chosen.count(r) > 1})
+    twice = sorted({str(COLUMN_ROLES[r]) for r in chosen if chosen.count(r) > 1})
     problem = (
-        f"Each kind of column can be chosen once: {', '.join(twice)} was chosen for more than one column."
+        gettext(
+            "Each kind of column can be chosen once: %(columns)s was chosen for more than one column.",
+            columns=", ".join(twice),
+        )
         if twice
-        else "Say which column holds the player's name or the player ID."
+        else gettext("Say which column holds the player's name or the player ID.")
     )
     if twice or not ({"name", "code", "first_name", "last_name"} & set(chosen)):
         raise NeedsMapping(
@@ -285,7 +306,14 @@ class _Reader:
             extra = [c for c in cells[self.width :] if c.strip()]
             if extra:
                 filled = max(i for i, c in enumerate(cells) if c.strip()) + 1
-                self.file.reject(where, f"the row has {filled} cells but the file has {self.width} columns")
+                self.file.reject(
+                    where,
+                    gettext(
+                        "the row has %(cells)s cells but the file has %(columns)s columns",
+                        cells=filled,
+                        columns=self.width,
+                    ),
+                )
                 continue
             round_text = self.cell(cells, "round")
             if "round" not in self.at or (
@@ -295,7 +323,7 @@ class _Reader:
                 continue
             number = _number(round_text, ("round", "r", "第", "回戦", "ラウンド"))
             if number is None:
-                self.file.reject(where, f"the round {_shown(round_text)} is not a number")
+                self.file.reject(where, gettext("the round %(round)s is not a number", round=_shown(round_text)))
                 continue
             self.pairing_row(where, number, cells, seats)
         for (number, table), seated in seats.items():
@@ -303,9 +331,20 @@ class _Reader:
                 keys = tuple(key for _, key in seated)
                 self.file.matches.append(FileMatch(number, table, keys, Where("line", seated[0][0])))
             else:
-                what = "only one player" if len(seated) == 1 else f"{len(seated)} players"
+                why = (
+                    gettext(
+                        "round %(round)s, table %(table)s: only one player at this table", round=number, table=table
+                    )
+                    if len(seated) == 1
+                    else gettext(
+                        "round %(round)s, table %(table)s: %(count)s players at this table",
+                        round=number,
+                        table=table,
+                        count=len(seated),
+                    )
+                )
                 for line, _ in seated:
-                    self.file.reject(Where("line", line), f"round {number}, table {table}: {what} at this table")
+                    self.file.reject(Where("line", line), why)
         listed = {p.key for p in self.file.players}
         self.file.players.extend(self.pairing_player[k] for k in self.order if k not in listed)
         self.file.players.sort(key=lambda p: p.where.number)
@@ -315,7 +354,7 @@ class _Reader:
     def player_row(self, where: Where, cells: list[str]) -> None:
         name, code = self.name(cells), self.cell(cells, "code")
         if code is None and self.ids_expected:
-            self.file.reject(where, "the player ID is blank")
+            self.file.reject(where, gettext("the player ID is blank"))
             return
         if name is None and code is not None and not self.has_names:
             name = code  # a file of IDs only: the ID stands for the name
@@ -348,13 +387,21 @@ class _Reader:
                 return
             table = _number(table_text, ("table", "卓", "テーブル"), limit=True)
             if table is None:
-                self.file.reject(where, f"round {number}: the table {_shown(table_text)} is not a number")
+                self.file.reject(
+                    where,
+                    gettext(
+                        "round %(round)s: the table %(table)s is not a number", round=number, table=_shown(table_text)
+                    ),
+                )
                 return
             seats.setdefault((number, table), []).append((where.number, first))
             return
         table = _number(table_text, ("table", "卓", "テーブル"), limit=True)
         if table is None:
-            self.file.reject(where, f"round {number}: the table {_shown(table_text)} is not a number")
+            self.file.reject(
+                where,
+                gettext("round %(round)s: the table %(table)s is not a number", round=number, table=_shown(table_text)),
+            )
             return
         second = self.player_key(where, opponent_name, opponent_code)
         if second is None:
@@ -365,10 +412,10 @@ class _Reader:
         """The key a pairing uses for this player, recording the player of the file on first sight; None (the row
         rejected) when the row names no one or gives a blank ID in a file of IDs."""
         if code is None and self.ids_expected:
-            self.file.reject(where, "the player ID is blank" if name else "the row names no player")
+            self.file.reject(where, gettext("the player ID is blank") if name else gettext("the row names no player"))
             return None
         if code is None and name is None:
-            self.file.reject(where, "the row names no player")
+            self.file.reject(where, gettext("the row names no player"))
             return None
         if name is None and not self.has_names:
             name = code
@@ -382,7 +429,14 @@ class _Reader:
             self.pairing_player[key] = FilePlayer(name=name, code=code, where=known.where)
         elif name and known.name != name:
             self.file.reject(
-                where, f"player ID {code} is given to {known.name} on line {known.where.number} and to {name} here"
+                where,
+                gettext(
+                    "player ID %(id)s is given to %(name)s on line %(line)s and to %(other)s here",
+                    id=code,
+                    name=known.name,
+                    line=known.where.number,
+                    other=name,
+                ),
             )
             return None
         return key
@@ -405,4 +459,4 @@ def _number(text: str | None, affixes: Iterable[str], *, limit: bool = False) ->
 
 
 def _shown(text: str | None) -> str:
-    return f"'{text}'" if text else "(blank)"
+    return gettext("'%(text)s'", text=text) if text else gettext("(blank)")

@@ -31,9 +31,11 @@ from __future__ import annotations
 
 from xml.etree.ElementTree import Element
 
+from flask_babel import gettext as _
+
 from .model import MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, clean_text, table_number
 from .model import finish as finish_file
-from .xmlfile import head, label_rejections, parse, root_name, shown, text_of
+from .xmlfile import head, label_rejections, labelled, match_label, parse, player_label, root_name, shown, text_of
 
 MARKS = ("<data", "<players", "<pods", "gametype=")  # one of these follows TOM's root element
 
@@ -48,13 +50,16 @@ def read(data: bytes) -> TournamentFile:
     """A TOM file's players and matches, checked by `finish`; bad entries rejected with Where("row", n)."""
     root = parse(data)
     if root.tag != "tournament":
-        raise UnreadableFile(f"The file is XML but not a TOM tournament file: its root element is <{root.tag}>.")
+        raise UnreadableFile(
+            _("The file is XML but not a TOM tournament file: its root element is <%(root)s>.", root=root.tag)
+        )
     file = TournamentFile(format="tom", event_name=text_of(root, "data/name"), fields=("name", "code"))
     labels: dict[int, str] = {}
+    matches: set[int] = set()  # the id() of each match's Where
 
     for n, element in enumerate(root.iterfind("players/player"), start=1):
         where = Where("row", n)
-        labels[id(where)] = f"player {n}"
+        labels[id(where)] = player_label(n)
         code = clean_text(element.get("userid"))
         name = " ".join(p for p in (text_of(element, "firstname"), text_of(element, "lastname")) if p)
         file.players.append(
@@ -75,28 +80,29 @@ def read(data: bytes) -> TournamentFile:
             for k, match in enumerate(round_element.iterfind("matches/match"), start=1):
                 row += 1
                 where = Where("row", row)
-                label = f"match {k} of round {number_text or '(blank)'}"
+                label = match_label(k, number_text)
                 labels[id(where)] = label
+                matches.add(id(where))
                 problem = _match(file, match, number, where)
                 if problem:
-                    file.reject(where, f"{label}: {problem}")
+                    file.reject(where, labelled(label, problem))
 
     since = len(file.rejected)
-    return label_rejections(finish_file(file), since, labels)
+    return label_rejections(finish_file(file), since, labels, matches)
 
 
 def _match(file: TournamentFile, match: Element, number: int, where: Where) -> str | None:
     """Add one <match> to the file, or say what is wrong with it."""
     if number < 1:
-        return "the round number is not a number"
+        return _("the round number is not a number")
     bye = match.find("player")
     sides = [bye] if bye is not None else [match.find("player1"), match.find("player2")]
     present = [side for side in sides if side is not None]
     if not present:
-        return "the match names no player"
+        return _("the match names no player")
     codes = [clean_text(side.get("userid")) for side in present]
     if any(code is None for code in codes):
-        return "a player of the match has no userid"
+        return _("a player of the match has no userid")
     players = tuple(code for code in codes if code is not None)
     if len(players) == 1:  # TOM writes a bye as one <player>, outcome 5, at table 0
         file.matches.append(FileMatch(number, None, players, where))
@@ -105,7 +111,7 @@ def _match(file: TournamentFile, match: Element, number: int, where: Where) -> s
     table = table_number(table_text)
     if table is None:
         if table_text and table_text.isascii() and table_text.isdigit():
-            return f"table {table_text} is not between 1 and {MAX_TABLE}"
-        return f"table {shown(table_text)} is not a number"
+            return _("table %(table)s is not between 1 and %(max)s", table=table_text, max=MAX_TABLE)
+        return _("table %(table)s is not a number", table=shown(table_text))
     file.matches.append(FileMatch(number, table, players, where))
     return None

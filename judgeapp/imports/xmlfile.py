@@ -14,14 +14,19 @@ from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
 from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 
 from .model import TournamentFile, UnreadableFile, clean_text
 
 HEAD_BYTES = 4096  # looks_like() reads no further than this
 
-_ENTITIES = "The file declares XML entities, which judgeapp does not read (they can be used to attack a server)."
-_DTD = "The file declares a DTD (<!DOCTYPE …>), which judgeapp does not read and tournament software does not write."
+_ENTITIES = _l("The file declares XML entities, which judgeapp does not read (they can be used to attack a server).")
+_DTD = _l(
+    "The file declares a DTD (<!DOCTYPE …>), which judgeapp does not read and tournament software does not write."
+)
 _INCOMPLETE = ("no element found", "unclosed token", "unclosed cdata section")
+_ROUND_PREFIX = re.compile(r"round \d+: |第\d+ラウンド：")  # what model.finish() starts a match's reason with
 _POSITION = re.compile(r":\s*line \d+, column \d+\s*$")
 _PROLOG = re.compile(
     r"""\s*(?:
@@ -41,12 +46,25 @@ def parse(data: bytes) -> Element:
         return root
     except DefusedXmlException:
         # forbid_dtd refuses the <!DOCTYPE …> before any entity in it is seen: say which danger it was
-        raise UnreadableFile(_ENTITIES if _declares_entities(data) else _DTD) from None
+        raise UnreadableFile(str(_ENTITIES if _declares_entities(data) else _DTD)) from None
     except ParseError as err:
         line, column = err.position[0], err.position[1] + 1  # expat counts columns from 0
         reason = _POSITION.sub("", str(err)).strip() or "the XML cannot be read"
-        what = "complete" if reason.startswith(_INCOMPLETE) else "well-formed"
-        raise UnreadableFile(f"The file is not {what} XML: line {line}, column {column}: {reason}.") from None
+        if reason.startswith(_INCOMPLETE):
+            why = _(
+                "The file is not complete XML: line %(line)s, column %(column)s: %(reason)s.",
+                line=line,
+                column=column,
+                reason=reason,
+            )
+        else:
+            why = _(
+                "The file is not well-formed XML: line %(line)s, column %(column)s: %(reason)s.",
+                line=line,
+                column=column,
+                reason=reason,
+            )
+        raise UnreadableFile(why) from None
 
 
 def _declares_entities(data: bytes) -> bool:
@@ -82,21 +100,36 @@ def text_of(element: Element | None, path: str = ".") -> str | None:
 
 
 def shown(text: str | None) -> str:
-    return f"'{text}'" if text else "(blank)"
+    return _("'%(text)s'", text=text) if text else _("(blank)")
 
 
-def label_rejections(file: TournamentFile, since: int, labels: dict[int, str]) -> TournamentFile:
+def player_label(n: int) -> str:
+    return _("player %(n)s", n=n)
+
+
+def match_label(k: int, round_text: str | None) -> str:
+    return _("match %(n)s of round %(round)s", n=k, round=round_text or _("(blank)"))
+
+
+def labelled(label: str, problem: str) -> str:
+    """A reason with the entry it is about: "player 3: the player has no name"."""
+    return _("%(entry)s: %(problem)s", entry=label, problem=problem)
+
+
+def label_rejections(file: TournamentFile, since: int, labels: dict[int, str], matches: set[int]) -> TournamentFile:
     """Put the kind of entry into the reasons `finish()` wrote (from index `since` on): "player 3: …",
     "match 2 of round 4: …". `labels` maps id() of each entry's Where to its label: Where("row", 3) alone cannot tell
-    the third player from the third match."""
+    the third player from the third match. `matches`: the id() of the Where of each match, whose label already
+    names the round (the reason's own "round 4: " is then dropped, in English or Japanese)."""
     for i in range(since, len(file.rejected)):
         rejected = file.rejected[i]
         label = labels.get(id(rejected.where))
         if label is None:
             continue
+        labels_a_match = id(rejected.where) in matches
         reason = rejected.reason
-        round_prefix = re.match(r"round \d+: ", reason)
-        if round_prefix and label.startswith("match "):
+        round_prefix = _ROUND_PREFIX.match(reason)
+        if round_prefix and labels_a_match:
             reason = reason[round_prefix.end() :]
-        file.rejected[i] = replace(rejected, reason=f"{label}: {reason}")
+        file.rejected[i] = replace(rejected, reason=labelled(label, reason))
     return file

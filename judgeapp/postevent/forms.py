@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from wtforms import StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
@@ -5,17 +6,17 @@ from ..forms import Form
 
 
 class CloseForm(Form):
-    submit = SubmitField("Close the event")
+    submit = SubmitField(_l("Close the event"))
 
 
 class ReopenForm(Form):
     reason = TextAreaField(
-        "Why reopen it",
-        validators=[DataRequired(message="Say why the event is reopened."), Length(max=500)],
+        _l("Why reopen it"),
+        validators=[DataRequired(message=_l("Say why the event is reopened.")), Length(max=500)],
         render_kw={"rows": 2},
-        description="Kept in the event's record, with your name and the time.",
+        description=_l("Kept in the event's record, with your name and the time."),
     )
-    submit = SubmitField("Reopen the event")
+    submit = SubmitField(_l("Reopen the event"))
 
 
 class LookupForm(Form):
@@ -23,7 +24,7 @@ class LookupForm(Form):
         csrf = False  # a GET search: it changes nothing
 
     code = StringField(
-        "Player ID",
-        validators=[DataRequired(message="Type a player ID."), Length(max=64)],
+        _l("Player ID"),
+        validators=[DataRequired(message=_l("Type a player ID.")), Length(max=64)],
         render_kw={"autocomplete": "off", "autocapitalize": "characters"},
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 from io import BytesIO
 
 from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..errors import FieldError, show_on_form
@@ -72,7 +73,10 @@ def close(event, roles):
             db.session.rollback()
             return _close_page(event, roles, form=form, found=err.blockers, status=409)
         db.session.commit()
-        flash("Event closed: its records are now read-only." if closed else "The event was already closed.", "success")
+        flash(
+            _("Event closed: its records are now read-only.") if closed else _("The event was already closed."),
+            "success",
+        )
         return redirect(url_for("postevent.close", event_id=event.id))
     return _close_page(event, roles, form=form)
 
@@ -88,7 +92,7 @@ def reopen(event, roles):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash("Event reopened; the reason is recorded. Close it again when you are done.", "success")
+            flash(_("Event reopened; the reason is recorded. Close it again when you are done."), "success")
             return redirect(url_for("postevent.close", event_id=event.id))
     return _close_page(event, roles, reopen_form=form, status=400)
 

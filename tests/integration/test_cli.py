@@ -8,6 +8,7 @@ from sqlalchemy import func, inspect, select
 
 from judgeapp.extensions import db
 from judgeapp.models import Event, Player, Round, User
+from tests.conftest import login
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "catalogs"
 
@@ -118,14 +119,37 @@ def test_demo_creates_the_demo_open_once(app, cli):
     assert first.exit_code == 0 and "head@demo.test" in first.output and "demo-password-1" in first.output
     assert cli("demo").exit_code == 0
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Event)) == 1
-        event = db.session.scalar(select(Event))
-        assert (event.name, event.policy_id, event.level) == ("Demo Open", "bushiroad-afr", 2)
-        codes = sorted(db.session.scalars(select(Player.player_code)))
+        assert db.session.scalar(select(func.count()).select_from(Event)) == 2  # and the Japanese デモ大会
+        event = db.session.scalar(select(Event).order_by(Event.id))
+        assert (event.id, event.name, event.policy_id, event.level) == (1, "Demo Open", "bushiroad-afr", 2)
+        codes = sorted(db.session.scalars(select(Player.player_code).where(Player.event_id == event.id)))
         assert codes == [f"DEMO-{n:03d}" for n in range(1, 33)]
-        assert db.session.scalar(select(func.count()).select_from(Round)) == 1
-        emails = set(db.session.scalars(select(User.email)))
-    assert emails == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
+        assert db.session.scalar(select(func.count()).select_from(Round).where(Round.event_id == event.id)) == 1
+        staff = {a.user.email for a in event.staff} | {event.organizer.email}
+    assert staff == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
+
+
+def test_the_demo_also_creates_a_japanese_event_run_by_japanese_speaking_accounts(app, cli):
+    from judgeapp.models import Role
+
+    shown = cli("demo", "--password", "demo-password-1")
+    assert shown.exit_code == 0 and "floor-ja@demo.test" in shown.output
+    with app.app_context():
+        event = db.session.scalar(select(Event).where(Event.name == "デモ大会"))
+        assert (event.language, event.policy_id, event.level) == ("ja", "bushiroad-afr", 2)
+        players = db.session.scalars(select(Player).where(Player.event_id == event.id)).all()
+        assert ("山田 太郎", "やまだ たろう") in [(p.name, p.reading) for p in players]
+        assert all(p.reading for p in players)
+        roles = {(a.user.email, a.role) for a in event.staff if a.ended_at is None}
+        assert ("floor-ja@demo.test", Role.FLOOR_JUDGE) in roles
+        assert {("head-ja@demo.test", Role.HEAD_JUDGE), ("head-ja@demo.test", Role.SCOREKEEPER)} <= roles
+        floor = db.session.scalar(select(User).where(User.email == "floor-ja@demo.test"))
+        assert floor.locale == "ja"
+        event_id = event.id
+    judge = app.test_client()
+    assert login(judge, "floor-ja@demo.test", "demo-password-1").status_code == 302
+    html = judge.get(f"/events/{event_id}").get_data(as_text=True)
+    assert '<html lang="ja">' in html and "第1ラウンド（全4ラウンド）" in html and "違反を記録" in html
 
 
 def test_the_demo_of_make_run_has_an_appeal_waiting_and_a_disqualification_under_investigation(app, cli):

@@ -52,6 +52,7 @@ class FilePlayer:
     code: str | None
     where: Where
     reading: str | None = None  # the reading of the name (フリガナ) where the file has one
+    handle: str | None = None  # the name the player goes by (ハンドルネーム), where the file has one
     country: str | None = None
     platform_ids: dict[str, str] = field(default_factory=dict)  # other IDs the file carries, by platform
     team: str | None = None
@@ -146,6 +147,10 @@ def player_problem(player: FilePlayer) -> str | None:
         return f"the player ID is longer than {MAX_CODE} characters"
     if player.reading is not None and len(player.reading) > MAX_NAME:
         return f"the reading of the name is longer than {MAX_NAME} characters"
+    if player.handle is not None and len(player.handle) > MAX_NAME:
+        return f"the handle is longer than {MAX_NAME} characters"
+    if any(len(v) > MAX_CODE for v in player.platform_ids.values()):
+        return f"a platform ID is longer than {MAX_CODE} characters"
     if player.team is not None and len(player.team) > MAX_NAME:
         return f"the team is longer than {MAX_NAME} characters"
     if player.country is not None and len(player.country) > MAX_COUNTRY:
@@ -216,13 +221,16 @@ def _place(where: Where) -> str:
 
 # The columns a spreadsheet's headers are mapped to (table.py knows their English and Japanese synonyms). A row with
 # a round and a table and one player is a seat (two seats at one table make a match; a seat with no table is a bye);
-# a row with a second player (name_2/code_2) is a whole match.
+# a row with a second player (name_2/code_2) is a whole match. A Bushiroad ID column is kept in the player's
+# platform_ids ("bushiroad"), and is also their player ID when the file has no other player ID column.
 COLUMN_ROLES: dict[str, str] = {
     "name": "Player name",
     "first_name": "First name (given name)",
     "last_name": "Last name (family name)",
     "code": "Player ID",
     "reading": "Reading of the name (フリガナ)",
+    "handle": "Handle (nickname)",
+    "bushiroad": "Bushiroad ID",
     "country": "Country",
     "team": "Team",
     "round": "Round",

@@ -1,5 +1,6 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
 
+from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -37,6 +38,14 @@ class IncidentForm(OutboxFields):
     new_player = BooleanField("Not registered yet: add this player")
     new_player_code = StringField(
         "Player ID of the new player", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+    )
+    new_player_reading = StringField(
+        _l("Reading of the new player's name (furigana)"),
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off", "lang": "ja"},
+    )
+    new_player_handle = StringField(
+        _l("Handle of the new player"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"}
     )
     team = SelectField("Team", validators=[Optional()])
     spectator = StringField("Spectator", validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"})

@@ -8,6 +8,7 @@ import io
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
@@ -386,7 +387,7 @@ def add_player(
         event_id=event.id, name=name, player_code=code, team=team, reading=reading, handle=handle, platform_ids=extra
     )
     session.add(player)
-    details = {
+    details: dict[str, Any] = {
         k: v for k, v in (("reading", reading), ("handle", handle), ("platform_ids", extra or None)) if v is not None
     }
     audit.record(

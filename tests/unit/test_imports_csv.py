@@ -389,7 +389,9 @@ def test_a_japanese_list_with_reading_handle_and_bushiroad_id_columns_gives_all_
     file = table.read(sample("players-japanese-bushiroad.csv"))
     assert counts(file)["players"] == 5 and not rejected(file)
     first, second = file.players[0], file.players[1]
-    assert (first.name, first.reading, first.handle) == ("渡辺 一郎", "ワタナベ イチロウ", "ナベ"), "half-width kana folded"
+    assert (first.name, first.reading, first.handle) == ("渡辺 一郎", "ワタナベ イチロウ", "ナベ"), (
+        "half-width kana folded"
+    )
     assert first.code == "12345678901", "the Bushiroad ID is the player ID of a file with no other ID column"
     assert first.platform_ids == {"bushiroad": "12345678901"}, "typed in full-width digits, kept as the same ID"
     assert (second.handle, second.team, second.platform_ids) == ("Hana", "青葉クラブ", {"bushiroad": "12345678902"})

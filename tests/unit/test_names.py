@@ -51,8 +51,13 @@ def test_readings_sort_in_gojuon_order_not_in_the_order_of_the_names_characters(
 
 
 def test_ka_and_ga_sort_together_and_ka_comes_first_when_the_rest_is_equal():
-    people = [("後藤 誠", "ごとう まこと"), ("加藤 優", "かとう ゆう"), ("近藤 誠", "こんどう まこと"), ("河野 誠", "かわの まこと")]
-    # か…: かとう, かわの; こ/ご share the first level: ごとう (ことう) before こんどう (こんとう), as と comes before ん
+    people = [
+        ("後藤 誠", "ごとう まこと"),
+        ("加藤 優", "かとう ゆう"),
+        ("近藤 誠", "こんどう まこと"),
+        ("河野 誠", "かわの まこと"),
+    ]
+    # かとう, かわの; こ and ご share the first level: ごとう (ことう) before こんどう (こんとう): と before ん
     assert sort_names(people) == ["加藤 優", "河野 誠", "後藤 誠", "近藤 誠"]
     assert sort_names([("がき", "がき"), ("かき", "かき")]) == ["かき", "がき"]
 

@@ -89,8 +89,8 @@ function main() {
     b.type = "button"; b.className = "chip"; b.textContent = label;
     if (reading) {
       var small = document.createElement("small");
-      small.lang = "ja"; small.className = "reading"; small.textContent = " " + reading;
-      b.appendChild(small);
+      small.lang = "ja"; small.className = "reading"; small.textContent = reading;
+      b.appendChild(document.createTextNode(" ")); b.appendChild(small);
     }
     return b;
   }
@@ -438,7 +438,7 @@ function main() {
 
   form.querySelectorAll("input[name=subject_kind]").forEach(function (r) { r.addEventListener("change", showKind); });
   playerInput.addEventListener("input", function () { syncPlayerId(); showMatches(); if (playerId.value) suggest(); checkSeat(); });
-  playerInput.addEventListener("change", function () { syncPlayerId(); showMatches(); suggest(); checkSeat(); });
+  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); checkSeat(); });  // not the matches: a tap on one blurs the field first
   table.addEventListener("input", function () { showTablePlayers(); checkSeat(); });
   var roundField = $("#round"); if (roundField) roundField.addEventListener("change", function () { checkSeat(); suggest(); });
   search.addEventListener("input", filterInfractions);

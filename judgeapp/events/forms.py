@@ -88,15 +88,32 @@ class EndStaffForm(Form):
 
 
 class PlayerForm(Form):
-    name = StringField("Name", validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
-    player_code = StringField("Player ID", validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"})
-    team = StringField(
-        "Team",
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
+    reading = StringField(
+        _l("Reading of the name (furigana)"),
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off", "lang": "ja"},
+        description=_l("Optional. In kana: lists sort by it at a Japanese event, and search finds it."),
+    )
+    handle = StringField(
+        _l("Handle"),
         validators=[Optional(), Length(max=200)],
         render_kw={"autocomplete": "off"},
-        description="Only for team events.",
+        description=_l("Optional. The name the player goes by online or at the shop."),
     )
-    submit = SubmitField("Add player")
+    player_code = StringField(
+        _l("Player ID"), validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+    )
+    bushiroad_id = StringField(
+        _l("Bushiroad ID"), validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+    )
+    team = StringField(
+        _l("Team"),
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off"},
+        description=_l("Only for team events."),
+    )
+    submit = SubmitField(_l("Add player"))
 
 
 class ImportForm(Form):

@@ -243,6 +243,7 @@ class _Known:
     country: str | None
     team: str | None
     platform_ids: dict[str, str]
+    handle: str | None = None
 
 
 def _apply_players(
@@ -255,16 +256,16 @@ def _apply_players(
     end_batch: Callable[[], None] | None,
 ) -> dict[str, int]:
     """File player key → player id at the event, adding the new players and filling in what the file adds to known
-    ones (reading, country, other IDs; an ID for a player registered by name only). The event's players are read
+    ones (reading, handle, country, other IDs; an ID for a player registered by name only). The event's players are read
     once, as plain values: a batch's commit expires ORM objects, and reloading them per batch would make a large
     file's import quadratic."""
     event_id = event.id
     ids: dict[str, int] = {}
     columns = (Player.id, Player.name, Player.player_code, Player.reading, Player.country, Player.team)
     known = [
-        _Known(pid, name, code, reading, country, team, dict(extra or {}))
-        for pid, name, code, reading, country, team, extra in session.execute(
-            select(*columns, Player.platform_ids).where(Player.event_id == event_id).order_by(Player.id)
+        _Known(pid, name, code, reading, country, team, dict(extra or {}), handle)
+        for pid, name, code, reading, country, team, extra, handle in session.execute(
+            select(*columns, Player.platform_ids, Player.handle).where(Player.event_id == event_id).order_by(Player.id)
         )
     ]
     by_code = {k.code: k for k in known if k.code}
@@ -302,6 +303,7 @@ def _apply_players(
                     player_code=fp.code,
                     team=fp.team,
                     reading=fp.reading,
+                    handle=fp.handle,
                     country=fp.country,
                     platform_ids=dict(fp.platform_ids),
                 )
@@ -322,7 +324,7 @@ def _apply_players(
         session.flush()
         for fp, player in added:
             ids[fp.key] = player.id
-            k = _Known(player.id, fp.name, fp.code, fp.reading, fp.country, fp.team, dict(fp.platform_ids))
+            k = _Known(player.id, fp.name, fp.code, fp.reading, fp.country, fp.team, dict(fp.platform_ids), fp.handle)
             by_name.setdefault(k.name, []).append(k)
             if k.code is not None:
                 by_code[k.code] = k
@@ -350,7 +352,13 @@ def _fill_in(known: _Known, fp: FilePlayer) -> dict[str, Any]:
     """What the file adds to a known player (never overwriting what is there): the fields to set, also kept in
     `known` so that the same player later in the file changes nothing more."""
     changes: dict[str, Any] = {}
-    for name, attr in (("player_code", "code"), ("reading", "reading"), ("country", "country"), ("team", "team")):
+    for name, attr in (
+        ("player_code", "code"),
+        ("reading", "reading"),
+        ("handle", "handle"),
+        ("country", "country"),
+        ("team", "team"),
+    ):
         value = getattr(fp, attr)
         if value is not None and getattr(known, attr) is None:
             setattr(known, attr, value)

@@ -5,15 +5,17 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from .. import audit
+from .. import audit, names
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
 from ..imports.model import MAX_TABLE, table_number
@@ -246,13 +248,24 @@ class StaffResult:
 
 
 def current_staff(session: Session, event: Event) -> list[StaffAssignment]:
-    return list(
+    """The event's staff now, role by role; within a role, in the order they were added, or by the readings of their
+    names (gojūon order) at a Japanese event."""
+    staff = list(
         session.scalars(
             select(StaffAssignment)
             .where(StaffAssignment.event_id == event.id, StaffAssignment.ended_at.is_(None))
             .order_by(StaffAssignment.role, StaffAssignment.id)
         )
     )
+    if not in_reading_order(event):
+        return staff
+    roles = {a.role: i for i, a in reversed(list(enumerate(staff)))}  # each role where it first comes
+    return sorted(staff, key=lambda a: (roles[a.role], names.sort_key(a.user.name, a.user.reading)))
+
+
+def in_reading_order(event: Event) -> bool:
+    """Whether the event's lists of people go by the readings of their names: a Japanese event's."""
+    return event.language == "ja"
 
 
 def add_staff(
@@ -354,8 +367,27 @@ def _clean_player(name: str, code: str | None) -> tuple[str, str | None]:
     return name, code
 
 
+def _clean_optional(value: str | None, field_name: str, limit: int, *, nfkc: bool = False) -> str | None:
+    """One line of text or None; NFKC for a reading (half-width ｶﾅ as カナ, as imports store it) and an ID."""
+    value = " ".join((value or "").split()) or None
+    if value is not None and nfkc:
+        value = unicodedata.normalize("NFKC", value)
+    if value is not None and len(value) > limit:
+        raise FieldError(field_name, f"At most {limit} characters.")
+    return value
+
+
 def players_of(session: Session, event: Event) -> list[Player]:
-    return list(session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)))
+    """The event's players by name, or by the readings of their names (gojūon order) at a Japanese event."""
+    players = list(session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)))
+    return in_name_order(event, players)
+
+
+def in_name_order(event: Event, players: list[Player]) -> list[Player]:
+    """Players (listed by name) as the event lists them: a Japanese event by reading, those without one last."""
+    if not in_reading_order(event):
+        return players
+    return sorted(players, key=lambda p: names.sort_key(p.name, p.reading))
 
 
 def _code_taken(session: Session, event: Event, code: str | None) -> bool:
@@ -373,16 +405,37 @@ def _clean_team(team: str | None) -> str | None:
 
 
 def add_player(
-    session: Session, *, actor: User, event: Event, name: str, player_code: str | None, team: str | None = None
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    name: str,
+    player_code: str | None,
+    team: str | None = None,
+    reading: str | None = None,
+    handle: str | None = None,
+    bushiroad_id: str | None = None,
 ) -> Player:
-    """Register one player at the event."""
+    """Register one player at the event: a name, and where given their ID, team, the reading of the name (フリガナ),
+    the handle they go by and their Bushiroad ID (kept in platform_ids, as imports keep it)."""
     name, code = _clean_player(name, player_code)
     team = _clean_team(team)
+    reading = _clean_optional(reading, "reading", MAX_NAME, nfkc=True)
+    handle = _clean_optional(handle, "handle", MAX_NAME)
+    bushiroad = _clean_optional(bushiroad_id, "bushiroad_id", MAX_CODE, nfkc=True)
     if _code_taken(session, event, code):
         raise FieldError("player_code", f"Player ID {code} is already registered at this event.")
-    player = Player(event_id=event.id, name=name, player_code=code, team=team)
+    extra = {"bushiroad": bushiroad} if bushiroad else {}
+    player = Player(
+        event_id=event.id, name=name, player_code=code, team=team, reading=reading, handle=handle, platform_ids=extra
+    )
     session.add(player)
-    audit.record(session, actor, "player.add", player, event_id=event.id, name=name, player_code=code, team=team)
+    details: dict[str, Any] = {
+        k: v for k, v in (("reading", reading), ("handle", handle), ("platform_ids", extra or None)) if v is not None
+    }
+    audit.record(
+        session, actor, "player.add", player, event_id=event.id, name=name, player_code=code, team=team, **details
+    )
     return player
 
 

@@ -272,6 +272,9 @@ def players(event, roles):
                 name=form.name.data,
                 player_code=form.player_code.data,
                 team=form.team.data,
+                reading=form.reading.data,
+                handle=form.handle.data,
+                bushiroad_id=form.bushiroad_id.data,
             )
         except FieldError as err:
             show_on_form(form, err, db.session)

@@ -55,6 +55,7 @@ class FilePlayer:
     code: str | None
     where: Where
     reading: str | None = None  # the reading of the name (フリガナ) where the file has one
+    handle: str | None = None  # the name the player goes by (ハンドルネーム), where the file has one
     country: str | None = None
     platform_ids: dict[str, str] = field(default_factory=dict)  # other IDs the file carries, by platform
     team: str | None = None
@@ -149,6 +150,10 @@ def player_problem(player: FilePlayer) -> str | None:
         return _("the player ID is longer than %(max)s characters", max=MAX_CODE)
     if player.reading is not None and len(player.reading) > MAX_NAME:
         return _("the reading of the name is longer than %(max)s characters", max=MAX_NAME)
+    if player.handle is not None and len(player.handle) > MAX_NAME:
+        return _("the handle is longer than %(max)s characters", max=MAX_NAME)
+    if any(len(v) > MAX_CODE for v in player.platform_ids.values()):
+        return _("a platform ID is longer than %(max)s characters", max=MAX_CODE)
     if player.team is not None and len(player.team) > MAX_NAME:
         return _("the team is longer than %(max)s characters", max=MAX_NAME)
     if player.country is not None and len(player.country) > MAX_COUNTRY:
@@ -255,6 +260,8 @@ COLUMN_ROLES: dict[str, Any] = {  # role -> its label (lazy: shown in the page's
     "last_name": _l("Last name (family name)"),
     "code": _l("Player ID"),
     "reading": _l("Reading of the name (フリガナ)"),
+    "handle": _l("Handle (nickname)"),
+    "bushiroad": _l("Bushiroad ID"),
     "country": _l("Country"),
     "team": _l("Team"),
     "round": _l("Round"),

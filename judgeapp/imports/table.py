@@ -57,11 +57,19 @@ _SYNONYMS: dict[str, tuple[str, ...]] = {
         "プレイヤー", "選手名", "参加者名", "nom", "spieler", "spielername", "nombre", "jugador",
     ),
     "code": (
-        "code", "player id", "id", "pop id", "play pokemon id", "konami id", "bushiroad id", "player code",
-        "membership number", "プレイヤーid", "会員番号", "プレイヤー番号", "コナミid", "ブシナビid", "カードゲーマーid",
+        "code", "player id", "id", "pop id", "play pokemon id", "konami id", "player code",
+        "membership number", "プレイヤーid", "会員番号", "プレイヤー番号", "コナミid", "カードゲーマーid",
         "spieler id", "identifiant", "id 1",
     ),
     "reading": ("reading", "furigana", "name reading", "フリガナ", "ふりがな", "よみがな", "ヨミガナ", "読み", "よみ"),
+    "handle": (
+        "handle", "nickname", "nick", "handle name", "player handle", "ハンドルネーム", "ハンドル", "ハンドル名",
+        "ニックネーム", "hn", "pseudo", "spitzname",
+    ),
+    "bushiroad": (
+        "bushiroad id", "bushiroad", "bushinavi id", "bushi navi id", "ブシロードid", "ブシナビid", "ブシナビ",
+        "ブシロードid番号",
+    ),
     "country": ("country", "nation", "country code", "国", "国名", "land", "pays", "país"),
     "team": ("team", "team name", "チーム", "チーム名", "équipe"),
     "round": ("round", "round number", "rnd", "回戦", "ラウンド", "回戦数", "runde", "ronde"),
@@ -272,6 +280,8 @@ class _Reader:
         self.at: dict[str, int] = {}
         for i, role in self.columns.items():
             self.at.setdefault(role, i)
+        if "bushiroad" in self.at and "code" not in self.at:
+            self.at["code"] = self.at["bushiroad"]  # the Bushiroad ID is the player ID of a file with no other
         has = set(self.at)
         self.has_names = bool({"name", "first_name", "last_name"} & has)
         self.has_codes = "code" in has
@@ -280,7 +290,10 @@ class _Reader:
 
     def cell(self, cells: list[str], role: str) -> str | None:
         i = self.at.get(role)
-        return clean_text(cells[i]) if i is not None and i < len(cells) else None
+        text = clean_text(cells[i]) if i is not None and i < len(cells) else None
+        if text is not None and i == self.at.get("bushiroad"):
+            return unicodedata.normalize("NFKC", text)  # a Bushiroad ID typed in full-width digits is the same ID
+        return text
 
     def name(self, cells: list[str]) -> str | None:
         """The player's name; a "name" column beside a first-name column is the surname ("Prénom" and "Nom",
@@ -297,7 +310,7 @@ class _Reader:
     def read(self) -> TournamentFile:
         self.file.fields = tuple(
             r
-            for r in ("name", "code", "reading", "country", "team")
+            for r in ("name", "code", "reading", "handle", "bushiroad", "country", "team")
             if r in self.at or (r == "name" and self.has_names)
         )
         seats: dict[tuple[int, int], list[tuple[int, str]]] = {}
@@ -358,14 +371,16 @@ class _Reader:
             return
         if name is None and code is not None and not self.has_names:
             name = code  # a file of IDs only: the ID stands for the name
-        reading = self.cell(cells, "reading")
+        reading, bushiroad = self.cell(cells, "reading"), self.cell(cells, "bushiroad")
         self.file.players.append(
             FilePlayer(
                 name=name or "",
                 code=code,
                 where=where,
                 reading=unicodedata.normalize("NFKC", reading) if reading else None,
+                handle=self.cell(cells, "handle"),
                 country=self.cell(cells, "country"),
+                platform_ids={"bushiroad": bushiroad} if bushiroad else {},
                 team=self.cell(cells, "team"),
             )
         )

@@ -42,6 +42,14 @@ class IncidentForm(OutboxFields):
     new_player_code = StringField(
         _l("Player ID of the new player"), validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
     )
+    new_player_reading = StringField(
+        _l("Reading of the new player's name (furigana)"),
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off", "lang": "ja"},
+    )
+    new_player_handle = StringField(
+        _l("Handle of the new player"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"}
+    )
     team = SelectField(_l("Team"), validators=[Optional()])
     spectator = StringField(
         _l("Spectator"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"}

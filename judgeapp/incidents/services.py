@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit, permissions
+from .. import audit, names, permissions
 from ..errors import FieldError, one_line
 from ..events.services import byes_of, current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..history import priors_of_players
@@ -92,7 +92,11 @@ def split_player_text(text: str) -> tuple[str, str | None]:
 
 
 def find_player(session: Session, event: Event, text: str, *, field_name: str = "player") -> Player:
-    """The event's player a judge means by a name, a player ID, or 'Name · ID' from the pick list."""
+    """The event's player a judge means by a name, a player ID, or 'Name · ID' from the pick list.
+
+    Typed any way (judgeapp/names.py): full-width or half-width, hiragana or katakana, with or without spaces and
+    hyphens. An ID (the player ID or another platform's, such as the Bushiroad ID) or a whole name, reading or handle
+    names one player; else what was typed may be part of one player's name, reading, handle or ID."""
     name, code = split_player_text(text or "")
     if not name and not code:
         raise FieldError(field_name, _("Type a few letters of the player's name or their player ID."))
@@ -104,11 +108,22 @@ def find_player(session: Session, event: Event, text: str, *, field_name: str = 
     exact = [p for p in session.scalars(base.where(func.lower(Player.name) == name.lower()))]
     if len(exact) == 1:
         return exact[0]
-    like = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    partial = session.scalars(base.where(Player.name.ilike(f"%{like}%", escape="\\")).limit(6)).all()
+    everyone = session.scalars(base.order_by(Player.id)).all()  # the rest compares names as judges type them
+    for probe in filter(None, (code, name)):
+        by_id = [p for p in everyone if names.equals(probe, p.player_code, *(p.platform_ids or {}).values())]
+        if len(by_id) == 1:
+            return by_id[0]
+    whole = [p for p in everyone if names.equals(name, p.name, p.reading, p.handle)]
+    if len(whole) == 1:
+        return whole[0]
+    partial = [
+        p
+        for p in everyone
+        if names.matches(name, p.name, p.reading, p.handle, p.player_code, *(p.platform_ids or {}).values())
+    ]
     if len(partial) == 1:
         return partial[0]
-    if not partial and not exact:
+    if not partial and not exact and not whole:
         raise FieldError(
             field_name,
             _(
@@ -172,6 +187,8 @@ class IncidentInput:
     player_id: int | None = None
     new_player: bool = False
     new_player_code: str | None = None
+    new_player_reading: str | None = None
+    new_player_handle: str | None = None
     team: str | None = None
     spectator_name: str | None = None
     rank_id: str | None = None
@@ -253,7 +270,15 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
         from ..events.services import add_player  # one way to register a player
 
         name, code = split_player_text(data.player_text)
-        player = add_player(session, actor=actor, event=event, name=name, player_code=data.new_player_code or code)
+        player = add_player(
+            session,
+            actor=actor,
+            event=event,
+            name=name,
+            player_code=data.new_player_code or code,
+            reading=data.new_player_reading,
+            handle=data.new_player_handle,
+        )
         session.flush()
         return Subjects(SubjectKind.PLAYER, player.name, [player])
     if data.player_id is not None:

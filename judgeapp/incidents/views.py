@@ -155,6 +155,8 @@ def new(event, roles):
             player_id=int_or_none(form.player_id.data),
             new_player=form.new_player.data,
             new_player_code=form.new_player_code.data,
+            new_player_reading=form.new_player_reading.data,
+            new_player_handle=form.new_player_handle.data,
             team=form.team.data,
             spectator_name=form.spectator.data,
             rank_id=form.penalty.data or None,
@@ -207,7 +209,7 @@ def new(event, roles):
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
     seating = {
-        t: [{"id": p.id, "label": player_label(p)} for p in ps]
+        t: [{"id": p.id, "label": player_label(p), "reading": p.reading or ""} for p in ps]
         for t, ps in services.pairings_of(db.session, current).items()
     }
     status = 400 if form.errors else 200

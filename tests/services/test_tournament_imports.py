@@ -132,6 +132,25 @@ def test_players_are_matched_by_id_and_by_exact_name_when_the_file_has_no_ids(wo
     assert world.entries("player.update")[0].details["country"] == "JP"
 
 
+def test_a_japanese_list_fills_in_the_reading_handle_and_bushiroad_id_of_a_player_registered_by_hand(world):
+    from judgeapp.events.services import add_player
+
+    add_player(world.session, actor=world.user("organizer"), event=world.event, name="加藤 優", player_code=None)
+    world.session.commit()
+    outcome = apply(
+        world, "氏名,フリガナ,ハンドルネーム,ブシロードID\n加藤 優,ｶﾄｳ ﾕｳ,ゆう,１２３４５\n青木 花子,,Hana,12346\n"
+    )
+
+    kato = world.session.scalar(select(Player).where(Player.name == "加藤 優"))
+    assert (kato.player_code, kato.reading, kato.handle) == ("12345", "カトウ ユウ", "ゆう")
+    assert kato.platform_ids == {"bushiroad": "12345"}
+    assert (outcome.new_players, outcome.updated_players) == (1, 1)
+    assert world.entries("player.update")[0].details["handle"] == "ゆう"
+    again = apply(world, "氏名,フリガナ,ハンドルネーム,ブシロードID\n加藤 優,ｶﾄｳ ﾕｳ,別の名前,12345\n")
+    world.session.refresh(kato)
+    assert again.updated_players == 0 and kato.handle == "ゆう", "a handle is never overwritten"
+
+
 def test_a_file_that_cannot_be_read_writes_nothing_and_says_why(world):
     players_before = world.count(Player)
     upload = imports.receive(

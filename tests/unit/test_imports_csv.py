@@ -122,6 +122,7 @@ FORMATS = [
     ("players-semicolon-excel-de.csv", "csv"),
     ("players-cp932-japanese-excel.csv", "csv"),
     ("seats-cp932-japanese-excel.csv", "csv"),
+    ("players-japanese-bushiroad.csv", "csv"),
     ("players.tsv", "csv"),
 ]
 
@@ -379,3 +380,47 @@ def test_a_column_role_chosen_twice_in_the_mapping_asks_again():
         b"Nome,Cognome,Tessera\nAda,Rossi,T-1\n", mapping={0: "first_name", 1: "last_name", 2: "code"}
     )
     assert [(p.name, p.code) for p in file.players] == [("Ada Rossi", "T-1")]
+
+
+# ---- Japanese player lists: reading, handle, Bushiroad ID ----------------------------------------------------------
+
+
+def test_a_japanese_list_with_reading_handle_and_bushiroad_id_columns_gives_all_of_them():
+    file = table.read(sample("players-japanese-bushiroad.csv"))
+    assert counts(file)["players"] == 5 and not rejected(file)
+    first, second = file.players[0], file.players[1]
+    assert (first.name, first.reading, first.handle) == ("渡辺 一郎", "ワタナベ イチロウ", "ナベ"), (
+        "half-width kana folded"
+    )
+    assert first.code == "12345678901", "the Bushiroad ID is the player ID of a file with no other ID column"
+    assert first.platform_ids == {"bushiroad": "12345678901"}, "typed in full-width digits, kept as the same ID"
+    assert (second.handle, second.team, second.platform_ids) == ("Hana", "青葉クラブ", {"bushiroad": "12345678902"})
+    assert file.players[2].handle is None
+    assert set(file.fields) >= {"name", "code", "reading", "handle", "bushiroad"}
+
+
+def test_a_bushiroad_id_beside_a_player_id_column_is_kept_as_the_players_bushiroad_id_only():
+    file = table.read("名前,プレイヤーID,ブシナビID,ニックネーム\n森 愛子,JP-3001,BR-77,あいこ\n".encode())
+    player = file.players[0]
+    assert (player.code, player.platform_ids, player.handle) == ("JP-3001", {"bushiroad": "BR-77"}, "あいこ")
+
+
+@pytest.mark.parametrize(
+    "header, role",
+    [
+        ("Handle", "handle"),
+        ("Nickname", "handle"),
+        ("ハンドルネーム", "handle"),
+        ("ニックネーム", "handle"),
+        ("Bushiroad ID", "bushiroad"),
+        ("ブシロードID", "bushiroad"),
+        ("ブシナビＩＤ", "bushiroad"),
+    ],
+)
+def test_handle_and_bushiroad_id_headers_are_recognised_in_english_and_japanese(header, role):
+    assert table.role_of(header) == role
+
+
+def test_an_over_long_handle_is_rejected_with_its_line():
+    file = table.read(("name,handle\nAiko Mori," + "x" * 201 + "\n").encode())
+    assert rejected(file) == [{"line": 2, "reason": "the handle is longer than 200 characters"}]

@@ -2,6 +2,7 @@
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
 import { suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
+import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
 import { fold, matches } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
@@ -65,8 +66,14 @@ function main() {
   var seating = JSON.parse(seatingScript.textContent || "{}"), seatingRound = seatingScript.dataset.round || "";
   var byes = JSON.parse((document.getElementById("byes") || {}).textContent || "[]");
   var seatWarning = document.getElementById("seat-warning");
-  var idsByLabel = {};
-  document.querySelectorAll("#player-list option").forEach(function (o) { idsByLabel[o.value] = o.dataset.id; });
+  var idsByLabel = {}, playerIndex = [];
+  document.querySelectorAll("#player-list option").forEach(function (o) {
+    idsByLabel[o.value] = o.dataset.id;
+    playerIndex.push({
+      id: o.dataset.id, label: o.value, name: o.dataset.name || o.value, reading: o.dataset.reading || "",
+      handle: o.dataset.handle || "", ids: (o.dataset.ids || "").split("\t").filter(Boolean),
+    });
+  });
   var last = null, penaltyTouched = !!penalty.value, requestNo = 0;
 
   function kind() { var c = form.querySelector("input[name=subject_kind]:checked"); return c ? c.value : "player"; }
@@ -78,6 +85,35 @@ function main() {
 
   function syncPlayerId() { playerId.value = idsByLabel[playerInput.value] || ""; }
 
+  // A player's button: the pick-list label, and the reading of the name beside it where there is one.
+  function playerChip(label, reading) {
+    var b = document.createElement("button");
+    b.type = "button"; b.className = "chip"; b.textContent = label;
+    if (reading) {
+      var small = document.createElement("small");
+      small.lang = "ja"; small.className = "reading"; small.textContent = reading;
+      b.appendChild(document.createTextNode(" ")); b.appendChild(small);
+    }
+    return b;
+  }
+
+  // The players what was typed finds by name, reading, handle or ID, written any width or kana (names.js: ﾔﾏﾀﾞ, やまだ
+  // and ヤマダ all find 山田 太郎), one tap from being chosen. Nothing while a listed player is chosen.
+  function showMatches() {
+    var box = document.getElementById("player-matches");
+    if (!box) return;
+    box.textContent = "";
+    if (kind() !== "player" || playerId.value || $("#new_player").checked) return;
+    playersMatching(playerIndex, playerInput.value, 6).forEach(function (p) {
+      var b = playerChip(p.label, p.reading);
+      b.dataset.id = String(p.id);
+      b.addEventListener("click", function () {
+        playerInput.value = p.label; playerId.value = p.id; box.textContent = ""; suggest(); checkSeat();
+      });
+      box.appendChild(b);
+    });
+  }
+
   function showTablePlayers() {
     var box = document.getElementById("table-players");
     box.textContent = "";
@@ -88,8 +124,8 @@ function main() {
     title.textContent = _("At table %(table)s:", { table: at });
     box.appendChild(title);
     seated.forEach(function (p) {
-      var b = document.createElement("button");
-      b.type = "button"; b.className = "chip"; b.textContent = p.label; b.dataset.id = String(p.id);
+      var b = playerChip(p.label, p.reading);
+      b.dataset.id = String(p.id);
       b.addEventListener("click", function () {
         playerInput.value = p.label; playerId.value = p.id; suggest(); checkSeat();
         box.querySelectorAll(".chip").forEach(function (c) { c.classList.toggle("on", c === b); });
@@ -408,8 +444,8 @@ function main() {
   }
 
   form.querySelectorAll("input[name=subject_kind]").forEach(function (r) { r.addEventListener("change", showKind); });
-  playerInput.addEventListener("input", function () { syncPlayerId(); if (playerId.value) suggest(); checkSeat(); });
-  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); checkSeat(); });
+  playerInput.addEventListener("input", function () { syncPlayerId(); showMatches(); if (playerId.value) suggest(); checkSeat(); });
+  playerInput.addEventListener("change", function () { syncPlayerId(); suggest(); checkSeat(); });  // not the matches: a tap on one blurs the field first
   table.addEventListener("input", function () { showTablePlayers(); checkSeat(); });
   var roundField = $("#round"); if (roundField) roundField.addEventListener("change", function () { checkSeat(); suggest(); });
   search.addEventListener("input", filterInfractions);

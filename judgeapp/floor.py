@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask_babel import gettext as _
 from wtforms.fields.choices import SelectChoice
 
 from .events.services import rounds_of

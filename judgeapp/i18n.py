@@ -20,9 +20,8 @@ from flask_login import current_user
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}  # code -> the language's own name
 DEFAULT_LANGUAGE = "en"
-# strftime forms the pages ask for -> the CLDR skeleton a non-English locale writes the time with; the forms with a
-# date put the locale's long date before it (CLDR has no date-and-time skeleton such as yMMMdHm for ja: KeyError)
-SKELETONS = {"%H:%M": "Hm", "%H:%M:%S": "Hms", "%Y-%m-%d %H:%M": "Hm", "%Y-%m-%d %H:%M:%S": "Hms"}
+# strftime forms the pages ask for -> the CLDR skeleton a non-English locale writes them with
+SKELETONS = {"%H:%M": "Hm", "%H:%M:%S": "Hms", "%Y-%m-%d %H:%M": "yMMMdHm", "%Y-%m-%d %H:%M:%S": "yMMMdHms"}
 
 babel = Babel()
 
@@ -69,8 +68,7 @@ def format_clock(value: datetime | None, fmt: str = "%H:%M", lang: str | None = 
     at = local(value)
     if lang == "en" or fmt not in SKELETONS:
         return at.strftime(fmt)
-    time = format_skeleton(SKELETONS[fmt], at, locale=lang)
-    return f"{format_date(at.date(), 'long', locale=lang)} {time}" if fmt.startswith("%Y") else time
+    return format_skeleton(SKELETONS[fmt], at, locale=lang)
 
 
 def format_day(value: date | datetime | None, lang: str | None = None) -> str:

@@ -293,7 +293,9 @@ def links(event, roles):
     if status == 200 and request.args.get("format") == "pdf":
         from ..reports.call_sheet import call_sheet_pdf
 
-        pdf = call_sheet_pdf(event.name, table_links(event, form.first.data, form.last.data), form.paper.data)
+        pdf = call_sheet_pdf(
+            event.name, table_links(event, form.first.data, form.last.data), form.paper.data, language=event.language
+        )
         db.session.commit()  # the event's call key, when these are its first links
         return send_file(
             io.BytesIO(pdf),

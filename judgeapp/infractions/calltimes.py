@@ -14,7 +14,7 @@ call). The median is the 50th percentile in the same sense: of an even count, th
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -110,14 +110,23 @@ class CallSummary:
     judges: list[CallGroup]  # by name
 
 
-def summarize(calls: Iterable[CallTimes]) -> CallSummary:
+def english_round_label(number: int | None) -> str:
+    return f"Round {number}" if number is not None else "Between rounds"
+
+
+def summarize(
+    calls: Iterable[CallTimes], round_label: Callable[[int | None], str] = english_round_label
+) -> CallSummary:
+    """The figures of all calls, per round (named by `round_label`: the report passes its language's words) and per
+    judge."""
     total = CallGroup("All calls")
     rounds: dict[int | None, CallGroup] = {}
     judges: dict[str, CallGroup] = {}
     for call in calls:
         total.add(call)
-        label = f"Round {call.round}" if call.round is not None else "Between rounds"
-        rounds.setdefault(call.round, CallGroup(label)).add(call)
+        if call.round not in rounds:
+            rounds[call.round] = CallGroup(round_label(call.round))
+        rounds[call.round].add(call)
         if call.judge is not None and call.taken_at is not None:
             judges.setdefault(call.judge, CallGroup(call.judge)).add(call)
     order = sorted(rounds, key=lambda r: (r is None, r or 0))

@@ -615,11 +615,17 @@ def report_of(
     tz_name: str,
     now: datetime | None = None,
 ):
-    """The disqualification report as plain data; `local` turns a stored UTC time into venue time."""
+    """The disqualification report as plain data, in the language in force (the event's: the view sets it); `local`
+    turns a stored UTC time into venue time."""
+    from flask_babel import gettext as _
+    from flask_babel import pgettext
+
+    from ..i18n import format_day
+    from ..reports import report_language, written
     from ..reports.dq import DQReport, ReportStatement
 
     now = now or utcnow()
-    stamp = lambda at: local(at).strftime("%Y-%m-%d %H:%M")  # noqa: E731
+    stamp = lambda at: written(local(at))  # noqa: E731
     incident = investigation.incident
     players = [s.player for s in incident.subjects]
     seated = (
@@ -645,7 +651,10 @@ def report_of(
         name, section = "", ""
     revoked = [
         what
-        for flag, what in ((investigation.revoke_prizes, "prizes"), (investigation.revoke_standing, "standing"))
+        for flag, what in (
+            (investigation.revoke_prizes, pgettext("revoked", "prizes")),
+            (investigation.revoke_standing, pgettext("revoked", "standing")),
+        )
         if flag
     ]
     statements = [
@@ -653,9 +662,9 @@ def report_of(
             author=s.author_name,
             role=s.author_role.label,
             taken=(
-                f"{stamp(s.taken_at)}, taken by {s.taken_by.name}"
+                _("%(when)s, taken by %(judge)s", when=stamp(s.taken_at), judge=s.taken_by.name)
                 if s.taken_by
-                else f"{stamp(s.taken_at)}, written by the author on a one-time link"
+                else _("%(when)s, written by the author on a one-time link", when=stamp(s.taken_at))
             ),
             text=s.text,
             addendum=s.addendum,
@@ -664,21 +673,22 @@ def report_of(
     ]
     by = investigation.finalized_by.name if investigation.finalized_by else "?"
     status = (
-        f"finalized {stamp(investigation.finalized_at)} by {by}"
+        _("finalized %(when)s by %(judge)s", when=stamp(investigation.finalized_at), judge=by)
         if investigation.finalized_at
-        else "DRAFT: not finalized"
+        else _("DRAFT: not finalized")
     )
     return DQReport(
         number=report_number(event, investigation),
         generated=stamp(now),
         event=event.name,
-        event_date=event.date.isoformat(),
+        event_date=format_day(event.date, report_language()),
         venue=event.venue,
-        policy=f"{policy.name} (version {policy.version})",
+        policy=_("%(policy)s (version %(version)s)", policy=policy.name, version=policy.version),
         level=level_name(policy, event.level),
         head_judge=head.name if head else "—",
         organizer=event.organizer.name,
-        player=", ".join(p.name for p in players) or incident.subject_name,
+        player=_(", ").join(p.name for p in players) or incident.subject_name,
+        player_reading=_(", ").join(p.reading for p in players if p.reading),
         player_id=", ".join(p.player_code or "—" for p in players) or "—",
         round=str(incident.round.number),
         table=str(incident.table_number or "—"),
@@ -686,7 +696,7 @@ def report_of(
         infraction_code=code,
         infraction_name=name,
         section=section,
-        penalty=policy.rank(incident.rank_id).name if incident.rank_id else "No penalty",
+        penalty=policy.rank(incident.rank_id).name if incident.rank_id else _("No penalty"),
         revoked=revoked,
         ejected=investigation.ejected,
         status=status,

@@ -16,7 +16,7 @@ from ..incidents import services as incidents
 from ..localtime import to_local
 from ..models import Event, StatementRequest, User
 from ..permissions import Action, event_route, found
-from ..reports import PAPERS
+from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
 from . import bp, services
@@ -269,15 +269,16 @@ def report(event, roles, number):
     paper = request.args.get("paper", "a4")
     if paper not in PAPERS:
         abort(404)
-    data = services.report_of(
-        db.session,
-        policy,
-        event,
-        investigation,
-        local=to_local,
-        tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC",
-    )
-    pdf = dq_report_pdf(data, paper)
+    with in_language(event.language):
+        data = services.report_of(
+            db.session,
+            policy,
+            event,
+            investigation,
+            local=to_local,
+            tz_name=current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC",
+        )
+        pdf = dq_report_pdf(data, paper)
     return send_file(
         BytesIO(pdf),
         mimetype="application/pdf",

@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import io
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from defusedcsv import csv
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_babel import pgettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
@@ -22,6 +25,7 @@ from ..choices import level_name, rank_namer
 from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
+from ..i18n import format_day
 from ..infractions import ExtensionReason, Policy
 from ..infractions.calltimes import CallTimes, summarize
 from ..investigations.services import report_number
@@ -49,6 +53,7 @@ from ..models import (
     utcnow,
 )
 from ..records import MAX_REASON, lock_event
+from ..reports import report_language, written
 from ..reports.event import (
     AppealLine,
     Count,
@@ -327,7 +332,7 @@ def _who(incident: Incident) -> tuple[str, str]:
 
 
 def _infraction(policy: Policy, code: str) -> str:
-    try:
+    try:  # i22-catalog: the infraction's name in the language in force, once the catalog has its Japanese names
         return f"{code} {policy.infraction(code).name}"
     except LookupError:
         return code
@@ -345,8 +350,8 @@ def report_of(
 ) -> EventReport:
     now = now or utcnow()
     rec = records_of(session, event)
-    rank_name = rank_namer(policy)
-    stamp = lambda at: f"{local(at):%Y-%m-%d %H:%M}"  # noqa: E731
+    rank_name = rank_namer(policy)  # i22-catalog: rank names in the language in force
+    stamp = lambda at: written(local(at))  # noqa: E731
     standing = [i for i in rec.incidents if i.status is IncidentStatus.STANDING]
 
     # Penalties by infraction and rank: the policy's ranks in order, any rank the catalog no longer has, then
@@ -366,9 +371,9 @@ def report_of(
     not_counted = [
         Count(label, status_counts[status])
         for status, label in (
-            (IncidentStatus.VOID, "void"),
-            (IncidentStatus.OVERTURNED, "overturned on appeal"),
-            (IncidentStatus.RECOMMENDED, "pending head judge"),
+            (IncidentStatus.VOID, _("void")),
+            (IncidentStatus.OVERTURNED, _("overturned on appeal")),
+            (IncidentStatus.RECOMMENDED, _("pending head judge")),
         )
         if status_counts[status]
     ]
@@ -413,7 +418,7 @@ def report_of(
                     ),
                     report_number(event, inv) if inv else None,
                     inv.number if inv else None,
-                    inv.status.label if inv else "no investigation",
+                    inv.status.label if inv else _("no investigation"),
                 )
             )
 
@@ -434,7 +439,11 @@ def report_of(
                 a.appellant_name,
                 a.ruling_judge.name,
                 a.status.label,
-                (a.decided_by.name + (" (proxy)" if a.decided_as_proxy else "")) if a.decided_by else "—",
+                (
+                    (_("%(name)s (proxy)", name=a.decided_by.name) if a.decided_as_proxy else a.decided_by.name)
+                    if a.decided_by
+                    else "—"
+                ),
                 a.decision_reason or "",
             )
         )
@@ -486,9 +495,9 @@ def report_of(
 
     return EventReport(
         event=event.name,
-        event_date=event.date.isoformat(),
+        event_date=format_day(event.date, report_language()),
         venue=event.venue,
-        policy=f"{policy.name} (version {event.policy_version})",
+        policy=_("%(policy)s (version %(version)s)", policy=policy.name, version=event.policy_version),
         level=level_name(policy, event.level),
         rounds_planned=event.rounds,
         rounds_played=_count(session, Round, event),
@@ -497,9 +506,13 @@ def report_of(
         organizer=event.organizer.name,
         staff=staff_by_role(session, event, local),
         status=(
-            f"closed {stamp(event.closed_at)} by {event.closed_by.name if event.closed_by else '?'}"
+            _(
+                "closed %(when)s by %(name)s",
+                when=stamp(event.closed_at),
+                name=event.closed_by.name if event.closed_by else "?",
+            )
             if event.closed_at
-            else "DRAFT: the event is not closed"
+            else _("DRAFT: the event is not closed")
         ),
         closed=event.closed_at is not None,
         generated=stamp(now),
@@ -521,15 +534,25 @@ def report_of(
         extensions=len(live),
         extension_minutes=sum(e.minutes for e in live),
         extension_longest=(
-            f"{longest.minutes} min, round {longest.round.number} table {longest.table_number} ({longest.reason.label})"
+            _(
+                "%(minutes)s min, round %(round)s table %(table)s (%(reason)s)",
+                minutes=longest.minutes,
+                round=longest.round.number,
+                table=longest.table_number,
+                reason=longest.reason.label,
+            )
             if longest
             else "—"
         ),
         extensions_by_reason=[by_reason[r] for r in ExtensionReason if r in by_reason],
         extensions_voided=len(rec.extensions) - len(live),
         upgraded=upgraded,
-        calls=summarize(call_times(c) for c in rec.calls) if rec.calls else None,
+        calls=summarize((call_times(c) for c in rec.calls), round_label=_round_label) if rec.calls else None,
     )
+
+
+def _round_label(number: int | None) -> str:
+    return _("Round %(number)s", number=number) if number is not None else _("Between rounds")
 
 
 def call_times(call: JudgeCall) -> CallTimes:
@@ -555,12 +578,14 @@ def staff_by_role(session: Session, event: Event, local: Local) -> list[tuple[st
         .order_by(StaffAssignment.id)
     ).all()
     for role, label in (
-        (Role.HEAD_JUDGE, "Head judge"),
-        (Role.FLOOR_JUDGE, "Floor judges"),
-        (Role.SCOREKEEPER, "Scorekeepers"),
+        (Role.HEAD_JUDGE, _("Head judge")),
+        (Role.FLOOR_JUDGE, _("Floor judges")),
+        (Role.SCOREKEEPER, _("Scorekeepers")),
     ):
         names = [
-            a.user.name + (f" (until {local(a.ended_at):%H:%M})" if a.ended_at else "")
+            _("%(name)s (until %(time)s)", name=a.user.name, time=f"{local(a.ended_at):%H:%M}")
+            if a.ended_at
+            else a.user.name
             for a in assignments
             if a.role is role
         ]
@@ -588,62 +613,85 @@ def dq_investigations(session: Session, event: Event, report: EventReport) -> li
 
 
 # ---- CSV exports -----------------------------------------------------------------------------------------------------
+# The files are the event's, like its reports: their headers and their words (yes/no, statuses, outcomes) are in the
+# event's language, whoever downloads them (the view makes them under reports.in_language). The English headers are
+# the names the files have always had. Times stay in the ISO form (2026-11-23 14:05) in every language: spreadsheets
+# read it as a time and sort by it.
 
 INCIDENT_HEADER = [
-    "event",
-    "incident",
-    "round",
-    "table",
-    "player",
-    "player_id",
-    "platform_ids",
-    "infraction_code",
-    "infraction",
-    "rank",
-    "suggested_rank",
-    "upgraded",
-    "suggestion_explanation",
-    "judge",
-    "time",
-    "appeal_outcome",
-    "status",
-    "void",
-    "status_reason",
-    "description",
+    _l("event"),
+    _l("incident"),
+    _l("round"),
+    _l("table"),
+    _l("player"),
+    _l("player_id"),
+    _l("platform_ids"),
+    _l("infraction_code"),
+    _l("infraction"),
+    _l("rank"),
+    _l("suggested_rank"),
+    _l("upgraded"),
+    _l("suggestion_explanation"),
+    _l("judge"),
+    _l("time"),
+    _l("appeal_outcome"),
+    _l("status"),
+    _l("void"),
+    _l("status_reason"),
+    _l("description"),
 ]
 EXTENSION_HEADER = [
-    "event",
-    "round",
-    "table",
-    "minutes",
-    "extra_turns",
-    "reason",
-    "proposed_minutes",
-    "adjust_reason",
-    "incident",
-    "judge",
-    "time",
-    "void",
-    "void_reason",
+    _l("event"),
+    _l("round"),
+    _l("table"),
+    _l("minutes"),
+    _l("extra_turns"),
+    _l("reason"),
+    _l("proposed_minutes"),
+    _l("adjust_reason"),
+    _l("incident"),
+    _l("judge"),
+    _l("time"),
+    _l("void"),
+    _l("void_reason"),
 ]
 DECK_CHECK_HEADER = [
-    "event",
-    "round",
-    "table",
-    "players",
-    "player_ids",
-    "judge",
-    "started",
-    "ended",
-    "minutes",
-    "result",
-    "notes",
-    "incidents",
+    _l("event"),
+    _l("round"),
+    _l("table"),
+    _l("players"),
+    _l("player_ids"),
+    _l("judge"),
+    _l("started"),
+    _l("ended"),
+    _l("minutes"),
+    _l("result"),
+    _l("notes"),
+    _l("incidents"),
 ]
 
 
 def _yes(flag: bool) -> str:
-    return "yes" if flag else "no"
+    return _("yes") if flag else _("no")
+
+
+def _word(value: str) -> str:
+    """A stored status (an incident's, an appeal's, a deck check's result) as the CSV files write it: the stored word
+    in English, its translation in the event's language."""
+    words = {
+        "standing": pgettext("CSV status", "standing"),
+        "recommended": pgettext("CSV status", "recommended"),
+        "void": pgettext("CSV status", "void"),
+        "overturned": pgettext("CSV status", "overturned"),
+        "open": pgettext("CSV status", "open"),
+        "upheld": pgettext("CSV status", "upheld"),
+        "changed": pgettext("CSV status", "changed"),
+        "in_progress": pgettext("CSV status", "in_progress"),
+        "matches": pgettext("CSV status", "matches"),
+        "problems": pgettext("CSV status", "problems"),
+        "unfinished": pgettext("CSV status", "unfinished"),
+    }
+    return words.get(value, value)
 
 
 def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> list[list]:
@@ -651,7 +699,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
     rows = []
     for i in rec.incidents:
         name, code = _who(i)
-        outcome = "; ".join(a.status.value for a in appeals.get(i.id, []))
+        outcome = "; ".join(_word(a.status.value) for a in appeals.get(i.id, []))
         rows.append(
             [
                 event.name,
@@ -670,7 +718,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 i.judge.name,
                 f"{local(i.created_at):%Y-%m-%d %H:%M}",
                 outcome,
-                i.status.value,
+                _word(i.status.value),
                 _yes(i.status is IncidentStatus.VOID),
                 i.status_reason or "",
                 i.description or "",
@@ -680,20 +728,20 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
 
 
 PLAYER_PENALTY_HEADER = [
-    "player_id",
-    "player",
-    "reading",
-    "platform_ids",
-    "incident",
-    "round",
-    "table",
-    "infraction_code",
-    "infraction",
-    "rank",
-    "upgraded",
-    "team_penalty",
-    "status",
-    "appeal_outcome",
+    _l("player_id"),
+    _l("player"),
+    _l("reading"),
+    _l("platform_ids"),
+    _l("incident"),
+    _l("round"),
+    _l("table"),
+    _l("infraction_code"),
+    _l("infraction"),
+    _l("rank"),
+    _l("upgraded"),
+    _l("team_penalty"),
+    _l("status"),
+    _l("appeal_outcome"),
 ]
 
 
@@ -711,7 +759,7 @@ def player_penalty_rows(policy: Policy, event: Event, rec: Records) -> list[list
     for i in rec.incidents:
         if i.rank_id is None:
             continue
-        outcome = "; ".join(a.status.value for a in appeals.get(i.id, []))
+        outcome = "; ".join(_word(a.status.value) for a in appeals.get(i.id, []))
         for subject in i.subjects:
             p = subject.player
             rows.append(
@@ -728,7 +776,7 @@ def player_penalty_rows(policy: Policy, event: Event, rec: Records) -> list[list
                     rank_name(i.rank_id),
                     _yes(i.upgraded),
                     _yes(i.subject_kind is SubjectKind.TEAM),
-                    i.status.value,
+                    _word(i.status.value),
                     outcome,
                 ]
             )
@@ -758,23 +806,23 @@ def extension_rows(event: Event, rec: Records, local: Local) -> list[list]:
 
 
 CALL_HEADER = [
-    "event",
-    "call",
-    "round",
-    "table",
-    "reason",
-    "player's note",
-    "called",
-    "taken",
-    "taken by",
-    "handed to the head judge",
-    "head judge took it",
-    "head judge",
-    "closed",
-    "outcome",
-    "incident",
-    "waiting seconds",
-    "at the table seconds",
+    _l("event"),
+    _l("call"),
+    _l("round"),
+    _l("table"),
+    _l("reason"),
+    _l("player's note"),
+    _l("called"),
+    _l("taken"),
+    _l("taken by"),
+    _l("handed to the head judge"),
+    _l("head judge took it"),
+    _l("head judge"),
+    _l("closed"),
+    _l("outcome"),
+    _l("incident"),
+    _l("waiting seconds"),
+    _l("at the table seconds"),
 ]
 
 
@@ -824,7 +872,7 @@ def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
                 f"{local(dc.started_at):%Y-%m-%d %H:%M}",
                 f"{local(dc.ended_at):%Y-%m-%d %H:%M}" if dc.ended_at else "",
                 minutes,
-                dc.result.value,
+                _word(dc.result.value),
                 dc.notes,
                 "; ".join(map(str, linked.get(dc.id, []))),
             ]
@@ -848,12 +896,12 @@ def _defuse_padded(value):
     return value
 
 
-def to_csv(header: list[str], rows: list[list]) -> bytes:
+def to_csv(header: Sequence[str], rows: list[list]) -> bytes:
     """UTF-8 with a byte-order mark (so spreadsheets read accented and Japanese names right), a header row, and
     every cell that a spreadsheet would run as a formula neutralised."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
+    writer.writerow([str(name) for name in header])  # the names are translated when the file is made
     for row in rows:
         writer.writerow([_defuse_padded(v) for v in row])
     return out.getvalue().encode("utf-8-sig")

@@ -14,7 +14,7 @@ from ..infractions.calltimes import minutes_seconds
 from ..investigations import services as investigations
 from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
-from ..reports import PAPERS, slug
+from ..reports import PAPERS, in_language, slug
 from ..reports.dq import dq_report_html
 from ..reports.event import bar_chart_svg, event_report_pdf
 from . import bp, services
@@ -100,10 +100,11 @@ def reopen(event, roles):
 @bp.route("/events/<int:event_id>/report")
 @event_route(Action.VIEW_REPORT)
 def report(event, roles):
-    data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
-    return render_template(
-        "postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data), mmss=minutes_seconds
-    )
+    with in_language(event.language):  # the report's page too is the event's, whoever reads it
+        data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
+        return render_template(
+            "postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data), mmss=minutes_seconds
+        )
 
 
 @bp.route("/events/<int:event_id>/report.pdf")
@@ -113,14 +114,15 @@ def report_pdf(event, roles):
     if paper not in PAPERS:
         abort(404)
     policy = event_policy(event)
-    data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
-    appendices = [
-        dq_report_html(
-            investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
-        )
-        for inv in services.dq_investigations(db.session, event, data)
-    ]
-    pdf = event_report_pdf(data, paper, appendices)
+    with in_language(event.language):
+        data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
+        appendices = [
+            dq_report_html(
+                investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
+            )
+            for inv in services.dq_investigations(db.session, event, data)
+        ]
+        pdf = event_report_pdf(data, paper, appendices)
     return send_file(
         BytesIO(pdf),
         mimetype="application/pdf",
@@ -137,7 +139,8 @@ def export(event, roles, kind):
         abort(404)
     header, rows = EXPORTS[kind]
     records = services.records_of(db.session, event)
-    body = services.to_csv(header, rows(event_policy(event), event, records))
+    with in_language(event.language):  # the event's file: its headers and words in the event's language
+        body = services.to_csv(header, rows(event_policy(event), event, records))
     return send_file(
         BytesIO(body),
         mimetype="text/csv; charset=utf-8",

@@ -1,4 +1,9 @@
-"""PDF rendering: plain-data contexts in, bytes out. The only module that imports WeasyPrint."""
+"""PDF rendering: plain-data contexts in, bytes out. The only module that imports WeasyPrint.
+
+A report is written in the language in force when it is made: the views make the event's reports under
+`flask_babel.force_locale(event.language)`, whoever asks for them (the same words for everyone who reads or signs
+them). The templates' `_()` and the context builders' gettext read that language; `written` writes its dates and times.
+Outside an application (unit tests, benchmarks) a report is English."""
 
 from __future__ import annotations
 
@@ -7,10 +12,14 @@ import re
 import threading
 import unicodedata
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from babel.dates import format_date, format_skeleton
+from flask_babel import force_locale, get_locale, get_translations, gettext
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.document import Document
 from weasyprint.text.fonts import FontConfiguration
@@ -21,8 +30,71 @@ TEMPLATES = Path(__file__).resolve().parent / "templates"
 PAPERS = {"a4": "A4", "letter": "letter"}
 # Report templates have their own environment, independent of Flask; user text is always escaped.
 templates = Environment(
-    loader=FileSystemLoader(TEMPLATES), autoescape=select_autoescape(default=True), trim_blocks=True, lstrip_blocks=True
+    loader=FileSystemLoader(TEMPLATES),
+    autoescape=select_autoescape(default=True),
+    trim_blocks=True,
+    lstrip_blocks=True,
+    extensions=["jinja2.ext.i18n"],
 )
+# The same catalogs as the pages (judgeapp/translations), in the language in force (English outside an application);
+# Jinja fills in the placeholders itself, escaping the values.
+templates.install_gettext_callables(  # type: ignore[attr-defined]
+    lambda message: get_translations().ugettext(message),
+    lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
+    newstyle=True,
+)
+
+
+def report_language() -> str:
+    """The language the report is being written in: the one in force (the event's, see the views), else English."""
+    locale = get_locale()  # None outside an application
+    return locale.language if locale is not None else "en"
+
+
+templates.globals["language"] = report_language
+
+
+@contextmanager
+def in_language(lang: str):
+    """Make the event's reports (and their CSV files) in the event's language, whatever the language of whoever
+    asks: the same words for everyone who reads, signs or files them. Everything translated inside is in `lang`."""
+    with force_locale(lang):
+        yield
+
+
+def written(at: datetime, *, seconds: bool = False) -> str:
+    """A time already on the venue's clock, as the report's language writes it: 2026-11-23 14:05 in English (the ISO
+    form the CSV files also use), 2026年11月23日 14:05 in Japanese (24-hour clock)."""
+    lang = report_language()
+    if lang == "en":
+        return at.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
+    return (
+        f"{format_date(at.date(), 'long', locale=lang)} {format_skeleton('Hms' if seconds else 'Hm', at, locale=lang)}"
+    )
+
+
+def css_content(text: str, *counters: str) -> Markup:
+    """`text` as the CSS content of a page's margin box (its footer, its running head), each `%(name)s` placeholder
+    among `counters` becoming that CSS counter: css_content(_("Page %(page)s of %(pages)s"), "page", "pages") gives
+    "Page " counter(page) " of " counter(pages). The words come from a translation and may hold values (a report
+    number), so each piece is quoted and escaped for CSS: it goes inside a <style> element, where HTML escaping means
+    nothing."""
+    out = []
+    for n, piece in enumerate(re.split(r"%\((" + "|".join(counters or ("-",)) + r")\)s", text)):
+        if n % 2:
+            out.append(f"counter({piece})")
+        elif piece:
+            quoted = "".join(ch if ch.isalnum() or ch in " -_.,:#/()" else f"\\{ord(ch):x} " for ch in piece)
+            out.append(f'"{quoted}"')
+    return Markup(" ".join(out) or '""')
+
+
+def page_margins(running_head: str) -> dict[str, Markup]:
+    """The margin boxes' words, in the report's language: its running head and the page numbers."""
+    return {
+        "running_head": css_content(running_head),
+        "page_numbers": css_content(gettext("Page %(page)s of %(pages)s"), "page", "pages"),
+    }
 
 
 def page_size(paper: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import segno
 
-from . import html_to_pdf, page_size, templates
+from . import html_to_pdf, in_language, page_size, templates
 
 
 def qr_data_uri(url: str) -> str:
@@ -19,6 +19,8 @@ def call_sheet_html(event_name: str, tables: list[tuple[int, str]], paper: str =
     return templates.get_template("call_sheet.html").render(event=event_name, cards=cards, page_size=page_size(paper))
 
 
-def call_sheet_pdf(event_name: str, tables: list[tuple[int, str]], paper: str = "a4") -> bytes:
-    """Render the sheet; `paper` is "a4" or "letter"."""
-    return html_to_pdf(call_sheet_html(event_name, tables, paper))
+def call_sheet_pdf(event_name: str, tables: list[tuple[int, str]], paper: str = "a4", language: str = "en") -> bytes:
+    """Render the sheet in `language` (the event's: the players at its tables read it); `paper` is "a4" or
+    "letter"."""
+    with in_language(language):
+        return html_to_pdf(call_sheet_html(event_name, tables, paper))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import html_to_pdf, page_size, templates
+from flask_babel import gettext as _
+
+from . import html_to_pdf, page_margins, page_size, templates
 
 
 @dataclass
@@ -48,11 +50,14 @@ class DQReport:
     summary: str
     incident_description: str = ""
     time_zone: str = "UTC"
+    player_reading: str = ""  # the reading of the player's name (フリガナ), where known
     extra: dict = field(default_factory=dict)
 
 
 def dq_report_html(report: DQReport, paper: str = "a4") -> str:
-    return templates.get_template("dq.html").render(r=report, page_size=page_size(paper))
+    """The report in the language in force (the event's: see judgeapp/reports/__init__.py)."""
+    margins = page_margins(_("Report %(number)s", number=report.number))
+    return templates.get_template("dq.html").render(r=report, page_size=page_size(paper), margins=margins)
 
 
 def dq_report_pdf(report: DQReport, paper: str = "a4") -> bytes:

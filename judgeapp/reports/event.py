@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from ..infractions.calltimes import CallSummary, minutes_seconds
-from . import documents_to_pdf, page_size, templates
+from . import documents_to_pdf, page_margins, page_size, templates
 
 
 @dataclass
@@ -163,7 +164,7 @@ class EventReport:
 
     @property
     def appeal_totals(self) -> JudgeAppeals:
-        out = JudgeAppeals("All judges")
+        out = JudgeAppeals(_("All judges"))
         for j in self.appeals_by_judge:
             out.upheld, out.overturned = out.upheld + j.upheld, out.overturned + j.overturned
             out.changed, out.open = out.changed + j.changed, out.open + j.open
@@ -188,7 +189,7 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
     shades = [SHADES[min(i, len(SHADES) - 1)] for i in range(len(report.ranks))]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width} {height}" '
-        f'width="100%" role="img" aria-label="Penalties by infraction and rank">'
+        f'width="100%" role="img" aria-label="{escape(_("Penalties by infraction and rank"))}">'
     ]
     for n, row in enumerate(rows):
         y = n * (bar_h + gap)
@@ -218,8 +219,13 @@ def bar_chart_svg(report: EventReport, *, width: int = 330, font: int = 11) -> M
 
 
 def event_report_html(report: EventReport, paper: str = "a4") -> str:
+    """The report in the language in force (the event's: see judgeapp/reports/__init__.py)."""
     return templates.get_template("event.html").render(
-        r=report, page_size=page_size(paper), chart=bar_chart_svg(report, width=480, font=10), mmss=minutes_seconds
+        r=report,
+        page_size=page_size(paper),
+        margins=page_margins(_("Post-event report")),
+        chart=bar_chart_svg(report, width=480, font=10),
+        mmss=minutes_seconds,
     )
 
 

@@ -69,3 +69,30 @@ def test_the_signature_block_never_stands_alone_on_the_last_page(tmp_path, parag
     last = next(line.split()[1] for line in info.splitlines() if line.startswith("Pages:"))
     page = subprocess.run(["pdftotext", "-f", last, "-l", last, str(path), "-"], capture_output=True, text=True).stdout
     assert "Signatures" in page and "Paragraph" in page  # the report's last lines go with it
+
+
+def test_a_reports_page_numbers_and_running_head_come_from_the_translation_as_css_that_cannot_leave_its_style():
+    from judgeapp.reports import css_content
+
+    assert css_content("Page %(page)s of %(pages)s", "page", "pages") == '"Page " counter(page) " of " counter(pages)'
+    assert css_content("%(page)s / %(pages)s ページ", "page", "pages") == 'counter(page) " / " counter(pages) " ページ"'
+    hostile = str(css_content('Report </style><script>"x\\'))
+    assert "<" not in hostile and hostile.count('"') == 2  # one quoted string: the quote and the backslash escaped
+
+
+def test_a_venue_time_in_a_japanese_report_is_written_with_the_japanese_date_and_a_24_hour_clock():
+    from datetime import datetime
+
+    from flask import Flask
+    from flask_babel import Babel, force_locale
+
+    from judgeapp.reports import written
+
+    app = Flask(__name__)
+    Babel(app)
+    at = datetime(2026, 11, 23, 14, 5, 9)
+    assert written(at) == "2026-11-23 14:05"  # outside an application: English
+    with app.app_context(), force_locale("ja"):
+        assert written(at) == "2026年11月23日 14:05" and written(at, seconds=True) == "2026年11月23日 14:05:09"
+    with app.app_context(), force_locale("en"):
+        assert written(at) == "2026-11-23 14:05"

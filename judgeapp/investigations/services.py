@@ -12,7 +12,7 @@ from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
-from ..choices import level_name, rank_namer
+from ..choices import catalog_name, level_name, rank_namer
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Policy, link_expiry
@@ -644,9 +644,9 @@ def report_of(
     code = investigation.decision_infraction_code or incident.infraction_code
     try:
         infraction = policy.infraction(code)
-        name = infraction.name
+        name = catalog_name(infraction)
         sub = policy.subsection(infraction.subsection)
-        section = f"{sub.code} {sub.name}"
+        section = f"{sub.code} {catalog_name(sub)}"
     except (LookupError, StopIteration):
         name, section = "", ""
     revoked = [
@@ -683,7 +683,7 @@ def report_of(
         event=event.name,
         event_date=format_day(event.date, report_language()),
         venue=event.venue,
-        policy=_("%(policy)s (version %(version)s)", policy=policy.name, version=policy.version),
+        policy=_("%(policy)s (version %(version)s)", policy=catalog_name(policy), version=policy.version),
         level=level_name(policy, event.level),
         head_judge=head.name if head else "—",
         organizer=event.organizer.name,
@@ -696,7 +696,7 @@ def report_of(
         infraction_code=code,
         infraction_name=name,
         section=section,
-        penalty=policy.rank(incident.rank_id).name if incident.rank_id else _("No penalty"),
+        penalty=catalog_name(policy.rank(incident.rank_id)) if incident.rank_id else _("No penalty"),
         revoked=revoked,
         ejected=investigation.ejected,
         status=status,

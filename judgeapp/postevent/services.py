@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session, joinedload, selectinload
 
 from .. import audit
 from ..calls import services as calls
-from ..choices import level_name, rank_namer
+from ..choices import catalog_name, level_name, rank_namer
 from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
@@ -332,8 +332,8 @@ def _who(incident: Incident) -> tuple[str, str]:
 
 
 def _infraction(policy: Policy, code: str) -> str:
-    try:  # i22-catalog: the infraction's name in the language in force, once the catalog has its Japanese names
-        return f"{code} {policy.infraction(code).name}"
+    try:  # the infraction's name in the language in force (reports: the event's)
+        return f"{code} {catalog_name(policy.infraction(code))}"
     except LookupError:
         return code
 
@@ -350,7 +350,7 @@ def report_of(
 ) -> EventReport:
     now = now or utcnow()
     rec = records_of(session, event)
-    rank_name = rank_namer(policy)  # i22-catalog: rank names in the language in force
+    rank_name = rank_namer(policy)  # rank names in the language in force (reports: the event's)
     stamp = lambda at: written(local(at))  # noqa: E731
     standing = [i for i in rec.incidents if i.status is IncidentStatus.STANDING]
 
@@ -497,7 +497,7 @@ def report_of(
         event=event.name,
         event_date=format_day(event.date, report_language()),
         venue=event.venue,
-        policy=_("%(policy)s (version %(version)s)", policy=policy.name, version=event.policy_version),
+        policy=_("%(policy)s (version %(version)s)", policy=catalog_name(policy), version=event.policy_version),
         level=level_name(policy, event.level),
         rounds_planned=event.rounds,
         rounds_played=_count(session, Round, event),

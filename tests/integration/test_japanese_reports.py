@@ -184,11 +184,11 @@ def test_a_japanese_events_csv_files_have_japanese_headers_and_words_for_any_dow
     set_locale(app, world["people"]["head_judge"][0], "en")  # the file is the event's, not the reader's
     [header, row] = rows_of(world["head"].get(f"{base(world)}/export/incidents.csv"))
     assert header[:6] == ["大会", "違反記録", "ラウンド", "卓", "プレイヤー", "プレイヤーID"]
-    assert "違反コード" in header and "状況" in header
+    assert "違反コード" in header and "説明" in header
     fields = dict(zip(header, row, strict=True))
     assert fields["プレイヤー"] == "佐藤 陽翔" and fields["状態"] == "有効" and fields["無効"] == "いいえ"
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2} \d{2}:\d{2}", fields["時刻"])  # times stay ISO: spreadsheets sort them
-    assert fields["状況"].startswith("'=")  # a formula stays text in a spreadsheet, in Japanese files too
+    assert fields["説明"].startswith("'=")  # a formula stays text in a spreadsheet, in Japanese files too
     [header, row] = rows_of(world["head"].get(f"{base(world)}/export/player-penalties.csv"))
     assert header[:3] == ["プレイヤーID", "プレイヤー", "読み（フリガナ）"] and row[2] == "さとう はると"
 

@@ -239,11 +239,12 @@ def register_template_helpers(app: Flask) -> None:
         text = re.sub(r"(?<!/)/(?!/)", "/<wbr>", text)
         return Markup(re.sub(r"(\?|&amp;|=)", r"<wbr>\1", text))
 
-    from .choices import catalog_name
+    from .choices import catalog_name, catalog_text
     from .permissions import Action, Role, can, may
     from .reference.views import rules_url
 
     app.add_template_global(catalog_name, "catalog_name")  # a catalog entry's name in the page's language
+    app.add_template_global(catalog_text, "catalog_text")  # its notes, remedy, description… in the page's language
 
     app.add_template_global(rules_url, "rules_url")  # the event's own policy page (shipped, or its uploaded file)
     app.add_template_global(can, "can")  # the same table the server checks: a button only for an action it accepts

@@ -5,7 +5,7 @@ from __future__ import annotations
 from wtforms.fields.choices import SelectChoice
 
 from .i18n import language
-from .infractions.catalog import name_in
+from .infractions.catalog import name_in, text_in
 from .texts import gettext as _
 from .texts import lazy_gettext as _l
 
@@ -15,6 +15,12 @@ def catalog_name(entry, lang: str | None = None) -> str:
     falling back to English: the `catalog_name` template global, for pages and reports (under force_locale it gives
     the forced language)."""
     return name_in(entry, lang or language())
+
+
+def catalog_text(entry, field_name: str, lang: str | None = None) -> str:
+    """A catalog entry's text (notes, remedy, description, summary, section, source…) in `lang` (the request's language
+    when None), falling back to English: the `catalog_text` template global."""
+    return text_in(entry, field_name, lang or language())
 
 
 def rank_namer(policy, lang: str | None = None):
@@ -101,15 +107,16 @@ def penalty_choices(field, policy, lang: str | None = None):
     field.choices = [SelectChoice("", _l("No penalty")), *ranks]
 
 
-def time_rules_of(policy) -> dict:
+def time_rules_of(policy, lang: str | None = None) -> dict:
     """The policy's time rules for the phone's live figures (static/js/owed.js): by reason, the threshold, the extra,
-    and the words and section to show."""
+    and the words and section to show (in `lang`, the request's language when None)."""
+    lang = lang or language()
     return {
         rule.reason.value: {
             "over": rule.over_minutes,
             "plus": rule.plus_minutes,
-            "summary": rule.summary,
-            "section": rule.section,
+            "summary": text_in(rule, "summary", lang),
+            "section": text_in(rule, "section", lang),
         }
         for rule in policy.time_rules
     }

@@ -80,6 +80,35 @@ class Names:
 
 
 NO_NAMES = Names()
+
+
+@dataclass(frozen=True)
+class Texts:
+    """An entry's explanatory texts in languages other than English (`texts: {ja: {notes: …, remedy: …}}` in the
+    YAML): each (language, field, text). The English is the entry's own field."""
+
+    texts: tuple[tuple[str, str, str], ...] = ()
+
+    def get(self, lang: str | None, field_name: str) -> str | None:
+        want = base_language(lang)
+        return next((t for code, f, t in self.texts if code == want and f == field_name), None)
+
+
+NO_TEXTS = Texts()
+
+
+def text_in(entry: object, field_name: str, lang: str | None) -> str:
+    """An entry's text (`notes`, `remedy`, `description`, `summary`, `section`, …) in `lang`, falling back to the
+    English field: for pages and reports."""
+    texts = getattr(entry, "texts", None)
+    if isinstance(texts, Texts):
+        found = texts.get(lang, field_name)
+        if found:
+            return found
+    value = getattr(entry, field_name, "")
+    return value if isinstance(value, str) else str(value)
+
+
 RANGE_SEPARATORS = {"ja": "～"}  # between the two ranks of a range; " ~ " in other languages (engine.js alike)
 
 
@@ -117,6 +146,7 @@ class Level(Named):
     description: str
     id: str = ""  # the text's own name for it (`competitive`), when the policy gives one
     names: Names = field(default=NO_NAMES, compare=False)
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # `description` in other languages
 
     @property
     def key(self) -> str:
@@ -177,6 +207,7 @@ class RepeatRule(Named):
     levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
     names: Names = field(default=NO_NAMES, compare=False)  # `name` in other languages
     sections: Names = field(default=NO_NAMES, compare=False)  # `section` in other languages
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # `description` in other languages
 
     def section_in(self, lang: str | None) -> str:
         return self.sections.get(lang) or self.section
@@ -206,6 +237,7 @@ class Infraction(Named):
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
     names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # notes, remedy, section_note in other languages
 
     @property
     def discretion(self) -> bool:
@@ -229,6 +261,7 @@ class TimeRule:
     section: str
     summary: str
     announce_before_result: bool = False  # the players must be told, and must declare it before the result
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # summary, section in other languages
 
 
 @dataclass(frozen=True)
@@ -246,6 +279,7 @@ class AppealRules:
     opponent_section: str = ""
     proxy: bool = False
     proxy_section: str = ""
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # summary and sections in other languages
 
     @property
     def limited(self) -> bool:
@@ -299,6 +333,7 @@ class Policy(Named):
     event_settings: EventSettings | None = None
     names: Names = field(default=NO_NAMES, compare=False)
     name_sources: tuple[tuple[str, str], ...] = ()  # per language: where the names in it come from
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # `source` in other languages
     _by_code: dict[str, Infraction] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:

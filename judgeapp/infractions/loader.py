@@ -8,6 +8,7 @@ file, the YAML line and the path of the field; a file with any problem is refuse
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -31,6 +32,7 @@ from .catalog import (
     Repeats,
     RepeatScope,
     Subsection,
+    Texts,
     TimeRule,
     UnnamedPenalties,
     UpgradeResult,
@@ -73,6 +75,17 @@ Range = Annotated[RawRange, BeforeValidator(_single_rank_shorthand)]
 # A language code of the names in other languages (`ja`, `pt-BR`); English is the catalog's own `name`.
 LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Z]{2})?$")]
 LocalName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
+LocalText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
+# The explanatory fields an entry may give in other languages (`texts: {ja: {notes: …}}`), by kind of entry.
+InfractionTexts = dict[LanguageCode, dict[Literal["notes", "remedy", "section_note"], LocalText]]
+LevelTexts = dict[LanguageCode, dict[Literal["description"], LocalText]]
+RuleTexts = dict[LanguageCode, dict[Literal["description"], LocalText]]
+TimeRuleTexts = dict[LanguageCode, dict[Literal["summary", "section"], LocalText]]
+AppealTexts = dict[
+    LanguageCode,
+    dict[Literal["summary", "section", "challenge_section", "opponent_section", "proxy_section"], LocalText],
+]
+PolicyTexts = dict[LanguageCode, dict[Literal["source"], LocalText]]
 # A reading in kana: hiragana, katakana (full- or half-width, with the long-vowel mark and middle dot) and spaces.
 KANA = re.compile("^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$")
 
@@ -110,6 +123,7 @@ class RawInfraction(_Strict):
     head_judge_only: bool = False
     names: dict[LanguageCode, LocalName] = {}
     readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
+    texts: InfractionTexts = {}
 
 
 class RawRank(_Strict):
@@ -124,6 +138,7 @@ class RawLevel(_Strict):
     name: str
     description: str
     names: dict[LanguageCode, LocalName] = {}
+    texts: LevelTexts = {}
 
 
 def _level_key(lv: RawLevel) -> str:
@@ -166,6 +181,7 @@ class RawRepeatRule(_Strict):
     description: str
     names: dict[LanguageCode, LocalName] = {}  # `name` in other languages
     sections: dict[LanguageCode, LocalName] = {}  # `section` in other languages
+    texts: RuleTexts = {}
 
 
 class RawTimeRule(_Strict):
@@ -176,6 +192,7 @@ class RawTimeRule(_Strict):
     announce_before_result: bool = False
     section: str
     summary: str
+    texts: TimeRuleTexts = {}
 
 
 class RawAppeals(_Strict):
@@ -188,6 +205,7 @@ class RawAppeals(_Strict):
     opponent_section: str = ""
     proxy: bool = False
     proxy_section: str = ""
+    texts: AppealTexts = {}
 
 
 class RawUnnamedPenalties(_Strict):
@@ -205,6 +223,7 @@ class RawPolicy(_Strict):
     name: str
     names: dict[LanguageCode, LocalName] = {}
     name_sources: dict[LanguageCode, str] = {}  # per language: where its names come from
+    texts: PolicyTexts = {}
     version: str
     source: str
     repeat_rules: list[RawRepeatRule]
@@ -336,6 +355,7 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                     errs.append(((*base, "event_settings", field, i), f"{lv} is not a level of this policy"))
 
     errs += _check_names(base, p)
+    errs += _check_texts(base, p)
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
     rule_ids = {r.id for r in p.repeat_rules}
@@ -402,6 +422,49 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for key in level_keys:
             if key not in inf.defaults:
                 errs.append(((*ipath, "defaults"), f"{key} missing: every level of the policy needs a default"))
+    return errs
+
+
+def _check_texts(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
+    """A policy whose texts are given in a language has every text in it: each field an entry has in English (notes,
+    remedy, section note, level and rule descriptions, time-rule summaries and sections, the appeal texts, the
+    source) has its `texts: {lang: {field: …}}` too, so a judge never reads a page half in one language."""
+    entries: list[tuple[PathT, str, Any, Mapping[str, Mapping[Any, str]], tuple[str, ...]]] = [
+        (base, "the policy", p, p.texts, ("source",))
+    ]
+    entries += [
+        ((*base, "infractions", i), f"infraction {f.code}", f, f.texts, ("notes", "remedy", "section_note"))
+        for i, f in enumerate(p.infractions)
+    ]
+    entries += [
+        ((*base, "levels", i), f"level {lv.number}", lv, lv.texts, ("description",)) for i, lv in enumerate(p.levels)
+    ]
+    entries += [
+        ((*base, "repeat_rules", i), f"repeat rule {r.id!r}", r, r.texts, ("description",))
+        for i, r in enumerate(p.repeat_rules)
+    ]
+    entries += [
+        ((*base, "time_extensions", i), f"time rule {t.reason.value!r}", t, t.texts, ("summary", "section"))
+        for i, t in enumerate(p.time_extensions)
+    ]
+    if p.appeals is not None:
+        appeal_fields = ("summary", "section", "challenge_section", "opponent_section", "proxy_section")
+        entries.append(((*base, "appeals"), "the appeal rules", p.appeals, p.appeals.texts, appeal_fields))
+    languages = sorted({lang for *_, texts, _f in entries for lang in texts})
+    errs: list[tuple[PathT, str]] = []
+    for lang in languages:
+        if lang == "en":
+            errs.append((base, "English is the entries' own fields: `texts` holds other languages"))
+            continue
+        for path, what, raw, texts, fields in entries:
+            given = texts.get(lang, {})
+            for name in fields:
+                if (getattr(raw, name, "") or "").strip() and name not in given:
+                    why = f"{what} has no {lang!r} {name}: the policy gives texts in {lang!r}, so every text needs one"
+                    errs.append(((*path, "texts", lang), why))
+            for name in given:
+                if not (getattr(raw, name, "") or "").strip():
+                    errs.append(((*path, "texts", lang, name), f"{what} has no English {name} to translate"))
     return errs
 
 
@@ -482,6 +545,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             synonyms=tuple(i.synonyms),
             head_judge_only=i.head_judge_only,
             names=_names(i.names, i.readings),
+            texts=_texts(i.texts),
         )
         for i in p.infractions
     )
@@ -489,6 +553,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         id=pid,
         name=p.name,
         names=_names(p.names),
+        texts=_texts(p.texts),
         name_sources=tuple(sorted((lang, " ".join(text.split())) for lang, text in p.name_sources.items())),
         version=p.version,
         source=p.source,
@@ -514,13 +579,17 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 levels=frozenset(numbers(r.levels)),
                 names=_names(r.names),
                 sections=_names(r.sections),
+                texts=_texts(r.texts),
             )
             for r in p.repeat_rules
         ),
         ranks=ranks,
         levels=tuple(
             sorted(
-                (Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names)) for lv in p.levels),
+                (
+                    Level(lv.number, lv.name, lv.description.strip(), lv.id or "", _names(lv.names), _texts(lv.texts))
+                    for lv in p.levels
+                ),
                 key=lambda lv: lv.number,
             )
         ),
@@ -537,6 +606,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 t.section,
                 t.summary.strip(),
                 t.announce_before_result,
+                _texts(t.texts),
             )
             for t in p.time_extensions
         ),
@@ -558,6 +628,12 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
     )
 
 
+def _texts(texts: Mapping[str, Mapping[Any, str]]) -> Texts:
+    return Texts(
+        tuple(sorted((lang, f, " ".join(t.split())) for lang, fields in texts.items() for f, t in fields.items()))
+    )
+
+
 def _names(names: dict[str, str], readings: dict[str, str] | None = None) -> Names:
     return Names(tuple(sorted(names.items())), tuple(sorted((readings or {}).items())))
 
@@ -576,6 +652,7 @@ def _build_appeals(raw: RawAppeals | None) -> AppealRules:
         opponent_section=raw.opponent_section,
         proxy=raw.proxy,
         proxy_section=raw.proxy_section,
+        texts=_texts(raw.texts),
     )
 
 

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
+from ..choices import catalog_text
 from ..errors import FieldError
 from ..incidents.services import LogResult, check_minutes, check_table, started_round
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
@@ -202,7 +203,7 @@ def announce_reminder(policy: Policy, reason: ExtensionReason) -> str | None:
     return _(
         "Tell both players how much extra time or how many turns they have and note it on their score sheets: they "
         "must declare it before the result is dealt with, or it is not honoured (%(section)s).",
-        section=rule.section,
+        section=catalog_text(rule, "section"),
     )
 
 

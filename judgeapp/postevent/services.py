@@ -95,8 +95,12 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
     ):
         out.append(
             Blocker(
-                f"Appeal #{appeal.number} of incident #{appeal.incident.number} "
-                f"({appeal.appellant_name}) is waiting for a decision.",
+                _(
+                    "Appeal #%(appeal)s of incident #%(incident)s (%(who)s) is waiting for a decision.",
+                    appeal=appeal.number,
+                    incident=appeal.incident.number,
+                    who=appeal.appellant_name,
+                ),
                 "appeals.show",
                 {"number": appeal.number},
             )
@@ -111,8 +115,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
         investigated.add(inv.incident_id)
         out.append(
             Blocker(
-                f"Disqualification investigation {report_number(event, inv)} "
-                f"({inv.incident.subject_name}) is not finalized.",
+                _(
+                    "Disqualification investigation %(number)s (%(who)s) is not finalized.",
+                    number=report_number(event, inv),
+                    who=inv.incident.subject_name,
+                ),
                 "investigations.show",
                 {"number": inv.number},
             )
@@ -125,8 +132,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
         if incident.id not in investigated:
             out.append(
                 Blocker(
-                    f"Incident #{incident.number} ({incident.subject_name}): a recommended penalty is "
-                    "waiting for the head judge.",
+                    _(
+                        "Incident #%(number)s (%(who)s): a recommended penalty is waiting for the head judge.",
+                        number=incident.number,
+                        who=incident.subject_name,
+                    ),
                     "incidents.show",
                     {"number": incident.number},
                 )
@@ -139,7 +149,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
     ):
         out.append(
             Blocker(
-                f"The deck check at table {dc.table_number} (round {dc.round.number}) was never ended.",
+                _(
+                    "The deck check at table %(table)s (round %(round)s) was never ended.",
+                    table=dc.table_number,
+                    round=dc.round.number,
+                ),
                 "deckchecks.show",
                 {"deck_check_id": dc.id},
             )
@@ -151,8 +165,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
     ):  # a judge is still at the table (calls nobody took are cancelled by the closing)
         out.append(
             Blocker(
-                f"The judge call at table {call.table_number} is {call.state.label}: "
-                "close it (or log its incident) first.",
+                _(
+                    "The judge call at table %(table)s is %(state)s: close it (or log its incident) first.",
+                    table=call.table_number,
+                    state=call.state.label,
+                ),
                 "calls.show",
                 {"number": call.number},
             )
@@ -164,7 +181,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
         if ends > now:
             out.append(
                 Blocker(
-                    f"Round {played[-1].number} is still being played: the last table ends at {local(ends):%H:%M}.",
+                    _(
+                        "Round %(number)s is still being played: the last table ends at %(time)s.",
+                        number=played[-1].number,
+                        time=f"{local(ends):%H:%M}",
+                    ),
                     "clock.clock",
                     {},
                 )
@@ -177,7 +198,12 @@ def warnings(session: Session, event: Event) -> list[str]:
     played = len(rounds_of(session, event))
     if played < event.rounds:
         return [
-            f"Only {played} of the {event.rounds} planned rounds were started. Close anyway if the event ended early."
+            _(
+                "Only %(played)s of the %(planned)s planned rounds were started. "
+                "Close anyway if the event ended early.",
+                played=played,
+                planned=event.rounds,
+            )
         ]
     return []
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from pathlib import Path
 from urllib.parse import urljoin, urlparse
 
 from sqlalchemy import update
@@ -19,9 +20,52 @@ from judgeapp.models import Event, User
 from tests.integration.test_incidents import log, signed_in
 
 # Latin-letter words that are not English sentences: the product's name, codes and abbreviations judges use as such.
-ALLOWED = {"judgeapp", "PDF", "CSV", "QR", "ID", "TCG", "AFR", "URL", "OK", "TSV", "XML", "JSON", "UTC", "AM", "PM"}
+ALLOWED = {
+    "judgeapp",
+    "PDF",
+    "CSV",
+    "QR",
+    "ID",
+    "TCG",
+    "AFR",
+    "URL",
+    "OK",
+    "TSV",
+    "XML",
+    "JSON",
+    "UTC",
+    "FR",
+    "Ver",
+    "README",
+    "YAML",
+    "SHA",
+    "English",
+}  # English: the language's own name in the language menu
+# Names of things, not sentences: the pairing programs' file formats, a README heading the help text points to.
+NAMES = {"Tournament Operations Manager", "TOM", "KTS", "Melee", "tdf", "The catalog file", "Bushiroad ID"}
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "value")
 SKIP = ("/logout", "/static/", ".pdf", ".csv", "/report.", "/export", "format=")
+
+
+def _english_only_policies() -> set[str]:
+    """The names of the shipped policies that have no Japanese (other games' English guides, their levels): data, as
+    a Japanese judge sees them in the policy menus."""
+    import yaml
+
+    from tests.conftest import CATALOG
+
+    def strings(node) -> list[str]:
+        if isinstance(node, dict):
+            return [s for v in node.values() for s in strings(v)]
+        if isinstance(node, list):
+            return [s for v in node for s in strings(v)]
+        return [" ".join(node.split())] if isinstance(node, str) else []
+
+    policies = yaml.safe_load(Path(CATALOG).read_text(encoding="utf-8"))["policies"]
+    return {s for p in policies.values() if "names" not in p for s in strings(p)}
+
+
+OTHER_POLICIES = _english_only_policies()
 
 
 class Visible(HTMLParser):
@@ -57,6 +101,7 @@ class Visible(HTMLParser):
 
 
 def english_words(text: str, data: set[str]) -> list[str]:
+    data = data | NAMES | OTHER_POLICIES
     text = re.sub(r"\S+@\S+", " ", text)  # e-mail addresses
     text = re.sub(r"https?://\S+", " ", text)
     for value in sorted(data, key=len, reverse=True):

@@ -11,6 +11,7 @@ The phone's scripts read their strings from a JSON catalog made from the same .p
 
 from __future__ import annotations
 
+import os
 from datetime import UTC, date, datetime
 
 from babel.dates import format_date, format_skeleton
@@ -39,8 +40,9 @@ def event_language() -> str | None:
 
 
 def select_locale() -> str:
-    if not has_request_context():
-        return DEFAULT_LANGUAGE
+    if not has_request_context():  # the command line: JUDGEAPP_LANGUAGE=ja flask --app wsgi …
+        chosen = os.environ.get("JUDGEAPP_LANGUAGE", "")
+        return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
     if getattr(current_user, "is_authenticated", False) and current_user.locale in LANGUAGES:
         return current_user.locale
     best = request.accept_languages.best_match(LANGUAGES)

@@ -290,3 +290,12 @@ def test_import_tournament_refuses_a_file_it_cannot_read_with_one_line_and_no_tr
     assert run.stderr.startswith("import-tournament: ") and "entit" in run.stderr.lower()
     with app.app_context():
         assert db.session.scalar(select(Event).where(Event.name == "Bombed Open")) is None
+
+
+def test_an_organizer_who_asks_for_japanese_gets_the_commands_messages_in_japanese(cli, monkeypatch):
+    monkeypatch.setenv("JUDGEAPP_LANGUAGE", "ja")
+    result = cli("catalog", "check", str(FIX / "unknown_rank.yaml"))
+    assert result.exit_code == 1
+    assert "問題が1件あります。このカタログは使えません。" in result.output
+    monkeypatch.setenv("JUDGEAPP_LANGUAGE", "xx")  # a language judgeapp does not have: English
+    assert "problem(s); the catalog cannot be used." in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -6,20 +7,32 @@ from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
 from ..imports.model import MAX_TABLE
 from ..models import CallReason
 
+# What a call is about, as the player's page and the judges' queue name it (CallReason.label keeps English).
+REASONS = {
+    CallReason.RULES_QUESTION: _l("Rules question"),
+    CallReason.GAME_STATE: _l("Game state error"),
+    CallReason.DISPUTE: _l("Dispute with the opponent"),
+    CallReason.OTHER: _l("Other"),
+}
+
+
+def reason_label(reason: CallReason) -> str:
+    return str(REASONS.get(reason, reason.label))
+
 
 class CallForm(Form):
     """The player's one button, with an optional reason. Works without script (a plain form post)."""
 
     reason = RadioField(
-        "What is it about? (optional)",
-        choices=[SelectChoice(r.value, r.label) for r in CallReason],
+        _l("What is it about? (optional)"),
+        choices=[SelectChoice(r.value, REASONS[r]) for r in CallReason],
         validators=[Optional()],
         validate_choice=False,  # the service says "Choose one of the reasons" for anything else
     )
     note = StringField(
-        "In a few words (optional)", validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120}
+        _l("In a few words (optional)"), validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120}
     )
-    submit = SubmitField("Call a judge")
+    submit = SubmitField(_l("Call a judge"))
 
 
 class TakeForm(OutboxFields):
@@ -27,7 +40,7 @@ class TakeForm(OutboxFields):
     when the network is back (the server's first taker wins)."""
 
     key = HiddenField(default=one_time_key)
-    submit = SubmitField("I'll take it")
+    submit = SubmitField(_l("I'll take it"))
 
 
 class CallButtonForm(Form):
@@ -37,6 +50,8 @@ class CallButtonForm(Form):
 class SheetForm(Form):
     """Which tables' QR codes to print, on which paper."""
 
-    first = NumericField("From table", validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
-    last = NumericField("To table", validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
-    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+    first = NumericField(_l("From table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
+    last = NumericField(_l("To table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
+    paper = SelectField(
+        _l("Paper"), choices=[SelectChoice("a4", "A4"), SelectChoice("letter", _l("US Letter"))], default="a4"
+    )

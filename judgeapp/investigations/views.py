@@ -89,7 +89,7 @@ def decline(event, roles, number):
             ),
         )
     else:
-        flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
+        flash(" ".join(str(e) for errs in form.errors.values() for e in errs), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
 
 

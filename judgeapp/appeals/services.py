@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from flask_babel import gettext as _
-from flask_babel import ngettext, pgettext
+from flask_babel import ngettext
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -80,17 +80,6 @@ def challenges_text(challenges: Challenges) -> str:
         left=challenges.left,
         limit=challenges.limit,
     )
-
-
-def status_label(appeal: Appeal) -> str:
-    """The appeal's status as the pages show it, in the request's language (AppealStatus.label in English)."""
-    labels = {
-        "open": pgettext("appeal status", "waiting for a decision"),
-        "upheld": pgettext("appeal status", "upheld"),
-        "overturned": pgettext("appeal status", "overturned"),
-        "changed": pgettext("appeal status", "changed"),
-    }
-    return labels.get(appeal.status.value, appeal.status.label)
 
 
 CONTESTS = {"penalty": "the penalty", "remedy": "the remedy", "both": "the penalty and the remedy"}

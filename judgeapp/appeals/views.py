@@ -34,9 +34,8 @@ def _appeal_news():
     }  # only shown: never reads the request (a 413's body was not read)
 
 
-# The appeal pages' words in the request's language: the challenge count, the status (models keep English labels).
+# The challenge count in the request's language (Challenges.explain() is the pure domain's English).
 bp.add_app_template_global(services.challenges_text, "challenges_text")
-bp.add_app_template_global(services.status_label, "appeal_status")
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
@@ -136,7 +135,7 @@ def show(event, roles, number):
                 _(
                     "Appeal #%(number)s: %(status)s. The floor judge sees it on their next page.",
                     number=appeal.number,
-                    status=services.status_label(appeal),
+                    status=appeal.status.label,
                 ),
                 "success",
             )

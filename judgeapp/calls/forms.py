@@ -7,25 +7,13 @@ from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
 from ..imports.model import MAX_TABLE
 from ..models import CallReason
 
-# What a call is about, as the player's page and the judges' queue name it (CallReason.label keeps English).
-REASONS = {
-    CallReason.RULES_QUESTION: _l("Rules question"),
-    CallReason.GAME_STATE: _l("Game state error"),
-    CallReason.DISPUTE: _l("Dispute with the opponent"),
-    CallReason.OTHER: _l("Other"),
-}
-
-
-def reason_label(reason: CallReason) -> str:
-    return str(REASONS.get(reason, reason.label))
-
 
 class CallForm(Form):
     """The player's one button, with an optional reason. Works without script (a plain form post)."""
 
     reason = RadioField(
         _l("What is it about? (optional)"),
-        choices=[SelectChoice(r.value, REASONS[r]) for r in CallReason],
+        choices=[SelectChoice(r.value, r.label) for r in CallReason],
         validators=[Optional()],
         validate_choice=False,  # the service says "Choose one of the reasons" for anything else
     )

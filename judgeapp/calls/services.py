@@ -17,7 +17,6 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from flask_babel import gettext as _
-from flask_babel import pgettext
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -402,25 +401,3 @@ def check_table(table: int | None) -> int:
     if table is None or not 1 <= table <= MAX_TABLE:
         raise FieldError("first", _("Tables are numbered from 1 to %(max)s.", max=MAX_TABLE))
     return table
-
-
-# ---- the words of a call, in the request's language (the models keep English labels) ---------------------------------
-
-
-def state_label(state: CallState) -> str:
-    labels = {
-        CallState.OPEN: pgettext("judge call", "waiting for a judge"),
-        CallState.TAKEN: pgettext("judge call", "taken"),
-        CallState.ESCALATED: pgettext("judge call", "handed to the head judge"),
-        CallState.CLOSED: pgettext("judge call", "closed"),
-    }
-    return labels.get(state, state.label)
-
-
-def outcome_label(outcome: CallOutcome) -> str:
-    labels = {
-        CallOutcome.NO_INCIDENT: pgettext("judge call", "no incident"),
-        CallOutcome.INCIDENT: pgettext("judge call", "incident logged"),
-        CallOutcome.CANCELLED: pgettext("judge call", "cancelled"),
-    }
-    return labels.get(outcome, outcome.label)

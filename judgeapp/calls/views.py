@@ -17,12 +17,7 @@ from ..models import utcnow
 from ..permissions import Action, Role, decide, event_route, found
 from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form
 from . import bp, services
-from .forms import CallButtonForm, CallForm, SheetForm, TakeForm, reason_label
-
-# The calls' words in the request's language (the models keep English labels).
-bp.add_app_template_global(services.state_label, "call_state")
-bp.add_app_template_global(services.outcome_label, "call_outcome")
-bp.add_app_template_global(reason_label, "call_reason")
+from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
 # ---- the player's page ---------------------------------------------------------------------------------------------
 
@@ -271,7 +266,7 @@ def close(event, roles, number):
         lambda c: _(
             "Call at table %(table)s closed: %(outcome)s.",
             table=c.table_number,
-            outcome=services.outcome_label(c.outcome),
+            outcome=c.outcome.label,
         ),
     )
     return redirect(url_for("calls.index", event_id=event.id))

@@ -10,7 +10,6 @@ from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import pgettext
 from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -36,30 +35,6 @@ from ..models import (
 )
 from ..permissions import Action
 from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key, insert_once
-
-# Whose statement it is, as the pages name them (StatementRole.label keeps English).
-ROLE_LABELS = {
-    StatementRole.PLAYER: _l("player"),
-    StatementRole.OPPONENT: _l("opponent"),
-    StatementRole.WITNESS: _l("witness"),
-    StatementRole.JUDGE: _l("judge"),
-    StatementRole.HEAD_JUDGE: _l("head judge"),
-}
-
-
-def role_label(role: StatementRole) -> str:
-    return str(ROLE_LABELS.get(role, role.label))
-
-
-def status_label(investigation: Investigation) -> str:
-    """The investigation's status as the pages show it, in the request's language (InvestigationState.label)."""
-    labels = {
-        "open": pgettext("investigation status", "open"),
-        "finalized": pgettext("investigation status", "finalized"),
-        "declined": pgettext("investigation status", "recommendation declined"),
-        "withdrawn": pgettext("investigation status", "withdrawn (no longer a disqualification)"),
-    }
-    return labels.get(investigation.status.value, investigation.status.label)
 
 
 class LinkGone(Exception):
@@ -635,11 +610,11 @@ def timeline(investigation: Investigation) -> list[Moment]:
         moments.append(
             Moment(
                 r.created_at,
-                _("Statement link given to %(name)s (%(role)s)", name=r.author_name, role=role_label(r.author_role)),
+                _("Statement link given to %(name)s (%(role)s)", name=r.author_name, role=r.author_role.label),
             )
         )
     for s in investigation.statements:
-        who = {"name": s.author_name, "role": role_label(s.author_role)}
+        who = {"name": s.author_name, "role": s.author_role.label}
         if s.taken_by and s.addendum:
             what = _("Addendum of %(name)s (%(role)s), taken by %(judge)s", judge=s.taken_by.name, **who)
         elif s.taken_by:

@@ -26,10 +26,6 @@ from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, Statem
 
 NEW_LINK = "judgeapp.new_statement_link"
 
-# The investigation pages' words in the request's language (the models keep English labels).
-bp.add_app_template_global(services.status_label, "investigation_status")
-bp.add_app_template_global(services.role_label, "statement_role")
-
 
 def _investigation(event, number, action=None):
     """The event's investigation `number` (404), and the table's answer for `action` on it (403/409, with why)."""

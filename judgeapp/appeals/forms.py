@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
@@ -10,62 +11,66 @@ from ..infractions import Outcome
 class AppealForm(Form):
     key = HiddenField(default=one_time_key)
     appellant = RadioField(
-        "Who appeals", validators=[DataRequired(message="Choose who appeals.")], validate_choice=False
+        _l("Who appeals"), validators=[DataRequired(message=_l("Choose who appeals."))], validate_choice=False
     )
     contests = RadioField(
-        "What is contested",
+        _l("What is contested"),
         choices=[
-            SelectChoice("penalty", "The penalty"),
-            SelectChoice("remedy", "The remedy (how the game was put right)"),
-            SelectChoice("both", "Both"),
+            SelectChoice("penalty", _l("The penalty")),
+            SelectChoice("remedy", _l("The remedy (how the game was put right)")),
+            SelectChoice("both", _l("Both")),
         ],
         default="both",
-        validators=[DataRequired(message="Choose what is contested.")],
+        validators=[DataRequired(message=_l("Choose what is contested."))],
         validate_choice=False,
     )
     contest = TextAreaField(
-        "What they contest",
-        validators=[DataRequired(message="Note what the player contests."), Length(max=2000)],
+        _l("What they contest"),
+        validators=[DataRequired(message=_l("Note what the player contests.")), Length(max=2000)],
         render_kw={"rows": 3},
-        description="In the player's words, briefly.",
+        description=_l("In the player's words, briefly."),
     )
-    submit = SubmitField("Send the appeal to the head judge")
+    submit = SubmitField(_l("Send the appeal to the head judge"))
 
 
 OUTCOMES = [
-    SelectChoice(Outcome.UPHELD.value, "Upheld: the ruling stands"),
-    SelectChoice(Outcome.OVERTURNED.value, "Overturned: the penalty is taken back"),
-    SelectChoice(Outcome.CHANGED.value, "Changed: another infraction or penalty"),
+    SelectChoice(Outcome.UPHELD.value, _l("Upheld: the ruling stands")),
+    SelectChoice(Outcome.OVERTURNED.value, _l("Overturned: the penalty is taken back")),
+    SelectChoice(Outcome.CHANGED.value, _l("Changed: another infraction or penalty")),
 ]
 
 
 class DecisionForm(Form):
-    outcome = RadioField("Decision", choices=OUTCOMES, validators=[DataRequired(message="Choose the decision.")])
+    outcome = RadioField(
+        _l("Decision"), choices=OUTCOMES, validators=[DataRequired(message=_l("Choose the decision."))]
+    )
     reason = TextAreaField(
-        "Reason",
+        _l("Reason"),
         validators=[Optional(), Length(max=500)],
         render_kw={"rows": 2},
-        description="Needed when you overturn or change the ruling.",
+        description=_l("Needed when you overturn or change the ruling."),
     )
-    infraction = SelectField("New infraction", validators=[Optional()], validate_choice=False)
-    penalty = SelectField("New penalty", validators=[Optional()], validate_choice=False)
+    infraction = SelectField(_l("New infraction"), validators=[Optional()], validate_choice=False)
+    penalty = SelectField(_l("New penalty"), validators=[Optional()], validate_choice=False)
     count_challenge = BooleanField(
-        "Counts as one of the player's challenges",
+        _l("Counts as one of the player's challenges"),
         default=True,
-        description="Upheld appeals use one challenge unless you decide otherwise.",
+        description=_l("Upheld appeals use one challenge unless you decide otherwise."),
     )
-    submit = SubmitField("Record the decision")
+    submit = SubmitField(_l("Record the decision"))
 
 
 class ProxyForm(Form):
     proxy = SelectField(
-        "Proxy",
+        _l("Proxy"),
         validators=[Optional()],
         validate_choice=False,
-        description="A floor judge rules a second time in your place; the player may still appeal to you afterwards.",
+        description=_l(
+            "A floor judge rules a second time in your place; the player may still appeal to you afterwards."
+        ),
     )
-    submit = SubmitField("Delegate")
+    submit = SubmitField(_l("Delegate"))
 
 
 class SeenForm(Form):
-    submit = SubmitField("Got it")
+    submit = SubmitField(_l("Got it"))

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -65,6 +67,21 @@ def challenge_limit(event: Event, policy: Policy | None) -> int | None:
     return event.challenge_limit if policy is None else policy.challenge_limit(event.challenge_limit)
 
 
+def challenges_text(challenges: Challenges) -> str:
+    """Challenges.explain() in the request's language: the challenges a player has left, and appeals still waiting."""
+    if challenges.limit is None:
+        return _("no challenge limit at this event")
+    if not challenges.waiting:
+        return _("%(left)s of %(limit)s challenges left", left=challenges.left, limit=challenges.limit)
+    return ngettext(
+        "%(left)s of %(limit)s challenges left, %(num)d appeal waiting for a decision",
+        "%(left)s of %(limit)s challenges left, %(num)d appeals waiting for a decision",
+        challenges.waiting,
+        left=challenges.left,
+        limit=challenges.limit,
+    )
+
+
 CONTESTS = {"penalty": "the penalty", "remedy": "the remedy", "both": "the penalty and the remedy"}
 
 
@@ -88,18 +105,18 @@ def challenges_of(session: Session, event: Event, player: Player, policy: Policy
 def why_not_appealable(session: Session, event: Event, incident: Incident) -> str | None:
     """None when the ruling can be appealed now; otherwise the reason to show instead of the button."""
     if event.closed_at is not None:
-        return "The event is closed: no new appeal can be filed."
+        return _("The event is closed: no new appeal can be filed.")
     if incident.status is IncidentStatus.VOID:
-        return "This incident is void: there is no ruling to appeal."
+        return _("This incident is void: there is no ruling to appeal.")
     if incident.status is IncidentStatus.OVERTURNED:
-        return "This ruling was already overturned."
+        return _("This ruling was already overturned.")
     if incident.status is IncidentStatus.RECOMMENDED:
-        return "The ruling is not complete: the head judge has not decided the recommended penalty yet."
+        return _("The ruling is not complete: the head judge has not decided the recommended penalty yet.")
     earlier = list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id)))
     if any(not a.decided_as_proxy for a in earlier if a.status is not AppealStatus.OPEN):
-        return "The head judge has decided an appeal of this ruling: their decision is final."
+        return _("The head judge has decided an appeal of this ruling: their decision is final.")
     if Authority.HEAD_JUDGE in roles_at(session, incident.judge, event):
-        return "The head judge made this ruling: it is final."
+        return _("The head judge made this ruling: it is final.")
     return None
 
 
@@ -131,7 +148,7 @@ def file_appeal(
     existing = by_key(session, Appeal, key, scope=event.id)
     if existing is not None:
         if existing.incident_id != incident.id:
-            raise FieldError("key", "This form's key belongs to another appeal; reload the page.")
+            raise FieldError("key", _("This form's key belongs to another appeal; reload the page."))
         return existing, False
     lock_event(session, event)
     blocked = why_not_appealable(session, event, incident)
@@ -139,24 +156,35 @@ def file_appeal(
         raise FieldError("appellant", blocked)
     chosen = next((a for a in appellants_of(session, event, incident, policy) if a.value == data.appellant), None)
     if chosen is None:
-        raise FieldError("appellant", "Choose who appeals: the penalized player or their opponent.")
+        raise FieldError("appellant", _("Choose who appeals: the penalized player or their opponent."))
     if chosen.waiting:
-        raise FieldError("appellant", f"{chosen.name}'s appeal of this ruling is already waiting for a decision.")
+        raise FieldError(
+            "appellant", _("%(player)s's appeal of this ruling is already waiting for a decision.", player=chosen.name)
+        )
     if chosen.challenges is not None and not chosen.challenges.may_appeal:
         raise FieldError(
-            "appellant", f"{chosen.name} has no challenge left ({chosen.challenges.explain()}); the ruling stands."
+            "appellant",
+            _(
+                "%(player)s has no challenge left (%(challenges)s); the ruling stands.",
+                player=chosen.name,
+                challenges=challenges_text(chosen.challenges),
+            ),
         )
     allowed = contest_choices(policy, chosen.penalized)
     if data.contests not in CONTESTS:
-        raise FieldError("contests", "Choose what is contested: the penalty, the remedy or both.")
+        raise FieldError("contests", _("Choose what is contested: the penalty, the remedy or both."))
     if data.contests not in allowed:
         assert policy is not None
         raise FieldError(
             "contests",
-            f"{chosen.name} is the opponent: under {policy.appeals.opponent_section} an opponent may contest only the"
-            " remedy (how the game was put right), never the penalty given to the other player.",
+            _(
+                "%(player)s is the opponent: under %(section)s an opponent may contest only the remedy (how the game"
+                " was put right), never the penalty given to the other player.",
+                player=chosen.name,
+                section=policy.appeals.opponent_section,
+            ),
         )
-    contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing="Note what the player contests.")
+    contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing=_("Note what the player contests."))
     number = (session.scalar(select(func.max(Appeal.number)).where(Appeal.event_id == event.id)) or 0) + 1
     appeal = Appeal(
         event_id=event.id,
@@ -315,7 +343,10 @@ def delegate(
     event's policy provides a proxy (Transformers 2.9)."""
     permissions.transition(session, Action.DELEGATE_APPEAL, user=actor, roles=roles, record=appeal, event=event)
     if proxy_id is not None and policy is not None and not policy.appeals.proxy:
-        raise FieldError("proxy", f"{policy.name} provides no proxy for appeals: the head judge decides this appeal.")
+        raise FieldError(
+            "proxy",
+            _("%(policy)s provides no proxy for appeals: the head judge decides this appeal.", policy=policy.name),
+        )
     if proxy_id is None:
         before = appeal.proxy_id
         appeal.proxy_id = None
@@ -330,7 +361,7 @@ def delegate(
         )
         return
     if proxy_id not in {u.id for u in proxy_candidates(session, event, appeal)}:
-        raise FieldError("proxy", "Choose a floor judge of this event who did not make the ruling.")
+        raise FieldError("proxy", _("Choose a floor judge of this event who did not make the ruling."))
     before, appeal.proxy_id = appeal.proxy_id, proxy_id
     audit.record(
         session,
@@ -382,17 +413,17 @@ def decide(
         ),
     )
     if claimed.rowcount != 1:
-        raise FieldError("outcome", "This appeal is already decided.")
+        raise FieldError("outcome", _("This appeal is already decided."))
     try:
         outcome = Outcome(data.outcome)
     except ValueError:
-        raise FieldError("outcome", "Choose upheld, overturned or changed.") from None
+        raise FieldError("outcome", _("Choose upheld, overturned or changed.")) from None
     reason = one_line(
         data.reason,
         "reason",
         limit=MAX_REASON,
         missing=(
-            "Give the reason for the decision; the players and the floor judge will read it."
+            _("Give the reason for the decision; the players and the floor judge will read it.")
             if outcome.needs_reason
             else None
         ),
@@ -404,15 +435,17 @@ def decide(
     if remedy_only and outcome is Outcome.OVERTURNED:
         raise FieldError(
             "outcome",
-            "This appeal contests only the remedy: the penalty is not under appeal. Uphold the remedy, or choose"
-            " “Changed” and give the new remedy as the reason.",
+            _(
+                "This appeal contests only the remedy: the penalty is not under appeal. Uphold the remedy, or choose"
+                " “Changed” and give the new remedy as the reason."
+            ),
         )
     if remedy_only and outcome is Outcome.CHANGED:
         if (data.infraction_code or incident.infraction_code) != incident.infraction_code or (
             data.rank_id and data.rank_id != incident.rank_id
         ):
             raise FieldError(
-                "penalty", "This appeal contests only the remedy: the infraction and the penalty stay as ruled."
+                "penalty", _("This appeal contests only the remedy: the infraction and the penalty stay as ruled.")
             )
     elif outcome is Outcome.OVERTURNED:
         incident.status, incident.status_reason = IncidentStatus.OVERTURNED, reason
@@ -473,14 +506,17 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
     infraction = incidents.infraction_of(policy, data.infraction_code or incident.infraction_code)
     rank_id = data.rank_id or None
     if infraction.penalized and rank_id is None:
-        raise FieldError("penalty", "Choose the penalty that replaces the ruling.")
+        raise FieldError("penalty", _("Choose the penalty that replaces the ruling."))
     if rank_id is not None:
         rank_id = incidents.rank_of(policy, rank_id, "penalty").id
         if not infraction.penalized:
-            raise FieldError("penalty", f"{infraction.code} is not penalised; choose “No penalty”.")
+            raise FieldError(
+                "penalty", _("%(infraction)s is not penalised; choose “No penalty”.", infraction=infraction.code)
+            )
     if infraction.code == incident.infraction_code and rank_id == incident.rank_id:
         raise FieldError(
-            "outcome", "That is the ruling as it stands: choose “Upheld”, or change the infraction or the penalty."
+            "outcome",
+            _("That is the ruling as it stands: choose “Upheld”, or change the infraction or the penalty."),
         )
     incidents.resuggest(session, policy, event, incident, infraction)
     incident.rank_id = rank_id

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
@@ -33,6 +34,10 @@ def _appeal_news():
     }  # only shown: never reads the request (a 413's body was not read)
 
 
+# The challenge count in the request's language (Challenges.explain() is the pure domain's English).
+bp.add_app_template_global(services.challenges_text, "challenges_text")
+
+
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
 @event_route(Action.FILE_APPEAL)
 def new(event, roles, number):
@@ -44,14 +49,20 @@ def new(event, roles, number):
             key=form.key.data, appellant=form.appellant.data, contest=form.contest.data, contests=form.contests.data
         )
         try:
-            appeal, _ = services.file_appeal(
+            appeal, _created = services.file_appeal(
                 db.session, actor=current_user, event=event, incident=incident, data=data, policy=policy
             )
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash(f"Appeal #{appeal.number} sent to the head judge. The ruling applies until they decide.", "success")
+            flash(
+                _(
+                    "Appeal #%(number)s sent to the head judge. The ruling applies until they decide.",
+                    number=appeal.number,
+                ),
+                "success",
+            )
             return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))
     appellants = services.appellants_of(db.session, event, incident, policy)
     if not form.is_submitted():
@@ -101,10 +112,10 @@ def show(event, roles, number):
     form = DecisionForm()
     if appeal.contests == "remedy":  # the penalty is not under appeal: it can be neither overturned nor changed
         form.outcome.choices = [
-            SelectChoice("upheld", "Upheld: the remedy stands"),
-            SelectChoice("changed", "Changed: another remedy (give it as the reason)"),
+            SelectChoice("upheld", _("Upheld: the remedy stands")),
+            SelectChoice("changed", _("Changed: another remedy (give it as the reason)")),
         ]
-    form.infraction.choices = [SelectChoice("", "Keep the infraction"), *infraction_choices_of(policy)[1:]]
+    form.infraction.choices = [SelectChoice("", _("Keep the infraction")), *infraction_choices_of(policy)[1:]]
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
         data = services.Decision(
@@ -121,12 +132,16 @@ def show(event, roles, number):
         else:
             db.session.commit()
             flash(
-                f"Appeal #{appeal.number}: {appeal.status.label}. The floor judge sees it on their next page.",
+                _(
+                    "Appeal #%(number)s: %(status)s. The floor judge sees it on their next page.",
+                    number=appeal.number,
+                    status=appeal.status.label,
+                ),
                 "success",
             )
             return redirect(url_for("appeals.index", event_id=event.id))
     proxy_form = ProxyForm()
-    proxy_form.proxy.choices = [SelectChoice("", "Nobody: I decide")] + [
+    proxy_form.proxy.choices = [SelectChoice("", _("Nobody: I decide"))] + [
         SelectChoice(str(u.id), u.name) for u in services.proxy_candidates(db.session, event, appeal)
     ]
     proxy_form.proxy.data = str(appeal.proxy_id or "")
@@ -165,15 +180,15 @@ def delegate(event, roles, number):
     try:
         proxy_id = int(form.proxy.data) if form.proxy.data else None
     except ValueError:
-        refuse(400, "Choose the proxy from the list of this event's judges; nothing was changed.")
+        refuse(400, _("Choose the proxy from the list of this event's judges; nothing was changed."))
     button(
         lambda: services.delegate(
             db.session, actor=current_user, roles=roles, event=event, appeal=appeal, proxy_id=proxy_id, policy=policy
         ),
-        lambda _: (
-            f"Appeal #{appeal.number} delegated to {appeal.proxy.name}."
+        lambda _result: (
+            _("Appeal #%(number)s delegated to %(judge)s.", number=appeal.number, judge=appeal.proxy.name)
             if appeal.proxy
-            else f"Appeal #{appeal.number} is yours to decide again."
+            else _("Appeal #%(number)s is yours to decide again.", number=appeal.number)
         ),
     )
     return redirect(url_for("appeals.show", event_id=event.id, number=appeal.number))

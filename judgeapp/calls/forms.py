@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -11,15 +12,15 @@ class CallForm(Form):
     """The player's one button, with an optional reason. Works without script (a plain form post)."""
 
     reason = RadioField(
-        "What is it about? (optional)",
+        _l("What is it about? (optional)"),
         choices=[SelectChoice(r.value, r.label) for r in CallReason],
         validators=[Optional()],
         validate_choice=False,  # the service says "Choose one of the reasons" for anything else
     )
     note = StringField(
-        "In a few words (optional)", validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120}
+        _l("In a few words (optional)"), validators=[Optional(), Length(max=120)], render_kw={"maxlength": 120}
     )
-    submit = SubmitField("Call a judge")
+    submit = SubmitField(_l("Call a judge"))
 
 
 class TakeForm(OutboxFields):
@@ -27,7 +28,7 @@ class TakeForm(OutboxFields):
     when the network is back (the server's first taker wins)."""
 
     key = HiddenField(default=one_time_key)
-    submit = SubmitField("I'll take it")
+    submit = SubmitField(_l("I'll take it"))
 
 
 class CallButtonForm(Form):
@@ -37,6 +38,8 @@ class CallButtonForm(Form):
 class SheetForm(Form):
     """Which tables' QR codes to print, on which paper."""
 
-    first = NumericField("From table", validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
-    last = NumericField("To table", validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
-    paper = SelectField("Paper", choices=[SelectChoice("a4", "A4"), SelectChoice("letter", "US Letter")], default="a4")
+    first = NumericField(_l("From table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
+    last = NumericField(_l("To table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
+    paper = SelectField(
+        _l("Paper"), choices=[SelectChoice("a4", "A4"), SelectChoice("letter", _l("US Letter"))], default="a4"
+    )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
+from flask_babel import gettext as _
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -127,7 +128,7 @@ def raise_call(
     try:
         why = CallReason(reason) if reason else CallReason.OTHER
     except ValueError:
-        raise FieldError("reason", "Choose one of the reasons.") from None
+        raise FieldError("reason", _("Choose one of the reasons.")) from None
     text = one_line(without_direction_controls(note), "note", limit=MAX_NOTE) or ""
     lock_event(session, event)  # serialises two taps at one table: the second finds the first's call
     existing = live_call_at(session, event, table)
@@ -270,8 +271,10 @@ class CallTaken(Exception):
 
     def __init__(self, call: JudgeCall):
         self.call = call
-        who = call.holder.name if call.holder else "another judge"
-        super().__init__(f"{who} has already taken the call at table {call.table_number}.")
+        who = call.holder.name if call.holder else _("another judge")
+        super().__init__(
+            _("%(judge)s has already taken the call at table %(table)s.", judge=who, table=call.table_number)
+        )
 
 
 def take(session: Session, *, actor: User, roles: frozenset[str], event: Event, call: JudgeCall) -> JudgeCall:
@@ -355,7 +358,7 @@ def call_for_incident(
         if decision:
             return call
     if strict:
-        why = f"{decision.why} {decision.instead}".strip() if call is not None else "This call is not this event's."
+        why = f"{decision.why} {decision.instead}".strip() if call is not None else _("This call is not this event's.")
         raise FieldError("call", why)
     return None
 
@@ -396,5 +399,5 @@ def incident_call(session: Session, incident: Incident) -> JudgeCall | None:
 
 def check_table(table: int | None) -> int:
     if table is None or not 1 <= table <= MAX_TABLE:
-        raise FieldError("first", f"Tables are numbered from 1 to {MAX_TABLE}.")
+        raise FieldError("first", _("Tables are numbered from 1 to %(max)s.", max=MAX_TABLE))
     return table

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 
 from flask import current_app, g, jsonify, redirect, render_template, request, send_file, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from ..errors import EventClosed, FieldError
@@ -19,27 +21,31 @@ from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
 # ---- the player's page ---------------------------------------------------------------------------------------------
 
-NOT_KNOWN = "This call link is not known. Scan the QR code on your table again, or raise your hand."
-RAISE_YOUR_HAND = "Raise your hand and call “Judge!” aloud: a judge will come to your table."
+NOT_KNOWN = _l("This call link is not known. Scan the QR code on your table again, or raise your hand.")
+RAISE_YOUR_HAND = _l("Raise your hand and call “Judge!” aloud: a judge will come to your table.")
+NOT_SENT = _l("This page could not send your call. Scan the QR code on your table again. %(raise_hand)s")
 # The player's own error pages (web.error_page sends every error under /call/ here): what a player can do about it.
+# Each text is one message; %(raise_hand)s is RAISE_YOUR_HAND, in the same language.
 PLAYER_ERRORS = {
-    400: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
-    404: ("Not found", NOT_KNOWN),
-    405: ("Not sent", f"This page could not send your call. Scan the QR code on your table again. {RAISE_YOUR_HAND}"),
-    409: ("Judge calls are closed", f"Judge calls cannot be made from this page now. {RAISE_YOUR_HAND}"),
-    413: ("Not sent", f"What was sent is too long: nothing was sent. {RAISE_YOUR_HAND}"),
+    400: (_l("Not sent"), NOT_SENT),
+    404: (_l("Not found"), NOT_KNOWN),
+    405: (_l("Not sent"), NOT_SENT),
+    409: (_l("Judge calls are closed"), _l("Judge calls cannot be made from this page now. %(raise_hand)s")),
+    413: (_l("Not sent"), _l("What was sent is too long: nothing was sent. %(raise_hand)s")),
     429: (
-        "Too many calls",
-        f"Too many calls were sent from here in a short time: this one was not sent. {RAISE_YOUR_HAND}",
+        _l("Too many calls"),
+        _l("Too many calls were sent from here in a short time: this one was not sent. %(raise_hand)s"),
     ),
-    500: ("Not sent", f"Something went wrong: your call may not have been sent. {RAISE_YOUR_HAND}"),
+    500: (_l("Not sent"), _l("Something went wrong: your call may not have been sent. %(raise_hand)s")),
 }
 
 
 def player_error(code: int):
-    """A player's error page: their own small page (call.css, no script, no judges' menu)."""
+    """A player's error page: their own small page (call.css, no script, no judges' menu), in the language of the
+    table's event unless the phone asks for another one we have (the route's event_id; i18n.select_locale)."""
     title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
-    return render_template("calls/error.html", code=code, title=title, text=text), code
+    text = str(text) % {"raise_hand": RAISE_YOUR_HAND}
+    return render_template("calls/error.html", code=code, title=str(title), text=text), code
 
 
 def _closed_page(event, table: int):
@@ -112,8 +118,10 @@ def call_not_sent():
         return _closed_page(event, args["table"])
     form = CallForm(formdata=None)
     form.submit.errors = [
-        "Your call was not sent: this page was too old, or your browser refused its cookie (the page's security "
-        "token did not come back). Tap the button again; if it still fails, raise your hand and call “Judge!”."
+        _(
+            "Your call was not sent: this page was too old, or your browser refused its cookie (the page's security"
+            " token did not come back). Tap the button again; if it still fails, raise your hand and call “Judge!”."
+        )
     ]
     state = services.table_call(db.session(), event, args["table"])
     return render_template(
@@ -213,14 +221,25 @@ def take(event, roles, number):
         services.take(db.session, actor=current_user, roles=roles, event=event, call=call)
     except services.CallTaken as taken:
         db.session.rollback()
-        who, at = taken.call.holder.name if taken.call.holder else "another judge", clock(taken.call.held_since)
-        why = f"{who} took the call at table {taken.call.table_number} first ({at})."
+        who, at = taken.call.holder.name if taken.call.holder else _("another judge"), clock(taken.call.held_since)
+        why = _(
+            "%(judge)s took the call at table %(table)s first (%(time)s).",
+            judge=who,
+            table=taken.call.table_number,
+            time=at,
+        )
         if as_json:
             return jsonify(ok=False, errors={"call": [why]}, url=url), 409
-        refuse(409, why, "Leave it to them, or see the queue for another call.", title="Someone was quicker")
+        refuse(409, why, _("Leave it to them, or see the queue for another call."), title=_("Someone was quicker"))
     table_number = call.table_number
     db.session.commit()
-    return answer(as_json, url, kind="call", number=number, message=f"You took the call at table {table_number}. Go!")
+    return answer(
+        as_json,
+        url,
+        kind="call",
+        number=number,
+        message=_("You took the call at table %(table)s. Go!", table=table_number),
+    )
 
 
 @bp.route("/events/<int:event_id>/calls/<int:number>/escalate", methods=["POST"])
@@ -231,7 +250,7 @@ def escalate(event, roles, number):
         refuse_form(CallButtonForm())
     button(
         lambda: services.escalate(db.session, actor=current_user, roles=roles, event=event, call=call),
-        f"Table {call.table_number}: handed to the head judge. Their phone shows it now.",
+        _("Table %(table)s: handed to the head judge. Their phone shows it now.", table=call.table_number),
     )
     return redirect(url_for("calls.show", event_id=event.id, number=number))
 
@@ -244,7 +263,11 @@ def close(event, roles, number):
         refuse_form(CallButtonForm())
     button(
         lambda: services.close(db.session, actor=current_user, roles=roles, event=event, call=call),
-        lambda c: f"Call at table {c.table_number} closed: {c.outcome.label}.",
+        lambda c: _(
+            "Call at table %(table)s closed: %(outcome)s.",
+            table=c.table_number,
+            outcome=c.outcome.label,
+        ),
     )
     return redirect(url_for("calls.index", event_id=event.id))
 
@@ -285,10 +308,10 @@ def links(event, roles):
     if request.args and not form.validate():
         status = 400
     elif form.first.data > form.last.data:
-        form.last.errors = [*form.last.errors, "The last table comes after the first."]
+        form.last.errors = [*form.last.errors, _("The last table comes after the first.")]
         status = 400
     elif form.last.data - form.first.data + 1 > MAX_SHEET_TABLES:
-        form.last.errors = [*form.last.errors, f"At most {MAX_SHEET_TABLES} tables on one sheet."]
+        form.last.errors = [*form.last.errors, _("At most %(count)s tables on one sheet.", count=MAX_SHEET_TABLES)]
         status = 400
     if status == 200 and request.args.get("format") == "pdf":
         from ..reports.call_sheet import call_sheet_pdf

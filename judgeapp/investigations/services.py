@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import CursorResult, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -38,8 +40,9 @@ from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key
 class LinkGone(Exception):
     """A one-time statement link that was used, withdrawn or has expired."""
 
-    def __init__(self, why: str):
-        self.why = why
+    def __init__(self, why: str, event_id: int | None = None):
+        self.why = why  # lazily translated: the page says it in the event's language when the browser asks for none
+        self.event_id = event_id
         super().__init__(why)
 
 
@@ -178,15 +181,15 @@ def decline_recommendation(
 ) -> None:
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
     _require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
-    reason = one_line(reason, "reason", limit=MAX_REASON, missing="Say why you decline the recommendation.")
+    reason = one_line(reason, "reason", limit=MAX_REASON, missing=_("Say why you decline the recommendation."))
     infraction = incidents.infraction_of(policy, incident.infraction_code)
     if rank_id:
         rank = incidents.rank_of(policy, rank_id, "rank")
         if rank.id in policy.head_judge_only:
-            raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
+            raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
         rank_id = rank.id
     elif infraction.penalized and not policy.may_leave_rank_unnamed(infraction):
-        raise FieldError("rank", "Choose the penalty you give instead of the recommendation.")
+        raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
     before = incidents.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
@@ -267,19 +270,19 @@ def _role(value: str | StatementRole) -> StatementRole:
     try:
         return StatementRole(value)
     except ValueError:
-        raise FieldError("author_role", "Choose whose statement this is.") from None
+        raise FieldError("author_role", _("Choose whose statement this is.")) from None
 
 
 def _author(name: str) -> str:
-    return one_line(name, "author_name", limit=200, missing="Give the name of the person making the statement.")
+    return one_line(name, "author_name", limit=200, missing=_("Give the name of the person making the statement."))
 
 
 def _text(text: str) -> str:
     text = (text or "").strip()
     if not text:
-        raise FieldError("text", "The statement is empty.")
+        raise FieldError("text", _("The statement is empty."))
     if len(text) > MAX_STATEMENT:
-        raise FieldError("text", f"At most {MAX_STATEMENT} characters.")
+        raise FieldError("text", _("At most %(count)s characters.", count=MAX_STATEMENT))
     return text
 
 
@@ -384,14 +387,17 @@ def request_by_token(session: Session, token: str, now: datetime | None = None) 
     if request is None:
         raise LookupError(token)
     now = now or utcnow()
+    event = request.investigation.event_id
     if request.used_at is not None:
-        raise LinkGone("This link has already been used: the statement was received. Each link works once.")
+        raise LinkGone(_l("This link has already been used: the statement was received. Each link works once."), event)
     if request.revoked_at is not None:
-        raise LinkGone("The head judge has withdrawn this link.")
+        raise LinkGone(_l("The head judge has withdrawn this link."), event)
     if request.investigation.status in (InvestigationStatus.DECLINED, InvestigationStatus.WITHDRAWN):
-        raise LinkGone("This investigation is closed.")
+        raise LinkGone(_l("This investigation is closed."), event)
     if request.expires_at <= now:
-        raise LinkGone("This link has expired. Ask the head judge for a new one if you still want to make a statement.")
+        raise LinkGone(
+            _l("This link has expired. Ask the head judge for a new one if you still want to make a statement."), event
+        )
     return request
 
 
@@ -409,7 +415,7 @@ def submit_by_link(session: Session, *, token: str, text: str, now: datetime | N
         ),
     )
     if spent.rowcount != 1:  # another submission of the same link won the race
-        raise LinkGone("This link has already been used: the statement was received. Each link works once.")
+        raise LinkGone(_("This link has already been used: the statement was received. Each link works once."))
     investigation = request.investigation
     statement = Statement(
         investigation=investigation,
@@ -504,7 +510,7 @@ def save_write_up(
         if isinstance(value, str):
             value = value.strip()
             if len(value) > MAX_WRITE_UP:
-                raise FieldError(name, f"At most {MAX_WRITE_UP} characters.")
+                raise FieldError(name, _("At most %(count)s characters.", count=MAX_WRITE_UP))
         values[name] = value
     if values["decision_infraction_code"]:
         values["decision_infraction_code"] = incidents.infraction_of(policy, values["decision_infraction_code"]).code
@@ -544,20 +550,27 @@ def finalize(
     now = now or utcnow()
     save_write_up(session, policy, actor=actor, roles=roles, event=event, investigation=investigation, data=data)
     for name, message in (
-        ("hj_facts", "State the facts you consider established, and why."),
-        ("hj_reasoning", "Give your reasoning."),
-        ("decision_infraction_code", "Choose the infraction the disqualification is for."),
-        ("summary", "Write the summary of your decision."),
+        ("hj_facts", _("State the facts you consider established, and why. It is required to finalize.")),
+        ("hj_reasoning", _("Give your reasoning. It is required to finalize.")),
+        (
+            "decision_infraction_code",
+            _("Choose the infraction the disqualification is for. It is required to finalize."),
+        ),
+        ("summary", _("Write the summary of your decision. It is required to finalize.")),
     ):
         if not getattr(investigation, name):
-            raise FieldError(name, message + " It is required to finalize.")
+            raise FieldError(name, message)
     incident = investigation.incident
     if incident.status is IncidentStatus.RECOMMENDED:
         accept_recommendation(session, actor=actor, roles=roles, event=event, incident=incident)
     elif incident.status is not IncidentStatus.STANDING:
         raise FieldError(
             "summary",
-            f"Incident #{incident.number} is {incident.status.label}: there is no disqualification to finalize.",
+            _(
+                "Incident #%(number)s is %(status)s: there is no disqualification to finalize.",
+                number=incident.number,
+                status=incident.status.label,
+            ),
         )
     investigation.status = InvestigationStatus.FINALIZED
     investigation.decided_at = investigation.decided_at or now
@@ -587,18 +600,33 @@ class Moment:
 def timeline(investigation: Investigation) -> list[Moment]:
     incident = investigation.incident
     moments = [
-        Moment(incident.created_at, f"Incident #{incident.number} logged by {incident.judge.name}"),
-        Moment(investigation.opened_at, "Investigation opened"),
+        Moment(
+            incident.created_at,
+            _("Incident #%(number)s logged by %(judge)s", number=incident.number, judge=incident.judge.name),
+        ),
+        Moment(investigation.opened_at, _("Investigation opened")),
     ]
     for r in investigation.requests:
-        moments.append(Moment(r.created_at, f"Statement link given to {r.author_name} ({r.author_role.label})"))
+        moments.append(
+            Moment(
+                r.created_at,
+                _("Statement link given to %(name)s (%(role)s)", name=r.author_name, role=r.author_role.label),
+            )
+        )
     for s in investigation.statements:
-        how = f"taken by {s.taken_by.name}" if s.taken_by else "written on a one-time link"
-        kind = "Addendum" if s.addendum else "Statement"
-        moments.append(Moment(s.taken_at, f"{kind} of {s.author_name} ({s.author_role.label}), {how}"))
+        who = {"name": s.author_name, "role": s.author_role.label}
+        if s.taken_by and s.addendum:
+            what = _("Addendum of %(name)s (%(role)s), taken by %(judge)s", judge=s.taken_by.name, **who)
+        elif s.taken_by:
+            what = _("Statement of %(name)s (%(role)s), taken by %(judge)s", judge=s.taken_by.name, **who)
+        elif s.addendum:
+            what = _("Addendum of %(name)s (%(role)s), written on a one-time link", **who)
+        else:
+            what = _("Statement of %(name)s (%(role)s), written on a one-time link", **who)
+        moments.append(Moment(s.taken_at, what))
     if investigation.finalized_at:
-        moments.append(Moment(investigation.decided_at or investigation.finalized_at, "Decision: disqualification"))
-        moments.append(Moment(investigation.finalized_at, "Investigation finalized"))
+        moments.append(Moment(investigation.decided_at or investigation.finalized_at, _("Decision: disqualification")))
+        moments.append(Moment(investigation.finalized_at, _("Investigation finalized")))
     return sorted(moments, key=lambda m: m.at)
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from io import BytesIO
 
 import segno
-from flask import abort, current_app, flash, redirect, render_template, request, send_file, session, url_for
+from flask import abort, current_app, flash, g, redirect, render_template, request, send_file, session, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from ..auth import sealing
@@ -45,9 +47,12 @@ def accept(event, roles, number):
             db.session, actor=current_user, roles=roles, event=event, incident=incident, policy=policy
         ),
         lambda inv: (
-            f"Disqualification given (incident #{number}). Gather the statements and write your report."
+            _(
+                "Disqualification given (incident #%(number)s). Gather the statements and write your report.",
+                number=number,
+            )
             if inv is not None
-            else f"Ruling of incident #{number} accepted: it stands as your decision."
+            else _("Ruling of incident #%(number)s accepted: it stands as your decision.", number=number)
         ),
     )
     if not given or investigation is None:
@@ -73,12 +78,14 @@ def decline(event, roles, number):
                 reason=form.reason.data,
                 rank_id=form.rank.data or None,
             ),
-            lambda _: (
-                f"Recommendation declined; incident #{number} now stands as {rank_namer(policy)(incident.rank_id)}."
+            lambda _result: _(
+                "Recommendation declined; incident #%(number)s now stands as %(penalty)s.",
+                number=number,
+                penalty=rank_namer(policy)(incident.rank_id),
             ),
         )
     else:
-        flash(" ".join(e for errs in form.errors.values() for e in errs), "error")
+        flash(" ".join(str(e) for errs in form.errors.values() for e in errs), "error")
     return redirect(url_for("incidents.show", event_id=event.id, number=number))
 
 
@@ -137,7 +144,7 @@ def show(event, roles, number):
     if req is None:
         return _show(event, roles, investigation)
     url = url_for("investigations.public_statement", token=token, _external=True)
-    qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title="QR code of the link")
+    qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title=_("QR code of the link"))
     link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
     response, status = _show(event, roles, investigation, new_link=link)
     return response, status, {"Cache-Control": "no-store"}
@@ -150,7 +157,7 @@ def add_statement(event, roles, number):
     form = StatementForm()
     if form.validate_on_submit():
         try:
-            statement, _ = services.add_statement(
+            statement, _created = services.add_statement(
                 db.session,
                 actor=current_user,
                 roles=roles,
@@ -165,7 +172,12 @@ def add_statement(event, roles, number):
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
-            flash(f"{'Addendum' if statement.addendum else 'Statement'} of {statement.author_name} saved.", "success")
+            flash(
+                _("Addendum of %(name)s saved.", name=statement.author_name)
+                if statement.addendum
+                else _("Statement of %(name)s saved.", name=statement.author_name),
+                "success",
+            )
             return redirect(url_for("investigations.show", event_id=event.id, number=number) + "#statements")
     return _show(event, roles, _investigation(event, number), status=400, statement_form=form)
 
@@ -208,7 +220,7 @@ def revoke_link(event, roles, number, request_id):
         refuse_form(form)
     services.revoke_request(db.session, actor=current_user, roles=roles, event=event, request=req)
     db.session.commit()
-    flash(f"The link for {req.author_name} no longer works.", "success")
+    flash(_("The link for %(name)s no longer works.", name=req.author_name), "success")
     return redirect(url_for("investigations.show", event_id=event.id, number=number))
 
 
@@ -252,9 +264,9 @@ def write_up(event, roles, number):
         else:
             db.session.commit()
             flash(
-                "Investigation finalized and locked. Download the report below."
+                _("Investigation finalized and locked. Download the report below.")
                 if form.finalize.data
-                else "Draft saved.",
+                else _("Draft saved."),
                 "success",
             )
             return redirect(url_for("investigations.show", event_id=event.id, number=number))
@@ -294,25 +306,30 @@ def report(event, roles, number):
 @bp.route("/statement/<token>", methods=["GET", "POST"])
 @limiter.limit("30 per minute")
 def public_statement(token):
+    gone_title = _l("This link no longer works")
     try:
         req = services.request_by_token(db.session, token)
     except LookupError:
         abort(404)
     except services.LinkGone as gone:
-        return render_template("errors/error.html", code=410, title="This link no longer works", text=gone.why), 410
+        g.event = db.session.get(Event, gone.event_id)  # its language, as below
+        return render_template("errors/error.html", code=410, title=gone_title, text=gone.why), 410
+    # The person has no account: the page is in their browser's language if we have it, else the event's
+    # (i18n.select_locale reads g.event). Set before anything is translated: the request's language is kept once known.
+    g.event = db.session.get(Event, req.investigation.event_id)
     form = PublicStatementForm()
     if form.validate_on_submit():
         try:
             services.submit_by_link(db.session, token=token, text=form.text.data)
         except services.LinkGone as gone:
             db.session.rollback()
-            return render_template("errors/error.html", code=410, title="This link no longer works", text=gone.why), 410
+            return render_template("errors/error.html", code=410, title=gone_title, text=gone.why), 410
         except FieldError as err:
             show_on_form(form, err, db.session)
         else:
             db.session.commit()
             return render_template("investigations/public_done.html", name=req.author_name)
-    event = db.session.get(Event, req.investigation.event_id)
+    event = g.event
     asker = db.session.get(User, req.created_by_id)
     return render_template(
         "investigations/public.html", form=form, req=req, event=event, asker=asker

@@ -12,6 +12,7 @@ from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
+from ..choices import catalog_name, catalog_text
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Challenges, Outcome, Policy
@@ -181,7 +182,7 @@ def file_appeal(
                 "%(player)s is the opponent: under %(section)s an opponent may contest only the remedy (how the game"
                 " was put right), never the penalty given to the other player.",
                 player=chosen.name,
-                section=policy.appeals.opponent_section,
+                section=catalog_text(policy.appeals, "opponent_section"),
             ),
         )
     contest = one_line(data.contest, "contest", limit=MAX_CONTEST, missing=_("Note what the player contests."))
@@ -345,7 +346,10 @@ def delegate(
     if proxy_id is not None and policy is not None and not policy.appeals.proxy:
         raise FieldError(
             "proxy",
-            _("%(policy)s provides no proxy for appeals: the head judge decides this appeal.", policy=policy.name),
+            _(
+                "%(policy)s provides no proxy for appeals: the head judge decides this appeal.",
+                policy=catalog_name(policy),
+            ),
         )
     if proxy_id is None:
         before = appeal.proxy_id

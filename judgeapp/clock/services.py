@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
-from ..choices import catalog_text
+from ..choices import catalog_name, catalog_text
 from ..errors import FieldError
 from ..incidents.services import LogResult, check_minutes, check_table, started_round
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
@@ -185,7 +185,7 @@ def check_extra_turns(policy: Policy, reason: ExtensionReason, turns: int | None
             "extra_turns",
             _(
                 "%(policy)s gives no extra turns for a %(reason)s: give minutes.",
-                policy=policy.name,
+                policy=catalog_name(policy),
                 reason=reason_name(reason),
             ),
         )

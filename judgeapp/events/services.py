@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, aliased
 
 from .. import audit, names
 from ..auth.services import create_user, has_password, issue_link, normalise_email
+from ..choices import catalog_name
 from ..errors import FieldError
 from ..imports.model import MAX_TABLE, table_number
 from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog, round_end
@@ -73,7 +74,7 @@ def _check_policy_level(catalog: Catalog, policy_id: str, level: int, uploaded: 
         policy.level(level)
     except UnknownChoice as err:
         raise FieldError(
-            "level", _("%(policy)s has levels %(levels)s.", policy=policy.name, levels=", ".join(err.choices))
+            "level", _("%(policy)s has levels %(levels)s.", policy=catalog_name(policy), levels=", ".join(err.choices))
         ) from None
     return policy
 
@@ -189,7 +190,11 @@ def upload_policy(session: Session, *, actor: User, event: Event, filename: str,
     except UnknownChoice as err:
         raise FieldError(
             "level",
-            _("%(policy)s has levels %(levels)s; choose one.", policy=policy.name, levels=", ".join(err.choices)),
+            _(
+                "%(policy)s has levels %(levels)s; choose one.",
+                policy=catalog_name(policy),
+                levels=", ".join(err.choices),
+            ),
         ) from None
     lock_event(session, event)
     logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))

@@ -7,6 +7,7 @@ from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
 
 from ..auth import emails as staff_email
+from ..choices import catalog_name
 from ..database import reads_only_from_now
 from ..errors import FieldError, show_on_form
 from ..extensions import csrf, current_catalog, db, event_policy
@@ -188,7 +189,7 @@ def upload_policy(event, roles):
             flash(
                 _(
                     "The event now enforces %(policy)s %(version)s, uploaded.",
-                    policy=policy.name,
+                    policy=catalog_name(policy),
                     version=policy.version,
                 ),
                 "success",

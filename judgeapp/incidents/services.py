@@ -14,6 +14,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, names, permissions
+from ..choices import catalog_name
 from ..errors import FieldError, one_line
 from ..events.services import byes_of, current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
 from ..history import priors_of_players
@@ -389,7 +390,7 @@ def infraction_of(policy: Policy, code: str | None) -> Infraction:
     try:
         return policy.infraction((code or "").strip())
     except UnknownChoice:
-        raise FieldError("infraction", _("Choose an infraction of %(policy)s.", policy=policy.name)) from None
+        raise FieldError("infraction", _("Choose an infraction of %(policy)s.", policy=catalog_name(policy))) from None
 
 
 def _description(text: str | None) -> str:
@@ -469,7 +470,7 @@ def log_incident(
             "description",
             _(
                 "Describe the penalty given: %(policy)s does not name it (%(section)s).",
-                policy=policy.name,
+                policy=catalog_name(policy),
                 section=policy.unnamed_penalties.section if policy.unnamed_penalties else _("no rank"),
             ),
         )

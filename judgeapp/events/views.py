@@ -62,14 +62,14 @@ def _event_form(event=None, **kwargs) -> EventForm:
     form.policy_id.choices = [
         SelectChoice(
             p.id,
-            _("%(policy)s (uploaded for this event)", policy=p.name)
+            _("%(policy)s (uploaded for this event)", policy=catalog_name(p))
             if event and p is policies[0] and event.policy_sha
-            else p.name,
+            else catalog_name(p),
         )
         for p in policies
     ]
     form.level.choices = [
-        SelectChoice(lv.number, lv.name, optgroup=p.name, render_kw={"data-policy": p.id})
+        SelectChoice(lv.number, catalog_name(lv), optgroup=catalog_name(p), render_kw={"data-policy": p.id})
         for p in policies
         for lv in p.levels
     ]

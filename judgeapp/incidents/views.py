@@ -27,6 +27,7 @@ from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..i18n import language
 from ..infractions import ExtensionReason, extension_owed
 from ..infractions import suggest as suggest_penalty
+from ..infractions.catalog import text_in
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
@@ -276,7 +277,10 @@ def suggest(event, roles):
         head_judge_infraction=infraction.head_judge_only,
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
-        alternatives=[{"condition": a.condition, "penalty": a.penalty.label(lang)} for a in suggestion.alternatives],
+        alternatives=[
+            {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang)}
+            for a in suggestion.alternatives
+        ],
         penalized=infraction.penalized,
     )
     return jsonify(body)

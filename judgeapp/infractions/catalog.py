@@ -180,6 +180,7 @@ class Alternative:
     condition: str
     levels: tuple[int, ...]
     penalty: PenaltyRange
+    texts: Texts = field(default=NO_TEXTS, compare=False)  # `condition` in other languages
 
 
 @dataclass(frozen=True)

@@ -22,6 +22,7 @@ from .catalog import (
     RepeatScope,
     UpgradeResult,
     base_language,
+    text_in,
 )
 
 
@@ -68,7 +69,7 @@ class Suggestion:
         if not self.infraction.penalized:
             if self.alternatives:  # no penalty unless a condition holds (IPG 2.1)
                 when = words["or"].join(
-                    words["alternative"].format(penalty=a.penalty.label(lang), condition=a.condition)
+                    words["alternative"].format(penalty=a.penalty.label(lang), condition=text_in(a, "condition", lang))
                     for a in self.alternatives
                 )
                 return words["no_default_but"].format(level=level, when=when)

@@ -71,6 +71,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "alternatives": [
                     {
                         "condition": a.condition,
+                        "conditions": {lang: t for lang, f, t in a.texts.texts if f == "condition"},
                         "levels": list(a.levels),
                         "penalty": _range(a.penalty),
                         "label": a.penalty.label(),

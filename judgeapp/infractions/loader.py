@@ -103,6 +103,7 @@ class RawAlternative(_Strict):
     condition: str
     levels: list[int | str]
     penalty: Range
+    texts: dict[LanguageCode, dict[Literal["condition"], LocalText]] = {}
 
 
 class RawInfraction(_Strict):
@@ -440,6 +441,11 @@ def _check_texts(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
         ((*base, "levels", i), f"level {lv.number}", lv, lv.texts, ("description",)) for i, lv in enumerate(p.levels)
     ]
     entries += [
+        ((*base, "infractions", i, "alternatives", j), f"an alternative of {f.code}", a, a.texts, ("condition",))
+        for i, f in enumerate(p.infractions)
+        for j, a in enumerate(f.alternatives)
+    ]
+    entries += [
         ((*base, "repeat_rules", i), f"repeat rule {r.id!r}", r, r.texts, ("description",))
         for i, r in enumerate(p.repeat_rules)
     ]
@@ -537,7 +543,8 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             penalized=i.penalized,
             repeat_any_action=i.repeat_any_action,
             alternatives=tuple(
-                Alternative(a.condition, tuple(numbers(a.levels)), rng(a.penalty)) for a in i.alternatives
+                Alternative(a.condition, tuple(numbers(a.levels)), rng(a.penalty), _texts(a.texts))
+                for a in i.alternatives
             ),
             section_note=i.section_note,
             repeats=i.repeats,

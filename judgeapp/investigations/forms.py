@@ -3,6 +3,7 @@ from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitF
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
+from ..choices import catalog_name
 from ..forms import Form
 from ..incidents.forms import one_time_key
 from ..models import StatementRole
@@ -30,7 +31,7 @@ def decline_form(policy, **kwargs) -> DeclineForm:
     """The penalties a head judge may give instead of a recommended one (never another head-judge-only one)."""
     form = DeclineForm(**kwargs)
     form.rank.choices = [SelectChoice("", _l("No penalty"))] + [
-        SelectChoice(r.id, r.name) for r in policy.ranks if r.id not in policy.head_judge_only
+        SelectChoice(r.id, catalog_name(r)) for r in policy.ranks if r.id not in policy.head_judge_only
     ]
     return form
 

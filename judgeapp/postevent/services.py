@@ -547,7 +547,7 @@ def report_of(
         penalties=penalties,
         not_counted=not_counted,
         incidents_logged=len(rec.incidents),
-        serious_from=serious_from.name if serious_from else "",
+        serious_from=catalog_name(serious_from) if serious_from else "",
         serious=serious,
         dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),

@@ -42,7 +42,16 @@ ALLOWED = {
     "English",
 }  # English: the language's own name in the language menu
 # Names of things, not sentences: the pairing programs' file formats, a README heading the help text points to.
-NAMES = {"Tournament Operations Manager", "TOM", "KTS", "Melee", "tdf", "The catalog file", "Bushiroad ID"}
+NAMES = {
+    "Tournament Operations Manager",
+    "TOM",
+    "KTS",
+    ".Tournament",
+    "Melee",
+    "tdf",
+    "The catalog file",
+    "Bushiroad ID",
+}
 SHOWN_ATTRIBUTES = ("aria-label", "title", "placeholder", "alt", "value")
 SKIP = ("/logout", "/static/", ".pdf", ".csv", "/report.", "/export", "format=")
 
@@ -83,27 +92,31 @@ class Visible(HTMLParser):
             self.hidden += 1
         if tag == "a" and a.get("href"):
             self.links.append(a["href"])
-        if tag == "input" and a.get("type") not in ("submit", "button"):
-            a.pop("value", None)  # a typed value is data, a button's value is its label
-        if tag == "option":
-            a.pop("value", None)
+        if tag == "wbr":  # a place a long link may wrap: the same word goes on
+            return
+        if tag != "input" or a.get("type") not in ("submit", "button"):
+            a.pop("value", None)  # a typed value (or a button's or option's) is data; an input button's is its label
+        self.words.append(" ")
         for name in SHOWN_ATTRIBUTES:
             if a.get(name):
                 self.words.append(a[name])
+        self.words.append(" ")
 
     def handle_endtag(self, tag):
         if tag in ("script", "style", "template", "noscript"):
             self.hidden -= 1
+        self.words.append(" ")
 
     def handle_data(self, data):
-        if not self.hidden and data.strip():
-            self.words.append(data)
+        if not self.hidden:
+            self.words[-1:] = [(self.words[-1] if self.words else "") + data]
 
 
 def english_words(text: str, data: set[str]) -> list[str]:
     data = data | NAMES | OTHER_POLICIES
     text = re.sub(r"\S+@\S+", " ", text)  # e-mail addresses
     text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"\bDQ-\d+-\d+", " ", text)  # a disqualification report's number
     for value in sorted(data, key=len, reverse=True):
         text = text.replace(value, " ")
     return [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]+", text) if w not in ALLOWED]

@@ -28,6 +28,12 @@ export function nameIn(entry, lang) {
   return names[baseLanguage(lang)] || entry.name;
 }
 
+// An alternative's condition in `lang`, else its English one (catalog.py text_in).
+function conditionIn(alternative, lang) {
+  var conditions = alternative.conditions || {};
+  return conditions[baseLanguage(lang)] || alternative.condition;
+}
+
 var RANGE_SEPARATORS = { ja: "～" };  // catalog.py RANGE_SEPARATORS
 
 function rangeLabel(policy, range, lang) {
@@ -161,7 +167,7 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
     var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
     if (alts.length) {  // no penalty unless a condition holds (IPG 2.1)
       var when = alts.map(function (a) {
-        return fill(words.alternative, { penalty: rangeLabel(policy, a.penalty, lang), condition: a.condition });
+        return fill(words.alternative, { penalty: rangeLabel(policy, a.penalty, lang), condition: conditionIn(a, lang) });
       }).join(words.or);
       return fill(words.no_default_but, { level: levelName, when: when });
     }
@@ -230,7 +236,7 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     in_range: inRange,
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
-      .map(function (a) { return { condition: a.condition, penalty: rangeLabel(policy, a.penalty, lang) }; }),
+      .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang) }; }),
     explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang)
   };
 }

@@ -34,6 +34,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
         ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
+        ("languages", [PYTHON, "bench/languages.py"] + (["--runs", "15"] if quick else [])),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),
         ("calls, SQLite", [PYTHON, "bench/calls.py", "--seconds", "20" if quick else "120"]),
         (

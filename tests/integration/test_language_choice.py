@@ -46,3 +46,23 @@ def test_a_header_naming_no_language_we_have_leaves_the_choice_to_the_events_lan
     )
     assert response.status_code == 400
     assert '<html lang="ja">' in response.get_data(as_text=True)
+
+
+def test_the_notice_after_choosing_a_language_is_in_the_language_just_chosen(app, make_user):
+    from tests.conftest import CSRF_RE, login
+
+    _, email = make_user(name="山田 太郎")
+    judge = app.test_client()
+    login(judge, email)
+
+    def choose(locale: str) -> str:
+        token = CSRF_RE.search(judge.get("/account/password").get_data(as_text=True)).group(1)
+        form = {"csrf_token": token, "name": "山田 太郎", "reading": "やまだ たろう", "locale": locale}
+        return judge.post("/account/profile", data=form, follow_redirects=True).get_data(as_text=True)
+
+    japanese = choose("ja")
+    assert '<html lang="ja">' in japanese
+    assert "保存しました。" in japanese and "Saved." not in japanese
+    english = choose("en")
+    assert '<html lang="en">' in english
+    assert "Saved." in english and "保存しました。" not in english

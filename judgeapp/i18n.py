@@ -45,10 +45,23 @@ def select_locale() -> str:
         return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
     if getattr(current_user, "is_authenticated", False) and current_user.locale in LANGUAGES:
         return current_user.locale
-    best = request.accept_languages.best_match(LANGUAGES)
-    if best:
-        return best
-    return event_language() or DEFAULT_LANGUAGE
+    return browser_language() or event_language() or DEFAULT_LANGUAGE
+
+
+def browser_language() -> str | None:
+    """The first language of the browser's Accept-Language that judgeapp has, in the browser's order of preference
+    (its q values; werkzeug sorts them, a tie keeping the header's order), each matched by its primary tag: ja-JP is
+    Japanese, en-GB English. Not werkzeug's best_match, which takes any exact match before a regional one, so that
+    `ja-JP,en;q=0.9` (a Japanese phone that also reads English) gave English and `en-GB,ja;q=0.5` Japanese, and
+    which reads a wildcard as the first language we have. A wildcard, a refused language (q=0) or a header naming
+    none we have leaves the choice to what comes next (the event's language)."""
+    for value, quality in request.accept_languages:
+        if value == "*" or quality <= 0:
+            continue
+        primary = value.replace("_", "-").split("-", 1)[0].lower()
+        if primary in LANGUAGES:
+            return primary
+    return None
 
 
 def language() -> str:

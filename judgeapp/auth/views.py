@@ -3,6 +3,7 @@ import smtplib
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import refresh
 from flask_login import current_user, login_required, login_user, logout_user
 from wtforms.fields.choices import SelectChoice
 
@@ -143,6 +144,7 @@ def profile():
             db.session, current_user, name=form.name.data, reading=form.reading.data, locale=form.locale.data
         )
         db.session.commit()
+        refresh()  # the notice in the language just chosen, not the one this request began in
         flash(_("Saved."), "success")
         return redirect(url_for("auth.change_password"))
     return render_template("auth/password.html", form=ChangePasswordForm(formdata=None), profile=form), 400

@@ -6,6 +6,7 @@ The page, the PDF and the CSV files are built from the same queries, so their nu
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -907,16 +908,19 @@ def deck_check_rows(event: Event, rec: Records, local: Local) -> list[list]:
 
 
 DANGEROUS = ("=", "+", "-", "@", "|", "%")
+PADDING = " \t\r\n\x00\xa0\u3000"  # the last: the ideographic space a Japanese keyboard types
 
 
 def _defuse_padded(value):
     """defusedcsv neutralises a cell that starts with a formula character; spreadsheets also skip leading white
-    space and control characters, so a cell padded before its formula character gets the same apostrophe."""
+    space and control characters, so a cell padded before its formula character gets the same apostrophe. So does
+    one starting with a full-width formula character (＝ ＋ － ＠ ｜ ％, as a Japanese keyboard's IME types them,
+    which Japanese Excel reads as the half-width ones): NFKC makes each its half-width twin."""
     if (
         isinstance(value, str)
         and value
-        and value[0] in " \t\r\n\x00\xa0"
-        and value.lstrip(" \t\r\n\x00\xa0")[:1] in DANGEROUS
+        and value[0] not in DANGEROUS  # those are defusedcsv's own
+        and unicodedata.normalize("NFKC", value.lstrip(PADDING)[:1]) in DANGEROUS
     ):
         return "'" + value
     return value

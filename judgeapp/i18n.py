@@ -12,6 +12,7 @@ The phone's scripts read their strings from a JSON catalog made from the same .p
 from __future__ import annotations
 
 import os
+import re
 from datetime import UTC, date, datetime
 
 from babel.dates import format_date, format_skeleton
@@ -41,7 +42,7 @@ def event_language() -> str | None:
 
 def select_locale() -> str:
     if not has_request_context():  # the command line: JUDGEAPP_LANGUAGE=ja flask --app wsgi …
-        chosen = os.environ.get("JUDGEAPP_LANGUAGE", "")
+        chosen = re.split(r"[-_.@]", os.environ.get("JUDGEAPP_LANGUAGE", ""))[0].lower()  # ja, ja-JP, ja_JP.UTF-8
         return chosen if chosen in LANGUAGES else DEFAULT_LANGUAGE
     if getattr(current_user, "is_authenticated", False) and current_user.locale in LANGUAGES:
         return current_user.locale

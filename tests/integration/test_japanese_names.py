@@ -144,7 +144,7 @@ def test_a_reading_two_players_share_the_start_of_asks_which_one(app, japanese_f
     answer = client.get(
         f"/events/{japanese_floor['event_id']}/incidents/suggest", query_string={"player": "ﾔﾏ", "infraction": "3.5.2"}
     )
-    assert answer.status_code == 422 and "Several players match" in answer.get_json()["message"]
+    assert answer.status_code == 422 and "に一致するプレイヤーが複数います" in answer.get_json()["message"]
 
 
 def test_an_incident_logged_by_typing_the_reading_in_half_width_kana_is_on_that_player(app, japanese_floor):

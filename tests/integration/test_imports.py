@@ -115,7 +115,7 @@ def counts(html: str) -> dict[str, int]:
 def rejected_rows(html: str) -> list[tuple[str, str]]:
     """(where, problem) of each entry the import report lists as not imported."""
     table = html.split('id="import-rejected"', 1)[1] if 'id="import-rejected"' in html else ""
-    return re.findall(r"<tr><td>((?:line|entry) \d+)</td><td>(.*?)</td></tr>", table, re.S)
+    return re.findall(r"<tr><td>((?:line|entry) \d+|\d+行目|\d+件目)</td><td>(.*?)</td></tr>", table, re.S)
 
 
 def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch):

@@ -60,7 +60,7 @@ def test_a_japanese_events_players_are_listed_in_gojuon_order_of_their_readings(
     html = client.get(f"/events/{event_id}/players", headers=JA).get_data(as_text=True)
     assert listed(html) == [*GOJUON, "Anna Berg"], "か and が together, a player without a reading last"
     assert '<span class="muted" lang="ja">アオキ ハナコ</span> <span class="muted handle">Hana</span>' in html
-    assert "<h1>プレイヤー " in html and "プレイヤーを追加" in html and "大会ファイルを取り込む" in html
+    assert "<h1>プレイヤー " in html and "プレイヤーを追加" in html and "大会ファイルを読み込む" in html
 
 
 def test_an_english_events_players_keep_the_order_of_their_names(app, organizer_of):
@@ -144,7 +144,7 @@ def test_a_reading_two_players_share_the_start_of_asks_which_one(app, japanese_f
     answer = client.get(
         f"/events/{japanese_floor['event_id']}/incidents/suggest", query_string={"player": "ﾔﾏ", "infraction": "3.5.2"}
     )
-    assert answer.status_code == 422 and "Several players match" in answer.get_json()["message"]
+    assert answer.status_code == 422 and "に一致するプレイヤーが複数います" in answer.get_json()["message"]
 
 
 def test_an_incident_logged_by_typing_the_reading_in_half_width_kana_is_on_that_player(app, japanese_floor):

@@ -97,7 +97,7 @@ def test_a_japanese_judge_logs_an_incident_with_the_network_cut_and_every_word_t
     phone.locator("#table-players .chip", has_text="Haruto Sato").click()
     phone.locator("#infraction-search").fill("3.5.2")
     first = phone.locator("#infraction option").first
-    assert re.fullmatch(r"\d+件該当 — 選んでください…", first.inner_text()), first.inner_text()
+    assert re.fullmatch(r"\d+件が該当（選んでください）", first.inner_text()), first.inner_text()
     suggestion = phone.locator("#suggestion")
     suggestion.locator(".note.local").wait_for()
     note = suggestion.locator(".note.local").inner_text()

@@ -64,7 +64,7 @@ def test_a_japanese_judge_is_suggested_a_repeat_upgrade_in_japanese_and_the_inci
     )
     second = log(judge, floor["event_id"], player="P-001", infraction="3.5.4", penalty="loss_of_match")
     page = text(judge.get(second.headers["Location"]))
-    assert "手札にカードを余分に加えてしまった（3.5.4）" in page and "マッチの敗北" in page
+    assert "「手札にカードを余分に加えてしまった」（3.5.4）" in page and "マッチの敗北" in page
     explanation = incidents(app, floor["event_id"])[-1].suggestion_explanation
     assert explanation.startswith("格上げ：この大会で3.5の罰則の2回目") and explanation in page
 

@@ -46,7 +46,7 @@ def test_a_japanese_floor_judge_opens_the_incident_form_in_japanese(app, floor):
     assert "名前の一部、またはプレイヤーIDを入力します。" in page  # the player field's help
     assert "未登録：このプレイヤーを追加する" in page
     assert 'placeholder="番号または語句で検索"' in page
-    assert "これはヘッドジャッジだけが決定します。<strong>推奨</strong>として保存され" in page
+    assert "これはヘッドジャッジだけが判断します。<strong>推奨</strong>として保存され" in page
     assert '<option selected value="1">第1ラウンド</option>' in page
     assert 'value="違反記録を保存"' in page
     assert "Save incident" not in page and "Description" not in page
@@ -59,7 +59,7 @@ def test_saving_an_incident_gives_the_japanese_confirmation_of_what_to_tell_the_
     page = text(judge.get(response.headers["Location"]))
     assert "保存しました：違反記録 #1" in page
     assert "<strong>プレイヤーに伝えること：</strong>" in page
-    assert re.search(r"Aiko Moriには.+?（3\.5\.2）で.+?が適用されます。", page), page
+    assert re.search(r"Aiko Moriに「.+?」（3\.5\.2）で.+?を出します。", page), page
     assert "大会に戻る" in page and "続けて違反を記録" in page
     assert "<dt>ラウンド</dt><dd>1</dd>" in page and "<dt>プレイヤー</dt>" in page
     assert "変更履歴" in page and "<strong>記録</strong>（Floor Judge）、" in page
@@ -78,7 +78,7 @@ def test_an_upgrade_is_explained_in_japanese_and_a_lighter_penalty_asks_for_a_re
     upgraded = log(judge, floor["event_id"], player="P-001", infraction="3.5.3.2", penalty="loss_of_game")
     page = text(judge.get(upgraded.headers["Location"]))
     assert re.search(
-        r"Aiko Moriには.+?（3\.5\.3\.2）で.+?が適用されます。3\.5の違反の再違反のため格上げされています。", page
+        r"Aiko Moriに「.+?」（3\.5\.3\.2）で.+?を出します。3\.5の違反の再違反のため格上げされています。", page
     )
     assert re.search(r"<dt>格上げ</dt><dd>.*>#1</a>に続く3\.5の再違反</dd>", page)
 

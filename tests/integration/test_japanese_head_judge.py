@@ -41,7 +41,7 @@ def test_a_japanese_head_judge_reads_the_appeal_and_records_the_decision_in_japa
     file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     page = text(ruled["head"].get(f"/events/{ruled['event_id']}/appeals/1"))
     assert '<html lang="ja">' in page
-    assert "<h1>アピール #1 " in page and "決定待ち</span>" in page
+    assert "<h1>アピール #1 " in page and "判断待ち</span>" in page
     assert '<dt>アピールした人</dt><dd>Aiko Mori <span class="muted">(罰則を受けたプレイヤー)</span>' in page
     assert "<h2>あなたの判断</h2>" in page and "<legend>判断</legend>" in page
     assert "維持：裁定はそのまま" in page and "覆す：罰則を取り消す" in page and "変更：別の違反または罰則" in page
@@ -49,7 +49,7 @@ def test_a_japanese_head_judge_reads_the_appeal_and_records_the_decision_in_japa
     answer = decide(ruled["head"], ruled["event_id"], outcome="upheld")
     assert answer.status_code == 302
     queue = text(ruled["head"].get(answer.headers["Location"]))
-    assert "アピール #1：維持。フロアジャッジには次のページで表示されます。" in queue  # the confirmation
+    assert "アピール #1：維持。フロアジャッジには、次にページを開いたときに表示されます。" in queue  # the confirmation
     assert "<h2>判断済み</h2>" in queue and "アピール #1 · 維持" in queue
     assert "判断待ちのアピールはありません。" in queue
     # a judge whose account names no language reads the page as their browser asks, and else in the event's
@@ -96,14 +96,14 @@ def test_the_investigation_page_of_a_japanese_event_is_in_japanese_with_japanese
     token = make_link(dq["head"], dq, name="Eve Witness", role="witness")
     assert token
     page = text(dq["head"].get(f"{base(dq)}/investigations/1"))
-    assert "<h1>失格 DQ-" in page and "調査中</span>" in page
+    assert "<h1>失格 DQ-" in page and "進行中</span>" in page
     assert "<h2>陳述（0）</h2>" in page and "<h3>未提出</h3>" in page
     assert "Eve Witness (目撃者):" in page and "リンクは" in page and "まで有効" in page
     assert "本人に陳述を書いてもらう（一度だけ使えるリンク、QRコード）" in page
     assert "リンクは7日間使えます（大会の陳述の期限）。" in page
     assert "<h2>あなたの見解と判断</h2>" in page and 'value="確定してロック"' in page
     timeline = page[page.index("<h2>経緯</h2>") :]
-    assert "調査を開始" in timeline and "Eve Witness（目撃者）に陳述のリンクを渡した" in timeline
+    assert "調査を開始" in timeline and "Eve Witness（目撃者）に陳述用リンクを発行" in timeline
     assert JAPANESE_DATE_TIME.search(timeline), timeline
 
 

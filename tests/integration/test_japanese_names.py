@@ -60,7 +60,7 @@ def test_a_japanese_events_players_are_listed_in_gojuon_order_of_their_readings(
     html = client.get(f"/events/{event_id}/players", headers=JA).get_data(as_text=True)
     assert listed(html) == [*GOJUON, "Anna Berg"], "か and が together, a player without a reading last"
     assert '<span class="muted" lang="ja">アオキ ハナコ</span> <span class="muted handle">Hana</span>' in html
-    assert "<h1>プレイヤー " in html and "プレイヤーを追加" in html and "大会ファイルを取り込む" in html
+    assert "<h1>プレイヤー " in html and "プレイヤーを追加" in html and "大会ファイルを読み込む" in html
 
 
 def test_an_english_events_players_keep_the_order_of_their_names(app, organizer_of):

@@ -71,11 +71,11 @@ def test_an_import_in_japanese_says_what_is_wrong_with_each_row_in_japanese(japa
     client, event_id = japanese_organizer
     body = "name,player id,round,table,opponent id\n山田 太郎,J-1,,,\n鈴木 花,,,,\n,J-3,,,\n佐藤 蓮,J-4,2,x,J-1\n"
     html = page(import_players(client, event_id, body))
-    assert "表（CSVかTSV）" in html, "the file's format, named in Japanese"
+    assert "表計算ファイル（CSVかTSV）" in html, "the file's format, named in Japanese"
     problems = [problem for _, problem in rejected_rows(html)]
     assert "プレイヤーIDが空欄です" in problems
     assert "プレイヤーの名前がありません" in problems
-    assert "第2ラウンド：卓「x」が数字ではありません" in problems
+    assert "第2ラウンド：卓番号「x」が数字ではありません" in problems
 
 
 def test_a_spreadsheet_whose_columns_are_unknown_asks_for_them_in_japanese(japanese_organizer):

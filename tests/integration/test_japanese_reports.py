@@ -103,7 +103,7 @@ def test_a_japanese_events_dq_report_is_in_japanese_with_japanese_dates_the_play
         "違反と罰則",
         "経緯",
         "ヘッドジャッジの所見",
-        "裁定",
+        "判断",
         "署名",
     ):
         assert heading in words, heading

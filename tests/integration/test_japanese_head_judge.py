@@ -63,7 +63,7 @@ def test_a_japanese_floor_judge_files_an_appeal_and_reads_the_challenges_left_in
     set_challenge_limit(app, ruled["event_id"], 2)
     form = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1/appeal"))
     assert "<legend>アピールする人</legend>" in form and "<legend>アピールの対象</legend>" in form
-    assert "(罰則を受けたプレイヤー、チャレンジ残り2回（全2回）)" in form
+    assert "（罰則を受けたプレイヤー、チャレンジ残り2回（全2回））" in form
     assert 'value="ヘッドジャッジにアピールを送る"' in form
     answer = file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
     assert answer.status_code == 302
@@ -96,7 +96,7 @@ def test_the_investigation_page_of_a_japanese_event_is_in_japanese_with_japanese
     token = make_link(dq["head"], dq, name="Eve Witness", role="witness")
     assert token
     page = text(dq["head"].get(f"{base(dq)}/investigations/1"))
-    assert "<h1>失格 DQ-" in page and "進行中</span>" in page
+    assert "<h1>失格 DQ-" in page and "調査中</span>" in page
     assert "<h2>陳述（0）</h2>" in page and "<h3>未提出</h3>" in page
     assert "Eve Witness (目撃者):" in page and "リンクは" in page and "まで有効" in page
     assert "本人に陳述を書いてもらう（一度だけ使えるリンク、QRコード）" in page

@@ -226,7 +226,7 @@ def test_the_players_page_says_the_head_judge_closed_the_call_then_that_calls_ar
     assert player.get_by_label("Rules question").bounding_box()["y"] < button.bounding_box()["y"]
     button.click()
     player.get_by_text("Your call is in the queue: next.").wait_for()
-    assert player.get_by_text("this page also updates by itself").is_visible()
+    player.get_by_text("this page also updates by itself").wait_for()  # shown by the page's script, once it runs
 
     head_judge_closes(live_server, 1)
     player.get_by_text("Your call was closed by the head judge").wait_for(timeout=15_000)  # no reload

@@ -42,6 +42,7 @@ def ready_for_offline(page, base):
         for (const url of copy.events[0].pages) if (!(await cache.match(url))) return false;
         return true;
     }""",
+        seconds=30,  # the worker fetches the pages in the background: slower on a loaded CI machine
     )
 
 

@@ -23,12 +23,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.results import emit
+from bench.results import emit as record
 from judgeapp import create_app
 from judgeapp.extensions import db
 
 PASSWORD = "bench-password-1"
 PAGE_GOAL = 1.2
+
+
+def emit(bench: str, figure: str, value: float, unit: str, **kw) -> None:
+    """Record the figure for bench/all.py's table and print it."""
+    record(bench, figure, value, unit, **kw)
+    base = kw.get("baseline_value")
+    print(f"{figure:<52} {value:10.2f} {unit}" + (f"   {value / base:5.2f}× {kw['baseline']}" if base else ""))
 
 
 def median_of(fn, runs: int) -> float:
@@ -81,13 +88,15 @@ def setup(workdir: Path):
                 ),
             )
             for judge in judges.values():
-                services.add_staff(db.session, actor=org, event=event, email=judge.email, name="", role=Role.HEAD_JUDGE)
+                services.add_staff(
+                    db.session, actor=org, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
+                )
             for n in range(1, 201):
                 p = services.add_player(
                     db.session, actor=org, event=event, name=f"山田 太郎{n}", player_code=f"P-{n:04d}"
                 )
                 p.reading = f"やまだ たろう{n}"
-            services.start_round(db.session, actor=judges["en"], event=event)
+            services.start_round(db.session, actor=org, event=event)
             events[lang] = event.id
         db.session.commit()
     return app, events

@@ -1,11 +1,11 @@
 """People's names as judges type and read them: one search key for any way of writing a name or an ID, and the
 gojūon sort key of a Japanese list. Pure Python (no Flask, no database).
 
-- `search_key(text)`: what a search compares. NFKC (full-width ＡＢＣ１２３ and half-width ｶﾀｶﾅ become ABC123 and
-  カタカナ), lower case, katakana turned into hiragana (jaconv), and everything but letters, digits and the long
-  vowel mark dropped (spaces, hyphens, middle dots): ﾔﾏﾀﾞ, ヤマダ and やまだ are all やまだ; ＤＥＭＯ－００１ and demo001
-  are both demo001. The phone's incident form does the same (judgeapp/static/js/names.js); the cases in
-  tests/shared/name_cases.json hold both to one answer.
+- `search_key(text)`: what a search compares. The infraction search's `fold` (NFKC: full-width ＡＢＣ１２３ and
+  half-width ｶﾀｶﾅ become ABC123 and カタカナ; lower case; katakana as hiragana), then everything but letters, digits
+  and the long vowel mark dropped (spaces, hyphens, middle dots): ﾔﾏﾀﾞ, ヤマダ and やまだ are all やまだ;
+  ＤＥＭＯ－００１ and demo001 are both demo001. The phone's incident form does the same
+  (judgeapp/static/js/names.js); the cases in tests/shared/name_cases.json hold both to one answer.
 - `matches(query, *fields)`: whether the query is part of any of the fields, compared by their search keys.
 - `sort_key(name, reading)`: the order of a list for a Japanese event. By reading in gojūon order: first by the
   reading with the voiced marks and small kana folded (か, が and ゕ sort together), then by the reading as written
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import unicodedata
 
-import jaconv
+from .infractions.search import fold
 
 LONG_VOWEL = "ー"
 VOICED_MARKS = ("\u3099", "\u309a")  # combining (han)dakuten, as NFD writes が = か + U+3099
@@ -25,8 +25,7 @@ SMALL_KANA = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえ
 
 def _folded(text: str | None) -> str:
     """NFKC, lower case, katakana as hiragana, runs of white space as one space."""
-    text = unicodedata.normalize("NFKC", text or "").lower()  # lower(), not casefold(): as the phone's toLowerCase()
-    return " ".join(jaconv.kata2hira(text).split())
+    return " ".join(fold(text or "").split())
 
 
 def search_key(text: str | None) -> str:

@@ -8,13 +8,15 @@ import unicodedata
 
 from .catalog import Infraction, Policy
 
-_KATAKANA = range(0x30A1, 0x30F7)  # ァ..ヶ: each is its hiragana (ぁ..ゖ) + 0x60
+# ァ..ヶ and the iteration marks ヽ ヾ: each is its hiragana (ぁ..ゖ, ゝ ゞ) + 0x60
+_KATAKANA = frozenset([*range(0x30A1, 0x30F7), 0x30FD, 0x30FE])
 
 
 def fold(text: str) -> str:
     """Text as search compares it: NFKC (full-width letters and digits and half-width katakana become the usual
-    ones), lower case, and katakana as hiragana (チコク, ﾁｺｸ and ちこく are one word)."""
-    text = unicodedata.normalize("NFKC", text).lower()
+    ones), lower case, and katakana as hiragana (チコク, ﾁｺｸ and ちこく are one word). Infraction search and people's
+    names (judgeapp/names.py) both fold with it."""
+    text = unicodedata.normalize("NFKC", text).lower()  # lower(), not casefold(): as the phone's toLowerCase()
     return "".join(chr(ord(c) - 0x60) if ord(c) in _KATAKANA else c for c in text)
 
 

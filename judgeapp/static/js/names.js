@@ -3,21 +3,13 @@
 // やまだ たろう, and ＤＥＭＯ－００１ finds DEMO-001. Pure: tests/js/names.test.mjs runs it under Node on the cases
 // of tests/shared/name_cases.json, which the Python tests hold judgeapp/names.py to as well.
 
-var KEPT = /[\p{L}\p{N}ー]/u;
+import { fold } from "./search.js";
 
-// Katakana (ァ to ヶ, and the iteration marks ヽ ヾ) as hiragana, as jaconv.kata2hira does.
-function kataToHira(text) {
-  var out = "";
-  for (var ch of text) {
-    var c = ch.codePointAt(0);
-    out += (c >= 0x30a1 && c <= 0x30f6) || c === 0x30fd || c === 0x30fe ? String.fromCodePoint(c - 0x60) : ch;
-  }
-  return out;
-}
+var KEPT = /[\p{L}\p{N}ー]/u;
 
 // The text as a search compares it: width, case and kana kind ignored, spaces and punctuation dropped.
 export function searchKey(text) {
-  var folded = kataToHira(String(text == null ? "" : text).normalize("NFKC").toLowerCase());
+  var folded = fold(text);
   var out = "";
   for (var ch of folded) if (KEPT.test(ch)) out += ch;
   return out;

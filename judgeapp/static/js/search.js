@@ -2,12 +2,13 @@
 // query in the infraction's text; Japanese names are found by their kana reading too, in hiragana or katakana, full-
 // or half-width (tests/shared/search_cases.json holds for both). Pure: no DOM.
 
-// Text as search compares it: NFKC, lower case, katakana (ァ..ヶ) folded to hiragana by code point.
+// Text as search compares it: NFKC, lower case, katakana (ァ..ヶ and the iteration marks ヽ ヾ) folded to hiragana
+// by code point. Infraction search and people's names (names.js) both fold with it.
 export function fold(text) {
-  var s = String(text || "").normalize("NFKC").toLowerCase(), out = "";
-  for (var i = 0; i < s.length; i++) {
-    var c = s.charCodeAt(i);
-    out += c >= 0x30a1 && c <= 0x30f6 ? String.fromCharCode(c - 0x60) : s.charAt(i);
+  var s = String(text == null ? "" : text).normalize("NFKC").toLowerCase(), out = "";
+  for (var ch of s) {
+    var c = ch.codePointAt(0);
+    out += (c >= 0x30a1 && c <= 0x30f6) || c === 0x30fd || c === 0x30fe ? String.fromCodePoint(c - 0x60) : ch;
   }
   return out;
 }

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 
 from babel.dates import format_date, format_skeleton
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, get_locale
 from flask_login import current_user
+
+from .localtime import to_local
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}  # code -> the language's own name
 DEFAULT_LANGUAGE = "en"
@@ -66,23 +68,21 @@ def browser_language() -> str | None:
 
 
 def language() -> str:
-    """The request's language code ('en' outside a request)."""
-    locale = get_locale() if has_request_context() else None
+    """The language in force: the request's, the one a report or e-mail forces (force_locale), the command line's;
+    English outside the app."""
+    locale = get_locale()  # None outside an application context
     return locale.language if locale is not None else DEFAULT_LANGUAGE
-
-
-def local(value: datetime) -> datetime:
-    from zoneinfo import ZoneInfo
-
-    return value.replace(tzinfo=UTC).astimezone(ZoneInfo(current_app.config.get("JUDGEAPP_TIMEZONE") or "UTC"))
 
 
 def format_clock(value: datetime | None, fmt: str = "%H:%M", lang: str | None = None) -> str:
     """A stored UTC time as the venue's clock shows it, in the language's way ('' for none)."""
-    if value is None:
-        return ""
+    return "" if value is None else format_local(to_local(value), fmt, lang)
+
+
+def format_local(at: datetime, fmt: str = "%H:%M", lang: str | None = None) -> str:
+    """A time already on the venue's clock, in the language's way: English as `fmt` says (the ISO forms), another
+    language its long date and 24-hour time for the forms it knows (2026年11月23日 14:05)."""
     lang = lang or language()
-    at = local(value)
     if lang == "en" or (fmt not in SKELETONS and fmt not in DATED):
         return at.strftime(fmt)
     if fmt in DATED:

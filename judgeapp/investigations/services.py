@@ -648,8 +648,8 @@ def report_of(
     from flask_babel import gettext as _
     from flask_babel import pgettext
 
-    from ..i18n import format_day
-    from ..reports import report_language, written
+    from ..i18n import format_day, language
+    from ..reports import written
     from ..reports.dq import DQReport, ReportStatement
 
     now = now or utcnow()
@@ -709,7 +709,7 @@ def report_of(
         number=report_number(event, investigation),
         generated=stamp(now),
         event=event.name,
-        event_date=format_day(event.date, report_language()),
+        event_date=format_day(event.date, language()),
         venue=event.venue,
         policy=_("%(policy)s (version %(version)s)", policy=catalog_name(policy), version=policy.version),
         level=level_name(policy, event.level),

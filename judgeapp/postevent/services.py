@@ -26,7 +26,7 @@ from ..choices import catalog_name, level_name, rank_namer
 from ..clock.services import round_clock
 from ..errors import FieldError, one_line
 from ..events.services import rounds_of
-from ..i18n import format_day
+from ..i18n import format_day, language
 from ..infractions import ExtensionReason, Policy
 from ..infractions.calltimes import CallTimes, summarize
 from ..investigations.services import report_number
@@ -54,7 +54,7 @@ from ..models import (
     utcnow,
 )
 from ..records import MAX_REASON, lock_event
-from ..reports import report_language, written
+from ..reports import written
 from ..reports.event import (
     AppealLine,
     Count,
@@ -522,7 +522,7 @@ def report_of(
 
     return EventReport(
         event=event.name,
-        event_date=format_day(event.date, report_language()),
+        event_date=format_day(event.date, language()),
         venue=event.venue,
         policy=_("%(policy)s (version %(version)s)", policy=catalog_name(policy), version=event.policy_version),
         level=level_name(policy, event.level),

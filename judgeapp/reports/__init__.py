@@ -16,14 +16,15 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from babel.dates import format_date, format_skeleton
-from flask_babel import force_locale, get_locale, get_translations, gettext
+from flask_babel import force_locale, get_translations, gettext
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from weasyprint import CSS, HTML
 from weasyprint.document import Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
+
+from ..i18n import format_local, language
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -45,13 +46,7 @@ templates.install_gettext_callables(  # type: ignore[attr-defined]
 )
 
 
-def report_language() -> str:
-    """The language the report is being written in: the one in force (the event's, see the views), else English."""
-    locale = get_locale()  # None outside an application
-    return locale.language if locale is not None else "en"
-
-
-templates.globals["language"] = report_language
+templates.globals["language"] = language  # the language in force: the event's, see the views (in_language)
 
 
 @contextmanager
@@ -65,12 +60,7 @@ def in_language(lang: str):
 def written(at: datetime, *, seconds: bool = False) -> str:
     """A time already on the venue's clock, as the report's language writes it: 2026-11-23 14:05 in English (the ISO
     form the CSV files also use), 2026年11月23日 14:05 in Japanese (24-hour clock)."""
-    lang = report_language()
-    if lang == "en":
-        return at.strftime("%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
-    return (
-        f"{format_date(at.date(), 'long', locale=lang)} {format_skeleton('Hms' if seconds else 'Hm', at, locale=lang)}"
-    )
+    return format_local(at, "%Y-%m-%d %H:%M:%S" if seconds else "%Y-%m-%d %H:%M")
 
 
 def css_content(text: str, *counters: str) -> Markup:

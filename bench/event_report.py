@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.dq_report import PLAIN_CSS, profile_top, same_text_plain
+from bench.fixtures import bench_app
 from bench.generate import generate_event, scaled
-from judgeapp import create_app
 from judgeapp.auth.services import create_user
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.reports import html_to_pdf
@@ -88,15 +88,7 @@ def same_words_html(app, event_id: int) -> str:
 
 
 def measure(players: int, runs: int, workdir: Path) -> dict:
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir / f'e{players}.db'}",
-            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-            "RATELIMIT_STORAGE_URI": "memory://",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+    app = bench_app(f"sqlite:///{workdir / f'e{players}.db'}", WTF_CSRF_ENABLED=False)
     size = scaled(players)
     with app.app_context():
         db.create_all()

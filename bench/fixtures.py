@@ -5,12 +5,30 @@ from __future__ import annotations
 
 import uuid
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
+from judgeapp import create_app
 from judgeapp.extensions import csrf, db
 from judgeapp.models import AuditEntry, Event, IncidentStatus, SubjectKind, utcnow
+
+CATALOG = Path(__file__).resolve().parent.parent / "data" / "infractions.yaml"
+
+
+def bench_app(database_url: str, **config: Any) -> Flask:
+    """The app a benchmark measures: the shipped catalog, an in-memory rate-limit store, the given database, plus
+    `config` (WTF_CSRF_ENABLED=False for a test client that posts, a cheaper password hash…)."""
+    return create_app(
+        {
+            "SECRET_KEY": "bench",
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "JUDGEAPP_CATALOG": str(CATALOG),
+            "RATELIMIT_STORAGE_URI": "memory://",
+            **config,
+        }
+    )
 
 
 def add_bare_route(app: Flask) -> Flask:

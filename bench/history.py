@@ -27,9 +27,8 @@ sys.path.insert(0, str(ROOT))
 from sqlalchemy import create_engine, func, insert, select, text
 from sqlalchemy.engine import make_url
 
-from bench.fixtures import incident_row, new_event
+from bench.fixtures import bench_app, incident_row, new_event
 from bench.results import emit
-from judgeapp import create_app
 from judgeapp.auth.services import create_user
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.history import _incidents_of, player_history, priors_of_players
@@ -142,14 +141,7 @@ def second_database(url: str, name: str) -> str:
 def filled(url: str, events: list[int]):
     """An app on `url` with an event of `players` players (five incidents each) per entry of `events`.
     Returns the app and, per event, (event id, the looked-up player's id)."""
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": url,
-            "RATELIMIT_STORAGE_URI": "memory://",
-            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-        }
-    )
+    app = bench_app(url)
     with app.app_context():
         db.drop_all()
         db.create_all()

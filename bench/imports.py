@@ -30,7 +30,7 @@ from sqlalchemy import func, select
 from werkzeug.datastructures import FileStorage
 from werkzeug.test import stream_encode_multipart
 
-from judgeapp import create_app
+from bench.fixtures import bench_app
 from judgeapp.auth.services import create_user
 from judgeapp.events import services
 from judgeapp.extensions import CATALOG_KEY, db
@@ -41,15 +41,7 @@ TOKEN_RE = re.compile(r'name="csrf_token" type="hidden" value="([^"]+)"')
 
 
 def make_app(path: Path):
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-            "RATELIMIT_STORAGE_URI": "memory://",
-            "JUDGEAPP_PASSWORD_HASH": "pbkdf2:sha256:1000",
-        }
-    )
+    app = bench_app(f"sqlite:///{path}", JUDGEAPP_PASSWORD_HASH="pbkdf2:sha256:1000")
     with app.app_context():
         db.create_all()
     return app

@@ -30,8 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from sqlalchemy import insert, select
 
-from bench.fixtures import add_bare_route, incident_row, new_event
-from judgeapp import create_app
+from bench.fixtures import add_bare_route, bench_app, incident_row, new_event
 from judgeapp.auth.services import create_user
 from judgeapp.extensions import db
 from judgeapp.models import (
@@ -50,14 +49,7 @@ CODES = ["3.5.2", "3.2.1", "3.3.1", "3.9.1", "3.20.1", "3.6.1.1", "3.5.3.2", "3.
 
 
 def make_app(path: Path):
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}",
-            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-            "RATELIMIT_STORAGE_URI": "memory://",
-        }
-    )
+    app = bench_app(f"sqlite:///{path}")
 
     add_bare_route(app)
     with app.app_context():

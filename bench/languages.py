@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.fixtures import bench_app
 from bench.results import emit as record
-from judgeapp import create_app
 from judgeapp.extensions import db
 
 PASSWORD = "bench-password-1"
@@ -54,15 +54,7 @@ def setup(workdir: Path):
     from judgeapp.extensions import CATALOG_KEY
     from judgeapp.models import Role
 
-    app = create_app(
-        {
-            "SECRET_KEY": "bench",
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{workdir / 'languages.db'}",
-            "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-            "RATELIMIT_STORAGE_URI": "memory://",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
+    app = bench_app(f"sqlite:///{workdir / 'languages.db'}", WTF_CSRF_ENABLED=False)
     with app.app_context():
         db.create_all()
         org = create_user(db.session, email="org@bench.test", name="Org", password=PASSWORD, organizer=True)

@@ -23,8 +23,8 @@ sys.path.insert(0, str(ROOT))
 
 import brotli
 
+from bench.fixtures import bench_app
 from bench.results import emit
-from judgeapp import create_app
 from judgeapp.extensions import db
 
 ASSET_RE = re.compile(r'<(?:link[^>]+rel="stylesheet"[^>]+href|script[^>]+src)="([^"]+)"')
@@ -67,14 +67,7 @@ def weigh(client, url: str) -> tuple[int, int, list[str]]:
 
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        app = create_app(
-            {
-                "SECRET_KEY": "bench",
-                "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/w.sqlite3",
-                "JUDGEAPP_CATALOG": str(ROOT / "data" / "infractions.yaml"),
-                "RATELIMIT_STORAGE_URI": "memory://",
-            }
-        )
+        app = bench_app(f"sqlite:///{tmp}/w.sqlite3")
         with app.app_context():
             db.create_all()
         assert app.test_cli_runner().invoke(args=["demo", "--password", "bench-pass"]).exit_code == 0

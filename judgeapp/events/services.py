@@ -8,6 +8,7 @@ import io
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
+from collections.abc import Collection
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,6 +18,7 @@ from sqlalchemy.orm import Session, aliased
 
 from .. import audit, names
 from ..auth.services import create_user, has_password, issue_link, normalise_email
+from ..calls.services import DIRECTION_CONTROLS
 from ..choices import catalog_name
 from ..errors import FieldError
 from ..imports.model import MAX_TABLE, table_number
@@ -38,6 +40,7 @@ from ..models import (
     utcnow,
 )
 from ..records import MAX_CODE, MAX_NAME, lock_event
+from ..sandbox import ParseRefused, run_limited
 from .forms import ROLE_IN_SENTENCE
 
 
@@ -147,55 +150,23 @@ def update_event(
 MAX_POLICY_BYTES = 1024 * 1024  # a whole publisher's guide is some 100 KB of YAML
 
 
-def upload_policy(session: Session, *, actor: User, event: Event, filename: str, content: bytes, level: str) -> Policy:
+def upload_policy(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    filename: str,
+    content: bytes,
+    level: str,
+    reserved: Collection[str] = (),
+) -> Policy:
     """The organizer's own policy file for this event (a house policy, a publisher's newer version): validated like the
-    shipped catalog (every problem named with the file, line and field), holding exactly one policy; the event
-    enforces it from now on, at `level` (its number or id; empty: the event's level, when the policy has it). Refused
-    once incidents are logged, as a change of policy is. The file is kept as it came."""
+    shipped catalog (its problems named with the file, line and field), holding exactly one policy whose id is not one
+    of `reserved` (the shipped policies' ids); the event enforces it from now on, at `level` (its number or id; empty:
+    the event's level, when the policy has it). Refused once incidents are logged, as a change of policy is: that is
+    checked before the file is read. The file is bounded before it is parsed, and parsed in a limited child process
+    (judgeapp.sandbox). The file is kept as it came, less any text-direction control characters."""
     name = "".join(c for c in filename.replace("\\", "/").rsplit("/", 1)[-1] if c.isprintable())[:200] or "policy.yaml"
-    if len(content) > MAX_POLICY_BYTES:
-        raise FieldError(
-            "file",
-            _(
-                "%(file)s is larger than %(kb)s KB; a policy file is far smaller.",
-                file=name,
-                kb=MAX_POLICY_BYTES // 1024,
-            ),
-        )
-    try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise FieldError(
-            "file", _("%(file)s: not UTF-8 text (byte %(byte)s); save the file as UTF-8.", file=name, byte=err.start)
-        ) from None
-    try:
-        catalog = parse_catalog(text, name)
-    except CatalogError as err:
-        raise FieldError("file", "\n".join(err.problems[:20])) from None
-    if len(catalog.policies) != 1:
-        found = ", ".join(catalog.policies)
-        raise FieldError(
-            "file",
-            _(
-                "%(file)s holds %(count)s policies (%(found)s); upload one at a time.",
-                file=name,
-                count=len(catalog.policies),
-                found=found,
-            ),
-        )
-    policy = next(iter(catalog.policies.values()))
-    chosen = level.strip() or str(event.level)
-    try:
-        number = policy.level(chosen).number
-    except UnknownChoice as err:
-        raise FieldError(
-            "level",
-            _(
-                "%(policy)s has levels %(levels)s; choose one.",
-                policy=catalog_name(policy),
-                levels=", ".join(err.choices),
-            ),
-        ) from None
     lock_event(session, event)
     logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
     if logged:
@@ -211,6 +182,60 @@ def upload_policy(session: Session, *, actor: User, event: Event, filename: str,
                 version=event.policy_version,
             ),
         )
+    if len(content) > MAX_POLICY_BYTES:
+        raise FieldError(
+            "file",
+            _(
+                "%(file)s is larger than %(kb)s KB; a policy file is far smaller.",
+                file=name,
+                kb=MAX_POLICY_BYTES // 1024,
+            ),
+        )
+    try:
+        text = DIRECTION_CONTROLS.sub("", content.decode("utf-8-sig"))
+    except UnicodeDecodeError as err:
+        raise FieldError(
+            "file", _("%(file)s: not UTF-8 text (byte %(byte)s); save the file as UTF-8.", file=name, byte=err.start)
+        ) from None
+    try:
+        catalog = run_limited(parse_catalog, text, name)
+    except CatalogError as err:
+        raise FieldError("file", "\n".join(err.problems)) from None  # at most MAX_PROBLEMS, then a count
+    except ParseRefused as err:
+        raise FieldError("file", _("%(file)s: %(why)s", file=name, why=str(err))) from None
+    if len(catalog.policies) != 1:
+        found = ", ".join(catalog.policies)
+        raise FieldError(
+            "file",
+            _(
+                "%(file)s holds %(count)s policies (%(found)s); upload one at a time.",
+                file=name,
+                count=len(catalog.policies),
+                found=found,
+            ),
+        )
+    policy = next(iter(catalog.policies.values()))
+    if policy.id in reserved:
+        raise FieldError(
+            "file",
+            _(
+                "%(file)s names its policy %(id)s, the id of a policy judgeapp ships; give your policy its own id.",
+                file=name,
+                id=policy.id,
+            ),
+        )
+    chosen = level.strip() or str(event.level)
+    try:
+        number = policy.level(chosen).number
+    except UnknownChoice as err:
+        raise FieldError(
+            "level",
+            _(
+                "%(policy)s has levels %(levels)s; choose one.",
+                policy=catalog_name(policy),
+                levels=", ".join(err.choices),
+            ),
+        ) from None
     sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     session.add(
         EventPolicy(

@@ -10,7 +10,7 @@ from ..auth import emails as staff_email
 from ..choices import catalog_name
 from ..database import reads_only_from_now
 from ..errors import FieldError, show_on_form
-from ..extensions import csrf, current_catalog, db, event_policy
+from ..extensions import csrf, current_catalog, db, event_policy, known_event_policy
 from ..forms import strip_control_characters
 from ..models import Event, EventPolicy, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
@@ -116,7 +116,7 @@ def create():
 @event_route(Action.VIEW_EVENT)
 def show(event, roles):
     rounds = services.rounds_of(db.session, event)
-    policy = current_catalog().policies.get(event.policy_id)
+    policy = known_event_policy(event)
     return render_template(
         "events/show.html",
         event=event,
@@ -181,6 +181,7 @@ def upload_policy(event, roles):
                 filename=upload.filename or "",
                 content=upload.read(services.MAX_POLICY_BYTES + 1),
                 level=form.level.data or "",
+                reserved=current_catalog().policies,
             )
         except FieldError as err:
             show_on_form(form, err, db.session)

@@ -40,14 +40,92 @@ from .catalog import (
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+# Bounds a catalog file is checked against before anything is composed (a policy needs none of what they refuse: the
+# shipped catalog of several policies is 154 KB, 7,400 YAML events, 9 levels deep, no anchor, no scalar over 800
+# characters).
+MAX_DEPTH = 16  # mappings and lists inside one another
+MAX_EVENTS = 100_000  # YAML events (scalars, starts and ends of mappings and lists)
+MAX_SCALAR_CHARS = 10_000  # one string
+MAX_PROBLEMS = 20  # problems kept and formatted (all shown at the upload's field); the rest are counted
+MAX_INFRACTIONS = 500
+MAX_SYNONYMS = 40  # per infraction
+MAX_LANGUAGES = 16  # language codes in one policy's names and texts
+
 
 class CatalogError(Exception):
-    """A catalog file that cannot be used; `problems` lists every message."""
+    """A catalog file that cannot be used; `problems` lists the messages (at most MAX_PROBLEMS of them, then one
+    line counting the rest)."""
 
     def __init__(self, path: str, problems: list[str]):
         self.path = path
         self.problems = problems
         super().__init__("\n".join(problems))
+
+    def __reduce__(self):  # raised in a limited child process (judgeapp.sandbox), raised again in the parent
+        return (CatalogError, (self.path, self.problems))
+
+
+class _Problems(list):
+    """Problems kept up to MAX_PROBLEMS; `more` counts those past it (never formatted, never kept)."""
+
+    def __init__(self, limit: int = MAX_PROBLEMS):
+        super().__init__()
+        self.limit, self.more = limit, 0
+
+    def append(self, item: Any) -> None:
+        if len(self) < self.limit:
+            super().append(item)
+        else:
+            self.more += 1
+
+    def __iadd__(self, items: Any) -> _Problems:  # type: ignore[override,misc]
+        for item in items:
+            self.append(item)
+        self.more += getattr(items, "more", 0)
+        return self
+
+    def extend(self, items: Any) -> None:
+        self.__iadd__(items)
+
+
+def _more_line(more: int) -> str:
+    return f"… and {more:,} more problems" if more != 1 else "… and 1 more problem"
+
+
+def _bounded(text: str, path: str) -> None:
+    """Refuse, before anything is composed, a file that no policy needs and that could cost the server dear: an
+    anchor or alias (`&a`, `*a`: the "billion laughs" of YAML), nesting deeper than MAX_DEPTH, more than MAX_EVENTS
+    events, a string longer than MAX_SCALAR_CHARS. One linear pass over libyaml's event stream, stopped at the
+    first excess."""
+    depth = events = 0
+    loader = _Loader(text)
+    try:
+        while loader.check_event():
+            event = loader.get_event()
+            events += 1
+            where = f"{path}:{event.start_mark.line + 1}" if event.start_mark else path
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                raise CatalogError(
+                    path, [f"{where}: anchors and aliases (&name, *name) are not allowed: a policy never needs them"]
+                )
+            if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise CatalogError(path, [f"{where}: nested more than {MAX_DEPTH} levels deep; a policy is not"])
+            elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+            elif isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR_CHARS:
+                raise CatalogError(path, [f"{where}: a text longer than {MAX_SCALAR_CHARS:,} characters"])
+            if events > MAX_EVENTS:
+                raise CatalogError(path, [f"{where}: more than {MAX_EVENTS:,} entries; a policy has far fewer"])
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        raise CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"]) from None
+    except yaml.YAMLError as exc:
+        raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
+    finally:
+        loader.dispose()
 
 
 # ---- shape -------------------------------------------------------------------------------
@@ -77,15 +155,20 @@ LanguageCode = Annotated[str, StringConstraints(pattern=r"^[a-z]{2,3}(-[A-Z]{2})
 LocalName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=160)]
 LocalText = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=2000)]
 # The explanatory fields an entry may give in other languages (`texts: {ja: {notes: …}}`), by kind of entry.
-InfractionTexts = dict[LanguageCode, dict[Literal["notes", "remedy", "section_note"], LocalText]]
-LevelTexts = dict[LanguageCode, dict[Literal["description"], LocalText]]
-RuleTexts = dict[LanguageCode, dict[Literal["description"], LocalText]]
-TimeRuleTexts = dict[LanguageCode, dict[Literal["summary", "section"], LocalText]]
-AppealTexts = dict[
-    LanguageCode,
-    dict[Literal["summary", "section", "challenge_section", "opponent_section", "proxy_section"], LocalText],
+_LANGS = Field(max_length=MAX_LANGUAGES)
+InfractionTexts = Annotated[dict[LanguageCode, dict[Literal["notes", "remedy", "section_note"], LocalText]], _LANGS]
+LevelTexts = Annotated[dict[LanguageCode, dict[Literal["description"], LocalText]], _LANGS]
+RuleTexts = Annotated[dict[LanguageCode, dict[Literal["description"], LocalText]], _LANGS]
+TimeRuleTexts = Annotated[dict[LanguageCode, dict[Literal["summary", "section"], LocalText]], _LANGS]
+AppealTexts = Annotated[
+    dict[
+        LanguageCode,
+        dict[Literal["summary", "section", "challenge_section", "opponent_section", "proxy_section"], LocalText],
+    ],
+    _LANGS,
 ]
-PolicyTexts = dict[LanguageCode, dict[Literal["source"], LocalText]]
+PolicyTexts = Annotated[dict[LanguageCode, dict[Literal["source"], LocalText]], _LANGS]
+LocalNames = Annotated[dict[LanguageCode, LocalName], _LANGS]
 # A reading in kana: hiragana, katakana (full- or half-width, with the long-vowel mark and middle dot) and spaces.
 KANA = re.compile("^[\u3041-\u309f\u30a0-\u30ff\uff66-\uff9f\u3000 ]+$")
 
@@ -103,7 +186,7 @@ class RawAlternative(_Strict):
     condition: str
     levels: list[int | str]
     penalty: Range
-    texts: dict[LanguageCode, dict[Literal["condition"], LocalText]] = {}
+    texts: Annotated[dict[LanguageCode, dict[Literal["condition"], LocalText]], _LANGS] = {}
 
 
 class RawInfraction(_Strict):
@@ -120,17 +203,20 @@ class RawInfraction(_Strict):
     section_note: str = ""
     repeats: Annotated[Repeats, Field(strict=False)] = Repeats.COUNTED
     repeat_rules: list[str] | None = None
-    synonyms: list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]] = []
+    synonyms: Annotated[
+        list[Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=60)]],
+        Field(max_length=MAX_SYNONYMS),
+    ] = []
     head_judge_only: bool = False
-    names: dict[LanguageCode, LocalName] = {}
-    readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
+    names: LocalNames = {}
+    readings: Annotated[dict[LanguageCode, Reading], _LANGS] = {}  # the reading of names[lang] in kana, for search
     texts: InfractionTexts = {}
 
 
 class RawRank(_Strict):
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
     name: str
-    names: dict[LanguageCode, LocalName] = {}
+    names: LocalNames = {}
 
 
 class RawLevel(_Strict):
@@ -138,7 +224,7 @@ class RawLevel(_Strict):
     id: str | None = Field(default=None, pattern=r"^[a-z][a-z0-9-]*$")  # the text's own name: defaults use it as key
     name: str
     description: str
-    names: dict[LanguageCode, LocalName] = {}
+    names: LocalNames = {}
     texts: LevelTexts = {}
 
 
@@ -158,7 +244,7 @@ def _level_number(p: RawPolicy, ref: int | str) -> int | None:
 class RawSubsection(_Strict):
     code: str
     name: str
-    names: dict[LanguageCode, LocalName] = {}
+    names: LocalNames = {}
 
 
 class RawRepeatRule(_Strict):
@@ -180,8 +266,8 @@ class RawRepeatRule(_Strict):
     levels: list[int | str] = []
     section: str
     description: str
-    names: dict[LanguageCode, LocalName] = {}  # `name` in other languages
-    sections: dict[LanguageCode, LocalName] = {}  # `section` in other languages
+    names: LocalNames = {}  # `name` in other languages
+    sections: LocalNames = {}  # `section` in other languages
     texts: RuleTexts = {}
 
 
@@ -222,8 +308,8 @@ class RawEventSettings(_Strict):
 
 class RawPolicy(_Strict):
     name: str
-    names: dict[LanguageCode, LocalName] = {}
-    name_sources: dict[LanguageCode, str] = {}  # per language: where its names come from
+    names: LocalNames = {}
+    name_sources: Annotated[dict[LanguageCode, str], _LANGS] = {}  # per language: where its names come from
     texts: PolicyTexts = {}
     version: str
     source: str
@@ -234,7 +320,7 @@ class RawPolicy(_Strict):
     report_to_head_judge: list[str] = []
     time_extensions: list[RawTimeRule] = []
     subsections: list[RawSubsection] = Field(min_length=1)
-    infractions: list[RawInfraction] = Field(min_length=1)
+    infractions: list[RawInfraction] = Field(min_length=1, max_length=MAX_INFRACTIONS)
     appeals: RawAppeals | None = None
     unnamed_penalties: RawUnnamedPenalties | None = None
     event_settings: RawEventSettings | None = None
@@ -278,19 +364,22 @@ def _line_of(root: yaml.Node | None, path: PathT) -> int | None:
     return line
 
 
-def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[PathT, str, int]]:
-    """Keys given twice in one mapping (safe_load would silently keep the last), at the second one's line."""
-    found: list[tuple[PathT, str, int]] = []
-    if isinstance(node, yaml.MappingNode):
-        seen: set[str] = set()
-        for key, value in node.value:
-            if key.value in seen:
-                found.append(((*path, key.value), f"key {key.value!r} appears twice", key.start_mark.line + 1))
-            seen.add(key.value)
-            found += _duplicate_keys(value, (*path, key.value))
-    elif isinstance(node, yaml.SequenceNode):
-        for i, item in enumerate(node.value):
-            found += _duplicate_keys(item, (*path, i))
+def _duplicate_keys(root: yaml.Node | None, found: list | None = None) -> list[tuple[PathT, str, int]]:
+    """Keys given twice in one mapping (safe_load would silently keep the last), at the second one's line. Walks the
+    tree with its own stack (no recursion), each node once: the file was checked by `_bounded` (no aliases)."""
+    found = [] if found is None else found
+    stack: list[tuple[yaml.Node | None, PathT]] = [(root, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, yaml.MappingNode):
+            seen: set[str] = set()
+            for key, value in node.value:
+                if key.value in seen:
+                    found.append(((*path, key.value), f"key {key.value!r} appears twice", key.start_mark.line + 1))
+                seen.add(key.value)
+                stack.append((value, (*path, key.value)))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend((item, (*path, i)) for i, item in enumerate(node.value))
     return found
 
 
@@ -299,7 +388,7 @@ def _duplicate_keys(node: yaml.Node | None, path: PathT = ()) -> list[tuple[Path
 
 def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     base: PathT = ("policies", pid)
-    errs: list[tuple[PathT, str]] = []
+    errs: list[tuple[PathT, str]] = _Problems()
     rank_ids = [r.id for r in p.ranks]
     level_keys = [_level_key(lv) for lv in p.levels]
 
@@ -355,8 +444,13 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 if _level_number(p, lv) is None:
                     errs.append(((*base, "event_settings", field, i), f"{lv} is not a level of this policy"))
 
-    errs += _check_names(base, p)
-    errs += _check_texts(base, p)
+    languages = _languages(p)
+    if len(languages) > MAX_LANGUAGES:
+        shown = ", ".join(languages[:5])
+        errs.append((base, f"{len(languages):,} languages ({shown}, …); a policy is given in at most {MAX_LANGUAGES}"))
+    else:
+        errs += _check_names(base, p)
+        errs += _check_texts(base, p)
     subsection_codes = {s.code for s in p.subsections}
     names = subsection_codes | {i.code for i in p.infractions}
     rule_ids = {r.id for r in p.repeat_rules}
@@ -426,6 +520,20 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
     return errs
 
 
+def _languages(p: RawPolicy) -> list[str]:
+    """Every language code the policy's names, readings and texts use."""
+    found: set[str] = set()
+    for entry in (p, *p.ranks, *p.levels, *p.subsections, *p.infractions, *p.repeat_rules, *p.time_extensions):
+        for field in ("names", "readings", "texts", "name_sources", "sections"):
+            found.update(getattr(entry, field, None) or ())
+    for inf in p.infractions:
+        for alt in inf.alternatives:
+            found.update(alt.texts)
+    if p.appeals is not None:
+        found.update(p.appeals.texts)
+    return sorted(found)
+
+
 def _check_texts(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
     """A policy whose texts are given in a language has every text in it: each field an entry has in English (notes,
     remedy, section note, level and rule descriptions, time-rule summaries and sections, the appeal texts, the
@@ -457,7 +565,7 @@ def _check_texts(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
         appeal_fields = ("summary", "section", "challenge_section", "opponent_section", "proxy_section")
         entries.append(((*base, "appeals"), "the appeal rules", p.appeals, p.appeals.texts, appeal_fields))
     languages = sorted({lang for *_, texts, _f in entries for lang in texts})
-    errs: list[tuple[PathT, str]] = []
+    errs: list[tuple[PathT, str]] = _Problems()
     for lang in languages:
         if lang == "en":
             errs.append((base, "English is the entries' own fields: `texts` holds other languages"))
@@ -489,7 +597,7 @@ def _check_names(base: PathT, p: RawPolicy) -> list[tuple[PathT, str]]:
         | set(p.name_sources)
         | {lang for *_, r in rules for lang in [*r.names, *r.sections]}
     )
-    errs: list[tuple[PathT, str]] = []
+    errs: list[tuple[PathT, str]] = _Problems()
     if "en" in languages:
         errs.append((base, "English is the entries' own `name`: `names` and `name_sources` hold other languages"))
         languages.remove("en")
@@ -674,7 +782,9 @@ def _pydantic_problems(exc: ValidationError) -> list[tuple[PathT, str]]:
 
 
 def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
-    """Validate catalog YAML text; raise CatalogError naming every problem."""
+    """Validate catalog YAML text; raise CatalogError naming its problems (the first MAX_PROBLEMS, then a count).
+    The file is bounded (`_bounded`) before anything is composed."""
+    _bounded(text, path)
     loader = _Loader(text)  # the safe loader (C parser when present), as yaml.safe_load uses
     try:
         # One parse gives both the nodes (for line numbers and duplicate keys) and the data.
@@ -689,7 +799,8 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
     finally:
         loader.dispose()
 
-    problems: list[tuple[PathT, str] | tuple[PathT, str, int]] = list(_duplicate_keys(root))
+    problems = _Problems()
+    _duplicate_keys(root, problems)
     raw = None
     if not isinstance(data, dict):
         problems.append(((), "the file must be a mapping with a top-level `policies` key"))
@@ -707,6 +818,8 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
             line = known_line[0] if known_line else _line_of(root, p)
             where = f"{path}:{line}" if line else path
             lines.append(f"{where}: {_fmt_path(p) or '(top level)'}: {msg}")
+        if problems.more:
+            lines.append(_more_line(problems.more))
         raise CatalogError(path, lines)
     assert raw is not None
     return Catalog(path=path, policies={pid: _build_policy(pid, p) for pid, p in raw.policies.items()})

@@ -962,8 +962,12 @@ class PlayerHistory:
         return sum(1 for line in self.lines if line.is_top and line.incident.status is IncidentStatus.STANDING)
 
 
-def player_history(session: Session, catalog, *, organizer: User, code: str) -> PlayerHistory:
-    """Every penalty of the player with this ID at the events `organizer` organized, newest event first."""
+def player_history(
+    session: Session, policy_of: Callable[[Event], Policy | None], *, organizer: User, code: str
+) -> PlayerHistory:
+    """Every penalty of the player with this ID at the events `organizer` organized, newest event first, each named
+    by the policy its event enforces (`policy_of`: extensions.known_event_policy, the uploaded file where there is
+    one; None when the policy is no longer known)."""
     code = one_line(code, "code", limit=64, missing="Type a player ID.")
     players = session.scalars(
         select(Player)
@@ -983,9 +987,10 @@ def player_history(session: Session, catalog, *, organizer: User, code: str) -> 
         .all()
     )
     lines = []
+    policies: dict[int, Policy | None] = {}
     for i in incidents:
         event = events[i.event_id]
-        policy = catalog.policies.get(event.policy_id)
+        policy = policies[event.id] if event.id in policies else policies.setdefault(event.id, policy_of(event))
         lines.append(
             HistoryLine(
                 event,

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..errors import FieldError, show_on_form
-from ..extensions import current_catalog, db, event_policy
+from ..extensions import current_catalog, db, event_policy, known_event_policy
 from ..infractions.calltimes import minutes_seconds
 from ..investigations import services as investigations
 from ..localtime import to_local
@@ -158,7 +158,7 @@ def player_history():
     if "code" in request.args and form.validate():
         try:
             history = services.player_history(
-                db.session, current_catalog(), organizer=current_user, code=form.code.data
+                db.session, known_event_policy, organizer=current_user, code=form.code.data
             )
         except FieldError as err:
             form.code.errors.append(err.message)

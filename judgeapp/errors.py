@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, overload
 
 from .texts import gettext as _
+
+# Text-direction controls (embeddings, overrides, isolates, marks): in a call's one-line note or an uploaded policy's
+# texts they only reorder what judges read ("\u202egnp.exe" shows as "exe.png"), so the text keeps its letters and
+# loses these.
+DIRECTION_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 if TYPE_CHECKING:
     from .models import Event

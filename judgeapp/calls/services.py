@@ -21,7 +21,7 @@ from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
-from ..errors import FieldError, one_line
+from ..errors import DIRECTION_CONTROLS, FieldError, one_line
 from ..imports.model import MAX_TABLE
 from ..lifecycles import CALL, CallOutcome, CallState
 from ..models import CallReason, Event, Incident, JudgeCall, Player, Role, Round, StaffAssignment, User, utcnow
@@ -29,9 +29,6 @@ from ..permissions import Action
 from ..records import lock_event
 
 MAX_NOTE = 120  # the player's one line
-# Text-direction controls (embeddings, overrides, isolates, marks): in a one-line note they only reorder what judges
-# read ("\u202egnp.exe" shows as "exe.png"), so the note keeps its letters and loses these.
-DIRECTION_CONTROLS = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 CANCEL_SHOWN = timedelta(minutes=15)  # how long a table's page says its call was closed by the head judge
 SIGNATURE_CHARS = 16  # 80 bits of the HMAC, base32: short enough for a QR code a phone reads from across a table
 

@@ -18,9 +18,8 @@ from sqlalchemy.orm import Session, aliased
 
 from .. import audit, names
 from ..auth.services import create_user, has_password, issue_link, normalise_email
-from ..calls.services import DIRECTION_CONTROLS
 from ..choices import catalog_name
-from ..errors import FieldError
+from ..errors import DIRECTION_CONTROLS, FieldError
 from ..imports.model import MAX_TABLE, table_number
 from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog, round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState

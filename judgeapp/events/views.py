@@ -174,12 +174,16 @@ def upload_policy(event, roles):
     if form.validate_on_submit():
         upload = form.file.data
         try:
+            content = upload.read(services.MAX_POLICY_BYTES + 1)
+        finally:
+            upload.close()  # a file over 500 KB is spooled to a temporary file: closed now, not at garbage collection
+        try:
             policy = services.upload_policy(
                 db.session,
                 actor=current_user,
                 event=event,
                 filename=upload.filename or "",
-                content=upload.read(services.MAX_POLICY_BYTES + 1),
+                content=content,
                 level=form.level.data or "",
                 reserved=current_catalog().policies,
             )

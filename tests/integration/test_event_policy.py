@@ -64,7 +64,7 @@ def test_the_organizer_uploads_a_house_policy_and_the_event_enforces_it_everywhe
     page = judge.get(rules).get_data(as_text=True)
     assert "Shop House Rules" in page and "Same section twice in a day upgrades." in page
     copy = judge.get("/offline/copy.json").get_json()
-    key = f"house-rules@{event.policy_sha[:12]}"
+    key = f"house-rules@{event.policy_sha}"  # the whole SHA-256: a 48-bit prefix could be made to collide
     assert [e["policy"] for e in copy["events"]] == [key] and key in copy["policies"]
     assert {i["code"] for i in copy["policies"][key]["infractions"]} == {"1.1", "2.1"}
     assert f"/reference/events/{event_id}" in copy["events"][0]["pages"]

@@ -24,6 +24,7 @@ from .. import audit
 from ..imports import (
     COLUMN_ROLES,
     FORMAT_NAMES,
+    MAX_REJECTED,
     FilePlayer,
     NeedsMapping,
     TournamentFile,
@@ -80,9 +81,9 @@ class ImportOutcome:
     def report(self) -> dict[str, Any]:
         """The summary the CLI prints and the page shows: the file's counts, then what changed at the event."""
         summary = self.file.summary()
-        summary["rejected"] = sorted(
-            summary["rejected"] + self.player_rejects, key=lambda r: (r.get("line", 0), r.get("row", 0))
-        )
+        rejected = sorted(summary["rejected"] + self.player_rejects, key=lambda r: (r.get("line", 0), r.get("row", 0)))
+        summary["rejected"] = rejected[:MAX_REJECTED]  # the first MAX_REJECTED kept, the rest counted
+        summary["rejected_more"] = summary.get("rejected_more", 0) + max(0, len(rejected) - MAX_REJECTED)
         summary["players"] -= len(self.player_rejects)
         return {
             **summary,
@@ -181,7 +182,7 @@ def apply(
         rounds=report["rounds"],
         pairings=report["pairings"],
         byes=report["byes"],
-        rejected=len(report["rejected"]),
+        rejected=len(report["rejected"]) + report["rejected_more"],
         **report["event"],
     )
     return outcome

@@ -6,6 +6,7 @@ spreadsheet saved as CSV/TSV. Pure Python; the database side is `judgeapp.events
 
 from __future__ import annotations
 
+from ..sandbox import ParseRefused, run_limited
 from . import kts, melee, table, tom
 from .model import (
     COLUMN_ROLES,
@@ -13,6 +14,7 @@ from .model import (
     FORMATS,
     FileMatch,
     FilePlayer,
+    MAX_REJECTED,
     Format,
     NeedsMapping,
     Rejected,
@@ -37,10 +39,20 @@ def detect(data: bytes) -> Format:
 
 
 def read_tournament_file(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFile:
-    """The file's players and matches, checked (`finish`); bad entries are in `.rejected` with their place.
+    """The file's players and matches, checked (`finish`); bad entries are in `.rejected` with their place (the first
+    MAX_REJECTED, the rest counted in `.rejected_more`).
 
     Raises UnreadableFile (one plain sentence) when the file as a whole is not understood, and NeedsMapping when a
-    spreadsheet's headers must be mapped by the organizer first (`mapping`: column index → one of COLUMN_ROLES)."""
+    spreadsheet's headers must be mapped by the organizer first (`mapping`: column index → one of COLUMN_ROLES).
+    The file is read in a limited child process (judgeapp.sandbox): a reader that runs out of time or memory, or
+    crashes, is an UnreadableFile too, and the caller's process carries on."""
+    try:
+        return run_limited(_read, data, mapping=mapping)
+    except ParseRefused as refused:
+        raise UnreadableFile(str(refused)) from None
+
+
+def _read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFile:
     if not data.strip():
         raise UnreadableFile("The file is empty.")
     if len(data) > MAX_FILE_BYTES:
@@ -59,6 +71,7 @@ __all__ = [
     "COLUMN_ROLES",
     "FORMATS",
     "FORMAT_NAMES",
+    "MAX_REJECTED",
     "FileMatch",
     "FilePlayer",
     "Format",

@@ -7,6 +7,7 @@ paired twice in one round) and `summary()` counts what the organizer is shown. N
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,6 +28,7 @@ MAX_ROUND = 30  # as the event form's number of rounds
 MAX_NAME = 200
 MAX_CODE = 64
 MAX_COUNTRY = 64
+MAX_REJECTED = 200  # rejected entries kept with their place and reason; the rest are counted (`rejected_more`)
 
 
 class UnreadableFile(ValueError):
@@ -98,9 +100,15 @@ class TournamentFile:
     rejected: list[Rejected] = field(default_factory=list)
     event_name: str | None = None  # as the file names the event, where it does
     fields: tuple[str, ...] = ()  # what the file carried per player: "name", "code", "reading", "country", …
+    rejected_more: int = 0  # rejected entries past the first MAX_REJECTED: counted, never formatted nor kept
 
-    def reject(self, where: Where, reason: str) -> None:
-        self.rejected.append(Rejected(where, reason))
+    def reject(self, where: Where, reason: str | Callable[[], str]) -> None:
+        """Reject an entry; `reason` may be a function giving it, called only for the first MAX_REJECTED (a file of
+        400,000 bad rows costs a count, not 400,000 sentences)."""
+        if len(self.rejected) >= MAX_REJECTED:
+            self.rejected_more += 1
+            return
+        self.rejected.append(Rejected(where, reason() if callable(reason) else reason))
 
     def rounds(self) -> list[int]:
         return sorted({m.round for m in self.matches})
@@ -114,6 +122,7 @@ class TournamentFile:
             "pairings": sum(1 for m in self.matches if not m.is_bye),
             "byes": sum(1 for m in self.matches if m.is_bye),
             "rejected": [r.as_dict() for r in sorted(self.rejected, key=_where_order)],
+            "rejected_more": self.rejected_more,
         }
 
 
@@ -181,19 +190,7 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
         earlier = first.get(player.key)
         if earlier is not None:
             if not same_player_again:
-                if player.code is not None:
-                    why = _(
-                        "player ID %(id)s is already given to an earlier player (%(place)s)",
-                        id=player.code,
-                        place=_place(earlier.where),
-                    )
-                else:
-                    why = _(
-                        "the name %(name)s is already given to an earlier player (%(place)s)",
-                        name=player.name,
-                        place=_place(earlier.where),
-                    )
-                file.reject(player.where, why)
+                file.reject(player.where, lambda player=player, earlier=earlier: _given_twice(player, earlier))
             continue
         first[player.key] = player
         players.append(player)
@@ -241,6 +238,20 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
     return file
 
 
+def _given_twice(player: FilePlayer, earlier: FilePlayer) -> str:
+    if player.code is not None:
+        return _(
+            "player ID %(id)s is already given to an earlier player (%(place)s)",
+            id=player.code,
+            place=_place(earlier.where),
+        )
+    return _(
+        "the name %(name)s is already given to an earlier player (%(place)s)",
+        name=player.name,
+        place=_place(earlier.where),
+    )
+
+
 def _shown(key: str) -> str:
     return key.removeprefix("name:")
 
@@ -279,3 +290,10 @@ class NeedsMapping(UnreadableFile):
     def __init__(self, message: str, *, headers: list[str], sample: list[list[str]], mapping: dict[int, str]):
         super().__init__(message)
         self.headers, self.sample, self.mapping = headers, sample, mapping
+
+    def __reduce__(self):  # raised in the limited reading process (judgeapp.sandbox), raised again in the parent
+        return (_needs_mapping, (str(self), self.headers, self.sample, self.mapping))
+
+
+def _needs_mapping(message: str, headers: list[str], sample: list[list[str]], mapping: dict[int, str]) -> NeedsMapping:
+    return NeedsMapping(message, headers=headers, sample=sample, mapping=mapping)

@@ -47,6 +47,8 @@ LEGACY_CODE_PAGES = ["cp932", "euc_jp", "cp1252", "cp1250", "cp1251"]
 SAMPLE_ROWS = 5
 SNIFF_CHARS = 8192
 MAX_COLUMNS = 100
+MAX_ROWS = 200_000  # a players file of 130,000 rows fits
+MAX_CELL_CHARS = 1_000  # one cell: a name, an ID, a team
 RUNAWAY_LINES = 3  # a row spanning this many lines or more: a stray quotation mark swallowed the lines after it
 BYE_WORDS = {"bye", "不戦勝", "バイ"}
 
@@ -175,6 +177,7 @@ def rows(text: str) -> list[tuple[int, list[str]]]:
                     )
                 )
             if any(c.strip() for c in cells):
+                _check_row(line, cells, len(out))
                 out.append((line, cells))
             line = reader.line_num + 1
     except csv.Error as err:
@@ -182,6 +185,35 @@ def rows(text: str) -> list[tuple[int, list[str]]]:
             gettext("Line %(line)s of the file cannot be read as CSV (%(error)s).", line=line, error=err)
         ) from None
     return out
+
+
+def _check_row(line: int, cells: list[str], rows_before: int) -> None:
+    """A spreadsheet bounded as it is read: at most MAX_ROWS rows, MAX_COLUMNS filled columns, MAX_CELL_CHARS a
+    cell (what no players or pairings file comes near, and what keeps a hostile file's cost small)."""
+    if rows_before >= MAX_ROWS:
+        raise UnreadableFile(
+            gettext("The file has more than %(max)s rows; judgeapp reads files of up to that many.", max=MAX_ROWS)
+        )
+    filled = len(cells)
+    while filled and not cells[filled - 1].strip():
+        filled -= 1
+    if filled > MAX_COLUMNS:
+        raise UnreadableFile(
+            gettext(
+                "Line %(line)s has %(count)s columns; a players or pairings file has a few (at most %(max)s).",
+                line=line,
+                count=filled,
+                max=MAX_COLUMNS,
+            )
+        )
+    if any(len(c) > MAX_CELL_CHARS for c in cells):
+        raise UnreadableFile(
+            gettext(
+                "Line %(line)s has a cell longer than %(max)s characters; names and IDs are far shorter.",
+                line=line,
+                max=MAX_CELL_CHARS,
+            )
+        )
 
 
 # ---- rows to a tournament file ---------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from xml.parsers import expat
 from xml.etree.ElementTree import Element, ParseError
 
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
@@ -20,6 +21,8 @@ from flask_babel import lazy_gettext as _l
 from .model import TournamentFile, UnreadableFile, clean_text
 
 HEAD_BYTES = 4096  # looks_like() reads no further than this
+MAX_DEPTH = 32  # elements inside one another (a TOM or KTS file nests 6 or 7 deep)
+MAX_ELEMENTS = 1_000_000  # elements in one file (130,000 players and their matches fit in about 700,000)
 
 _ENTITIES = _l("The file declares XML entities, which judgeapp does not read (they can be used to attack a server).")
 _DTD = _l(
@@ -32,15 +35,61 @@ _PROLOG = re.compile(
     r"""\s*(?:
         <\?.*?\?>                          # the XML declaration, processing instructions
       | <!--.*?-->                         # comments
-      | <!DOCTYPE(?:[^\[>]|\[.*?\])*>      # a document type, with or without an internal subset
+      | <!DOCTYPE[^\[>]*(?:\[[^\]]*\][^\[>]*)*>  # a document type, with or without an internal subset
     )""",
     re.DOTALL | re.VERBOSE,
 )
 _START_TAG = re.compile(r"\s*<([A-Za-z_][\w.\-]*)")
 
 
+class _Stop(Exception):
+    """The bounds pass has seen enough: the real parse says what is wrong (or refuses the DTD) from here."""
+
+
+def bounded(data: bytes) -> None:
+    """Refuse, before the tree is built, a file nested deeper than MAX_DEPTH or of more than MAX_ELEMENTS elements:
+    one streaming pass of expat that counts and keeps nothing. A DTD or broken XML stops the pass: `parse` then
+    refuses it with its own reason."""
+    parser = expat.ParserCreate()
+    depth = count = 0
+
+    def start(_name: str, _attributes: dict) -> None:
+        nonlocal depth, count
+        depth, count = depth + 1, count + 1
+        if depth > MAX_DEPTH:
+            raise UnreadableFile(
+                _(
+                    "The file nests elements more than %(max)s deep (line %(line)s); tournament files do not.",
+                    max=MAX_DEPTH,
+                    line=parser.CurrentLineNumber,
+                )
+            )
+        if count > MAX_ELEMENTS:
+            raise UnreadableFile(
+                _("The file has more than %(max)s elements; judgeapp reads files of up to that many.", max=MAX_ELEMENTS)
+            )
+
+    def end(_name: str) -> None:
+        nonlocal depth
+        depth -= 1
+
+    def stop(*_args: object) -> None:
+        raise _Stop
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.StartDoctypeDeclHandler = stop
+    parser.EntityDeclHandler = stop
+    try:
+        parser.Parse(data, True)
+    except (_Stop, expat.ExpatError):
+        return
+
+
 def parse(data: bytes) -> Element:
-    """The root element of the file, or UnreadableFile saying in one sentence why the file cannot be read."""
+    """The root element of the file, or UnreadableFile saying in one sentence why the file cannot be read. The file
+    is bounded (`bounded`) before the tree is built."""
+    bounded(data)
     try:
         root: Element = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
         return root

@@ -4,13 +4,19 @@ the file is read; shipped policy ids are reserved; every page and the player his
 uploaded texts lose text-direction controls; the cache of uploaded policies is bounded."""
 
 import html
+import os
 import re
+import signal
+import threading
 
 import pytest
+import requests
 from sqlalchemy import select
+from werkzeug.serving import make_server
 
 from judgeapp.extensions import UPLOADED_KEY, db
 from judgeapp.models import EventPolicy
+from tests.conftest import CSRF_RE, PASSWORD
 from tests.integration.test_event_policy import HOUSE, organizer, the_event, upload
 from tests.integration.test_incidents import log, signed_in
 from tests.shared import policy_bombs as bombs
@@ -123,3 +129,82 @@ def test_the_cache_of_uploaded_policies_keeps_at_most_its_size(app, floor):
         assert client.get(f"/reference/events/{floor['event_id']}").status_code == 200
     cached = app.extensions[UPLOADED_KEY]
     assert len(cached) == 2 and the_event(app, floor["event_id"]).policy_sha in cached
+
+
+# ---- the parse runs elsewhere ----------------------------------------------------------------------------------------
+
+
+def _children() -> set[int]:
+    """The processes this test process has started (a real server runs in one of its threads)."""
+    found: set[int] = set()
+    for tid in os.listdir(f"/proc/{os.getpid()}/task"):
+        try:
+            with open(f"/proc/{os.getpid()}/task/{tid}/children") as f:
+                found.update(int(pid) for pid in f.read().split())
+        except OSError:
+            continue
+    return found
+
+
+def test_a_login_sent_while_a_bomb_is_being_parsed_is_answered_before_the_bombs_refusal(app, floor):
+    """A real threaded server; one thread posts a policy bomb, and once its limited parsing process exists (it is
+    then held stopped, as a parse that runs long would be) another thread GETs /login. The login page is answered
+    while the bomb's parse is still running: the parse runs in its own process and holds neither the server's GIL
+    nor a thread the others need. Then the parse goes on and the bomb is refused."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    bomb = bombs.language_codes().encode()  # its refusal takes the child a while: pydantic checks 1,000 infractions
+    try:
+        with requests.Session() as browser:
+            page = browser.get(base + "/login", timeout=60).text
+            token = CSRF_RE.search(page).group(1)
+            signed = browser.post(
+                base + "/login",
+                data={"csrf_token": token, "email": floor["organizer"][1], "password": PASSWORD},
+                timeout=60,
+                allow_redirects=False,
+            )
+            assert signed.status_code == 302
+            url = f"{base}/events/{floor['event_id']}/policy"
+            token = CSRF_RE.search(browser.get(url, timeout=60).text).group(1)
+            for _attempt in range(5):  # a child that finished before it was seen is tried again
+                finished: list[str] = []
+                answers: dict[str, requests.Response] = {}
+                before = _children()
+
+                def post_bomb(browser=browser, url=url, token=token, finished=finished, answers=answers) -> None:
+                    answers["bomb"] = browser.post(
+                        url, data={"csrf_token": token}, files={"file": ("bomb.yaml", bomb)}, timeout=300
+                    )
+                    finished.append("bomb")
+
+                poster = threading.Thread(target=post_bomb)
+                poster.start()
+                child = None
+                while child is None and poster.is_alive():
+                    new = _children() - before
+                    if new:
+                        child = min(new)
+                        try:
+                            os.kill(child, signal.SIGSTOP)
+                        except ProcessLookupError:
+                            child = None
+                            break
+                if child is None:
+                    poster.join()
+                    continue
+                try:
+                    login_page = requests.get(base + "/login", timeout=60)
+                    finished.append("login")
+                    assert "bomb" not in finished and login_page.status_code == 200 and "password" in login_page.text
+                finally:
+                    os.kill(child, signal.SIGCONT)
+                poster.join(timeout=300)
+                assert finished == ["login", "bomb"]
+                assert answers["bomb"].status_code == 400 and "should have at most 16 items" in answers["bomb"].text
+                return
+            pytest.fail("the parsing process was never seen running")
+    finally:
+        server.shutdown()
+        server.server_close()

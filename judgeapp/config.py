@@ -120,4 +120,10 @@ DEFAULTS: dict[str, Any] = {
         "image/svg+xml",
     ],
     "COMPRESS_MIN_SIZE": 500,
+    # A user's file (a policy upload, a tournament file) is parsed in a child process with these limits
+    # (judgeapp/sandbox.py): a runaway or a crash in a parser costs that process, never a worker.
+    "PARSE_CPU_SECONDS": 20,
+    "PARSE_MEMORY_MB": 1024,  # on top of what the worker holds when it forks
+    "PARSE_WALL_SECONDS": 90,
+    "UPLOADED_POLICY_CACHE": 64,  # uploaded policies kept parsed per process (least recently used dropped)
 }

@@ -30,6 +30,9 @@ not rejected: no one plays there; the seating of round 0 is skipped the same way
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _
@@ -57,18 +60,18 @@ def read(data: bytes) -> TournamentFile:
             _("The file is XML but not a KTS tournament file: its root element is <%(root)s>.", root=root.tag)
         )
     file = TournamentFile(format="kts", event_name=text_of(root, "Name"), fields=("name", "code"))
-    labels: dict[int, str] = {}
+    labels: dict[int, Callable[[], str]] = {}
     matches: set[int] = set()  # the id() of each match's Where
 
     for n, element in enumerate(root.iterfind("TournamentPlayers/TournPlayer"), start=1):
         where = Where("row", n)
-        labels[id(where)] = player_label(n)
+        labels[id(where)] = partial(player_label, n)
         person = element.find("Player")
         if person is None:  # KTS also reads the ID and names straight from <TournPlayer>
             person = element
         code = _player_id(text_of(person, "ID"))
         if code == BYE:
-            file.reject(where, labelled(player_label(n), _("the ID 0 is KTS's bye, not a player")))
+            file.reject(where, lambda n=n: labelled(player_label(n), _("the ID 0 is KTS's bye, not a player")))
             continue
         name = " ".join(p for p in (text_of(person, "FirstName"), text_of(person, "LastName")) if p)
         file.players.append(
@@ -86,12 +89,12 @@ def read(data: bytes) -> TournamentFile:
         where = Where("row", n)
         round_text = text_of(match, "Round")
         k = per_round[round_text or ""] = per_round.get(round_text or "", 0) + 1
-        label = match_label(k, round_text)
+        label = partial(match_label, k, round_text)
         labels[id(where)] = label
         matches.add(id(where))
         problem = _match(file, match, round_text, where)
         if problem:
-            file.reject(where, labelled(label, problem))
+            file.reject(where, partial(_labelled, label, problem))
 
     since = len(file.rejected)
     return label_rejections(finish_file(file), since, labels, matches)
@@ -134,3 +137,7 @@ def _player_id(text: str | None) -> str | None:
     if text.replace(" ", "").casefold() == "***bye***":
         return BYE
     return text
+
+
+def _labelled(label: Callable[[], str], problem: str) -> str:
+    return labelled(label(), problem)

@@ -141,32 +141,41 @@ def table_number(text: str | int | None) -> int | None:
     return int(text) if 1 <= int(text) <= MAX_TABLE else None
 
 
+_CONTROLS = {c: None for c in range(32) if chr(c) not in "\t\n"}  # what clean_text drops
+
+
 def clean_text(text: str | None) -> str | None:
     """Inner white space collapsed, ends stripped, control characters dropped; None when nothing is left."""
     if text is None:
         return None
-    text = "".join(c for c in str(text) if c >= " " or c in "\t\n")
-    return " ".join(text.split()) or None
+    return " ".join(str(text).translate(_CONTROLS).split()) or None
 
 
 def player_problem(player: FilePlayer) -> str | None:
     """What is wrong with a player on their own (a missing name, an over-long field), or None."""
+    problem = _problem_of(player)
+    return problem() if problem else None
+
+
+def _problem_of(player: FilePlayer) -> Callable[[], str] | None:
+    """player_problem() as a function that says it, or None: a file of 400,000 bad players costs a check each, and
+    only the rejections kept are put in words."""
     if not player.name:
-        return _("the player has no name")
+        return lambda: _("the player has no name")
     if len(player.name) > MAX_NAME:
-        return _("the name is longer than %(max)s characters", max=MAX_NAME)
+        return lambda: _("the name is longer than %(max)s characters", max=MAX_NAME)
     if player.code is not None and len(player.code) > MAX_CODE:
-        return _("the player ID is longer than %(max)s characters", max=MAX_CODE)
+        return lambda: _("the player ID is longer than %(max)s characters", max=MAX_CODE)
     if player.reading is not None and len(player.reading) > MAX_NAME:
-        return _("the reading of the name is longer than %(max)s characters", max=MAX_NAME)
+        return lambda: _("the reading of the name is longer than %(max)s characters", max=MAX_NAME)
     if player.handle is not None and len(player.handle) > MAX_NAME:
-        return _("the handle is longer than %(max)s characters", max=MAX_NAME)
+        return lambda: _("the handle is longer than %(max)s characters", max=MAX_NAME)
     if any(len(v) > MAX_CODE for v in player.platform_ids.values()):
-        return _("a platform ID is longer than %(max)s characters", max=MAX_CODE)
+        return lambda: _("a platform ID is longer than %(max)s characters", max=MAX_CODE)
     if player.team is not None and len(player.team) > MAX_NAME:
-        return _("the team is longer than %(max)s characters", max=MAX_NAME)
+        return lambda: _("the team is longer than %(max)s characters", max=MAX_NAME)
     if player.country is not None and len(player.country) > MAX_COUNTRY:
-        return _("the country is longer than %(max)s characters", max=MAX_COUNTRY)
+        return lambda: _("the country is longer than %(max)s characters", max=MAX_COUNTRY)
     return None
 
 
@@ -183,7 +192,7 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
     players: list[FilePlayer] = []
     first: dict[str, FilePlayer] = {}
     for player in file.players:
-        problem = player_problem(player)
+        problem = _problem_of(player)
         if problem:
             file.reject(player.where, problem)
             continue

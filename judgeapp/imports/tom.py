@@ -29,6 +29,9 @@ be rejected, not merged).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _
@@ -54,12 +57,12 @@ def read(data: bytes) -> TournamentFile:
             _("The file is XML but not a TOM tournament file: its root element is <%(root)s>.", root=root.tag)
         )
     file = TournamentFile(format="tom", event_name=text_of(root, "data/name"), fields=("name", "code"))
-    labels: dict[int, str] = {}
+    labels: dict[int, Callable[[], str]] = {}
     matches: set[int] = set()  # the id() of each match's Where
 
     for n, element in enumerate(root.iterfind("players/player"), start=1):
         where = Where("row", n)
-        labels[id(where)] = player_label(n)
+        labels[id(where)] = partial(player_label, n)
         code = clean_text(element.get("userid"))
         name = " ".join(p for p in (text_of(element, "firstname"), text_of(element, "lastname")) if p)
         file.players.append(
@@ -80,12 +83,12 @@ def read(data: bytes) -> TournamentFile:
             for k, match in enumerate(round_element.iterfind("matches/match"), start=1):
                 row += 1
                 where = Where("row", row)
-                label = match_label(k, number_text)
+                label = partial(match_label, k, number_text)
                 labels[id(where)] = label
                 matches.add(id(where))
                 problem = _match(file, match, number, where)
                 if problem:
-                    file.reject(where, labelled(label, problem))
+                    file.reject(where, partial(_labelled, label, problem))
 
     since = len(file.rejected)
     return label_rejections(finish_file(file), since, labels, matches)
@@ -115,3 +118,7 @@ def _match(file: TournamentFile, match: Element, number: int, where: Where) -> s
         return _("table %(table)s is not a number", table=shown(table_text))
     file.matches.append(FileMatch(number, table, players, where))
     return None
+
+
+def _labelled(label: Callable[[], str], problem: str) -> str:
+    return labelled(label(), problem)

@@ -9,6 +9,7 @@ never writes any of them, so refusing them costs an organizer nothing.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import replace
 from xml.parsers import expat
 from xml.etree.ElementTree import Element, ParseError
@@ -165,11 +166,14 @@ def labelled(label: str, problem: str) -> str:
     return _("%(entry)s: %(problem)s", entry=label, problem=problem)
 
 
-def label_rejections(file: TournamentFile, since: int, labels: dict[int, str], matches: set[int]) -> TournamentFile:
+def label_rejections(
+    file: TournamentFile, since: int, labels: dict[int, Callable[[], str]], matches: set[int]
+) -> TournamentFile:
     """Put the kind of entry into the reasons `finish()` wrote (from index `since` on): "player 3: …",
-    "match 2 of round 4: …". `labels` maps id() of each entry's Where to its label: Where("row", 3) alone cannot tell
-    the third player from the third match. `matches`: the id() of the Where of each match, whose label already
-    names the round (the reason's own "round 4: " is then dropped, in English or Japanese)."""
+    "match 2 of round 4: …". `labels` maps id() of each entry's Where to what says its label (put in words only for
+    the rejections kept): Where("row", 3) alone cannot tell the third player from the third match. `matches`: the
+    id() of the Where of each match, whose label already names the round (the reason's own "round 4: " is then
+    dropped, in English or Japanese)."""
     for i in range(since, len(file.rejected)):
         rejected = file.rejected[i]
         label = labels.get(id(rejected.where))
@@ -180,5 +184,5 @@ def label_rejections(file: TournamentFile, since: int, labels: dict[int, str], m
         round_prefix = _ROUND_PREFIX.match(reason)
         if round_prefix and labels_a_match:
             reason = reason[round_prefix.end() :]
-        file.rejected[i] = replace(rejected, reason=labelled(label, reason))
+        file.rejected[i] = replace(rejected, reason=labelled(label(), reason))
     return file

@@ -86,7 +86,7 @@ def tom(body: str) -> bytes:
 
 
 def run(section: str, read, baseline_name: str, baseline_data, cases: list[tuple[str, object]], goal_refused: bool):
-    outcome, base_wall, base_inner, base_peak = measure(read, baseline_data)
+    outcome, base_wall, _inner, base_peak = measure(read, baseline_data)
     print(f"\n{section}: baseline {baseline_name}: {outcome}, {base_wall * 1000:.1f} ms, +{base_peak} KB")
     for name, data in cases:
         outcome, wall, inner, peak = measure(read, data)

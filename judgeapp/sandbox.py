@@ -15,6 +15,7 @@ else from DEFAULTS.
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import os
 import pickle
@@ -154,10 +155,8 @@ def run_limited(func: Callable[..., T], *args: Any, limits_: Limits | None = Non
     finally:
         os.close(read_fd)
         if timed_out:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         _pid, status = os.waitpid(pid, 0)
     if timed_out:
         raise ParseRefused("time")
@@ -170,7 +169,7 @@ def run_limited(func: Callable[..., T], *args: Any, limits_: Limits | None = Non
         raise ParseRefused("crash")
     kind, value = pickle.loads(b"".join(chunks))
     if kind == "ok":
-        return value  # type: ignore[no-any-return]
+        return value
     if kind == "refused":
         raise ParseRefused(value)
     raise value

@@ -6,9 +6,9 @@ import csv
 import hashlib
 import io
 import unicodedata
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from collections.abc import Collection
 from typing import Any
 
 from flask_babel import gettext as _

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-
 from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _
@@ -71,7 +70,7 @@ def read(data: bytes) -> TournamentFile:
             person = element
         code = _player_id(text_of(person, "ID"))
         if code == BYE:
-            file.reject(where, lambda n=n: labelled(player_label(n), _("the ID 0 is KTS's bye, not a player")))
+            file.reject(where, partial(_bye_as_player, n))
             continue
         name = " ".join(p for p in (text_of(person, "FirstName"), text_of(person, "LastName")) if p)
         file.players.append(
@@ -141,3 +140,7 @@ def _player_id(text: str | None) -> str | None:
 
 def _labelled(label: Callable[[], str], problem: str) -> str:
     return labelled(label(), problem)
+
+
+def _bye_as_player(n: int) -> str:
+    return labelled(player_label(n), _("the ID 0 is KTS's bye, not a player"))

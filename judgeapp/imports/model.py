@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 from flask_babel import gettext as _
@@ -199,7 +200,7 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
         earlier = first.get(player.key)
         if earlier is not None:
             if not same_player_again:
-                file.reject(player.where, lambda player=player, earlier=earlier: _given_twice(player, earlier))
+                file.reject(player.where, partial(_given_twice, player, earlier))
             continue
         first[player.key] = player
         players.append(player)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-
 from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import replace
-from xml.parsers import expat
 from xml.etree.ElementTree import Element, ParseError
+from xml.parsers import expat
 
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
 from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]

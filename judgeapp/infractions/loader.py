@@ -61,11 +61,11 @@ class CatalogError(Exception):
         self.problems = problems
         super().__init__("\n".join(problems))
 
-    def __reduce__(self):  # raised in a limited child process (judgeapp.sandbox), raised again in the parent
+    def __reduce__(self) -> tuple[type[CatalogError], tuple[str, list[str]]]:  # raised again in the parent process
         return (CatalogError, (self.path, self.problems))
 
 
-class _Problems(list):
+class _Problems(list[Any]):
     """Problems kept up to MAX_PROBLEMS; `more` counts those past it (never formatted, never kept)."""
 
     def __init__(self, limit: int = MAX_PROBLEMS):
@@ -78,7 +78,7 @@ class _Problems(list):
         else:
             self.more += 1
 
-    def __iadd__(self, items: Any) -> _Problems:  # type: ignore[override,misc]
+    def __iadd__(self, items: Any) -> _Problems:  # type: ignore[misc]
         for item in items:
             self.append(item)
         self.more += getattr(items, "more", 0)
@@ -364,7 +364,7 @@ def _line_of(root: yaml.Node | None, path: PathT) -> int | None:
     return line
 
 
-def _duplicate_keys(root: yaml.Node | None, found: list | None = None) -> list[tuple[PathT, str, int]]:
+def _duplicate_keys(root: yaml.Node | None, found: list[Any] | None = None) -> list[tuple[PathT, str, int]]:
     """Keys given twice in one mapping (safe_load would silently keep the last), at the second one's line. Walks the
     tree with its own stack (no recursion), each node once: the file was checked by `_bounded` (no aliases)."""
     found = [] if found is None else found

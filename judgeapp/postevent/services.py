@@ -998,7 +998,7 @@ def player_history(
                 i.subject_name,
                 _infraction(policy, i.infraction_code) if policy else i.infraction_code,
                 rank_namer(policy)(i.rank_id) if policy else (i.rank_id or "No penalty"),
-                bool(policy and policy.top_rank) and i.rank_id == policy.top_rank.id,
+                policy is not None and policy.top_rank is not None and i.rank_id == policy.top_rank.id,
             )
         )
     lines.sort(key=lambda line: (line.event.date, line.event.id, line.incident.number), reverse=True)

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..errors import FieldError, show_on_form
-from ..extensions import current_catalog, db, event_policy, known_event_policy
+from ..extensions import db, event_policy, known_event_policy
 from ..infractions.calltimes import minutes_seconds
 from ..investigations import services as investigations
 from ..localtime import to_local

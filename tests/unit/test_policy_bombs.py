@@ -76,8 +76,9 @@ def test_2000_languages_spread_over_the_entries_are_one_problem_not_one_per_miss
         for n in range(500)
     )
     problems = refusal(head + "    infractions:\n" + rows)
-    assert len(problems) == 1 and "2,000 languages (aaa, aab, aac, aad, aae, …); a policy is given in at most 16" in (
-        problems[0]
+    assert (
+        len(problems) == 1
+        and "2,000 languages (aaa, aab, aac, aad, aae, …); a policy is given in at most 16" in (problems[0])
     )
 
 

@@ -5,9 +5,8 @@ reader that still ran away would fail the test with a refusal instead of hanging
 
 import pytest
 
-from judgeapp.imports import MAX_REJECTED, UnreadableFile, detect, read_tournament_file
+from judgeapp.imports import MAX_REJECTED, UnreadableFile, detect, read_tournament_file, xmlfile
 from judgeapp.imports import table as csv_table
-from judgeapp.imports import xmlfile
 from judgeapp.sandbox import Limits, run_limited
 
 TOM_HEAD = '<?xml version="1.0"?>\n<tournament type="2" gametype="TRADING_CARD_GAME">\n<data><name>Open</name></data>\n'

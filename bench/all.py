@@ -33,6 +33,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
         ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
+        ("policy upload", [PYTHON, "bench/policy_upload.py"]),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
         ("languages", [PYTHON, "bench/languages.py"] + (["--runs", "15"] if quick else [])),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import gc
 import os
 import pickle
 import resource
@@ -78,6 +79,37 @@ def limits() -> Limits:
     )
 
 
+def _settle_locale() -> None:
+    """Choose the request's language and load its messages here, before the fork: choosing may read the signed-in
+    account from the database, which the child must never do on the parent's connection."""
+    try:
+        from flask import has_request_context
+        from flask_babel import get_locale, get_translations
+
+        if has_request_context():
+            get_locale()
+            get_translations()
+    except ImportError:  # pragma: no cover
+        pass
+
+
+def _forget_connections() -> None:
+    """In the child: the database connections belong to the parent (their sockets are shared). Drop them without
+    closing them, as SQLAlchemy advises for a forked process, so that nothing here can speak on them; a read the
+    parse should never make would open a connection of its own."""
+    try:
+        from flask import has_app_context
+
+        from .extensions import db
+
+        if has_app_context():
+            db.session.registry.clear()
+            for engine in db.engines.values():
+                engine.dispose(close=False)
+    except Exception:  # pragma: no cover - the parse goes on; it makes no database read
+        pass
+
+
 _EXIT_MEMORY = 3
 _EXIT_UNPICKLABLE = 4
 
@@ -130,9 +162,14 @@ def run_limited(func: Callable[..., T], *args: Any, limits_: Limits | None = Non
     ParseRefused when the child ran out of time or memory or crashed. `func` must be pure (no database, no files
     written): nothing it changes reaches this process."""
     lim = limits_ or limits()
+    _settle_locale()
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
+        # No cyclic garbage collection here: it could finalize an object the parent still uses (a pooled database
+        # connection's rollback would then be sent on the parent's socket). The child is short and memory-limited.
+        gc.disable()
+        _forget_connections()
         os.close(read_fd)
         _child(write_fd, lim, func, args, kwargs)
     os.close(write_fd)

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .errors import EventClosed, FieldError
-from .extensions import current_catalog, db
+from .extensions import current_catalog, db, event_policy
 from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
 
 DEMO_PASSWORD = "judgeapp-demo"
@@ -377,7 +377,7 @@ def _sample_cases(event, people) -> None:
     from .models import Player
 
     session = db.session()
-    policy = current_catalog().policy(event.policy_id)
+    policy = event_policy(event)
     code = {p.player_code: p for p in session.scalars(select(Player).where(Player.event_id == event.id))}
     floor1, floor2, head = people["floor1@demo.test"], people["floor2@demo.test"], people["head@demo.test"]
     judge = frozenset({"floor_judge"})

@@ -127,7 +127,7 @@ def submit(
 def _enqueue_committed(session: Session) -> None:
     for huey, job_id in session.info.pop(QUEUE_KEY, ()):
         try:
-            huey.enqueue(huey._judgeapp_run.s(job_id))  # type: ignore[attr-defined]
+            huey.enqueue(huey._judgeapp_run.s(job_id))
         except Exception:  # the queue's store is unreachable: the job stays queued, visible as waiting
             log.exception("job %r could not be handed to the queue", job_id)
 
@@ -168,7 +168,7 @@ def make_queue(app: Flask) -> Huey:
         store = app.config.get("JOBS_STORE") or os.path.join(app.instance_path, "jobs.sqlite3")
         os.makedirs(os.path.dirname(os.path.abspath(store)), exist_ok=True)
         huey = SqliteHuey("judgeapp-jobs", filename=store, timeout=30)
-    huey._judgeapp_run = huey.task(name="judgeapp.run_job")(_run_queued)  # type: ignore[attr-defined]
+    huey._judgeapp_run = huey.task(name="judgeapp.run_job")(_run_queued)
     return huey
 
 
@@ -189,7 +189,7 @@ class Progress:
     """What a running task reports: `update(done, total, **counts)` writes the job's progress in a short transaction
     of its own (commits the task's session: call it between units of work, e.g. after a batch)."""
 
-    def __init__(self, session: Session, job_id: int):
+    def __init__(self, session: Any, job_id: int):  # a Session, or Flask-SQLAlchemy's scoped db.session
         self.session, self.job_id = session, job_id
         self.counts: dict[str, int] = {}
 
@@ -358,7 +358,8 @@ def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str
         else:
             job.state, job.result = JOB.move(job.state, "finish"), result  # type: ignore[assignment]
         job.finished_at = utcnow()
-        audit.record(db.session, job.actor, f"job.{job.state.value}", job, event_id=job.event_id, kind=job.kind,
+        session: Any = db.session
+        audit.record(session, job.actor, f"job.{job.state.value}", job, event_id=job.event_id, kind=job.kind,
                      error=job.error)  # fmt: skip
         db.session.commit()
         db.session.remove()
@@ -389,6 +390,7 @@ def fail_stale(app: Flask) -> int:
     the number of them. A running job's `worker` is host:pid of the process that watches it."""
     from .extensions import db
 
+    session: Any = db.session
     host = socket.gethostname()
     failed = 0
     with app.app_context():
@@ -401,7 +403,7 @@ def fail_stale(app: Flask) -> int:
             job.state = JOB.move(job.state, "fail")  # type: ignore[assignment]
             job.error = _("Its worker stopped while it ran (the server restarted or the worker crashed).")
             job.finished_at = utcnow()
-            audit.record(db.session, None, "job.failed", job, event_id=job.event_id, kind=job.kind, error=job.error)
+            audit.record(session, None, "job.failed", job, event_id=job.event_id, kind=job.kind, error=job.error)
             failed += 1
         db.session.commit()
         db.session.remove()

@@ -367,10 +367,10 @@ def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str
 
 def bounded(value: Any, depth: int = 0) -> Any:
     """A result kept small: every list cut to RESULT_LIST_LIMIT items (a `<key>_more` count beside it), nesting cut
-    at 4 levels, strings at 2,000 characters."""
+    at 6 levels, strings at 2,000 characters."""
     if isinstance(value, str):
         return value[:2000]
-    if depth > 4:
+    if depth > 6:
         return None
     if isinstance(value, dict):
         out: dict[str, Any] = {}
@@ -439,3 +439,34 @@ def run_worker(app: Flask, *, workers: int | None = None) -> None:
         check_worker_health=True,
     )
     consumer.run()
+
+
+# ---- what the job page shows ----------------------------------------------------------------------------------------
+
+
+def view(job: Job) -> dict[str, Any]:
+    """A job as its page and the page's script show it: state, the bar (done of total, in percent when the total is
+    known), every count with its label (in the request's language), the reason it failed."""
+    total = job.total
+    percent = None
+    if total:
+        percent = min(100, round(100 * job.done / total))
+    elif job.state is JobState.DONE:
+        percent = 100
+    return {
+        "id": job.id,
+        "kind": job.kind,
+        "state": job.state.value,
+        "state_label": str(job.state.label),
+        "ended": job.state in (JobState.DONE, JobState.FAILED),
+        "done": job.done,
+        "total": total,
+        "percent": percent,
+        "counting": str(COUNTING.get(job.counting, job.counting)),
+        "counts": [
+            {"key": key, "label": str(COUNTING.get(key, key)), "value": value}
+            for key, value in sorted((job.counts or {}).items(), key=lambda kv: list(COUNTING).index(kv[0])
+                                     if kv[0] in COUNTING else len(COUNTING))
+        ],  # fmt: skip
+        "error": job.error,
+    }

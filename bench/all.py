@@ -32,7 +32,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("incidents", [PYTHON, "bench/incidents.py"] + (["--events", "10", "--samples", "150"] if quick else [])),
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
-        ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
+        ("jobs", [PYTHON, "bench/jobs.py"] + (["--rows", "30000"] if quick else [])),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
         ("languages", [PYTHON, "bench/languages.py"] + (["--runs", "15"] if quick else [])),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),

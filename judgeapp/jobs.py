@@ -444,6 +444,11 @@ def run_worker(app: Flask, *, workers: int | None = None) -> None:
 # ---- what the job page shows ----------------------------------------------------------------------------------------
 
 
+def _order(key: str) -> int:
+    """Counts in COUNTING's order; counts it does not name after them."""
+    return list(COUNTING).index(key) if key in COUNTING else len(COUNTING)
+
+
 def view(job: Job) -> dict[str, Any]:
     """A job as its page and the page's script show it: state, the bar (done of total, in percent when the total is
     known), every count with its label (in the request's language), the reason it failed."""
@@ -465,8 +470,7 @@ def view(job: Job) -> dict[str, Any]:
         "counting": str(COUNTING.get(job.counting, job.counting)),
         "counts": [
             {"key": key, "label": str(COUNTING.get(key, key)), "value": value}
-            for key, value in sorted((job.counts or {}).items(), key=lambda kv: list(COUNTING).index(kv[0])
-                                     if kv[0] in COUNTING else len(COUNTING))
-        ],  # fmt: skip
+            for key, value in sorted((job.counts or {}).items(), key=lambda kv: _order(kv[0]))
+        ],
         "error": job.error,
     }

@@ -4,10 +4,10 @@ from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
 
+from .. import jobs
 from ..auth import emails as staff_email
 from ..choices import catalog_name
 from ..errors import FieldError, show_on_form
-from .. import jobs
 from ..extensions import csrf, current_catalog, db, event_policy
 from ..forms import strip_control_characters
 from ..lifecycles import JobState
@@ -418,9 +418,9 @@ def job(event, roles, job_id):
     result = job.result or {}
     if job.kind == "import":
         upload = imports.pending_upload(db.session, event, job.payload.get("upload_id"))
-        if job.state is JobState.DONE and result.get("needs") == "mapping" and upload is not None:
-            if upload.status is imports.ImportState.PENDING:
-                return _mapping_page(event, roles, upload, result)
+        waits = upload is not None and upload.status is imports.ImportState.PENDING
+        if job.state is JobState.DONE and result.get("needs") == "mapping" and waits:
+            return _mapping_page(event, roles, upload, result)
     return render_template(
         "events/job.html",
         event=event,

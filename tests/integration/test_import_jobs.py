@@ -66,9 +66,7 @@ def test_a_large_players_upload_answers_at_once_with_its_job_and_writes_no_playe
     assert (status["state"], status["ended"], status["done"], status["total"]) == ("queued", False, 0, None)
 
 
-def test_the_worker_imports_the_file_and_the_job_page_shows_its_counts_then_the_summary(
-    app, organizer_at, job_worker
-):
+def test_the_worker_imports_the_file_and_the_job_page_shows_its_counts_then_the_summary(app, organizer_at, job_worker):
     client, event_id, _ = organizer_at
     app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 500
     job_page = follow_job(client, post_file(client, event_id, players_file()), job_worker)

@@ -147,7 +147,8 @@ def test_send_later_returns_at_once_and_the_worker_sends_the_mail_keeping_no_tex
         worker.stop()
     assert job.state is JobState.DONE, job.error
     (sent,) = mailbox.to("judge@example.test")
-    assert sent["Subject"] == "Your link" and "https://judgeapp.test/x/secret" in sent.get_body(("plain",)).get_content()
+    assert sent["Subject"] == "Your link"
+    assert "https://judgeapp.test/x/secret" in sent.get_body(("plain",)).get_content()
     assert job.payload == {"recipients": 1}, "the text (and its link) is not kept once sent"
 
 

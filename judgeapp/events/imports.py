@@ -32,7 +32,7 @@ from ..imports import (
     UnreadableFile,
     read_tournament_file,
 )
-from ..lifecycles import TOURNAMENT_IMPORT, ImportState
+from ..lifecycles import TOURNAMENT_IMPORT, IllegalTransition, ImportState
 from ..models import Event, Incident, IncidentStatus, Job, Pairing, Player, Round, TournamentImport, User, utcnow
 from ..records import lock_event
 
@@ -306,17 +306,20 @@ def _import_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
 
     progress.update(0, players, counting="players_written", rows_read=rows)
     upload, event = session.get(TournamentImport, upload_id), session.get(Event, job.event_id)
-    outcome = apply(
-        session,
-        actor=actor,
-        event=event,
-        upload=upload,
-        mapping=mapping,
-        replace_rounds=replace,
-        batch_rows=batch_rows,
-        file=file,
-        progress=report,
-    )
+    try:
+        outcome = apply(
+            session,
+            actor=actor,
+            event=event,
+            upload=upload,
+            mapping=mapping,
+            replace_rounds=replace,
+            batch_rows=batch_rows,
+            file=file,
+            progress=report,
+        )
+    except IllegalTransition as err:  # applied or discarded meanwhile (a newer file, the organizer)
+        raise jobs.JobError(err.why) from err
     summary = outcome.report()
     changed = [
         {"round": c.round, "tables": c.tables, "incidents": [list(i) for i in c.incidents[:50]]}

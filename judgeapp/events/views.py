@@ -380,6 +380,12 @@ def import_step(event, roles, upload_id):
             and role in (imports.COLUMN_ROLES)
         ):
             mapping[int(index)] = role
+    running = imports.import_running(db.session, event)
+    if running is not None:  # one file at a time per event: this step waits for it
+        flash(
+            _("A file is already being imported at this event; wait until it is done, then upload this one."), "error"
+        )
+        return redirect(url_for("events.job", event_id=event.id, job_id=running.id))
     replace = set(form.replace_rounds.data or ()) if form.replace.data else set()
     job = imports.submit(
         db.session, actor=current_user, event=event, upload=upload, mapping=mapping or None, replace_rounds=replace

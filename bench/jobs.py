@@ -40,8 +40,9 @@ from judgeapp.lifecycles import JobState
 from judgeapp.models import Job, Player
 
 
-def config_for(tmp: Path) -> dict:
+def config_for(tmp: Path, batch_rows: int | None = None) -> dict:
     return {
+        **({"JUDGEAPP_IMPORT_BATCH_ROWS": batch_rows} if batch_rows else {}),
         "SECRET_KEY": "bench",
         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp / 'bench.sqlite3'}",
         "JUDGEAPP_CATALOG": str(CATALOG),
@@ -65,12 +66,13 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rows", type=int, default=130_000)
     parser.add_argument("--baseline-saves", type=int, default=100)
+    parser.add_argument("--batch-rows", type=int, help="players written per transaction (default: the app's)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         return worker_main()
     with tempfile.TemporaryDirectory() as tmp:
-        config = config_for(Path(tmp))
+        config = config_for(Path(tmp), args.batch_rows)
         app = create_app(config)
         with app.app_context():
             db.create_all()

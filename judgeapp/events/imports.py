@@ -53,7 +53,7 @@ __all__ = [
     "stored_mapping",
 ]
 
-BATCH_ROWS = 500  # players or seats written per transaction (the app sets JUDGEAPP_IMPORT_BATCH_ROWS)
+BATCH_ROWS = 250  # players or seats written per transaction (the app sets JUDGEAPP_IMPORT_BATCH_ROWS)
 
 
 @dataclass

@@ -245,6 +245,8 @@ def run_job(app: Flask, job_id: int) -> None:
         job.state = JOB.move(job.state, "start")  # type: ignore[assignment]
         job.started_at, job.worker = utcnow(), worker_name()
         seconds, megabytes = limits(app, job.kind)
+        session: Any = db.session
+        audit.record(session, job.actor, "job.start", job, event_id=job.event_id, kind=job.kind, worker=job.worker)
         db.session.commit()
         db.session.remove()
         db.engine.dispose()  # no connection shared with the job's process

@@ -186,9 +186,3 @@ def render_dq_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     progress.update(1, 1, batches=1)
     return {"filename": name, "bytes": len(pdf)}
 
-
-def download_url(endpoint: str, event: Event, render: Render | None, **values: Any) -> str | None:
-    """The finished file's address, when there is one."""
-    if render is None or not render.done:
-        return None
-    return url_for(endpoint, event_id=event.id, job_id=render.job.id, **values)

@@ -347,11 +347,12 @@ def sheet(event, roles):
     return redirect(url_for("calls.links", event_id=event.id, **query, _anchor="qr-sheet"), code=303)
 
 
-@bp.route("/events/<int:event_id>/calls/links/sheet/<int:job_id>.pdf")
+@bp.route("/events/<int:event_id>/calls/links/sheet/<int:sheet_id>.pdf")
 @event_route(Action.PRINT_CALL_LINKS)
-def sheet_download(event, roles, job_id):
-    """A finished QR sheet, as stored by its job: a GET that reads, never renders."""
-    kept = renders.stored_file(db.session, event, renders.QR_SHEET, job_id)
+def sheet_download(event, roles, sheet_id):
+    """A finished QR sheet (`sheet_id`: the id of the job that made it), as stored: a GET that reads, never
+    renders."""
+    kept = renders.stored_file(db.session, event, renders.QR_SHEET, sheet_id)
     if kept is None:
         abort(404)
     return send_file(

@@ -149,11 +149,12 @@ def prepare_report_pdf(event, roles):
     return redirect(url_for("postevent.report", event_id=event.id, _anchor="report-pdf"), code=303)
 
 
-@bp.route("/events/<int:event_id>/report/pdf/<int:job_id>")
+@bp.route("/events/<int:event_id>/report/pdf/<int:pdf_id>")
 @event_route(Action.VIEW_REPORT)
-def report_pdf_download(event, roles, job_id):
-    """A finished report PDF, as stored by its job: a GET that reads, never renders."""
-    kept = renders.stored_file(db.session, event, renders.EVENT_REPORT, job_id)
+def report_pdf_download(event, roles, pdf_id):
+    """A finished report PDF (`pdf_id`: the id of the job that made it), as stored: a GET that reads, never
+    renders."""
+    kept = renders.stored_file(db.session, event, renders.EVENT_REPORT, pdf_id)
     if kept is None:
         abort(404)
     return send_file(

@@ -26,6 +26,7 @@ from . import jobs
 from .lifecycles import JobState
 from .localtime import to_local
 from .models import Event, Investigation, Job, JobFile, User, utcnow
+from .reports import in_language
 from .texts import gettext as _
 
 QR_SHEET = "render.qr_sheet"
@@ -136,7 +137,7 @@ def render_qr_sheet(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     return {"filename": name, "tables": last - first + 1, "pages": pages, "bytes": len(pdf)}
 
 
-@jobs.task(EVENT_REPORT, counting="pages_rendered")
+@jobs.task(EVENT_REPORT, counting="batches")
 def render_event_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     from .extensions import db, event_policy
     from .investigations import services as investigations
@@ -148,16 +149,19 @@ def render_event_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     event = db.session.get(Event, job.event_id)
     paper = str(job.payload["paper"])
     policy = event_policy(event)
-    data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
-    appendices = [
-        dq_report_html(
-            investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
+    with in_language(event.language):  # the event's report, in the event's language whoever asked for it
+        data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
+        appendices = [
+            dq_report_html(
+                investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
+            )
+            for inv in services.dq_investigations(db.session, event, data)
+        ]
+        total = 1 + len(appendices)  # documents: the report, then each DQ report
+        progress.update(0, total, batches=0)
+        pdf = event_report_pdf(
+            data, paper, appendices, progress=lambda done: progress.update(done, total, batches=done)
         )
-        for inv in services.dq_investigations(db.session, event, data)
-    ]
-    total = 1 + len(appendices)  # documents: the report, then each DQ report
-    progress.update(0, total, counting="batches", batches=0)
-    pdf = event_report_pdf(data, paper, appendices, progress=lambda done: progress.update(done, total, batches=done))
     name = f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf"
     keep_file(db.session, job, name, pdf)
     db.session.commit()
@@ -176,10 +180,11 @@ def render_dq_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
         raise jobs.JobError(_("This investigation is not one of the event's."))
     paper = str(job.payload["paper"])
     progress.update(0, 1, batches=0)
-    data = investigations.report_of(
-        db.session, event_policy(event), event, investigation, local=to_local, tz_name=_tz_name()
-    )
-    pdf = dq_report_pdf(data, paper)
+    with in_language(event.language):
+        data = investigations.report_of(
+            db.session, event_policy(event), event, investigation, local=to_local, tz_name=_tz_name()
+        )
+        pdf = dq_report_pdf(data, paper)
     name = investigations.report_filename(event, data)
     keep_file(db.session, job, name, pdf)
     db.session.commit()

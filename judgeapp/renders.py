@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
@@ -119,43 +119,52 @@ def _pages_progress(progress: jobs.Progress) -> Callable[[int, int], None]:
     return lambda done, total: progress.update(done, total, pages_rendered=done)
 
 
+def _session_and_event(job: Job) -> tuple[Session, Event]:
+    from .extensions import db
+
+    session: Session = db.session()
+    event = session.get(Event, job.event_id) if job.event_id is not None else None
+    if event is None:
+        raise jobs.JobError(_("This event no longer exists."))
+    return session, event
+
+
 @jobs.task(QR_SHEET, counting="pages_rendered")
 def render_qr_sheet(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     from .calls.services import table_links
-    from .extensions import db
     from .reports.call_sheet import call_sheet_pdf, sheet_pages
 
-    event = db.session.get(Event, job.event_id)
+    session, event = _session_and_event(job)
     first, last, paper = int(job.payload["first"]), int(job.payload["last"]), str(job.payload["paper"])
     pages = sheet_pages(last - first + 1)
     progress.update(0, pages, pages_rendered=0)
-    links = table_links(db.session, event, job.actor, first, last)
+    links = table_links(session, event, job.actor, first, last)
     pdf = call_sheet_pdf(event.name, links, paper, language=event.language, progress=_pages_progress(progress))
     name = f"call-links-{event.id}-tables-{first}-{last}.pdf"
-    keep_file(db.session, job, name, pdf)
-    db.session.commit()
+    keep_file(session, job, name, pdf)
+    session.commit()
     return {"filename": name, "tables": last - first + 1, "pages": pages, "bytes": len(pdf)}
 
 
 @jobs.task(EVENT_REPORT, counting="batches")
 def render_event_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
-    from .extensions import db, event_policy
+    from .extensions import event_policy
     from .investigations import services as investigations
     from .postevent import services
     from .reports import slug
     from .reports.dq import dq_report_html
     from .reports.event import event_report_pdf
 
-    event = db.session.get(Event, job.event_id)
+    session, event = _session_and_event(job)
     paper = str(job.payload["paper"])
     policy = event_policy(event)
     with in_language(event.language):  # the event's report, in the event's language whoever asked for it
-        data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
+        data = services.report_of(session, policy, event, local=to_local, tz_name=_tz_name())
         appendices = [
             dq_report_html(
-                investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
+                investigations.report_of(session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
             )
-            for inv in services.dq_investigations(db.session, event, data)
+            for inv in services.dq_investigations(session, event, data)
         ]
         total = 1 + len(appendices)  # documents: the report, then each DQ report
         progress.update(0, total, batches=0)
@@ -163,31 +172,30 @@ def render_event_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
             data, paper, appendices, progress=lambda done: progress.update(done, total, batches=done)
         )
     name = f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf"
-    keep_file(db.session, job, name, pdf)
-    db.session.commit()
+    keep_file(session, job, name, pdf)
+    session.commit()
     return {"filename": name, "bytes": len(pdf)}
 
 
 @jobs.task(DQ_REPORT, counting="batches")
 def render_dq_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
-    from .extensions import db, event_policy
+    from .extensions import event_policy
     from .investigations import services as investigations
     from .reports.dq import dq_report_pdf
 
-    event = db.session.get(Event, job.event_id)
-    investigation = db.session.get(Investigation, int(job.payload["investigation_id"]))
+    session, event = _session_and_event(job)
+    investigation = session.get(Investigation, int(job.payload["investigation_id"]))
     if investigation is None or investigation.event_id != event.id:
         raise jobs.JobError(_("This investigation is not one of the event's."))
     paper = str(job.payload["paper"])
     progress.update(0, 1, batches=0)
     with in_language(event.language):
         data = investigations.report_of(
-            db.session, event_policy(event), event, investigation, local=to_local, tz_name=_tz_name()
+            session, event_policy(event), event, investigation, local=to_local, tz_name=_tz_name()
         )
         pdf = dq_report_pdf(data, paper)
     name = investigations.report_filename(event, data)
-    keep_file(db.session, job, name, pdf)
-    db.session.commit()
+    keep_file(session, job, name, pdf)
+    session.commit()
     progress.update(1, 1, batches=1)
     return {"filename": name, "bytes": len(pdf)}
-

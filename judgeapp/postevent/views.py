@@ -12,7 +12,6 @@ from .. import renders
 from ..errors import FieldError, show_on_form
 from ..extensions import current_catalog, db, event_policy
 from ..infractions.calltimes import minutes_seconds
-from ..investigations import services as investigations
 from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
 from ..reports import in_language, slug

@@ -167,9 +167,7 @@ def html_to_pdf(html: str, css: str | None = None) -> bytes:
     return documents_to_pdf([html], css)
 
 
-def documents_to_pdf(
-    htmls: list[str], css: str | None = None, progress: Callable[[int], None] | None = None
-) -> bytes:
+def documents_to_pdf(htmls: list[str], css: str | None = None, progress: Callable[[int], None] | None = None) -> bytes:
     """Each piece of template output laid out as its own document (its own page numbers), one after the other in a
     single PDF. `progress(n)` is told each time the first n documents are laid out."""
     with _no_gc_pauses():

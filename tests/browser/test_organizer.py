@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import select, update
 
 from tests.browser.conftest import ARTIFACTS, log_in, refresh_until, shot
-from tests.conftest import Worker
 from tests.browser.test_floor_judge import no_horizontal_scroll
+from tests.conftest import Worker
 
 pytestmark = pytest.mark.browser
 

@@ -337,7 +337,6 @@ def test_the_queue_partial_and_the_badge_update_without_a_reload(app, calls):
 def test_the_qr_sheet_prints_each_tables_number_and_link_on_a4_and_letter(app, calls, job_worker):
     import subprocess
 
-
     organizer = app.test_client()
     login(organizer, calls["organizer"][1])
     for paper, size in (("a4", "(A4)"), ("letter", "612 x 792 pts (letter)")):

@@ -10,13 +10,17 @@ UV := uv==0.13.8
 
 .PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean catalogs i18n
 
+# The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
 	$(BIN)/flask --app wsgi init-db
 	$(BIN)/flask --app wsgi demo --sample-cases
+	$(BIN)/flask --app wsgi jobs worker & worker=$$!; \
+	trap 'kill -TERM $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(BIN)/flask --app wsgi run --host 127.0.0.1 --port 5000
 
 # The production shape on this machine (README, Production): gunicorn with gunicorn.conf.py on 127.0.0.1:8000,
-# the database migrated first, login limits in Redis (REDIS_URL or RATELIMIT_STORAGE_URI, else a throw-away local one).
+# the database migrated first, login limits in Redis (REDIS_URL or RATELIMIT_STORAGE_URI, else a throw-away local one),
+# and the job worker beside gunicorn (scripts/serve.sh), stopped with it.
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 

@@ -33,7 +33,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("QR sheet", [PYTHON, "bench/qr_sheet.py"] + (["--runs", "1"] if quick else [])),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
-        ("imports", [PYTHON, "bench/imports.py"] + (["--rows", "30000"] if quick else [])),
+        ("jobs", [PYTHON, "bench/jobs.py"] + (["--rows", "30000"] if quick else [])),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
         ("languages", [PYTHON, "bench/languages.py"] + (["--runs", "15"] if quick else [])),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),

@@ -91,7 +91,7 @@ def jobs_worker(workers):
     """Run the job worker until Ctrl-C or SIGTERM (make run and make serve start one beside the server)."""
     from . import jobs
 
-    app = current_app._get_current_object()  # type: ignore[attr-defined]
+    app = current_app._get_current_object()
     db.session.remove()
     db.engine.dispose()
     jobs.run_worker(app, workers=workers)

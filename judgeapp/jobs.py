@@ -127,7 +127,7 @@ def submit(
 def _enqueue_committed(session: Session) -> None:
     for huey, job_id in session.info.pop(QUEUE_KEY, ()):
         try:
-            huey.enqueue(huey._judgeapp_run.s(job_id))  # type: ignore[attr-defined]
+            huey.enqueue(huey._judgeapp_run.s(job_id))
         except Exception:  # the queue's store is unreachable: the job stays queued, visible as waiting
             log.exception("job %r could not be handed to the queue", job_id)
 
@@ -168,7 +168,7 @@ def make_queue(app: Flask) -> Huey:
         store = app.config.get("JOBS_STORE") or os.path.join(app.instance_path, "jobs.sqlite3")
         os.makedirs(os.path.dirname(os.path.abspath(store)), exist_ok=True)
         huey = SqliteHuey("judgeapp-jobs", filename=store, timeout=30)
-    huey._judgeapp_run = huey.task(name="judgeapp.run_job")(_run_queued)  # type: ignore[attr-defined]
+    huey._judgeapp_run = huey.task(name="judgeapp.run_job")(_run_queued)
     return huey
 
 
@@ -189,7 +189,7 @@ class Progress:
     """What a running task reports: `update(done, total, **counts)` writes the job's progress in a short transaction
     of its own (commits the task's session: call it between units of work, e.g. after a batch)."""
 
-    def __init__(self, session: Session, job_id: int):
+    def __init__(self, session: Any, job_id: int):  # a Session, or Flask-SQLAlchemy's scoped db.session
         self.session, self.job_id = session, job_id
         self.counts: dict[str, int] = {}
 
@@ -358,7 +358,8 @@ def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str
         else:
             job.state, job.result = JOB.move(job.state, "finish"), result  # type: ignore[assignment]
         job.finished_at = utcnow()
-        audit.record(db.session, job.actor, f"job.{job.state.value}", job, event_id=job.event_id, kind=job.kind,
+        session: Any = db.session
+        audit.record(session, job.actor, f"job.{job.state.value}", job, event_id=job.event_id, kind=job.kind,
                      error=job.error)  # fmt: skip
         db.session.commit()
         db.session.remove()
@@ -366,10 +367,10 @@ def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str
 
 def bounded(value: Any, depth: int = 0) -> Any:
     """A result kept small: every list cut to RESULT_LIST_LIMIT items (a `<key>_more` count beside it), nesting cut
-    at 4 levels, strings at 2,000 characters."""
+    at 6 levels, strings at 2,000 characters."""
     if isinstance(value, str):
         return value[:2000]
-    if depth > 4:
+    if depth > 6:
         return None
     if isinstance(value, dict):
         out: dict[str, Any] = {}
@@ -389,6 +390,7 @@ def fail_stale(app: Flask) -> int:
     the number of them. A running job's `worker` is host:pid of the process that watches it."""
     from .extensions import db
 
+    session: Any = db.session
     host = socket.gethostname()
     failed = 0
     with app.app_context():
@@ -401,7 +403,7 @@ def fail_stale(app: Flask) -> int:
             job.state = JOB.move(job.state, "fail")  # type: ignore[assignment]
             job.error = _("Its worker stopped while it ran (the server restarted or the worker crashed).")
             job.finished_at = utcnow()
-            audit.record(db.session, None, "job.failed", job, event_id=job.event_id, kind=job.kind, error=job.error)
+            audit.record(session, None, "job.failed", job, event_id=job.event_id, kind=job.kind, error=job.error)
             failed += 1
         db.session.commit()
         db.session.remove()
@@ -437,3 +439,38 @@ def run_worker(app: Flask, *, workers: int | None = None) -> None:
         check_worker_health=True,
     )
     consumer.run()
+
+
+# ---- what the job page shows ----------------------------------------------------------------------------------------
+
+
+def _order(key: str) -> int:
+    """Counts in COUNTING's order; counts it does not name after them."""
+    return list(COUNTING).index(key) if key in COUNTING else len(COUNTING)
+
+
+def view(job: Job) -> dict[str, Any]:
+    """A job as its page and the page's script show it: state, the bar (done of total, in percent when the total is
+    known), every count with its label (in the request's language), the reason it failed."""
+    total = job.total
+    percent = None
+    if total:
+        percent = min(100, round(100 * job.done / total))
+    elif job.state is JobState.DONE:
+        percent = 100
+    return {
+        "id": job.id,
+        "kind": job.kind,
+        "state": job.state.value,
+        "state_label": str(job.state.label),
+        "ended": job.state in (JobState.DONE, JobState.FAILED),
+        "done": job.done,
+        "total": total,
+        "percent": percent,
+        "counting": str(COUNTING.get(job.counting, job.counting)),
+        "counts": [
+            {"key": key, "label": str(COUNTING.get(key, key)), "value": value}
+            for key, value in sorted((job.counts or {}).items(), key=lambda kv: _order(kv[0]))
+        ],
+        "error": job.error,
+    }

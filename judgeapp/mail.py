@@ -4,6 +4,7 @@ backend: visible to whoever runs the server, never shown in the app)."""
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from flask_mailman import EmailMessage, Mail
 from flask_mailman.backends.base import BaseEmailBackend
@@ -60,7 +61,8 @@ def send_later(message: EmailMessage, *, event=None, actor=None) -> Job:
         "headers": dict(message.extra_headers or {}),
         "alternatives": [[content, mimetype] for content, mimetype in getattr(message, "alternatives", [])],
     }
-    return jobs.submit(db.session, "mail", actor=actor, event=event, payload=payload)
+    session: Any = db.session
+    return jobs.submit(session, "mail", actor=actor, event=event, payload=payload)
 
 
 @jobs.task("mail", counting="messages_sent", time_limit=120, memory_mb=256)

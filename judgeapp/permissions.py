@@ -129,6 +129,8 @@ class Action(str, enum.Enum):
     CLOSE_CALL = "close_call"
     LOG_FROM_CALL = "log_from_call"  # the incident form, opened from a call the judge holds
     PRINT_CALL_LINKS = "print_call_links"
+    # jobs run off the request (an import, a render)
+    VIEW_JOB = "view_job"
 
 
 @dataclass(frozen=True)
@@ -303,6 +305,11 @@ TABLE: dict[Action, Rule] = {
         _l("Only the organizer, the head judge and the scorekeeper print the tables' call links."),
         changes=False,
     ),
+    Action.VIEW_JOB: Rule(
+        (Grant(O), Grant(S), Grant(H, own=True), Grant(F, own=True)),
+        _l("Only whoever started this job, the organizer and the scorekeepers follow it."),
+        changes=False,
+    ),
 }
 
 
@@ -437,7 +444,7 @@ def account_roles(user: Any) -> frozenset[Role]:
 
 def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]) -> dict[str, Any]:
     """`state`, `own` and any role the record gives (proxy of this appeal) for `decide`, read from the database."""
-    from .models import Appeal, DeckCheck, Incident, Investigation, JudgeCall, Round, TimeExtension
+    from .models import Appeal, DeckCheck, Incident, Investigation, Job, JudgeCall, Round, TimeExtension
 
     user_id = getattr(user, "id", None)
     if isinstance(record, JudgeCall):
@@ -461,6 +468,8 @@ def record_facts(session: Session, record: Any, user: Any, roles: frozenset[str]
         return {"state": DeckCheckState(record.result.value), "own": record.judge_id == user_id, "roles": roles}
     if isinstance(record, TimeExtension):
         return {"state": None, "own": record.judge_id == user_id, "roles": roles}
+    if isinstance(record, Job):  # who started it follows it; its state changes nothing of who may see it
+        return {"state": None, "own": record.actor_id == user_id, "roles": roles}
     if isinstance(record, Round):
         return {
             "state": RoundState.ENDED if record.ended_at is not None else RoundState.RUNNING,

@@ -108,6 +108,15 @@ class Worker:
     """A real job worker (the consumer of judgeapp/jobs.py) in a subprocess, on the test's database and job store."""
 
     def __init__(self, app, count: int = 1):
+        self.app, self.count, self.process = app, count, None
+        self.log = open(Path(app.config["JOBS_STORE"]).with_suffix(".log"), "w+b")  # noqa: SIM115
+
+    def start(self):
+        """Start the worker on the app's configuration as it is now (a test may change it first: jobs already
+        submitted wait in the queue). `wait` starts it when no one has."""
+        if self.process is not None:
+            return self
+        app, count = self.app, self.count
         config = {}
         for key, value in app.config.items():
             try:
@@ -116,8 +125,6 @@ class Worker:
                 continue
             config[key] = value
         env = {**os.environ, "JUDGEAPP_WORKER_CONFIG": json.dumps(config), "JUDGEAPP_WORKER_COUNT": str(count)}
-        self.app = app
-        self.log = open(Path(app.config["JOBS_STORE"]).with_suffix(".log"), "w+b")  # noqa: SIM115
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tests.job_worker"],
             cwd=ROOT,
@@ -126,12 +133,14 @@ class Worker:
             stderr=subprocess.STDOUT,
             start_new_session=True,  # its own process group: the consumer and its worker processes stop together
         )
+        return self
 
     def wait(self, job_id: int, timeout: float = 120):
         """The job once it ended (done or failed), read from the database; fails the test after `timeout` s."""
         from judgeapp.lifecycles import JobState
         from judgeapp.models import Job
 
+        self.start()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             with self.app.app_context():
@@ -151,6 +160,9 @@ class Worker:
         return self.log.read().decode(errors="replace")
 
     def stop(self):
+        if self.process is None:
+            self.log.close()
+            return
         for sig in (signal.SIGTERM, signal.SIGKILL):
             try:
                 os.killpg(self.process.pid, sig)  # the group this fixture started, by its id
@@ -164,9 +176,23 @@ class Worker:
         self.log.close()
 
 
+JOB_URL_RE = re.compile(r"/events/\d+/jobs/(\d+)$")
+
+
+def follow_job(client, response, worker):
+    """A request answered with a job (303 to its page): wait for the worker to end the job, then its page."""
+    assert response.status_code == 303, (response.status_code, response.get_data(as_text=True)[:2000])
+    location = response.headers["Location"]
+    match = JOB_URL_RE.search(location)
+    assert match, location
+    worker.wait(int(match.group(1)))
+    return client.get(location)
+
+
 @pytest.fixture
 def job_worker(app):
-    """A real job worker for this test (only the tests that need one start it)."""
+    """A real job worker for this test (only the tests that need one start it), started by its first `wait` or by
+    `start()`."""
     worker = Worker(app)
     yield worker
     worker.stop()

@@ -1,8 +1,10 @@
 """One import for every tournament file: the upload kept as it came, then its players and pairings applied to an
 event, idempotently and round by round.
 
-The CLI (`flask import-tournament`) and the players page both call `receive` then `apply`; the file is read by the
-pure `judgeapp.imports`. Applying is incremental: players are matched by player ID (or by exact name where the file
+The CLI (`flask import-tournament`) calls `receive` then `apply` inline; the players page calls `receive` then
+`submit`, and the job worker reads and applies the file (the "import" job below, with its progress: rows read,
+players written, batches), so no request reads or writes a large file. The file is read by the pure
+`judgeapp.imports`. Applying is incremental: players are matched by player ID (or by exact name where the file
 has no IDs), a round already imported the same is left alone, a new round is added, and a round whose pairings
 changed is replaced only when the organizer asked for exactly that round (`replace_rounds`), after being shown the
 incidents already logged in it. Large files are written in batches (`end_batch` commits between them), so judges of
@@ -20,7 +22,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from .. import audit
+from .. import audit, jobs
 from ..imports import (
     COLUMN_ROLES,
     FORMAT_NAMES,
@@ -30,8 +32,8 @@ from ..imports import (
     UnreadableFile,
     read_tournament_file,
 )
-from ..lifecycles import TOURNAMENT_IMPORT, ImportState
-from ..models import Event, Incident, IncidentStatus, Pairing, Player, Round, TournamentImport, User, utcnow
+from ..lifecycles import TOURNAMENT_IMPORT, IllegalTransition, ImportState
+from ..models import Event, Incident, IncidentStatus, Job, Pairing, Player, Round, TournamentImport, User, utcnow
 from ..records import lock_event
 
 __all__ = [
@@ -141,12 +143,14 @@ def apply(
     batch_rows: int = BATCH_ROWS,
     end_batch: Callable[[], None] | None = None,
     file: TournamentFile | None = None,
+    progress: Callable[[ImportOutcome], None] | None = None,
 ) -> ImportOutcome:
     """Apply an uploaded file to its event; raises UnreadableFile / NeedsMapping (nothing written) when it cannot be
     read. The upload stays pending while changed rounds wait for confirmation, else it is applied.
 
     `file`: the upload already read (with `mapping`) by the caller outside any transaction. Reading a large file
-    takes seconds, and on SQLite a request's transaction holds the one write lock from its first statement."""
+    takes seconds, and on SQLite a request's transaction holds the one write lock from its first statement.
+    `progress(outcome)`: called after each batch, before `end_batch` (the job reports its counts there)."""
     if file is None:
         file = read(upload, mapping)
     TOURNAMENT_IMPORT.move(upload.status, "apply")
@@ -155,8 +159,16 @@ def apply(
     upload.format = file.format
     outcome = ImportOutcome(upload, file)
     event_id, upload_id = event.id, upload.id
-    ids = _apply_players(session, actor, event, file, outcome, batch_rows, end_batch)
-    _apply_rounds(session, actor, event, file, ids, set(replace_rounds), outcome, batch_rows, end_batch)
+    between: Callable[[], None] | None = end_batch
+    if progress is not None:
+
+        def between() -> None:
+            progress(outcome)
+            if end_batch is not None:
+                end_batch()
+
+    ids = _apply_players(session, actor, event, file, outcome, batch_rows, between)
+    _apply_rounds(session, actor, event, file, ids, set(replace_rounds), outcome, batch_rows, between)
     lock_event(session, event)
     upload = session.get(TournamentImport, upload_id) or upload
     outcome.upload = upload
@@ -208,6 +220,121 @@ def _supersede_older(session: Session, actor: User, event_id: int, upload_id: in
     for upload in older:
         upload.status, upload.settled_at = ImportState.DISCARDED, utcnow()
         audit.record(session, actor, "import.discard", upload, event_id=event_id, because=f"file {upload_id} is newer")
+
+
+# ---- the import as a job ---------------------------------------------------------------------------------------------
+
+
+def subject(upload: TournamentImport | int) -> str:
+    """The jobs' subject for an upload: its latest job is `jobs.latest(session, subject(upload))`."""
+    return f"import:{upload if isinstance(upload, int) else upload.id}"
+
+
+def submit(
+    session: Session,
+    *,
+    actor: User,
+    event: Event,
+    upload: TournamentImport,
+    mapping: dict[int, str] | None = None,
+    replace_rounds: Collection[int] = (),
+) -> Job:
+    """Apply a kept upload off the request: an "import" job, queued when the session commits. Refused
+    (IllegalTransition, 409) when the upload was already applied or discarded, so a resent form changes nothing."""
+    TOURNAMENT_IMPORT.move(upload.status, "apply")
+    payload = {
+        "upload_id": upload.id,
+        "mapping": {str(k): v for k, v in mapping.items()} if mapping else None,
+        "replace_rounds": sorted(int(r) for r in replace_rounds),
+    }
+    return jobs.submit(session, "import", actor=actor, event=event, payload=payload, subject=subject(upload))
+
+
+def import_running(session: Session, event: Event) -> Job | None:
+    """The event's import job still waiting or running: one file at a time per event (two at once would match the
+    same new players twice)."""
+    return jobs.running_for(session, event.id, "import")
+
+
+@jobs.task("import", counting="players_written")
+def _import_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
+    """Read the kept upload (no transaction open), then apply it in batches, each batch's commit carrying the
+    job's counts. Stops at "needs the organizer" (columns to name, rounds to confirm): the job page asks."""
+    import time
+
+    from flask import current_app
+
+    from ..extensions import db
+
+    session: Any = db.session
+    upload = session.get(TournamentImport, job.payload["upload_id"])
+    event, actor = session.get(Event, job.event_id), job.actor
+    if upload is None or event is None or actor is None:
+        raise jobs.JobError(_("The uploaded file of this job is not there."))
+    upload_id, data = upload.id, upload.content
+    mapping = {int(k): v for k, v in (job.payload.get("mapping") or {}).items()} or stored_mapping(upload)
+    replace = set(job.payload.get("replace_rounds") or ())
+    progress.update(0, None, counting="rows_read", rows_read=0, players_written=0, batches=0)  # ends the transaction
+    try:
+        file = read_tournament_file(data, mapping=mapping)
+    except NeedsMapping as err:
+        return {
+            "upload_id": upload_id,
+            "needs": "mapping",
+            "problem": str(err),
+            "headers": list(err.headers),
+            "sample": [list(row) for row in err.sample],
+            "guess": {str(k): v for k, v in err.mapping.items()},
+        }
+    except UnreadableFile as err:
+        upload, event = session.get(TournamentImport, upload_id), session.get(Event, job.event_id)
+        discard(session, actor=actor, event=event, upload=upload, why=str(err))
+        session.commit()
+        raise jobs.JobError(str(err)) from err
+    rows = len(file.players) + len(file.matches)
+    players = len(file.players)
+    batch_rows = int(current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"])
+    pause = current_app.config["JUDGEAPP_IMPORT_PAUSE_MS"] / 1000 if db.engine.dialect.name == "sqlite" else 0
+
+    def report(outcome: ImportOutcome) -> None:
+        written = min(outcome.batches * batch_rows, players)
+        rounds = len(outcome.rounds_added) + len(outcome.rounds_replaced)
+        progress.update(written, players, rows_read=rows, players_written=written, batches=outcome.batches,
+                        rounds_written=rounds)  # fmt: skip
+        if pause:
+            time.sleep(pause)  # SQLite: the lock is free a moment for the requests waiting for it
+
+    progress.update(0, players, counting="players_written", rows_read=rows)
+    upload, event = session.get(TournamentImport, upload_id), session.get(Event, job.event_id)
+    try:
+        outcome = apply(
+            session,
+            actor=actor,
+            event=event,
+            upload=upload,
+            mapping=mapping,
+            replace_rounds=replace,
+            batch_rows=batch_rows,
+            file=file,
+            progress=report,
+        )
+    except IllegalTransition as err:  # applied or discarded meanwhile (a newer file, the organizer)
+        raise jobs.JobError(err.why) from err
+    summary = outcome.report()
+    changed = [
+        {"round": c.round, "tables": c.tables, "incidents": [list(i) for i in c.incidents[:50]]}
+        for c in outcome.changed
+    ]
+    session.commit()
+    rounds = len(outcome.rounds_added) + len(outcome.rounds_replaced)
+    progress.update(players, players, rows_read=rows, players_written=players, batches=outcome.batches,
+                    rounds_written=rounds)  # fmt: skip
+    return {
+        "upload_id": upload_id,
+        "needs": "confirmation" if changed else None,
+        "report": {**summary, "rejected_total": len(summary["rejected"])},
+        "changed": changed,
+    }
 
 
 def pending_uploads(session: Session, event: Event) -> list[TournamentImport]:

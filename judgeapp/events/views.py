@@ -1,18 +1,17 @@
-import time
-
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
 
+from .. import jobs
 from ..auth import emails as staff_email
 from ..choices import catalog_name
-from ..database import reads_only_from_now
 from ..errors import FieldError, show_on_form
 from ..extensions import csrf, current_catalog, db, event_policy
 from ..forms import strip_control_characters
-from ..models import Event, EventPolicy, Role, StaffAssignment
+from ..lifecycles import JobState
+from ..models import Event, EventPolicy, Job, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, clock
@@ -286,8 +285,9 @@ def players(event, roles):
     return _players_page(event, roles, form=form)
 
 
-def _players_page(event, roles, *, form=None, import_form=None, outcome=None, status=200):
-    """The players page, with an import's summary when one was just applied."""
+def _players_page(event, roles, *, form=None, import_form=None, status=200):
+    """The players page (an import's summary is on its job's page)."""
+    pending = imports.pending_uploads(db.session, event)
     return render_template(
         "events/players.html",
         event=event,
@@ -296,78 +296,50 @@ def _players_page(event, roles, *, form=None, import_form=None, outcome=None, st
         import_form=import_form or ImportForm(formdata=None),
         step_form=ImportStepForm(formdata=None),
         players=services.players_of(db.session, event),
-        pending=imports.pending_uploads(db.session, event),
-        outcome=outcome,
+        pending=pending,
+        pending_jobs={u.id: jobs.latest(db.session, imports.subject(u)) for u in pending},
         format_names=imports.FORMAT_NAMES,
     ), status
-
-
-def _end_import_batch() -> None:
-    """Commit an import's batch, then pause: SQLite gives its write lock to no one in particular, and a request
-    waiting for it polls (every 100 ms at most); without the pause the import would take the lock straight back."""
-    db.session.commit()
-    if db.engine.dialect.name == "sqlite":
-        time.sleep(current_app.config["JUDGEAPP_IMPORT_PAUSE_MS"] / 1000)
 
 
 @bp.route("/events/<int:event_id>/players/import", methods=["POST"])
 @csrf.exempt  # checked below, once this route's own upload limit is set (a 130,000-row file is 4-5 MB)
 @event_route(Action.IMPORT_TOURNAMENT)
 def import_players(event, roles):
-    """A tournament file (players and pairings), written in batches: judges of other events keep saving meanwhile."""
-    db.session.commit()  # ends the access check's transaction: no write lock while the file is received and read
+    """A tournament file (players and pairings): kept, then read and applied by the job worker; the answer is the
+    job's page at once, which shows its progress and then what it did."""
+    db.session.commit()  # ends the access check's transaction: no write lock while the file is received
     request.max_content_length = current_app.config["JUDGEAPP_IMPORT_MAX_BYTES"]
     csrf.protect()
     import_form = ImportForm()
     if not import_form.validate_on_submit():
         return _players_page(event, roles, import_form=import_form, status=400)
+    running = imports.import_running(db.session, event)
+    if running is not None:
+        import_form.file.errors.append(
+            _("A file is already being imported at this event; wait until it is done, then upload this one.")
+        )
+        return _players_page(event, roles, import_form=import_form, status=409)
     data = import_form.file.data.read()
     upload = imports.receive(
         db.session, actor=current_user, event=event, data=data, filename=import_form.file.data.filename or ""
     )
+    job = imports.submit(db.session, actor=current_user, event=event, upload=upload)
     db.session.commit()
-    return _apply_upload(event, roles, upload, data, import_form=import_form)
+    return redirect(url_for("events.job", event_id=event.id, job_id=job.id), 303)
 
 
-def _apply_upload(event, roles, upload, data, *, mapping=None, replace_rounds=(), import_form=None):
-    """Apply a kept upload; the players page shows what it did, or the step the organizer must take first. The file
-    is read first, with no transaction open (`data`, not `upload.content`): the write lock is taken only to write."""
-    try:
-        file = imports.read_tournament_file(data, mapping=mapping)
-    except imports.NeedsMapping as err:
-        return _mapping_page(event, roles, upload, err)
-    except imports.UnreadableFile as err:
-        imports.discard(db.session, actor=current_user, event=event, upload=upload, why=str(err))
-        db.session.commit()
-        import_form = import_form or ImportForm(formdata=None)
-        import_form.file.errors.append(str(err))
-        return _players_page(event, roles, import_form=import_form, status=400)
-    outcome = imports.apply(
-        db.session,
-        actor=current_user,
-        event=event,
-        upload=upload,
-        mapping=mapping,
-        replace_rounds=replace_rounds,
-        batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"],
-        end_batch=_end_import_batch,
-        file=file,
-    )
-    db.session.commit()
-    reads_only_from_now()  # the page below only reads: it must not hold the write lock while it lists the players
-    return _players_page(event, roles, outcome=outcome)
-
-
-def _mapping_page(event, roles, upload, err, status=200):
+def _mapping_page(event, roles, upload, needs, status=200):
+    """Name a spreadsheet's columns: from what its import job found (`needs`), never by reading the file again."""
     return render_template(
         "events/import_mapping.html",
         event=event,
         roles=roles,
         upload=upload,
-        problem=str(err),
-        headers=err.headers,
-        sample=err.sample,
-        guess=err.mapping,
+        problem=needs["problem"],
+        headers=needs["headers"],
+        sample=needs["sample"],
+        guess={int(k): v for k, v in (needs.get("guess") or {}).items()},
         column_roles=imports.COLUMN_ROLES,
         step_form=ImportStepForm(formdata=None),
     ), status
@@ -376,7 +348,8 @@ def _mapping_page(event, roles, upload, err, status=200):
 @bp.route("/events/<int:event_id>/imports/<int:upload_id>", methods=["GET", "POST"])
 @event_route(Action.IMPORT_TOURNAMENT)
 def import_step(event, roles, upload_id):
-    """The steps of an uploaded file still pending: map its columns, replace the rounds it changed, or drop it."""
+    """The steps of an uploaded file still pending: map its columns, replace the rounds it changed, or drop it. A
+    step that applies the file is a job again; seeing the step never reads the file."""
     upload = imports.pending_upload(db.session, event, upload_id)
     if upload is None:
         abort(404)
@@ -407,21 +380,72 @@ def import_step(event, roles, upload_id):
             and role in (imports.COLUMN_ROLES)
         ):
             mapping[int(index)] = role
-    data, mapping = upload.content, mapping or imports.stored_mapping(upload)
-    db.session.commit()  # ends the access check's transaction before the file is read (SQLite's write lock)
+    running = imports.import_running(db.session, event)
+    if running is not None:  # one file at a time per event: this step waits for it
+        flash(
+            _("A file is already being imported at this event; wait until it is done, then upload this one."), "error"
+        )
+        return redirect(url_for("events.job", event_id=event.id, job_id=running.id))
     replace = set(form.replace_rounds.data or ()) if form.replace.data else set()
-    return _apply_upload(event, roles, upload, data, mapping=mapping, replace_rounds=replace)
+    job = imports.submit(
+        db.session, actor=current_user, event=event, upload=upload, mapping=mapping or None, replace_rounds=replace
+    )
+    db.session.commit()
+    return redirect(url_for("events.job", event_id=event.id, job_id=job.id), 303)
 
 
 def _pending_page(event, roles, upload):
-    """A pending upload seen again: its mapping step, or the rounds that wait to be confirmed."""
-    try:
-        imports.read(upload)
-    except imports.NeedsMapping as err:
-        return _mapping_page(event, roles, upload, err)
-    except imports.UnreadableFile:
-        pass
+    """A pending upload seen again: its latest job's page while it runs, the mapping step it stopped at, or the
+    rounds that wait to be confirmed (on the players page). The file is never read here."""
+    job = jobs.latest(db.session, imports.subject(upload))
+    if job is not None and job.state in (JobState.QUEUED, JobState.RUNNING):
+        return redirect(url_for("events.job", event_id=event.id, job_id=job.id))
+    if job is not None and job.state is JobState.DONE and (job.result or {}).get("needs") == "mapping":
+        return _mapping_page(event, roles, upload, job.result)
+    if job is not None and job.state is JobState.DONE and (job.result or {}).get("needs") == "confirmation":
+        return redirect(url_for("events.job", event_id=event.id, job_id=job.id))
     return redirect(url_for("events.players", event_id=event.id, _anchor="pending-imports"))
+
+
+# ---- jobs ------------------------------------------------------------------------------------------------------------
+
+
+def _job_at_event(event, job_id):
+    return found(db.session.get(Job, job_id), Action.VIEW_JOB)
+
+
+@bp.route("/events/<int:event_id>/jobs/<int:job_id>")
+@event_route(Action.VIEW_JOB)
+def job(event, roles, job_id):
+    """A job's progress (a bar and its counts, kept up to date by jobs.js polling the JSON view; without scripts a
+    link to look again), then its result: for an import, the import's summary, or the step it waits for."""
+    job = _job_at_event(event, job_id)
+    upload = None
+    result = job.result or {}
+    if job.kind == "import":
+        upload = imports.pending_upload(db.session, event, job.payload.get("upload_id"))
+        waits = upload is not None and upload.status is imports.ImportState.PENDING
+        if job.state is JobState.DONE and result.get("needs") == "mapping" and waits:
+            return _mapping_page(event, roles, upload, result)
+    return render_template(
+        "events/job.html",
+        event=event,
+        roles=roles,
+        job=job,
+        result=result,
+        upload=upload,
+        view=jobs.view(job),
+        step_form=ImportStepForm(formdata=None),
+        format_names=imports.FORMAT_NAMES,
+    )
+
+
+@bp.route("/events/<int:event_id>/jobs/<int:job_id>.json")
+@event_route(Action.VIEW_JOB)
+def job_status(event, roles, job_id):
+    """The job's state and counts for the page's script (polled while it waits or runs)."""
+    job = _job_at_event(event, job_id)
+    return jobs.view(job)
 
 
 @bp.route("/events/<int:event_id>/rounds", methods=["POST"])

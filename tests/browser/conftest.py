@@ -10,7 +10,7 @@ from werkzeug.serving import make_server
 
 from judgeapp import create_app
 from judgeapp.extensions import db
-from tests.conftest import app_config
+from tests.conftest import Worker, app_config
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
@@ -30,6 +30,12 @@ def live_server(tmp_path):
 
 
 @pytest.fixture
+def live_server_with_worker(tmp_path):
+    """The demo, with a real job worker beside the server (imports run as jobs): only for the tests that need one."""
+    yield from _serve(tmp_path, worker=True)
+
+
+@pytest.fixture
 def live_server_with_cases(tmp_path):
     """The demo with its sample cases: an appeal waiting and a disqualification under investigation."""
     yield from _serve(tmp_path, "--sample-cases")
@@ -42,7 +48,7 @@ def screens_server(tmp_path_factory):
     yield from _serve(tmp_path_factory.mktemp("screens"), "--sample-cases")
 
 
-def _serve(tmp_path, *demo_options):
+def _serve(tmp_path, *demo_options, worker=False):
     config = app_config(tmp_path)
     config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # a file the server thread shares
     app = create_app(config)
@@ -55,7 +61,12 @@ def _serve(tmp_path, *demo_options):
     thread.start()
     url = Server(f"http://127.0.0.1:{server.server_port}")
     url.app = app
-    yield url
+    jobs = Worker(app).start() if worker else None
+    try:
+        yield url
+    finally:
+        if jobs is not None:
+            jobs.stop()
     server.shutdown()
     thread.join(5)
     with app.app_context():

@@ -166,10 +166,11 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
 
 
 def test_the_organizer_uploads_the_pairing_softwares_file_sees_the_summary_and_confirms_the_changed_round(
-    live_server, phone
+    live_server_with_worker, phone
 ):
     """The demo's round 1 was seated from judgeapp's own CSV; the pairing software's file pairs it again with its
     own players: the summary shows the counts at once, and round 1 changes only once the organizer ticks it."""
+    live_server = live_server_with_worker
     sample = ARTIFACTS.parent / "data" / "imports" / "melee-pairings.csv"
     log_in(phone, live_server, "organizer@demo.test")
     phone.get_by_role("link", name="Demo Open").click()
@@ -179,7 +180,7 @@ def test_the_organizer_uploads_the_pairing_softwares_file_sees_the_summary_and_c
     phone.get_by_role("button", name="Import", exact=True).click()
 
     report = phone.locator("#import-report")
-    report.wait_for()
+    report.wait_for(timeout=120_000)  # the job's page shows it once the worker has imported the file
     counts = {k: phone.locator(f'#import-counts [data-count="{k}"]').inner_text() for k in ("players", "rejected")}
     assert report.get_by_role("heading").first.inner_text() == "Imported: Melee export (CSV)"
     assert counts["rejected"] == "0" and int(counts["players"]) > 0
@@ -190,7 +191,7 @@ def test_the_organizer_uploads_the_pairing_softwares_file_sees_the_summary_and_c
 
     confirm.get_by_role("checkbox").first.check()
     confirm.get_by_role("button", name="Replace the ticked rounds").click()
-    phone.locator("#import-changes").get_by_text("pairings replaced").wait_for()
+    phone.locator("#import-changes").get_by_text("pairings replaced").wait_for(timeout=120_000)
     shot(phone, "35-import-round-replaced")
 
 

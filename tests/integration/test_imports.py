@@ -13,7 +13,7 @@ from werkzeug.test import stream_encode_multipart
 
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, DeckCheck, Incident, Player, TimeExtension
-from tests.conftest import KEY_RE, csrf_token, login
+from tests.conftest import KEY_RE, csrf_token, follow_job, login
 from tests.integration.test_incidents import log, signed_in
 from tests.security.conftest import audit_watch  # noqa: F401  (the fixture: every change has its audit entry)
 
@@ -34,8 +34,10 @@ def upload(client, url, body: bytes | str, name="file.csv", form_page=None):
     return client.post(url, **multipart(csrf_token(client, form_page or url), body, name))
 
 
-def import_players(client, event_id, body):
-    return upload(client, f"/events/{event_id}/players/import", body, form_page=f"/events/{event_id}/players")
+def import_players(client, event_id, body, worker):
+    """Upload a players file; the answer is its job's page once the worker has run it."""
+    response = upload(client, f"/events/{event_id}/players/import", body, form_page=f"/events/{event_id}/players")
+    return follow_job(client, response, worker)
 
 
 def players_at(app, event_id) -> list[tuple[str, str | None]]:
@@ -64,10 +66,11 @@ def organizer_at(app, make_user, make_event):
 
 
 def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_finish_before_it_does(
-    app, floor, make_event
+    app, floor, make_event, job_worker
 ):
     """SQLite holds one write lock for the whole database: an import in one transaction made every judge of every
-    event wait for it. In batches, another event's judge saves incidents while the import is still running."""
+    event wait for it. In batches (now in the job worker), another event's judge saves incidents while the import is
+    still running."""
     rows = 10_000
     big_event = make_event(floor["organizer"][0], name="Big Open")
     organizer = signed_in(app, floor["organizer"][1])
@@ -77,9 +80,12 @@ def test_a_large_players_import_commits_in_batches_so_saves_at_another_event_fin
     token = csrf_token(organizer, f"/events/{big_event}/players")
     finished, answer = threading.Event(), {}
 
+    job_worker.start()
+
     def run_import():
         try:
-            answer["response"] = organizer.post(f"/events/{big_event}/players/import", **multipart(token, body))
+            posted = organizer.post(f"/events/{big_event}/players/import", **multipart(token, body))
+            answer["response"] = follow_job(organizer, posted, job_worker)
         finally:
             finished.set()
 
@@ -118,7 +124,7 @@ def rejected_rows(html: str) -> list[tuple[str, str]]:
     return re.findall(r"<tr><td>((?:line|entry) \d+|\d+(?:行目|件目))</td><td>(.*?)</td></tr>", table, re.S)
 
 
-def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch):
+def test_the_players_report_is_exact_across_batches_duplicates_included(app, organizer_at, audit_watch, job_worker):
     client, event_id = organizer_at
     app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 3
     csv_text = (
@@ -135,7 +141,7 @@ def test_the_players_report_is_exact_across_batches_duplicates_included(app, org
         "No Id,\n"  # 11: a blank ID where the others have one
         "E Again,P-5\n"  # 12: duplicate of line 7
     )
-    response = import_players(client, event_id, csv_text)
+    response = import_players(client, event_id, csv_text, job_worker)
     html = page(response)
     assert response.status_code == 200
     assert counts(html) == {"players": 6, "rounds": 0, "pairings": 0, "byes": 0, "rejected": 4}
@@ -160,31 +166,32 @@ def test_the_players_report_is_exact_across_batches_duplicates_included(app, org
     assert audit_watch == [], "\n".join(audit_watch)
 
 
-def test_uploading_the_same_players_file_again_adds_no_one_twice(app, organizer_at):
+def test_uploading_the_same_players_file_again_adds_no_one_twice(app, organizer_at, job_worker):
     client, event_id = organizer_at
     app.config["JUDGEAPP_IMPORT_BATCH_ROWS"] = 2
     csv_text = "name,player id\nYui Suzuki,P-1\nHaruto Sato,P-2\nMei Ito,P-3\n"
-    first = page(import_players(client, event_id, csv_text))
+    first = page(import_players(client, event_id, csv_text, job_worker))
     assert counts(first)["players"] == 3 and "3 new players" in first
-    again = page(import_players(client, event_id, csv_text))
+    again = page(import_players(client, event_id, csv_text, job_worker))
     assert counts(again) == {"players": 3, "rounds": 0, "pairings": 0, "byes": 0, "rejected": 0}
     assert "0 new players" in again
     assert len(players_at(app, event_id)) == 3
 
 
-def test_a_players_file_of_130000_rows_is_within_the_import_upload_limit(app, organizer_at):
+def test_a_players_file_of_130000_rows_is_within_the_import_upload_limit(app, organizer_at, job_worker):
     """A 130,000-row file is about 4-5 MB: over the 2 MB every other form gets, under the import routes' own limit."""
     client, event_id = organizer_at
     row = "Alexandra Yamamoto-Fernández,JP-2026-0012345,Blue Lions of the North\n"
     size = 130_000 * len(row.encode())
     padded = "name,player id\nYui Suzuki,P-1\n" + "\n" * (size - 30)  # blank lines are skipped: no import time
-    response = import_players(client, event_id, padded)
+    response = import_players(client, event_id, padded, job_worker)
     assert response.status_code == 200 and counts(page(response))["players"] == 1
 
 
 def test_a_players_file_over_the_import_limit_gets_413_and_other_forms_keep_their_2_mb(app, organizer_at):
     client, event_id = organizer_at
-    too_big = import_players(client, event_id, "\n" * (app.config["JUDGEAPP_IMPORT_MAX_BYTES"] + 1))
+    url, form_page = f"/events/{event_id}/players/import", f"/events/{event_id}/players"
+    too_big = upload(client, url, "\n" * (app.config["JUDGEAPP_IMPORT_MAX_BYTES"] + 1), form_page=form_page)
     assert too_big.status_code == 413
     form_post = client.post(f"/events/{event_id}/players", data={"name": "x" * (3 * 1024 * 1024)})
     assert form_post.status_code == 413, "the larger limit is for the import routes only"
@@ -234,10 +241,12 @@ def test_a_table_number_out_of_range_is_a_field_error_and_stores_nothing(app, fl
 # ---- the steps after an upload: naming columns, confirming a changed round -------------------------------------------
 
 
-def test_a_spreadsheet_with_unknown_headers_shows_a_preview_and_imports_once_its_columns_are_named(app, organizer_at):
+def test_a_spreadsheet_with_unknown_headers_shows_a_preview_and_imports_once_its_columns_are_named(
+    app, organizer_at, job_worker
+):
     client, event_id = organizer_at
     body = "Teilnehmer;Kennung;Verein\r\nLena Pike;K-1;Nord\r\nOle Brandt;K-2;Süd\r\n"
-    response = import_players(client, event_id, body)
+    response = import_players(client, event_id, body, job_worker)
     html = page(response)
     assert response.status_code == 200 and 'id="column-mapping"' in html
     assert "<td>Lena Pike</td>" in html and '<th scope="col">Teilnehmer</th>' in html, "a preview of the rows"
@@ -248,21 +257,24 @@ def test_a_spreadsheet_with_unknown_headers_shows_a_preview_and_imports_once_its
     mapped = client.post(
         step, data={"csrf_token": token, "column-0": "name", "column-1": "code", "column-2": "team", "apply": "1"}
     )
+    mapped = follow_job(client, mapped, job_worker)
 
     assert mapped.status_code == 200 and counts(page(mapped))["players"] == 2
     assert players_at(app, event_id) == [("Lena Pike", "K-1"), ("Ole Brandt", "K-2")]
 
 
-def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_ticks_it(app, floor):
+def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_ticks_it(app, floor, job_worker):
     organizer = signed_in(app, floor["organizer"][1])
     event_id = floor["event_id"]
     first = "round,table,player id,opponent id\n1,1,P-001,P-002\n1,2,P-003,P-004\n"
-    import_players(organizer, event_id, first)
+    import_players(organizer, event_id, first, job_worker)
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     assert log(judge, event_id, player="P-003", infraction="3.5.2", penalty="warning").status_code == 302
 
     changed = page(
-        import_players(organizer, event_id, "round,table,player id,opponent id\n1,1,P-001,P-003\n1,2,P-002,P-004\n")
+        import_players(
+            organizer, event_id, "round,table,player id,opponent id\n1,1,P-001,P-003\n1,2,P-002,P-004\n", job_worker
+        )
     )
 
     assert 'id="confirm-rounds"' in changed and "Round 1: 2 tables differ (table 1, table 2)" in changed
@@ -275,7 +287,9 @@ def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_tic
     step = re.search(r'<form method="post" action="(/events/\d+/imports/\d+)" id="confirm-rounds"', changed).group(1)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', changed).group(1)
 
-    replaced = organizer.post(step, data={"csrf_token": token, "replace_rounds": "1", "replace": "1"})
+    replaced = follow_job(
+        organizer, organizer.post(step, data={"csrf_token": token, "replace_rounds": "1", "replace": "1"}), job_worker
+    )
 
     assert replaced.status_code == 200 and "Round 1: pairings replaced" in page(replaced)
     with app.app_context():
@@ -285,26 +299,28 @@ def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_tic
     assert again.status_code == 409 and "This file was already applied" in page(again), "a resent form changes nothing"
 
 
-def test_an_xml_bomb_is_refused_at_the_file_field_and_nothing_is_imported(app, organizer_at):
+def test_an_xml_bomb_is_refused_with_its_reason_on_the_job_page_and_nothing_is_imported(app, organizer_at, job_worker):
     client, event_id = organizer_at
     bomb = (
         '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;&lol;">]>'
         "<tournament><players><player userid='1'><firstname>&lol2;</firstname></player></players></tournament>"
     )
-    response = import_players(client, event_id, bomb)
+    response = import_players(client, event_id, bomb, job_worker)
     html = page(response)
-    assert response.status_code == 400 and 'id="file-error"' in html and "entit" in html.lower()
+    assert response.status_code == 200 and 'id="job-error"' in html and "entit" in html.lower()
     assert players_at(app, event_id) == []
 
 
-def test_a_newer_file_discards_the_older_ones_still_waiting_so_old_pairings_cannot_come_back(app, organizer_at):
+def test_a_newer_file_discards_the_older_ones_still_waiting_so_old_pairings_cannot_come_back(
+    app, organizer_at, job_worker
+):
     """Found in review: confirming round 1 of an older pending file after a newer one put the older pairings back."""
     client, event_id = organizer_at
     head = "round,table,player id,opponent id\n"
-    import_players(client, event_id, head + "1,1,P1,P2\n1,2,P3,P4\n")
-    older = page(import_players(client, event_id, head + "1,1,P1,P3\n1,2,P2,P4\n"))
+    import_players(client, event_id, head + "1,1,P1,P2\n1,2,P3,P4\n", job_worker)
+    older = page(import_players(client, event_id, head + "1,1,P1,P3\n1,2,P2,P4\n", job_worker))
     assert 'id="confirm-rounds"' in older
-    import_players(client, event_id, head + "1,1,P1,P4\n1,2,P2,P3\n")  # newer, also waiting
+    import_players(client, event_id, head + "1,1,P1,P4\n1,2,P2,P3\n", job_worker)  # newer, also waiting
     step = re.search(r'<form method="post" action="(/events/\d+/imports/\d+)" id="confirm-rounds"', older).group(1)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', older).group(1)
 
@@ -313,14 +329,17 @@ def test_a_newer_file_discards_the_older_ones_still_waiting_so_old_pairings_cann
     assert late.status_code == 409 and "This file was already discarded" in page(late)
 
 
-def test_odd_mapping_fields_and_record_numbers_too_large_for_the_database_get_answers_not_500s(app, organizer_at):
+def test_odd_mapping_fields_and_record_numbers_too_large_for_the_database_get_answers_not_500s(
+    app, organizer_at, job_worker
+):
     client, event_id = organizer_at
-    mapping = page(import_players(client, event_id, "Wer;Nummer\nLena Pike;K-1\n"))
+    mapping = page(import_players(client, event_id, "Wer;Nummer\nLena Pike;K-1\n", job_worker))
     step = re.search(r'action="(/events/\d+/imports/\d+)"', mapping).group(1)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', mapping).group(1)
     odd = client.post(
         step, data={"csrf_token": token, "column-²": "name", "column-" + "9" * 5000: "code", "apply": "1"}
     )
+    odd = follow_job(client, odd, job_worker)
     assert odd.status_code == 200 and 'id="column-mapping"' in page(odd), "asked again, nothing imported"
     assert client.get(f"/events/{event_id}/imports/99999999999999999999").status_code == 404
     assert client.get("/events/99999999999999999999").status_code == 404
@@ -335,14 +354,15 @@ def test_a_file_name_with_control_characters_is_kept_without_them(app, organizer
         f"/events/{event_id}/players/import",
         **multipart(csrf_token(client, f"/events/{event_id}/players"), "name,player id\nAnna,A1\n", "a\x00b\x07.csv"),
     )
-    assert response.status_code == 200
+    assert response.status_code == 303  # its job's page
     with app.app_context():
         assert db.session.scalar(select(TournamentImport.filename)) == "ab.csv"
 
 
-def test_a_players_page_lists_their_tables_and_opponents_round_by_round(app, floor):
+def test_a_players_page_lists_their_tables_and_opponents_round_by_round(app, floor, job_worker):
     organizer = signed_in(app, floor["organizer"][1])
-    import_players(organizer, floor["event_id"], "round,table,player id,opponent id\n1,4,P-001,P-003\n2,,P-001,\n")
+    body = "round,table,player id,opponent id\n1,4,P-001,P-003\n2,,P-001,\n"
+    import_players(organizer, floor["event_id"], body, job_worker)
     html = page(organizer.get(f"/events/{floor['event_id']}/players/{floor['players']['P-001']}"))
     rounds = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", html.split('id="player-rounds"', 1)[1].split("</section>")[0]))
     assert "Round 1: table 4 against Chen Yu P-003" in rounds

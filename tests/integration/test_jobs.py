@@ -17,6 +17,12 @@ from judgeapp.models import AuditEntry, Event, Job, User
 pytestmark = pytest.mark.db
 
 
+def jobs_worker(app):
+    from tests.conftest import Worker
+
+    return Worker(app)
+
+
 def submit(app, kind, event_id=None, actor_id=None, **payload):
     with app.app_context():
         event = db.session.get(Event, event_id) if event_id else None
@@ -115,3 +121,47 @@ def test_a_job_is_handed_to_the_queue_only_when_its_transaction_commits(app):
         jobs.submit(db.session, "test.count", actor=None, event=None, payload={})
         db.session.commit()
         assert len(app.extensions[jobs.QUEUE_KEY]) == 1
+
+
+# ---- mail later ------------------------------------------------------------------------------------------------------
+
+
+def queue_mail(app, to="judge@example.test", subject="Your link", body="Open https://judgeapp.test/x/secret"):
+    from flask_mailman import EmailMessage
+
+    from judgeapp.mail import send_later
+
+    with app.app_context():
+        job_id = send_later(EmailMessage(subject=subject, body=body, to=[to])).id
+        db.session.commit()
+        return job_id
+
+
+def test_send_later_returns_at_once_and_the_worker_sends_the_mail_keeping_no_text_on_the_job(app, mailbox):
+    job_id = queue_mail(app)
+    assert mailbox.messages == [], "nothing is sent inside the caller's request"
+    worker = jobs_worker(app)
+    try:
+        job = worker.wait(job_id)
+    finally:
+        worker.stop()
+    assert job.state is JobState.DONE, job.error
+    (sent,) = mailbox.to("judge@example.test")
+    assert sent["Subject"] == "Your link"
+    assert "https://judgeapp.test/x/secret" in sent.get_body(("plain",)).get_content()
+    assert job.payload == {"recipients": 1}, "the text (and its link) is not kept once sent"
+
+
+def test_a_mail_that_cannot_be_sent_fails_its_job_with_the_reason_and_raises_nothing_into_the_caller(app):
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        app.config["MAIL_PORT"] = probe.getsockname()[1]
+    job_id = queue_mail(app)  # no exception here: the request that queued it is answered
+    worker = jobs_worker(app)
+    try:
+        job = worker.wait(job_id)
+    finally:
+        worker.stop()
+    assert job.state is JobState.FAILED
+    assert job.error.startswith("The message could not be sent: ConnectionRefusedError")
+    assert job.payload == {"recipients": 1}

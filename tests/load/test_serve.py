@@ -39,8 +39,8 @@ pytestmark = [
 
 
 class Served:
-    def __init__(self, url: str, email: str):
-        self.url, self.email = url, email
+    def __init__(self, url: str, email: str, env: dict | None = None, tmp_path: Path | None = None):
+        self.url, self.email, self.env, self.tmp_path = url, email, env or {}, tmp_path
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +59,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             "JUDGEAPP_WORKERS": "2",
             "JUDGEAPP_PROXY_HOPS": "1",
             "JUDGEAPP_ACCESS_LOG": str(tmp_path / "access.log"),
+            "JUDGEAPP_JOBS_STORE": str(tmp_path / "jobs.sqlite3"),
         }
     )
     if os.environ.get("TEST_REDIS_URL"):
@@ -76,7 +77,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             url = f"http://127.0.0.1:{port}"
             wait_until_up(process, url, tmp_path / "serve.log")
             make_account(tmp_path, env["DATABASE_URL"], email)
-            yield Served(url, email)
+            yield Served(url, email, env, tmp_path)
         finally:
             os.killpg(process.pid, signal.SIGTERM)  # gunicorn, and the redis-server serve.sh may have started
             try:
@@ -100,7 +101,7 @@ def make_account(tmp_path: Path, database_url: str, email: str) -> None:
 
 
 def wait_until_up(process: subprocess.Popen, url: str, log: Path) -> None:
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + 90  # a busy machine: gunicorn's workers and the job worker start together
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"serve.sh exited with {process.returncode}:\n{log.read_text()}")
@@ -110,7 +111,7 @@ def wait_until_up(process: subprocess.Popen, url: str, log: Path) -> None:
         except requests.RequestException:
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"serve.sh did not answer within 30 s:\n{log.read_text()}")
+    raise RuntimeError(f"serve.sh did not answer within 90 s:\n{log.read_text()}")
 
 
 def proxied(address: str) -> dict[str, str]:
@@ -157,3 +158,34 @@ def test_make_serve_believes_the_proxy_for_https_and_the_phones_address_and_a_ju
     assert [log_in(served, "wrong-password", "203.0.113.9").status_code for _ in range(6)] == [401] * 5 + [429]
     answer = log_in(served, PASSWORD, "198.51.100.7")  # the judge's own phone, elsewhere in the hall
     assert answer.status_code == 302 and "Secure" in answer.headers["Set-Cookie"]
+
+
+def test_make_serve_runs_the_job_worker_beside_gunicorn_and_a_queued_job_is_done(served):
+    """scripts/serve.sh starts `flask jobs worker` with the server: a mail queued with send_later (the console
+    backend here) is sent by it, off any request."""
+    from flask_mailman import EmailMessage
+
+    from judgeapp import create_app
+    from judgeapp.extensions import db
+    from judgeapp.lifecycles import JobState
+    from judgeapp.mail import send_later
+    from judgeapp.models import Job
+
+    config = app_config(
+        served.tmp_path,
+        SQLALCHEMY_DATABASE_URI=served.env["DATABASE_URL"],
+        JOBS_STORE=served.env["JUDGEAPP_JOBS_STORE"],
+        REDIS_URL=served.env.get("REDIS_URL"),
+        MAIL_BACKEND="judgeapp.mail.LogEmailBackend",
+    )
+    app = create_app(config)
+    with app.app_context():
+        job_id = send_later(EmailMessage(subject="Serve check", body="Hello", to=["someone@serve.test"])).id
+        db.session.commit()
+        deadline = time.monotonic() + 60
+        while (state := db.session.get(Job, job_id).state) not in (JobState.DONE, JobState.FAILED):
+            assert time.monotonic() < deadline, "no worker ran the job within 60 s"
+            db.session.rollback()
+            time.sleep(0.1)
+        assert state is JobState.DONE, db.session.get(Job, job_id).error
+        db.engine.dispose()

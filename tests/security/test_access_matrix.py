@@ -99,6 +99,8 @@ RECORD_OF = {
     "calls.take": "call",
     "calls.escalate": "call",
     "calls.close": "call",
+    "events.job": "job",
+    "events.job_status": "job",
 }
 # One tap changes the record with nothing but the CSRF token: after such a request succeeds the world is built again.
 ONE_TAP = {
@@ -337,6 +339,10 @@ def build_world(app):
             data=b"name,player id\nMatrix Player,M-1\n",
             filename="m.csv",
         )
+        from judgeapp import jobs
+
+        floors_job = jobs.submit(db.session, "test.count", actor=floor, event=event, payload={})
+        heads_job = jobs.submit(db.session, "test.count", actor=head, event=event, payload={})
         from judgeapp.calls import services as calls
 
         def call(table, *steps):
@@ -408,6 +414,10 @@ def build_world(app):
             "round": [
                 (RoundState.ENDED, {"number": first.number}, set(), set()),
                 (RoundState.RUNNING, {"number": second.number}, set(), set()),
+            ],
+            "job": [
+                (None, {"job_id": floors_job.id}, {"floor_judge"}, set()),
+                (None, {"job_id": heads_job.id}, {"head_judge"}, set()),
             ],
             "call": [
                 (CallState.OPEN, {"number": waiting_call.number}, set(), set()),

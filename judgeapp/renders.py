@@ -1,6 +1,6 @@
-"""Long renders as jobs: the QR call sheet, the post-event report PDF and the disqualification report PDF are made by
-the job worker (judgeapp/jobs.py), never in a request. A POST (with its CSRF token) starts the job; the page that
-asked shows it being prepared (pages rendered of the pages to render) and then offers the finished file, whose
+"""Long renders as jobs: the QR call sheet and the post-event report PDF (its disqualification reports appended) are
+made by the job worker (judgeapp/jobs.py), never in a request. A POST (with its CSRF token) starts the job; the page
+that asked shows it being prepared (pages rendered of the pages to render) and then offers the finished file, whose
 download is a GET of what is stored. A cross-site link therefore cannot make the server render anything, and a
 300-table sheet no longer races the server's request timeout.
 
@@ -10,7 +10,11 @@ with every job listing; a PDF is up to a few megabytes and is read only when dow
 under instance/) because the worker and the web servers share it, also when several servers share one queue. It
 stays bounded: a file is refused over `MAX_FILE_BYTES`, and when a newer file of the same kind for the same event is
 stored, the bytes of the older ones are let go (the rows stay, with their size and a `released_at`): an event keeps
-one stored file per kind of render, however often it is asked for."""
+one stored file per kind of render, however often it is asked for.
+
+A single disqualification report stays a synchronous GET (investigations.views.report): it grows linearly with its
+statements (20 statements of the longest allowed, 20,000 characters each: about 5 s of CPU) and only the event's
+head judge and organizer can reach it."""
 
 from __future__ import annotations
 
@@ -25,13 +29,12 @@ from sqlalchemy.orm import Session
 from . import jobs
 from .lifecycles import JobState
 from .localtime import to_local
-from .models import Event, Investigation, Job, JobFile, User, utcnow
+from .models import Event, Job, JobFile, User, utcnow
 from .reports import in_language
 from .texts import gettext as _
 
 QR_SHEET = "render.qr_sheet"
 EVENT_REPORT = "render.event_report"
-DQ_REPORT = "render.dq_report"
 MAX_FILE_BYTES = 64 * 1024 * 1024  # far above any sheet or report judgeapp makes (500 tables: about 0.5 MB)
 PDF = "application/pdf"
 
@@ -174,28 +177,4 @@ def render_event_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     name = f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf"
     keep_file(session, job, name, pdf)
     session.commit()
-    return {"filename": name, "bytes": len(pdf)}
-
-
-@jobs.task(DQ_REPORT, counting="batches")
-def render_dq_report(job: Job, progress: jobs.Progress) -> dict[str, Any]:
-    from .extensions import event_policy
-    from .investigations import services as investigations
-    from .reports.dq import dq_report_pdf
-
-    session, event = _session_and_event(job)
-    investigation = session.get(Investigation, int(job.payload["investigation_id"]))
-    if investigation is None or investigation.event_id != event.id:
-        raise jobs.JobError(_("This investigation is not one of the event's."))
-    paper = str(job.payload["paper"])
-    progress.update(0, 1, batches=0)
-    with in_language(event.language):
-        data = investigations.report_of(
-            session, event_policy(event), event, investigation, local=to_local, tz_name=_tz_name()
-        )
-        pdf = dq_report_pdf(data, paper)
-    name = investigations.report_filename(event, data)
-    keep_file(session, job, name, pdf)
-    session.commit()
-    progress.update(1, 1, batches=1)
     return {"filename": name, "bytes": len(pdf)}

@@ -66,8 +66,14 @@ def _tz_name() -> str:
 # ---- starting, finding, downloading ---------------------------------------------------------------------------------
 
 
-def start(session: Session, kind: str, *, actor: User, event: Event, payload: dict[str, Any], subject: str) -> Job:
-    """A render job, queued once the request's transaction commits."""
+def start(
+    session: Session, kind: str, *, actor: User, event: Event, payload: dict[str, Any], subject: str
+) -> Job | None:
+    """A render job, queued once the request's transaction commits; None (nothing started) while a render of the
+    same kind at the event is still waiting or running: one at a time per event, however often the button is
+    pressed."""
+    if jobs.running_for(session, event.id, kind) is not None:
+        return None
     return jobs.submit(session, kind, actor=actor, event=event, payload=payload, subject=subject)
 
 

@@ -334,7 +334,7 @@ def sheet(event, roles):
     if request.form.get("action") == "show":  # "Show these links": the same fields, the page of their links
         return redirect(url_for("calls.links", event_id=event.id, **query), code=303)
     services.call_key_of(db.session, event, current_user)  # made here, in the request, if these are its first links
-    renders.start(
+    started = renders.start(
         db.session,
         renders.QR_SHEET,
         actor=current_user,
@@ -343,7 +343,10 @@ def sheet(event, roles):
         subject=_sheet_subject(event),
     )
     db.session.commit()
-    flash(_("The QR sheet is being prepared: it will be offered for download on this page."), "success")
+    if started is None:
+        flash(_("A QR sheet is already being prepared: ask again once it is ready."), "error")
+    else:
+        flash(_("The QR sheet is being prepared: it will be offered for download on this page."), "success")
     return redirect(url_for("calls.links", event_id=event.id, **query, _anchor="qr-sheet"), code=303)
 
 

@@ -135,7 +135,7 @@ def prepare_report_pdf(event, roles):
     form = ReportPdfForm()
     if not form.validate():
         refuse_form(form)
-    renders.start(
+    started = renders.start(
         db.session,
         renders.EVENT_REPORT,
         actor=current_user,
@@ -144,7 +144,10 @@ def prepare_report_pdf(event, roles):
         subject=_report_subject(event),
     )
     db.session.commit()
-    flash(_("The report's PDF is being prepared: it will be offered for download on this page."), "success")
+    if started is None:
+        flash(_("The report's PDF is already being prepared: ask again once it is ready."), "error")
+    else:
+        flash(_("The report's PDF is being prepared: it will be offered for download on this page."), "success")
     return redirect(url_for("postevent.report", event_id=event.id, _anchor="report-pdf"), code=303)
 
 

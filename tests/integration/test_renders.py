@@ -246,3 +246,20 @@ def test_an_event_keeps_the_bytes_of_only_its_newest_file_of_each_kind(app, floo
     assert organizer.get(f"/events/{event_id}/calls/links/sheet/{sheets[0].id}.pdf").status_code == 404
     newest = organizer.get(f"/events/{event_id}/calls/links/sheet/{sheets[-1].id}.pdf")
     assert newest.mimetype == "application/pdf" and pdf_pages(newest.data) == 1
+
+
+def test_a_second_request_while_a_render_is_being_prepared_starts_no_second_job(app, floor):
+    """One render of each kind at a time per event: pressing the button again (or a script doing so) while the first
+    waits for the worker starts nothing more, and says so."""
+    from judgeapp import renders
+
+    organizer = organizer_of(app, floor)
+    event_id = floor["event_id"]
+    assert ask_for_sheet(organizer, event_id, 1, 500).status_code == 303
+    again = ask_for_sheet(organizer, event_id, 1, 500)
+    assert again.status_code == 303
+    page = organizer.get(again.location).get_data(as_text=True)
+    assert "A QR sheet is already being prepared: ask again once it is ready." in page
+    assert ask_for_report_pdf(organizer, event_id).status_code == 303
+    ask_for_report_pdf(organizer, event_id, "letter")
+    assert len(jobs_of(app, renders.QR_SHEET)) == 1 and len(jobs_of(app, renders.EVENT_REPORT)) == 1

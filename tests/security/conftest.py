@@ -167,7 +167,7 @@ def finished_renders(event) -> dict[str, int]:
         renders.keep_file(db.session, job, f"{arg}.pdf", b"%PDF-1.7\n% a stored render\n%%EOF\n")
         ids[arg] = job.id
     db.session.info.pop(jobs.QUEUE_KEY, None)  # done already: nothing for a worker to run
-    return ids
+    return {**ids, "job_id": ids["sheet_id"]}  # a job for the job page too (events.job)
 
 
 def url_of(app, rule, args: dict, **overrides) -> str:

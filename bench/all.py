@@ -31,6 +31,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("network", [PYTHON, "bench/network.py"]),
         ("incidents", [PYTHON, "bench/incidents.py"] + (["--events", "10", "--samples", "150"] if quick else [])),
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
+        ("QR sheet", [PYTHON, "bench/qr_sheet.py"] + (["--runs", "1"] if quick else [])),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
         ("policy upload", [PYTHON, "bench/policy_upload.py"]),
         ("jobs", [PYTHON, "bench/jobs.py"] + (["--rows", "30000"] if quick else [])),

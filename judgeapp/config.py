@@ -96,7 +96,7 @@ DEFAULTS: dict[str, Any] = {
     "JOBS_TIME_LIMIT": 600,
     "JOBS_MEMORY_MB": 1024,
     "JOBS_POLL_SECONDS": 1.0,
-    "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail"],
+    "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail", "judgeapp.renders"],
     "JUDGEAPP_SESSION_DAYS": 14,
     "JUDGEAPP_SQLITE_BUSY_MS": 15000,
     "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused

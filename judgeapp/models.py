@@ -719,3 +719,20 @@ class Job(Base):
     finished_at: Mapped[datetime | None]
 
     actor: Mapped[User | None] = relationship()
+
+
+class JobFile(Base):
+    """The file a render job made (judgeapp/renders.py: the QR sheet, a report PDF), kept for its download. Its bytes
+    are let go (`data` None, `released_at` set) once a newer file of the same kind is kept for the same event: the
+    row stays, with the name and size of what was made."""
+
+    __tablename__ = "job_files"
+
+    id: Mapped[intpk]
+    job_id: Mapped[int] = mapped_column(ForeignKey("jobs.id"), unique=True)
+    filename: Mapped[str] = mapped_column(String(200))
+    mimetype: Mapped[str] = mapped_column(String(64))
+    size: Mapped[int]
+    data: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[created_at]
+    released_at: Mapped[datetime | None]

@@ -40,7 +40,7 @@ def app_config(tmp_path: Path, **overrides) -> dict:
         # The job queue: its own SQLite file per test; a worker runs only where a test asks for one (job_worker)
         "JOBS_STORE": str(tmp_path / "jobs.sqlite3"),
         "JOBS_POLL_SECONDS": 0.2,
-        "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail", "tests.job_tasks"],
+        "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail", "judgeapp.renders", "tests.job_tasks"],
     }
     config.update(overrides)
     return config

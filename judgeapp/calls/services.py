@@ -44,6 +44,21 @@ def call_key_of(session: Session, event: Event, actor: User | None) -> str:
     return event.call_key
 
 
+def table_links(session: Session, event: Event, actor: User | None, first: int, last: int) -> list[tuple[int, str]]:
+    """The call links of tables `first` to `last` on the configured public address (JUDGEAPP_BASE_URL, as the emailed
+    links): never the Host header of a request, so a sheet printed from localhost, behind a proxy or with a forged
+    Host (or by the job worker, outside any request) carries the address players can reach."""
+    from flask import current_app, url_for
+
+    key = call_key_of(session, event, actor)
+    base = current_app.config["JUDGEAPP_BASE_URL"].rstrip("/")
+    with current_app.test_request_context("/", base_url=base):
+        return [
+            (t, url_for("calls.table", event_id=event.id, table=t, sig=signature(key, event.id, t), _external=True))
+            for t in range(first, last + 1)
+        ]
+
+
 def signature(key: str, event_id: int, table: int) -> str:
     """The signature that makes `table`'s link at `event_id` (lower-case base32, no padding)."""
     digest = hmac.new(key.encode(), f"{event_id}:{table}".encode(), hashlib.sha256).digest()

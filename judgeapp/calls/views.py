@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import io
 
-from flask import current_app, g, jsonify, redirect, render_template, request, send_file, url_for
+from flask import abort, current_app, flash, g, jsonify, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
+from .. import renders
 from ..errors import EventClosed, FieldError
 from ..extensions import db, limiter
 from ..incidents.services import table_count
@@ -275,58 +276,88 @@ def close(event, roles, number):
 # ---- the tables' links and their QR sheet --------------------------------------------------------------------------
 
 
-def table_links(event, first: int, last: int) -> list[tuple[int, str]]:
-    """The tables' call links on the configured public address (JUDGEAPP_BASE_URL, as the emailed links): never the
-    Host header of the request, so a sheet printed from localhost, behind a proxy or with a forged Host carries the
-    address players can reach."""
-    key = services.call_key_of(db.session(), event, current_user)
-    base = current_app.config["JUDGEAPP_BASE_URL"].rstrip("/")
-    with current_app.test_request_context("/", base_url=base):
-        return [
-            (
-                t,
-                url_for(
-                    "calls.table", event_id=event.id, table=t, sig=services.signature(key, event.id, t), _external=True
-                ),
-            )
-            for t in range(first, last + 1)
-        ]
-
-
 MAX_SHEET_TABLES = 500
+
+
+def _sheet_subject(event) -> str:
+    return f"qr-sheet:{event.id}"
+
+
+def _check_sheet(form) -> bool:
+    """The range's own rules, beyond each field's: in order, and at most MAX_SHEET_TABLES tables."""
+    if form.first.data > form.last.data:
+        form.last.errors = [*form.last.errors, _("The last table comes after the first.")]
+        return False
+    if form.last.data - form.first.data + 1 > MAX_SHEET_TABLES:
+        form.last.errors = [*form.last.errors, _("At most %(count)s tables on one sheet.", count=MAX_SHEET_TABLES)]
+        return False
+    return True
+
+
+def _links_page(event, roles, form, *, status=200, show=True):
+    tables = table_count(db.session, event)
+    shown = (
+        services.table_links(db.session, event, current_user, form.first.data, form.last.data)
+        if show and status == 200
+        else []
+    )
+    sheet = renders.latest(db.session, event, _sheet_subject(event))
+    db.session.commit()  # the event's call key, when these are its first links
+    return render_template(
+        "calls/links.html", event=event, roles=roles, form=form, links=shown, tables=tables, sheet=sheet
+    ), status
 
 
 @bp.route("/events/<int:event_id>/calls/links")
 @event_route(Action.PRINT_CALL_LINKS)
 def links(event, roles):
-    """Every table's call link, and the printable sheet of their QR codes (A4 or Letter, one per table)."""
+    """Every table's call link, and the QR sheet being prepared or ready to download. The sheet itself is asked for
+    with a POST (sheet() below): a GET, even one with the old format=pdf, never renders a PDF."""
     form = SheetForm(request.args, meta={"csrf": False})
-    tables = table_count(db.session, event)
-    if not request.args:
-        form.first.data, form.last.data = 1, tables
     status = 200
-    if request.args and not form.validate():
+    if set(request.args) <= {"format"}:
+        form.first.data, form.last.data = 1, table_count(db.session, event)
+    elif not form.validate() or not _check_sheet(form):
         status = 400
-    elif form.first.data > form.last.data:
-        form.last.errors = [*form.last.errors, _("The last table comes after the first.")]
-        status = 400
-    elif form.last.data - form.first.data + 1 > MAX_SHEET_TABLES:
-        form.last.errors = [*form.last.errors, _("At most %(count)s tables on one sheet.", count=MAX_SHEET_TABLES)]
-        status = 400
-    if status == 200 and request.args.get("format") == "pdf":
-        from ..reports.call_sheet import call_sheet_pdf
+    return _links_page(event, roles, form, status=status)
 
-        pdf = call_sheet_pdf(
-            event.name, table_links(event, form.first.data, form.last.data), form.paper.data, language=event.language
-        )
-        db.session.commit()  # the event's call key, when these are its first links
-        return send_file(
-            io.BytesIO(pdf),
-            mimetype="application/pdf",
-            as_attachment=True,
-            download_name=f"call-links-{event.id}-tables-{form.first.data}-{form.last.data}.pdf",
-            max_age=0,
-        )
-    shown = table_links(event, form.first.data, form.last.data) if status == 200 else []
+
+@bp.route("/events/<int:event_id>/calls/links/sheet", methods=["POST"])
+@event_route(Action.PRINT_CALL_LINKS)
+def sheet(event, roles):
+    """Start the QR sheet's job (the worker renders it, judgeapp/renders.py); the links page shows it being prepared,
+    then offers it for download."""
+    form = SheetForm()
+    if not form.validate() or not _check_sheet(form):
+        return _links_page(event, roles, form, status=400, show=False)
+    query = {"first": form.first.data, "last": form.last.data, "paper": form.paper.data}
+    if request.form.get("action") == "show":  # "Show these links": the same fields, the page of their links
+        return redirect(url_for("calls.links", event_id=event.id, **query), code=303)
+    services.call_key_of(db.session, event, current_user)  # made here, in the request, if these are its first links
+    started = renders.start(
+        db.session,
+        renders.QR_SHEET,
+        actor=current_user,
+        event=event,
+        payload={"first": form.first.data, "last": form.last.data, "paper": form.paper.data},
+        subject=_sheet_subject(event),
+    )
     db.session.commit()
-    return render_template("calls/links.html", event=event, roles=roles, form=form, links=shown, tables=tables), status
+    if started is None:
+        flash(_("A QR sheet is already being prepared: ask again once it is ready."), "error")
+    else:
+        flash(_("The QR sheet is being prepared: it will be offered for download on this page."), "success")
+    return redirect(url_for("calls.links", event_id=event.id, **query, _anchor="qr-sheet"), code=303)
+
+
+@bp.route("/events/<int:event_id>/calls/links/sheet/<int:sheet_id>.pdf")
+@event_route(Action.PRINT_CALL_LINKS)
+def sheet_download(event, roles, sheet_id):
+    """A finished QR sheet (`sheet_id`: the id of the job that made it), as stored: a GET that reads, never
+    renders."""
+    kept = renders.stored_file(db.session, event, renders.QR_SHEET, sheet_id)
+    if kept is None:
+        abort(404)
+    return send_file(
+        io.BytesIO(kept.data), mimetype=kept.mimetype, as_attachment=True, download_name=kept.filename, max_age=0
+    )

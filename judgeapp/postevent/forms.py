@@ -1,5 +1,6 @@
 from flask_babel import lazy_gettext as _l
-from wtforms import StringField, SubmitField, TextAreaField
+from wtforms import RadioField, StringField, SubmitField, TextAreaField
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
 from ..forms import Form
@@ -27,4 +28,15 @@ class LookupForm(Form):
         _l("Player ID"),
         validators=[DataRequired(message=_l("Type a player ID.")), Length(max=64)],
         render_kw={"autocomplete": "off", "autocapitalize": "characters"},
+    )
+
+
+class ReportPdfForm(Form):
+    """Prepare the report's PDF on A4 or US Letter (a job: see judgeapp/renders.py)."""
+
+    paper = RadioField(
+        _l("Paper"),
+        choices=[SelectChoice("a4", "A4"), SelectChoice("letter", _l("US Letter"))],
+        default="a4",
+        validators=[DataRequired()],
     )

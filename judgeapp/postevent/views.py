@@ -8,17 +8,17 @@ from flask import abort, current_app, flash, redirect, render_template, request,
 from flask_babel import gettext as _
 from flask_login import current_user
 
+from .. import renders
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, known_event_policy
 from ..infractions.calltimes import minutes_seconds
-from ..investigations import services as investigations
 from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
-from ..reports import PAPERS, in_language, slug
-from ..reports.dq import dq_report_html
-from ..reports.event import bar_chart_svg, event_report_pdf
+from ..reports import in_language, slug
+from ..reports.event import bar_chart_svg
+from ..web import refuse_form
 from . import bp, services
-from .forms import CloseForm, LookupForm, ReopenForm
+from .forms import CloseForm, LookupForm, ReopenForm, ReportPdfForm
 
 EXPORTS = {
     "incidents": (
@@ -97,38 +97,70 @@ def reopen(event, roles):
     return _close_page(event, roles, reopen_form=form, status=400)
 
 
+def _report_subject(event) -> str:
+    return f"event-report:{event.id}"
+
+
 @bp.route("/events/<int:event_id>/report")
 @event_route(Action.VIEW_REPORT)
 def report(event, roles):
+    """The report on screen (made here, it is quick) and its PDF being prepared or ready to download."""
+    pdf = renders.latest(db.session, event, _report_subject(event))
     with in_language(event.language):  # the report's page too is the event's, whoever reads it
         data = services.report_of(db.session, event_policy(event), event, local=to_local, tz_name=_tz_name())
         return render_template(
-            "postevent/report.html", event=event, roles=roles, r=data, chart=bar_chart_svg(data), mmss=minutes_seconds
+            "postevent/report.html",
+            event=event,
+            roles=roles,
+            r=data,
+            chart=bar_chart_svg(data),
+            mmss=minutes_seconds,
+            pdf=pdf,
+            pdf_form=ReportPdfForm(formdata=None),
         )
 
 
 @bp.route("/events/<int:event_id>/report.pdf")
 @event_route(Action.VIEW_REPORT)
 def report_pdf(event, roles):
-    paper = request.args.get("paper", "a4")
-    if paper not in PAPERS:
+    """The old address of the PDF: a GET renders nothing (a cross-site link could make the server work for minutes);
+    it leads to the report's page, where the PDF is prepared by a POST."""
+    return redirect(url_for("postevent.report", event_id=event.id, _anchor="report-pdf"), code=303)
+
+
+@bp.route("/events/<int:event_id>/report/pdf", methods=["POST"])
+@event_route(Action.VIEW_REPORT)
+def prepare_report_pdf(event, roles):
+    """Start the report PDF's job (judgeapp/renders.py); the report's page shows it, then offers the file."""
+    form = ReportPdfForm()
+    if not form.validate():
+        refuse_form(form)
+    started = renders.start(
+        db.session,
+        renders.EVENT_REPORT,
+        actor=current_user,
+        event=event,
+        payload={"paper": form.paper.data},
+        subject=_report_subject(event),
+    )
+    db.session.commit()
+    if started is None:
+        flash(_("The report's PDF is already being prepared: ask again once it is ready."), "error")
+    else:
+        flash(_("The report's PDF is being prepared: it will be offered for download on this page."), "success")
+    return redirect(url_for("postevent.report", event_id=event.id, _anchor="report-pdf"), code=303)
+
+
+@bp.route("/events/<int:event_id>/report/pdf/<int:pdf_id>")
+@event_route(Action.VIEW_REPORT)
+def report_pdf_download(event, roles, pdf_id):
+    """A finished report PDF (`pdf_id`: the id of the job that made it), as stored: a GET that reads, never
+    renders."""
+    kept = renders.stored_file(db.session, event, renders.EVENT_REPORT, pdf_id)
+    if kept is None:
         abort(404)
-    policy = event_policy(event)
-    with in_language(event.language):
-        data = services.report_of(db.session, policy, event, local=to_local, tz_name=_tz_name())
-        appendices = [
-            dq_report_html(
-                investigations.report_of(db.session, policy, event, inv, local=to_local, tz_name=_tz_name()), paper
-            )
-            for inv in services.dq_investigations(db.session, event, data)
-        ]
-        pdf = event_report_pdf(data, paper, appendices)
     return send_file(
-        BytesIO(pdf),
-        mimetype="application/pdf",
-        as_attachment=True,
-        max_age=0,
-        download_name=f"event-report_{slug(event.name)}_{event.date.isoformat()}.pdf",
+        BytesIO(kept.data), mimetype=kept.mimetype, as_attachment=True, max_age=0, download_name=kept.filename
     )
 
 

@@ -11,6 +11,7 @@ import gc
 import re
 import threading
 import unicodedata
+from collections.abc import Callable
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -166,11 +167,15 @@ def html_to_pdf(html: str, css: str | None = None) -> bytes:
     return documents_to_pdf([html], css)
 
 
-def documents_to_pdf(htmls: list[str], css: str | None = None) -> bytes:
+def documents_to_pdf(htmls: list[str], css: str | None = None, progress: Callable[[int], None] | None = None) -> bytes:
     """Each piece of template output laid out as its own document (its own page numbers), one after the other in a
-    single PDF."""
+    single PDF. `progress(n)` is told each time the first n documents are laid out."""
     with _no_gc_pauses():
-        documents = [render(html, css) for html in htmls]
+        documents = []
+        for html in htmls:
+            documents.append(render(html, css))
+            if progress is not None:
+                progress(len(documents))
         whole = (
             documents[0]
             if len(documents) == 1

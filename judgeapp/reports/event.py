@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from flask_babel import gettext as _
@@ -229,7 +229,12 @@ def event_report_html(report: EventReport, paper: str = "a4") -> str:
     )
 
 
-def event_report_pdf(report: EventReport, paper: str = "a4", appendices: Sequence[str] = ()) -> bytes:
+def event_report_pdf(
+    report: EventReport,
+    paper: str = "a4",
+    appendices: Sequence[str] = (),
+    progress: Callable[[int], None] | None = None,
+) -> bytes:
     """The report, then each appended document (the disqualification reports' HTML), in one PDF. Each appended
-    report keeps its own page numbers, as it was issued."""
-    return documents_to_pdf([event_report_html(report, paper), *appendices])
+    report keeps its own page numbers, as it was issued. `progress(n)`: the first n documents are laid out."""
+    return documents_to_pdf([event_report_html(report, paper), *appendices], progress=progress)

@@ -116,3 +116,16 @@ def log_in(page, base: str, email: str = "floor1@demo.test"):
     page.get_by_label("Password").fill(DEMO_PASSWORD)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(f"{base}/")
+
+
+def refresh_until(page, selector: str, timeout_s: float = 180) -> None:
+    """Follow the page's Refresh link (a render job's page: no script polls it) until `selector` is on it; a render
+    on a busy machine takes its time, hence the generous limit."""
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    while page.locator(selector).count() == 0:
+        assert time.monotonic() < deadline, f"{selector} did not appear within {timeout_s} s"
+        page.wait_for_timeout(300)  # between two looks, not a guess at how long the job takes
+        page.get_by_role("link", name="Refresh").click()
+        page.wait_for_load_state()

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from tests.browser.conftest import ARTIFACTS, PHONE, log_in, shot
+from tests.browser.conftest import ARTIFACTS, PHONE, log_in, refresh_until, shot
 from tests.browser.test_floor_judge import no_horizontal_scroll
 from tests.browser.test_offline import ready_for_offline
 
@@ -145,15 +145,33 @@ def test_a_take_tapped_offline_waits_in_the_outbox_and_the_servers_first_taker_w
         context.close()
 
 
-def test_the_qr_sheet_and_the_links_page_for_the_organizer(live_server, phone, tmp_path):
+def test_the_organizer_asks_for_the_qr_sheet_sees_it_being_prepared_and_downloads_it(live_server, phone, tmp_path):
+    """The sheet is a job (issue 32): the organizer's button starts it, the page says it is being prepared, the worker
+    makes it, and the page then offers the file."""
+    from tests.conftest import Worker
+
     log_in(phone, live_server, "organizer@demo.test")
     phone.goto(f"{live_server}/events/1")
     phone.get_by_role("link", name="Tables' call links and QR sheet").click()
     assert phone.locator("#table-links li").count() == 16  # the demo's 32 players sit at 16 tables
     assert no_horizontal_scroll(phone)
     shot(phone, "79-call-links-page")
+    phone.get_by_role("button", name="Prepare the QR sheet (PDF)").click()
+    phone.get_by_text("The QR sheet is being prepared: it will be offered for download on this page.").wait_for()
+    assert phone.locator("#qr-sheet-state").inner_text() == "Waiting to be prepared."  # no worker has taken it yet
+    assert phone.locator("#qr-sheet-title").inner_text() == "QR sheet, tables 1 to 16"
+    assert no_horizontal_scroll(phone)
+    shot(phone, "79-qr-sheet-being-prepared")
+    worker = Worker(live_server.app)
+    try:
+        refresh_until(phone, "#qr-sheet-download")
+    finally:
+        worker.stop()
+    assert phone.locator("#qr-sheet-state").inner_text() == "Ready to download."
+    shot(phone, "79-qr-sheet-ready")
     with phone.expect_download() as download:
-        phone.get_by_role("button", name="Download the QR sheet (PDF)").click()
+        phone.get_by_role("link", name="Download the QR sheet (PDF)").click()
+    assert download.value.suggested_filename == "call-links-1-tables-1-16.pdf"
     pdf = tmp_path / "sheet.pdf"
     download.value.save_as(pdf)
     words = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True, text=True).stdout

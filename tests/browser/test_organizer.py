@@ -9,8 +9,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select, update
 
-from tests.browser.conftest import ARTIFACTS, log_in, shot
+from tests.browser.conftest import ARTIFACTS, log_in, refresh_until, shot
 from tests.browser.test_floor_judge import no_horizontal_scroll
+from tests.conftest import Worker
 
 pytestmark = pytest.mark.browser
 
@@ -98,8 +99,18 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
     assert no_horizontal_scroll(phone)
     shot(phone, "30-post-event-report")
 
+    phone.get_by_role("button", name="Prepare the PDF (A4)").click()  # a job (issue 32), made by the worker
+    phone.get_by_text("The report's PDF is being prepared").wait_for()
+    worker = Worker(live_server.app)
+    try:
+        refresh_until(phone, "#report-pdf-download")
+    finally:
+        worker.stop()
+    assert phone.locator("#report-pdf-state").inner_text().startswith("The PDF is ready (A4, prepared ")
+    assert no_horizontal_scroll(phone)
+    shot(phone, "30-post-event-report-pdf-ready")
     with phone.expect_download() as download:
-        phone.get_by_role("link", name="PDF (A4)").click()
+        phone.get_by_role("link", name="Download the PDF").click()
     assert download.value.suggested_filename.startswith("event-report_Demo-Open_")
     pdf = ARTIFACTS / "31-post-event-report.pdf"
     download.value.save_as(pdf)

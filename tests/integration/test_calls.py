@@ -10,6 +10,7 @@ from sqlalchemy import select
 from judgeapp.extensions import db, limiter
 from tests.conftest import CSRF_RE as CSRF
 from tests.conftest import PASSWORD, csrf_token, login, post_form
+from tests.renders import qr_sheet, report_pdf
 
 
 @pytest.fixture
@@ -333,13 +334,13 @@ def test_the_queue_partial_and_the_badge_update_without_a_reload(app, calls):
     assert 'id="calls-badge"' not in text(judge(app, calls["people"], "scorekeeper").get("/"))  # no judge, no badge
 
 
-def test_the_qr_sheet_prints_each_tables_number_and_link_on_a4_and_letter(app, calls):
+def test_the_qr_sheet_prints_each_tables_number_and_link_on_a4_and_letter(app, calls, job_worker):
     import subprocess
 
     organizer = app.test_client()
     login(organizer, calls["organizer"][1])
     for paper, size in (("a4", "(A4)"), ("letter", "612 x 792 pts (letter)")):
-        pdf = organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8&paper={paper}&format=pdf")
+        pdf = qr_sheet(organizer, job_worker, calls["event_id"], 7, 8, paper)
         assert pdf.status_code == 200 and pdf.mimetype == "application/pdf"
         words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
         assert "Table 7" in words and "Table 8" in words and "Regional Qualifier" in words
@@ -358,7 +359,7 @@ def test_a_call_sent_without_the_pages_cookie_says_plainly_that_it_was_not_sent_
     assert the_call(app, calls["event_id"]) is None
 
 
-def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_waiting_times(app, calls):
+def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_waiting_times(app, calls, job_worker):
     import csv
     import io
     import subprocess
@@ -387,7 +388,7 @@ def test_the_post_event_report_and_csv_give_calls_per_round_and_per_judge_with_w
     assert "median 1:00, 90th percentile 3:00; at the table: median 0:30" in page
     cells = ("Floor Judge", "1", "1:00", "1:00", "2:00")  # calls, median wait, 90th percentile, median at the table
     assert "<td>" + '</td><td class="num">'.join(cells) + "</td>" in page
-    pdf = organizer.get(f"{base}/report.pdf")
+    pdf = report_pdf(organizer, job_worker, calls["event_id"])
     words = " ".join(
         subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True).stdout.decode().split()
     )
@@ -657,7 +658,10 @@ def test_a_form_error_sent_while_the_tables_call_is_live_is_shown_at_its_field(a
 def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_the_requests_host(app, calls):
     import subprocess
 
+    from tests.conftest import Worker
+
     app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/"
+    job_worker = Worker(app)  # started after the setting: the worker renders the sheet with the app's configuration
     organizer = app.test_client()
     forged = {"base_url": "http://evil.example", "headers": {"X-Forwarded-Host": "evil.example"}}  # the Host header
     token = CSRF.search(text(organizer.get("/login", **forged))).group(1)
@@ -666,13 +670,18 @@ def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_t
     page = text(organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8", **forged))
     assert f'href="https://judge.example.org{calls["links"][7]}"' in page
     assert "evil.example" not in page and "localhost" not in page
-    pdf = organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8&format=pdf", **forged)
+    try:
+        pdf = qr_sheet(organizer, job_worker, calls["event_id"], 7, 8, **forged)
+    finally:
+        job_worker.stop()
     words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
     assert f"https://judge.example.org{calls['links'][7]}" in words.replace("\n", "")
     assert "evil.example" not in words
 
 
-def test_the_reports_per_judge_table_gives_the_median_and_the_90th_percentile_wait_in_html_and_pdf(app, calls):
+def test_the_reports_per_judge_table_gives_the_median_and_the_90th_percentile_wait_in_html_and_pdf(
+    app, calls, job_worker
+):
     import subprocess
 
     from judgeapp.models import JudgeCall
@@ -696,7 +705,7 @@ def test_the_reports_per_judge_table_gives_the_median_and_the_90th_percentile_wa
     judges = page[page.index("Judge calls by judge") :]
     assert '<th class="num">Median wait</th><th class="num">90th pct. wait</th>' in judges
     assert '<td>Floor Judge</td><td class="num">3</td><td class="num">2:00</td><td class="num">10:00</td>' in judges
-    pdf = organizer.get(f"{base}/report.pdf")
+    pdf = report_pdf(organizer, job_worker, calls["event_id"])
     words = " ".join(
         subprocess.run(["pdftotext", "-layout", "-", "-"], input=pdf.data, capture_output=True).stdout.decode().split()
     )

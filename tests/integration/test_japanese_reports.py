@@ -18,6 +18,7 @@ from judgeapp.models import Event, Player, User
 from tests.integration.test_incidents import log, text
 from tests.integration.test_investigations import WRITE_UP, base, dq, pdf_text, post  # noqa: F401  (fixture)
 from tests.integration.test_postevent import finish_rounds
+from tests.renders import qr_sheet, report_pdf
 
 ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 SENTENCES = [
@@ -130,10 +131,13 @@ def test_a_300_character_japanese_description_wraps_inside_the_page_without_losi
     assert not [line for line in lines[:6] if line[0] in "、。」）ゃゅょっャュョッ"]
 
 
-def test_a_japanese_events_post_event_report_pdf_is_in_japanese_with_its_dq_report_appended(app, japanese, tmp_path):
+def test_a_japanese_events_post_event_report_pdf_is_in_japanese_with_its_dq_report_appended(
+    app, japanese, tmp_path, job_worker
+):
     world = disqualified(app, japanese)
     finish_rounds(app, world["event_id"])
-    response = world["head"].get(f"{base(world)}/report.pdf")
+    set_locale(app, world["people"]["head_judge"][0], "en")  # the report is the event's, not the asker's
+    response = report_pdf(world["head"], job_worker, world["event_id"])
     assert response.status_code == 200
     words = pdf_text(response.data, tmp_path)
     assert "大会報告書：ヴァイスシュヴァルツ 地区予選" in words
@@ -161,13 +165,13 @@ def test_the_report_page_of_a_japanese_event_is_in_japanese_even_for_a_judge_who
     assert '<html lang="ja"' in page
 
 
-def test_an_english_events_reports_stay_english_for_a_judge_who_reads_japanese(app, dq, tmp_path):
+def test_an_english_events_reports_stay_english_for_a_judge_who_reads_japanese(app, dq, tmp_path, job_worker):
     set_locale(app, dq["people"]["head_judge"][0], "ja")
     assert post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
     report = pdf_text(dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data, tmp_path)
     assert "Disqualification report" in report and "Player and match" in report and "2026-11-28" in report
     assert "失格報告書" not in report and "年" not in report
-    whole = pdf_text(dq["head"].get(f"{base(dq)}/report.pdf").data, tmp_path)
+    whole = pdf_text(report_pdf(dq["head"], job_worker, dq["event_id"]).data, tmp_path)
     assert "Post-event report: Regional Qualifier" in whole and "Page 1 of" in whole and "大会報告書" not in whole
     page = text(dq["head"].get(f"{base(dq)}/report"))
     assert "<h1>Post-event report</h1>" in page and "大会報告書" not in page
@@ -193,11 +197,11 @@ def test_a_japanese_events_csv_files_have_japanese_headers_and_words_for_any_dow
     assert header[:3] == ["プレイヤーID", "プレイヤー", "読み（フリガナ）"] and row[2] == "さとう はると"
 
 
-def test_the_call_sheet_of_a_japanese_event_is_in_japanese(app, japanese):
+def test_the_call_sheet_of_a_japanese_event_is_in_japanese(app, japanese, job_worker):
     from tests.integration.test_incidents import signed_in
 
     organizer = signed_in(app, japanese["organizer"][1])
-    pdf = organizer.get(f"{base(japanese)}/calls/links?first=7&last=8&format=pdf")
+    pdf = qr_sheet(organizer, job_worker, japanese["event_id"], 7, 8)
     assert pdf.status_code == 200
     words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
     assert "7番卓" in words and "8番卓" in words

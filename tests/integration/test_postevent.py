@@ -26,6 +26,7 @@ from judgeapp.models import (
 )
 from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 from tests.integration.test_investigations import WRITE_UP, dq, pdf_text, post, statement  # noqa: F401  (fixture)
+from tests.renders import post_form, report_pdf
 
 
 def base(world):
@@ -236,7 +237,7 @@ def test_reopening_needs_a_reason_and_both_moves_are_recorded(app, finished):
 
 
 def test_only_the_organizer_and_the_head_judge_read_the_report_and_exports(app, finished, make_user, make_event):
-    urls = ["report", "report.pdf", "export/incidents.csv", "export/time-extensions.csv", "export/deck-checks.csv"]
+    urls = ["report", "export/incidents.csv", "export/time-extensions.csv", "export/deck-checks.csv"]
     other_org = make_user(organizer=True)
     make_event(other_org[0], name="Another event")
     outsiders = [finished["judge"], signed_in(app, finished["people"]["scorekeeper"][1]), signed_in(app, other_org[1])]
@@ -391,9 +392,11 @@ def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floo
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page and "<script>alert" not in page  # inert in the page
 
 
-def test_the_pdf_reads_back_with_the_event_and_appends_each_disqualification_report(app, finished, tmp_path):
+def test_the_pdf_reads_back_with_the_event_and_appends_each_disqualification_report(
+    app, finished, tmp_path, job_worker
+):
     close(finished["organizer_client"], finished)
-    response = finished["organizer_client"].get(f"{base(finished)}/report.pdf")
+    response = report_pdf(finished["organizer_client"], job_worker, finished["event_id"])
     assert response.mimetype == "application/pdf"
     assert "event-report_Regional-Qualifier_2026-11-28.pdf" in response.headers["Content-Disposition"]
     body = " ".join(pdf_text(response.data, tmp_path).split())
@@ -402,12 +405,14 @@ def test_the_pdf_reads_back_with_the_event_and_appends_each_disqualification_rep
     assert "Penalties of Loss of Game and above (1)" in body
     assert "Disqualifications (1)" in body and f"DQ-{finished['event_id']}-1" in body
     assert "Disqualification report" in body and "Two people saw cards being arranged" in body  # the appendix
-    letter = finished["organizer_client"].get(f"{base(finished)}/report.pdf?paper=letter")
-    assert letter.status_code == 200
-    assert finished["organizer_client"].get(f"{base(finished)}/report.pdf?paper=a3").status_code == 404
+    letter = report_pdf(finished["organizer_client"], job_worker, finished["event_id"], "letter")
+    assert letter.status_code == 200 and letter.data.startswith(b"%PDF")
+    page = f"{base(finished)}/report"
+    a3 = post_form(finished["organizer_client"], f"{page}/pdf", {"paper": "a3"}, form_page=page)
+    assert a3.status_code == 400  # no such paper: no job
 
 
-def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user, tmp_path):
+def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user, tmp_path, job_worker):
     from bench.generate import Size, generate_event
     from judgeapp.postevent import services
 
@@ -473,7 +478,7 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
     assert f"<dd>{report.extension_minutes} min</dd>" in page
 
     # PDF: the same rows, read back from the text layer.
-    body = pdf_text(client.get(f"/events/{event_id}/report.pdf").data, tmp_path, "-layout")
+    body = pdf_text(report_pdf(client, job_worker, event_id).data, tmp_path, "-layout")
     for row in report.penalties:  # the table's line for the infraction (a long name wraps onto the next line)
         line = next(line for line in body.splitlines() if line.strip().startswith(f"{row.code} "))
         assert [int(n) for n in line.split()[-len(row.counts) - 1 :]] == [*row.counts, row.total], line

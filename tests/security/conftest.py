@@ -135,6 +135,7 @@ def floor_objects(app, event_id, floor_id, head_id):
 
     call, _ = calls.raise_call(db.session, event=event, table=2, reason="dispute", note="")
     key = calls.call_key_of(db.session, event, event.organizer)
+    rendered = finished_renders(event)
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
     assert call.number == 1
@@ -148,7 +149,25 @@ def floor_objects(app, event_id, floor_id, head_id):
         "request_id": link.id,
         "token": token,
         "upload_id": upload.id,
+        **rendered,
     }
+
+
+def finished_renders(event) -> dict[str, int]:
+    """A QR sheet and a report PDF as their jobs leave them (done, the file kept), for the download routes; the
+    rendering itself, by a real worker, is tests/integration/test_renders.py's."""
+    from judgeapp import jobs, renders
+    from judgeapp.lifecycles import JobState
+    from judgeapp.models import utcnow
+
+    ids = {}
+    for kind, arg in ((renders.QR_SHEET, "sheet_id"), (renders.EVENT_REPORT, "pdf_id")):
+        job = jobs.submit(db.session, kind, actor=event.organizer, event=event, payload={"paper": "a4"}, subject=arg)
+        job.state, job.finished_at, job.result = JobState.DONE, utcnow(), {}
+        renders.keep_file(db.session, job, f"{arg}.pdf", b"%PDF-1.7\n% a stored render\n%%EOF\n")
+        ids[arg] = job.id
+    db.session.info.pop(jobs.QUEUE_KEY, None)  # done already: nothing for a worker to run
+    return {**ids, "job_id": ids["sheet_id"]}  # a job for the job page too (events.job)
 
 
 def url_of(app, rule, args: dict, **overrides) -> str:

@@ -356,6 +356,9 @@ def build_world(app):
         colleagues_call = call(13, ("take", colleague, F))
         handed_call = call(14, ("take", floor, F), ("escalate", floor, F))
         closed_call = call(15, ("take", floor, F), ("close", floor, F))
+        from tests.security.conftest import finished_renders
+
+        rendered = finished_renders(event)  # a kept QR sheet and report PDF, for their download routes
         db.session.commit()
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event.id))
         args = {
@@ -373,6 +376,7 @@ def build_world(app):
             "upload_id": upload.id,
             "table": 11,
             "sig": "made-up-signature",
+            **rendered,
         }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {

@@ -4,6 +4,7 @@ judge: incidents, appeals, investigations and their statement links, time extens
 import subprocess
 
 from tests.conftest import login
+from tests.renders import report_pdf
 from tests.security.conftest import url_of, with_every_role
 
 OBJECT_ARGUMENTS = {"number", "extension_id", "deck_check_id", "request_id", "assignment_id", "player_id"}
@@ -25,7 +26,7 @@ def test_every_route_naming_an_object_answers_404_when_the_object_is_another_eve
     assert not wrong, "\n".join(wrong)
 
 
-def test_the_other_events_report_pdf_and_csv_show_none_of_this_events_records(app, world, tmp_path):
+def test_the_other_events_report_pdf_and_csv_show_none_of_this_events_records(app, world, tmp_path, job_worker):
     users, args = world
     client = app.test_client()
     login(client, users["other_organizer"][1])
@@ -33,7 +34,7 @@ def test_the_other_events_report_pdf_and_csv_show_none_of_this_events_records(ap
     page = client.get(f"/events/{other}/report").get_data(as_text=True)
     csv = client.get(f"/events/{other}/export/incidents.csv").get_data(as_text=True)
     pdf = tmp_path / "report.pdf"
-    pdf.write_bytes(client.get(f"/events/{other}/report.pdf").data)
+    pdf.write_bytes(report_pdf(client, job_worker, other).data)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert "Other event" in page and "Other event" in text
     for shown in (page, csv, text):

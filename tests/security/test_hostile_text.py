@@ -11,6 +11,7 @@ from sqlalchemy import select
 from judgeapp.extensions import db
 from judgeapp.models import Appeal, DeckCheck, Event, Incident, JudgeCall, Player, TimeExtension, User
 from tests.conftest import CSRF_RE, KEY_RE, login
+from tests.renders import report_pdf
 
 MARKUP = '<script>alert("x")</script><img src=x onerror=alert(1)><b onmouseover=alert(2)>bold</b>'
 RTL = "\u202eevil\u202c \u200f"  # right-to-left override and mark: kept, they are printable text
@@ -41,7 +42,7 @@ def assert_inert(html: str, where: str):
 
 
 def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_pages_pdf_and_csv(
-    app, make_user, tmp_path, audit_watch
+    app, make_user, tmp_path, audit_watch, job_worker
 ):
     _, organizer_email = make_user(organizer=True, name=STORED[:150])
     _, head_email = make_user(name="Head")
@@ -181,7 +182,7 @@ def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_p
     assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in shown and "\u202eevil\u202c" in shown
 
     pdf = tmp_path / "report.pdf"
-    pdf.write_bytes(head.get(f"{base}/report.pdf").data)
+    pdf.write_bytes(report_pdf(head, job_worker, event_id).data)
     text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     assert '<script>alert("x")</script>' in " ".join(text.split()), "the PDF shows the text as typed, not as markup"
 

@@ -185,7 +185,7 @@ def give_role(app):
         with app.app_context():
             event = db.session.get(Event, event_id)
             user = db.session.get(User, user_id)
-            services.add_staff(
+            services.assign_staff(
                 db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role)
             )
             db.session.commit()

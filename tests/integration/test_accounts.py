@@ -13,7 +13,7 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
-from judgeapp.models import AccountToken, AuditEntry, StaffAssignment, User, UserSession
+from judgeapp.models import AccountToken, AuditEntry, StaffAssignment, StaffInvitation, User, UserSession
 from tests.conftest import ACCOUNT_LINK_RE, PASSWORD, app_config, login, post_form
 from tests.integration.test_investigations import base, dq, post, send_statement  # noqa: F401 (dq: a fixture)
 
@@ -65,7 +65,7 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     client, event_id = organizer
     response = add_staff(client, event_id, "Nina.New@Example.test", name="Nina New")
     html = response.get_data(as_text=True)
-    assert "nina.new@example.test is now floor judge; we emailed them." in html
+    assert "Nina New is invited as floor judge; we emailed them. The role is theirs once they accept." in html
     assert "first password" not in html.lower()
     [invite] = mailbox.to("nina.new@example.test")
     body = invite.get_body(("plain",)).get_content()
@@ -87,7 +87,11 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     assert page.status_code == 200 and "Choose your password" in page.get_data(as_text=True)
     assert page.headers["Cache-Control"] == "no-store"
     assert use_link(judge, url, name="Nina Newcomer").status_code == 302
-    assert "Winter Open" in judge.get("/").get_data(as_text=True)
+    invited = judge.get("/").get_data(as_text=True)
+    assert "Olivia Organizer invites you as floor judge at Winter Open" in invited  # not in the list until accepted
+    accept = re.search(r'action="(/invitations/\d+/accept)"', invited).group(1)
+    assert post_form(judge, accept, {}, form_page="/").status_code == 302
+    assert 'href="/events/%d"' % event_id in judge.get("/").get_data(as_text=True)
     assert login(app.test_client(), "nina.new@example.test", NEW_PASSWORD).status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.name).where(User.email == "nina.new@example.test")) == "Nina Newcomer"
@@ -104,8 +108,8 @@ def test_organizer_sees_the_same_message_for_new_and_existing_accounts(app, orga
         for r in (known, unknown, nameless)
     ]
     assert messages == [
-        f"{e} is now floor judge; we emailed them."
-        for e in ("known@example.test", "unknown@example.test", "nameless@example.test")
+        f"{e} is invited as floor judge; we emailed them. The role is theirs once they accept."
+        for e in ("Whatever Name", "Whatever Name", "nameless@example.test")
     ]
     assert known.status_code == unknown.status_code == nameless.status_code == 200
     # the existing account gets a notice (no link, its password unchanged); the new ones an invite
@@ -114,7 +118,8 @@ def test_organizer_sees_the_same_message_for_new_and_existing_accounts(app, orga
     assert ACCOUNT_LINK_RE.search(mailbox.to("unknown@example.test")[0].get_body(("plain",)).get_content())
     assert login(app.test_client(), "known@example.test", PASSWORD).status_code == 302
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(StaffAssignment)) == 3
+        assert db.session.scalar(select(func.count()).select_from(StaffInvitation)) == 3
+        assert db.session.scalar(select(func.count()).select_from(StaffAssignment)) == 0  # none accepted yet
 
 
 def test_an_invited_judge_added_to_a_second_event_gets_a_fresh_invite(app, organizer, make_user, make_event, mailbox):

@@ -164,7 +164,7 @@ def build_world(app):
             data=events.EventData(**{**data, "name": "Other event"}),
         )
         db.session.flush()
-        events.add_staff(
+        events.assign_staff(
             db.session,
             actor=get("other_organizer"),
             event=other,
@@ -173,13 +173,13 @@ def build_world(app):
             role=StaffRole.HEAD_JUDGE,
         )
         for role in ("floor_judge", "scorekeeper", "head_judge"):
-            events.add_staff(
+            events.assign_staff(
                 db.session, actor=get("organizer"), event=event, email=users[role][1], name="", role=StaffRole(role)
             )
         floor, head = get("floor_judge"), get("head_judge")
         colleague = create_user(db.session, email="colleague@matrix.test", name="colleague", password=PASSWORD)
         db.session.flush()
-        events.add_staff(
+        events.assign_staff(
             db.session, actor=get("organizer"), event=event, email=colleague.email, name="", role=StaffRole.FLOOR_JUDGE
         )
         F, H = frozenset({Role.FLOOR_JUDGE}), frozenset({Role.HEAD_JUDGE})

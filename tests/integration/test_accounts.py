@@ -363,11 +363,11 @@ def test_statement_link_waits_in_the_session_cookie_sealed_not_readable(app, dq)
     assert response.status_code == 302
     waiting = session_cookie_text(app, head)  # between the POST and the page that shows the link once
     page = head.get(response.headers["Location"]).get_data(as_text=True)
-    token = re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
+    token = re.search(r'href="http://127.0.0.1:5000/statement/([^"]+)"', page).group(1)
     assert token not in waiting and "judgeapp.new_statement_link" in waiting
     assert token not in session_cookie_text(app, head)
     assert (
-        re.search(r'href="http://localhost/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True))
+        re.search(r'href="http://127.0.0.1:5000/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True))
         is None
     )  # shown once only
     visitor = app.test_client()

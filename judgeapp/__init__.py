@@ -111,6 +111,9 @@ def register_extensions(app: Flask) -> None:
     from .mail import mail
 
     mail.init_app(app)
+    from . import jobs
+
+    jobs.init_app(app)
     login_manager.init_app(app)
     login_manager.login_view = "auth.login"
     login_manager.login_message = _l("Log in to continue.")

@@ -78,6 +78,23 @@ def register(app: Flask) -> None:
     app.cli.add_command(penalty)
     app.cli.add_command(backup)
     app.cli.add_command(import_tournament)
+    app.cli.add_command(jobs_group)
+
+
+jobs_group = AppGroup("jobs", help="The job worker: imports, renders and mail run off the request.")
+
+
+@jobs_group.command("worker")
+@click.option("--workers", type=int, help="Worker processes (default JOBS_WORKERS).")
+@with_appcontext
+def jobs_worker(workers):
+    """Run the job worker until Ctrl-C or SIGTERM (make run and make serve start one beside the server)."""
+    from . import jobs
+
+    app = current_app._get_current_object()
+    db.session.remove()
+    db.engine.dispose()
+    jobs.run_worker(app, workers=workers)
 
 
 @click.command("import-tournament")

@@ -45,6 +45,12 @@ def from_environment(instance_path: str) -> dict:
         "CALL_LIMIT_PER_TABLE": os.environ.get("JUDGEAPP_CALL_LIMIT_PER_TABLE") or DEFAULTS["CALL_LIMIT_PER_TABLE"],
         "CALL_LIMIT_PER_ADDRESS": os.environ.get("JUDGEAPP_CALL_LIMIT_PER_ADDRESS")
         or DEFAULTS["CALL_LIMIT_PER_ADDRESS"],
+        # The job queue (judgeapp/jobs.py): Redis when REDIS_URL is set, else its own SQLite file
+        "REDIS_URL": os.environ.get("REDIS_URL") or None,
+        "JOBS_STORE": os.environ.get("JUDGEAPP_JOBS_STORE") or str(instance / "jobs.sqlite3"),
+        "JOBS_WORKERS": int(os.environ.get("JUDGEAPP_JOBS_WORKERS") or DEFAULTS["JOBS_WORKERS"]),
+        "JOBS_TIME_LIMIT": int(os.environ.get("JUDGEAPP_JOBS_TIME_LIMIT") or DEFAULTS["JOBS_TIME_LIMIT"]),
+        "JOBS_MEMORY_MB": int(os.environ.get("JUDGEAPP_JOBS_MEMORY_MB") or DEFAULTS["JOBS_MEMORY_MB"]),
         **mail_settings(os.environ),
     }
 
@@ -79,6 +85,16 @@ DEFAULTS: dict[str, Any] = {
     "JUDGEAPP_IMPORT_MAX_BYTES": 16 * 1024 * 1024,  # the players import only: 130,000 rows are 4-5 MB
     "JUDGEAPP_IMPORT_BATCH_ROWS": 500,  # players written per transaction: SQLite's write lock is held briefly
     "JUDGEAPP_IMPORT_PAUSE_MS": 110,  # SQLite: between batches, so that waiting requests get the lock
+    # The job queue (judgeapp/jobs.py). JOBS_STORE: the SQLite file of the queue when REDIS_URL is not set (None:
+    # instance/jobs.sqlite3). Each job runs in a process of its own with these limits (a task may set lower ones);
+    # the worker polls the queue at most this many seconds apart when it is idle.
+    "REDIS_URL": None,
+    "JOBS_STORE": None,
+    "JOBS_WORKERS": 2,
+    "JOBS_TIME_LIMIT": 600,
+    "JOBS_MEMORY_MB": 1024,
+    "JOBS_POLL_SECONDS": 1.0,
+    "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail"],
     "JUDGEAPP_SESSION_DAYS": 14,
     "JUDGEAPP_SQLITE_BUSY_MS": 15000,
     "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused

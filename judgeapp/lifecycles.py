@@ -537,6 +537,39 @@ INVITATION = Machine(
     refusals={"accept": _ANSWERED, "decline": _ANSWERED},
 )
 
+# ---- jobs ------------------------------------------------------------------------------------------------------------
+
+
+class JobState(str, enum.Enum):
+    """Heavy work run off the request by the job worker (judgeapp/jobs.py): waiting, running, then done or failed."""
+
+    QUEUED = "queued"  # submitted; waits for a worker
+    RUNNING = "running"  # a worker runs it and writes its progress
+    DONE = "done"  # finished; its result is kept (it may say the organizer must take a step)
+    FAILED = "failed"  # ended with a readable reason: an error, over its time or memory limit, or its worker died
+
+    @property
+    def label(self) -> str:
+        return {"queued": _l("waiting"), "running": _l("running"), "done": _l("done"), "failed": _l("failed")}[
+            self.value
+        ]
+
+
+JOB = Machine(
+    "job",
+    JobState,
+    {
+        "start": (frozenset({JobState.QUEUED}), JobState.RUNNING),
+        "finish": (frozenset({JobState.RUNNING}), JobState.DONE),
+        "fail": (frozenset({JobState.QUEUED, JobState.RUNNING}), JobState.FAILED),
+    },
+    refusals={
+        "start": (_l("This job is already {state}."), ""),
+        "finish": (_l("This job is {state}: it cannot finish now."), ""),
+        "fail": (_l("This job is already {state}."), ""),
+    },
+)
+
 MACHINES = (
     INCIDENT,
     APPEAL,
@@ -548,4 +581,5 @@ MACHINES = (
     TOURNAMENT_IMPORT,
     CALL,
     INVITATION,
+    JOB,
 )

@@ -18,6 +18,7 @@ from .lifecycles import (  # one wording of each state
     DeckCheckState,
     ImportState,
     InvestigationState,
+    JobState,
 )
 from .texts import lazy_gettext as _l
 
@@ -717,3 +718,36 @@ class JudgeCall(Base):
     @property
     def held_since(self) -> datetime | None:
         return self.head_taken_at if self.head_taken_by_id is not None else self.taken_at
+
+
+class Job(Base):
+    """Heavy work run off the request by the job worker (judgeapp/jobs.py): an import, a render, a mail. Who asked
+    for it and for which event, its state (lifecycles.JOB), its progress (`done` of `total` of what `counting` names,
+    plus any other counts), a bounded summary of its result, or the readable reason it failed. Kept, never deleted."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (
+        Index("ix_jobs_event_kind_state", "event_id", "kind", "state"),
+        Index("ix_jobs_subject", "subject"),
+        Index("ix_jobs_state", "state"),
+    )
+
+    id: Mapped[intpk]
+    kind: Mapped[str] = mapped_column(String(32))  # a task of the registry: "import", "mail"…
+    event_id: Mapped[int | None] = mapped_column(ForeignKey("events.id"))
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))  # None: asked by no account (a mail)
+    subject: Mapped[str | None] = mapped_column(String(64))  # the record it works on, e.g. "import:12"
+    state: Mapped[JobState] = mapped_column(_enum(JobState), default=JobState.QUEUED)
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # what the task needs (kept small)
+    counting: Mapped[str] = mapped_column(String(32), default="")  # what `done`/`total` count: "rows_read"…
+    done: Mapped[int] = mapped_column(default=0, server_default="0")
+    total: Mapped[int | None]  # None: not known yet
+    counts: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)  # every count so far, by what it counts
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)  # a bounded summary, once done
+    error: Mapped[str | None] = mapped_column(Text)  # the readable reason, once failed
+    worker: Mapped[str | None] = mapped_column(String(128))  # host:pid of the process running it
+    created_at: Mapped[created_at]
+    started_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+    actor: Mapped[User | None] = relationship()

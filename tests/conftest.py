@@ -5,10 +5,15 @@ from __future__ import annotations
 import email
 import email.policy
 import http.server
+import json
 import os
 import re
+import signal
 import socket
+import subprocess
+import sys
 import threading
+import time
 from datetime import date
 from pathlib import Path
 
@@ -32,6 +37,10 @@ def app_config(tmp_path: Path, **overrides) -> dict:
         "RATELIMIT_STORAGE_URI": "memory://",
         # A cheap hash keeps hundreds of logins fast; the hashing itself is tested with the default (test_auth).
         "JUDGEAPP_PASSWORD_HASH": "pbkdf2:sha256:1000",
+        # The job queue: its own SQLite file per test; a worker runs only where a test asks for one (job_worker)
+        "JOBS_STORE": str(tmp_path / "jobs.sqlite3"),
+        "JOBS_POLL_SECONDS": 0.2,
+        "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail", "tests.job_tasks"],
     }
     config.update(overrides)
     return config
@@ -93,6 +102,74 @@ def app(tmp_path, smtp_server):
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
+
+
+class Worker:
+    """A real job worker (the consumer of judgeapp/jobs.py) in a subprocess, on the test's database and job store."""
+
+    def __init__(self, app, count: int = 1):
+        config = {}
+        for key, value in app.config.items():
+            try:
+                json.dumps(value)
+            except TypeError:
+                continue
+            config[key] = value
+        env = {**os.environ, "JUDGEAPP_WORKER_CONFIG": json.dumps(config), "JUDGEAPP_WORKER_COUNT": str(count)}
+        self.app = app
+        self.log = open(Path(app.config["JOBS_STORE"]).with_suffix(".log"), "w+b")  # noqa: SIM115
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "tests.job_worker"],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: the consumer and its worker processes stop together
+        )
+
+    def wait(self, job_id: int, timeout: float = 120):
+        """The job once it ended (done or failed), read from the database; fails the test after `timeout` s."""
+        from judgeapp.lifecycles import JobState
+        from judgeapp.models import Job
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self.app.app_context():
+                job = db.session.get(Job, job_id)
+                if job is not None and job.state in (JobState.DONE, JobState.FAILED):
+                    db.session.expunge(job)
+                    db.session.remove()
+                    return job
+                db.session.remove()
+            assert self.process.poll() is None, f"the job worker died:\n{self.output()}"
+            time.sleep(0.1)
+        raise AssertionError(f"job {job_id} did not end within {timeout} s; worker output:\n{self.output()}")
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def stop(self):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.process.pid, sig)  # the group this fixture started, by its id
+            except ProcessLookupError:
+                break
+            try:
+                self.process.wait(20)
+                break
+            except subprocess.TimeoutExpired:
+                continue
+        self.log.close()
+
+
+@pytest.fixture
+def job_worker(app):
+    """A real job worker for this test (only the tests that need one start it)."""
+    worker = Worker(app)
+    yield worker
+    worker.stop()
 
 
 @pytest.fixture

@@ -1,7 +1,7 @@
 """staff invitations: an added account accepts (or declines) a role before it counts
 
 Revision ID: c0de32000017
-Revises: c0de22000014
+Revises: c0de32000015
 Create Date: 2026-11-26 19:30:00
 
 """
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c0de32000017'
-down_revision = 'c0de22000014'
+down_revision = 'c0de32000015'
 branch_labels = None
 depends_on = None
 

@@ -27,8 +27,9 @@ def organizer(app, make_user, make_event):
     return client, make_event(uid, name="Winter Open")
 
 
-def invite(client, event_id, email, name="", role="floor_judge", **extra):
-    return post_form(client, f"/events/{event_id}/staff", {"email": email, "name": name, "role": role, **extra})
+def invite(client, event_id, email, name="", role="floor_judge", fields=None, **kwargs):
+    data = {"email": email, "name": name, "role": role, **(fields or {})}
+    return post_form(client, f"/events/{event_id}/staff", data, **kwargs)
 
 
 def signed_in(app, email, password=PASSWORD):
@@ -200,7 +201,7 @@ def test_replacing_the_head_judge_asks_first_naming_who_is_replaced(app, organiz
     assert asked.status_code == 400
     assert "Hana Head is the head judge now. Tick the box to replace them once this person accepts." in html
     assert 'value="new.head@example.test"' in html
-    assert invite(client, event_id, "new.head@example.test", role="head_judge", replace_head_judge="y").status_code == (
+    assert invite(client, event_id, "new.head@example.test", role="head_judge", fields={"replace_head_judge": "y"}).status_code == (
         302
     )
     with app.app_context():  # the current head judge stays until the new one accepts
@@ -252,14 +253,15 @@ def test_an_event_name_with_line_breaks_forges_no_second_mail_in_the_console_log
     text = record.getMessage()
     assert re.findall(r"^(From|To|Subject): ", text, re.M) == ["From", "To", "Subject"]
     assert re.findall(r"^To: .*$", text, re.M) == ["To: logged@example.test"]
-    assert "http://evil.example/account/set-password/forged" not in ACCOUNT_LINK_RE.findall(text)
+    assert not re.search(r"^http://evil", text, re.M)  # the forged link never stands on a line of its own
+    assert re.findall(r"^" + ACCOUNT_LINK_RE.pattern + "$", text, re.M)[0].startswith("http://127.0.0.1:5000/")
     assert [line for line in text.splitlines() if line == "-" * 72] == ["-" * 72]  # one mail, one separator
     with app.app_context():
         db.session.remove()
         db.engine.dispose()
 
 
-class RefusingBackend(BaseEmailBackend):
+class RefusingEmailBackend(BaseEmailBackend):
     """A mail backend that refuses every message as Flask-Mailman refuses a bad header (BadHeaderError)."""
 
     def send_messages(self, email_messages):
@@ -268,9 +270,9 @@ class RefusingBackend(BaseEmailBackend):
 
 def test_a_mail_error_after_the_invitation_is_saved_says_saved_but_the_mail_could_not_be_sent(app, organizer, caplog):
     client, event_id = organizer
-    app.extensions["mailman"].backend = "tests.integration.test_account_findings.RefusingBackend"
+    app.extensions["mailman"].backend = RefusingEmailBackend
     with caplog.at_level(logging.ERROR):
-        response = invite(client, event_id, "nina\u2028@example.test", name="Nina", follow_redirects=True)
+        response = invite(client, event_id, "nina@example.test", name="Nina", follow_redirects=True)
     assert response.status_code == 200
     assert "Nina is invited as floor judge: saved, but the mail could not be sent." in flash_of(response)
     with app.app_context():
@@ -281,7 +283,7 @@ def test_a_mail_error_after_the_invitation_is_saved_says_saved_but_the_mail_coul
 
 def test_a_failed_reset_mail_answers_like_any_other(app, make_user, caplog):
     _, email = make_user("reset.me@example.test")
-    app.extensions["mailman"].backend = "tests.integration.test_account_findings.RefusingBackend"
+    app.extensions["mailman"].backend = RefusingEmailBackend
     response = post_form(app.test_client(), "/account/forgot", {"email": email})
     assert response.status_code == 302 and response.headers["Location"] == "/login"
 

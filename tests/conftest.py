@@ -164,6 +164,18 @@ class Worker:
         self.log.close()
 
 
+def run_jobs(worker: Worker) -> list:
+    """Wait until every job submitted so far has ended (the worker ran them: a reset mail is sent off the request)."""
+    from sqlalchemy import select
+
+    from judgeapp.models import Job
+
+    with worker.app.app_context():
+        ids = list(db.session.scalars(select(Job.id).order_by(Job.id)))
+        db.session.remove()
+    return [worker.wait(job_id) for job_id in ids]
+
+
 @pytest.fixture
 def job_worker(app):
     """A real job worker for this test (only the tests that need one start it)."""

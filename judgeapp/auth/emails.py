@@ -11,9 +11,9 @@ from flask import current_app, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from .. import mail
+from .. import jobs, mail
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
-from ..models import TokenPurpose, User
+from ..models import Job, TokenPurpose, User
 from . import services
 
 
@@ -160,3 +160,36 @@ def send_reset(user: User, url: str) -> None:
             ]
         )
     mail.send(user.email, subject, body)
+
+
+# ---- "Forgot password?": the same work for every address, the mail sent off the request ------------------------------
+
+RESET_JOB = "account.reset"
+
+
+def request_reset(session, email: str) -> Job:
+    """The forgot-password form's one path, whatever the address: a job for the worker, queued when the request
+    commits. The request neither looks the address up nor hashes a token nor talks to the mail server, so its answer
+    (and how long it takes) is the same for an account's address and for one nobody uses; the worker does the rest."""
+    return jobs.submit(session, RESET_JOB, actor=None, event=None, payload={"email": services.normalise_email(email)})
+
+
+@jobs.task(RESET_JOB, counting="messages_sent", time_limit=120, memory_mb=256)
+def _send_reset_job(job: Job, progress: jobs.Progress) -> dict:
+    """In the worker: when an account uses the address, a one-time reset link and the mail that carries it."""
+    from ..extensions import db
+
+    email = str(job.payload.get("email", ""))
+    job.payload = {}  # the address someone typed is not kept once the job has run
+    user = services.user_by_email(db.session, email)
+    if user is None:
+        db.session.commit()
+        return {}
+    url = new_link(db.session, user, TokenPurpose.RESET)
+    db.session.commit()
+    try:
+        send_reset(user, url)
+    except mail.SEND_ERRORS as err:
+        raise jobs.JobError(_("The message could not be sent: %(error)s", error=type(err).__name__)) from err
+    progress.update(1, 1, messages_sent=1)
+    return {}

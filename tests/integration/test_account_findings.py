@@ -12,8 +12,9 @@ from flask_mailman.message import BadHeaderError
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import AuditEntry, Event, StaffAssignment, StaffInvitation, User, utcnow
-from tests.conftest import ACCOUNT_LINK_RE, PASSWORD, app_config, login, post_form
+from judgeapp.models import AccountToken, AuditEntry, Event, Job, StaffAssignment, StaffInvitation, User, utcnow
+from tests.conftest import ACCOUNT_LINK_RE, PASSWORD, app_config, login, post_form, run_jobs
+from tests.integration.test_investigations import base, dq, post  # noqa: F401 (dq: a fixture)
 
 pytestmark = pytest.mark.db
 
@@ -281,19 +282,27 @@ def test_a_mail_error_after_the_invitation_is_saved_says_saved_but_the_mail_coul
     assert "'nina@example.test'" in logged.getMessage()  # the log field written with repr
 
 
-def test_a_failed_reset_mail_answers_like_any_other(app, make_user, caplog):
-    _, email = make_user("reset.me@example.test")
-    app.extensions["mailman"].backend = RefusingEmailBackend
-    response = post_form(app.test_client(), "/account/forgot", {"email": email})
-    assert response.status_code == 302 and response.headers["Location"] == "/login"
+def test_forgot_password_runs_the_same_code_path_for_a_known_and_an_unknown_address(app, make_user, mailbox, job_worker):
+    _, email = make_user("known.reset@example.test")
+    for address in (email, "nobody.here@example.test"):
+        assert post_form(app.test_client(), "/account/forgot", {"email": address}).status_code == 302
+    with app.app_context():  # each request queued the same job, and did nothing else: no link, no mail, no lookup
+        jobs = db.session.scalars(select(Job).order_by(Job.id)).all()
+        assert [(j.kind, j.actor_id, sorted(j.payload)) for j in jobs] == [("account.reset", None, ["email"])] * 2
+        assert db.session.scalars(select(AccountToken)).all() == []
+    assert mailbox.messages == []
+    ran = run_jobs(job_worker)
+    assert [j.state.value for j in ran] == ["done", "done"] and all(j.payload == {} for j in ran)  # address not kept
+    assert len(mailbox.to(email)) == 1 and mailbox.to("nobody.here@example.test") == []
 
 
 # ---- reset links ----------------------------------------------------------------------------------------------------
 
 
-def test_changing_the_password_spends_every_open_reset_link(app, make_user, mailbox):
+def test_changing_the_password_spends_every_open_reset_link(app, make_user, mailbox, job_worker):
     _, email = make_user("changer@example.test")
     post_form(app.test_client(), "/account/forgot", {"email": email})
+    run_jobs(job_worker)
     link = "/" + mailbox.link(email).split("://", 1)[1].partition("/")[2]
     owner = signed_in(app, email)
     changed = post_form(
@@ -321,3 +330,89 @@ def test_the_call_link_404_answers_in_the_requests_language_not_the_events(app, 
     assert made_up.get_data(as_text=True) == nowhere.get_data(as_text=True)  # nothing tells event N exists
     asked = app.test_client().get(f"/call/{event_id}/7/{'a' * 16}", headers={"Accept-Language": "ja"})
     assert '<html lang="ja"' in asked.get_data(as_text=True)
+
+
+def test_statement_links_are_built_on_the_configured_address_not_the_request_host(app, dq):
+    app.config["JUDGEAPP_BASE_URL"] = "https://judges.example.org/app"
+    head = dq["head"]
+    made = post(
+        head, f"{base(dq)}/investigations/1/links", **{"link-author_name": "Eve Witness", "link-author_role": "witness"}
+    )
+    page = head.get(made.headers["Location"]).get_data(as_text=True)
+    assert re.search(r'href="https://judges\.example\.org/app/statement/[^"]+"', page)
+    assert "http://localhost/statement/" not in page
+
+
+# ---- lockouts that forged addresses cannot cause --------------------------------------------------------------------
+
+
+@pytest.fixture
+def proxied(app, tmp_path):
+    """The app behind one trusted proxy (JUDGEAPP_PROXY_HOPS=1: X-Forwarded-For is believed), on the same database."""
+    from judgeapp import create_app
+
+    built = create_app(app_config(tmp_path, JUDGEAPP_PROXY_HOPS=1))
+    yield built
+    with built.app_context():
+        db.engine.dispose()
+
+
+def login_from(client, email: str, password: str, address: str) -> int:
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', client.get("/login").get_data(as_text=True))
+    data = {"csrf_token": token.group(1), "email": email, "password": password}
+    return client.post("/login", data=data, headers={"X-Forwarded-For": address}).status_code
+
+
+def sign_out(client):
+    post_form(client, "/logout", {}, form_page="/")
+
+
+def test_wrong_passwords_from_forged_addresses_do_not_lock_the_owner_out_of_their_own_device(proxied, make_user):
+    _, email = make_user("targeted@example.test")
+    owner = proxied.test_client()
+    assert login_from(owner, email, PASSWORD, "198.51.100.7") == 302  # the owner's phone, signed in before
+    sign_out(owner)
+    attacker = proxied.test_client()
+    wrong = [login_from(attacker, email, "not-the-password", f"203.0.113.{n}") for n in range(1, 12)]
+    assert wrong == [401] * 10 + [429]  # the guesser is stopped after LOGIN_LIMIT_PER_ACCOUNT, from any address
+    assert login_from(proxied.test_client(), email, PASSWORD, "192.0.2.99") == 429  # an unknown browser waits
+    assert login_from(owner, email, PASSWORD, "192.0.2.50") == 302  # the owner's own phone signs in, any address
+
+
+def test_the_owners_known_device_still_has_a_limit_of_its_own(proxied, make_user):
+    _, email = make_user("careless@example.test")
+    owner = proxied.test_client()
+    assert login_from(owner, email, PASSWORD, "198.51.100.7") == 302
+    sign_out(owner)
+    codes = [login_from(owner, email, "not-the-password", f"192.0.2.{n}") for n in range(1, 7)]
+    assert codes == [401] * 5 + [429]  # LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS, counted per device whatever its address
+
+
+def test_a_device_cookie_names_only_the_accounts_signed_in_on_it(proxied, make_user):
+    _, mine = make_user("mine@example.test")
+    _, victim = make_user("victim@example.test")
+    attacker = proxied.test_client()
+    assert login_from(attacker, mine, PASSWORD, "203.0.113.1") == 302  # the attacker's own account: a device cookie
+    sign_out(attacker)
+    wrong = [login_from(attacker, victim, "not-the-password", f"203.0.113.{n}") for n in range(2, 14)]
+    assert wrong == [401] * 10 + [429] * 2  # for the victim's account it is any stranger's browser: no exemption
+
+
+def test_reset_requests_from_forged_addresses_do_not_block_the_owners_own_device(proxied, make_user):
+    _, email = make_user("reset.target@example.test")
+    owner = proxied.test_client()
+    assert login_from(owner, email, PASSWORD, "198.51.100.7") == 302
+    sign_out(owner)
+
+    def forgot(client, address):
+        token = csrf_token_of(client, "/account/forgot")
+        data = {"csrf_token": token, "email": email}
+        return client.post("/account/forgot", data=data, headers={"X-Forwarded-For": address}).status_code
+
+    stranger = proxied.test_client()
+    assert [forgot(stranger, f"203.0.113.{n}") for n in range(1, 5)] == [302, 302, 302, 429]
+    assert forgot(owner, "192.0.2.50") == 302  # the owner's phone can still ask for a link
+
+
+def csrf_token_of(client, url: str) -> str:
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(1)

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import User
-from tests.conftest import login, post_form
+from tests.conftest import login, post_form, run_jobs
 from tests.integration.test_imports import import_players, page, rejected_rows
 
 pytestmark = pytest.mark.db
@@ -127,10 +127,11 @@ def test_an_account_that_chose_english_gets_its_staff_email_in_english_even_for_
     assert notice["Subject"].strip() == "You are head judge at 冬季大会 on judgeapp"
 
 
-def test_a_password_reset_for_a_japanese_account_is_written_in_japanese(app, make_user, mailbox):
+def test_a_password_reset_for_a_japanese_account_is_written_in_japanese(app, make_user, mailbox, job_worker):
     uid, email = make_user(name="松本 健一")
     set_locale(app, uid, "ja")
     post_form(app.test_client(), "/account/forgot", {"email": email})
+    run_jobs(job_worker)  # sent by the job worker
     [reset] = mailbox.to(email)
     assert reset["Subject"].strip() == "judgeappの新しいパスワードを設定してください"
     body = reset.get_body(("plain",)).get_content()

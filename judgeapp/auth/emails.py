@@ -110,11 +110,11 @@ def send_invite(user: User, url: str, *, event_name: str, role, organizer: str, 
     login = external_url("auth.login")
     event_name, organizer = mail.single_line(event_name), mail.single_line(organizer)
     with force_locale(language_of(user, event)):
-        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        subject = _("Invitation: %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
         body = "\n\n".join(
             [
                 _("Hello %(name)s,", name=mail.single_line(user.name)),
-                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                _("%(organizer)s invites you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
                   event=event_name),
                 _("Choose your password here (the link works once, for %(expires)s):",
                   expires=_expires(TokenPurpose.INVITE)) + "\n" + url,
@@ -131,11 +131,11 @@ def send_staff_notice(user: User, *, event_name: str, role, organizer: str, even
     login = external_url("auth.login")
     event_name, organizer = mail.single_line(event_name), mail.single_line(organizer)
     with force_locale(language_of(user, event)):
-        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        subject = _("Invitation: %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
         body = "\n\n".join(
             [
                 _("Hello %(name)s,", name=mail.single_line(user.name)),
-                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                _("%(organizer)s invites you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
                   event=event_name) + "\n"
                 + _("Accept or decline the invitation on your events page when you log in: %(url)s", url=login)
                 + "\n"

@@ -69,7 +69,7 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     assert "first password" not in html.lower()
     [invite] = mailbox.to("nina.new@example.test")
     body = invite.get_body(("plain",)).get_content()
-    assert invite["Subject"] == "You are floor judge at Winter Open on judgeapp"
+    assert invite["Subject"] == "Invitation: floor judge at Winter Open on judgeapp"
     url = ACCOUNT_LINK_RE.search(body).group(0)
     token = url.rsplit("/", 1)[1]
     assert token not in html and "/account/set-password/" not in html  # the organizer never sees the link

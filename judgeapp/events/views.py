@@ -278,7 +278,7 @@ def answer_invitation(invitation_id, answer):
     db.session.commit()
     if answer == "accept":
         flash(_("You are now %(role)s at %(event)s.", role=role_in_sentence(invitation.role), event=invitation.event.name), "success")
-        return redirect(url_for("events.show", event_id=invitation.event_id))
+        return redirect(url_for("events.index", accepted=invitation.event_id))  # the list, with the event now in it
     flash(_("You declined the invitation to %(event)s.", event=invitation.event.name), "info")
     return redirect(url_for("events.index"))
 

@@ -371,7 +371,9 @@ def _japanese_demo(password):
     )
     services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE)
     services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER)
-    services.assign_staff(db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE)
+    services.assign_staff(
+        db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE
+    )
     for n, (name, reading) in enumerate(DEMO_JA_PLAYERS, start=1):
         player = services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMOJA-{n:03d}")
         player.reading = reading

@@ -25,7 +25,10 @@ MAX_AGE_DAYS = 365
 
 
 def _serializer() -> URLSafeSerializer:
-    return URLSafeSerializer(current_app.secret_key, salt="judgeapp known device")
+    secret = current_app.secret_key
+    if secret is None:
+        raise RuntimeError("SECRET_KEY is not set: nothing to sign the known-device cookie with")
+    return URLSafeSerializer(secret, salt="judgeapp known device")
 
 
 def _account(email: str) -> str:

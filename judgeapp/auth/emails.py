@@ -6,6 +6,7 @@ Host must not turn a reset email into a link to someone else's site."""
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app, url_for
 from flask_babel import force_locale
@@ -179,14 +180,15 @@ def _send_reset_job(job: Job, progress: jobs.Progress) -> dict:
     """In the worker: when an account uses the address, a one-time reset link and the mail that carries it."""
     from ..extensions import db
 
+    session: Any = db.session
     email = str(job.payload.get("email", ""))
     job.payload = {}  # the address someone typed is not kept once the job has run
-    user = services.user_by_email(db.session, email)
+    user = services.user_by_email(session, email)
     if user is None:
-        db.session.commit()
+        session.commit()
         return {}
-    url = new_link(db.session, user, TokenPurpose.RESET)
-    db.session.commit()
+    url = new_link(session, user, TokenPurpose.RESET)
+    session.commit()
     try:
         send_reset(user, url)
     except mail.SEND_ERRORS as err:

@@ -15,13 +15,12 @@ from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from .. import audit, names
+from .. import audit, names, permissions
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..choices import catalog_name
 from ..errors import FieldError
 from ..imports.model import MAX_TABLE, table_number
 from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog, round_end
-from .. import permissions
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, InvitationState, RoundState, invitation_state
 from ..models import (
     DeckCheck,
@@ -364,7 +363,9 @@ def add_staff(
     return StaffResult(invitation, invite)
 
 
-def assign_staff(session: Session, *, actor: User, event: Event, email: str, name: str, role: Role | Any) -> StaffAssignment:
+def assign_staff(
+    session: Session, *, actor: User, event: Event, email: str, name: str, role: Role | Any
+) -> StaffAssignment:
     """Give a person a role at the event at once (an accepted invitation; the operator's demo data; tests' set-up),
     creating their account without a password when they have none. A new head judge replaces the current one."""
     role = Role(getattr(role, "value", role))  # by value: a permissions.Role is the same role, not another
@@ -446,9 +447,7 @@ def answer_invitation(
     """The invited person accepts (the role becomes theirs; a head judge replaces the current one) or declines.
     LookupError for an invitation that is not theirs (never shown to anyone else); Refused when it is answered or
     expired. The invitation is kept either way."""
-    invitation = session.scalar(
-        select(StaffInvitation).where(StaffInvitation.id == invitation_id).with_for_update()
-    )
+    invitation = session.scalar(select(StaffInvitation).where(StaffInvitation.id == invitation_id).with_for_update())
     if invitation is None or invitation.user_id != user.id:
         raise LookupError(invitation_id)
     transition = "accept" if accept else "decline"

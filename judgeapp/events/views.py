@@ -18,10 +18,10 @@ from ..permissions import Role as Authority
 from ..web import button, clock
 from . import bp, imports, services
 from .forms import (
-    AnswerInvitationForm,
     OTHER_ROLES_IN_SENTENCE,
     ROLE_IN_SENTENCE,
     ROLE_NAMES,
+    AnswerInvitationForm,
     EndRoundForm,
     EndStaffForm,
     EventForm,
@@ -277,7 +277,14 @@ def answer_invitation(invitation_id, answer):
         abort(404)
     db.session.commit()
     if answer == "accept":
-        flash(_("You are now %(role)s at %(event)s.", role=role_in_sentence(invitation.role), event=invitation.event.name), "success")
+        flash(
+            _(
+                "You are now %(role)s at %(event)s.",
+                role=role_in_sentence(invitation.role),
+                event=invitation.event.name,
+            ),
+            "success",
+        )
         return redirect(url_for("events.index", accepted=invitation.event_id))  # the list, with the event now in it
     flash(_("You declined the invitation to %(event)s.", event=invitation.event.name), "info")
     return redirect(url_for("events.index"))

@@ -134,8 +134,10 @@ def test_adding_staff_by_email_shows_the_typed_name_not_the_account_owners_own_n
     make_user("kim@example.test", name="Kim Secretname")
     known = invite(client, event_id, "kim@example.test", name="Whatever Name", follow_redirects=True)
     unknown = invite(client, event_id, "nobody@example.test", name="Whatever Name", follow_redirects=True)
-    assert flash_of(known) == flash_of(unknown) == (
-        "Whatever Name is invited as floor judge; we emailed them. The role is theirs once they accept."
+    assert (
+        flash_of(known)
+        == flash_of(unknown)
+        == ("Whatever Name is invited as floor judge; we emailed them. The role is theirs once they accept.")
     )
     page = client.get(f"/events/{event_id}/staff").get_data(as_text=True)
     assert "Kim Secretname" not in page
@@ -202,9 +204,9 @@ def test_replacing_the_head_judge_asks_first_naming_who_is_replaced(app, organiz
     assert asked.status_code == 400
     assert "Hana Head is the head judge now. Tick the box to replace them once this person accepts." in html
     assert 'value="new.head@example.test"' in html
-    assert invite(client, event_id, "new.head@example.test", role="head_judge", fields={"replace_head_judge": "y"}).status_code == (
-        302
-    )
+    assert invite(
+        client, event_id, "new.head@example.test", role="head_judge", fields={"replace_head_judge": "y"}
+    ).status_code == (302)
     with app.app_context():  # the current head judge stays until the new one accepts
         [head] = db.session.scalars(select(StaffAssignment).where(StaffAssignment.ended_at.is_(None))).all()
         assert head.user_id == head_id
@@ -282,7 +284,9 @@ def test_a_mail_error_after_the_invitation_is_saved_says_saved_but_the_mail_coul
     assert "'nina@example.test'" in logged.getMessage()  # the log field written with repr
 
 
-def test_forgot_password_runs_the_same_code_path_for_a_known_and_an_unknown_address(app, make_user, mailbox, job_worker):
+def test_forgot_password_runs_the_same_code_path_for_a_known_and_an_unknown_address(
+    app, make_user, mailbox, job_worker
+):
     _, email = make_user("known.reset@example.test")
     for address in (email, "nobody.here@example.test"):
         assert post_form(app.test_client(), "/account/forgot", {"email": address}).status_code == 302
@@ -313,7 +317,9 @@ def test_changing_the_password_spends_every_open_reset_link(app, make_user, mail
     assert changed.status_code == 302
     assert app.test_client().get(link).status_code == 410
     thief = app.test_client()
-    used = post_form(thief, link, {"new_password": "thiefs-password-1", "confirm": "thiefs-password-1"}, form_page="/login")
+    used = post_form(
+        thief, link, {"new_password": "thiefs-password-1", "confirm": "thiefs-password-1"}, form_page="/login"
+    )
     assert used.status_code == 410
     assert login(app.test_client(), email, "a-brand-new-password").status_code == 302
 
@@ -415,4 +421,6 @@ def test_reset_requests_from_forged_addresses_do_not_block_the_owners_own_device
 
 
 def csrf_token_of(client, url: str) -> str:
-    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(1)
+    return re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', client.get(url).get_data(as_text=True)).group(
+        1
+    )

@@ -91,7 +91,7 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     assert "Olivia Organizer invites you as floor judge at Winter Open" in invited  # not in the list until accepted
     accept = re.search(r'action="(/invitations/\d+/accept)"', invited).group(1)
     assert post_form(judge, accept, {}, form_page="/").status_code == 302
-    assert 'href="/events/%d"' % event_id in judge.get("/").get_data(as_text=True)
+    assert f'href="/events/{event_id}"' in judge.get("/").get_data(as_text=True)
     assert login(app.test_client(), "nina.new@example.test", NEW_PASSWORD).status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.name).where(User.email == "nina.new@example.test")) == "Nina Newcomer"
@@ -377,7 +377,9 @@ def test_statement_link_waits_in_the_session_cookie_sealed_not_readable(app, dq)
     assert token not in waiting and "judgeapp.new_statement_link" in waiting
     assert token not in session_cookie_text(app, head)
     assert (
-        re.search(r'href="http://127.0.0.1:5000/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True))
+        re.search(
+            r'href="http://127.0.0.1:5000/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True)
+        )
         is None
     )  # shown once only
     visitor = app.test_client()

@@ -338,7 +338,11 @@ def add_staff(
             StaffInvitation.expires_at > (now or utcnow()),
         )
     )
-    if already is not None or waiting is not None:
+    if already is not None:
+        raise FieldError(
+            "email", _("%(email)s is already %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role])
+        )
+    if waiting is not None:
         raise FieldError(
             "email",
             _("%(email)s is already invited as %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role]),

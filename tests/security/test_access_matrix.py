@@ -71,6 +71,9 @@ NOT_EVENT_ROUTES = {
     ("calls.table", "GET"): {r: 404 for r in ROLES},
     ("calls.table", "POST"): {r: 404 for r in ROLES},
     ("calls.waiting", "GET"): ANY_SIGNED_IN,
+    # a staff invitation is answered by the invited account alone: one that is not theirs is "not found" for everyone
+    # (the invited person's own answers, and the states: tests/integration/test_account_findings.py)
+    ("events.answer_invitation", "POST"): {r: 404 for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN},
 }
 PUBLIC = {"static"}
 
@@ -367,6 +370,8 @@ def build_world(app):
             "upload_id": upload.id,
             "table": 11,
             "sig": "made-up-signature",
+            "invitation_id": 999999,
+            "answer": "accept",
         }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {

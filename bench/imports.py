@@ -71,7 +71,9 @@ def setup(app) -> tuple[int, int]:
         db.session.flush()
         small = events[1]
         for role in (Role.HEAD_JUDGE, Role.FLOOR_JUDGE):
-            services.add_staff(db.session, actor=organizer, event=small, email=judge.email, name=judge.name, role=role)
+            services.assign_staff(
+                db.session, actor=organizer, event=small, email=judge.email, name=judge.name, role=role
+            )
         services.start_round(db.session, actor=judge, event=small)
         for n in range(16):
             services.add_player(db.session, actor=organizer, event=small, name=f"Player {n}", player_code=f"S-{n:03d}")

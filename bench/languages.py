@@ -80,7 +80,7 @@ def setup(workdir: Path):
                 ),
             )
             for judge in judges.values():
-                services.add_staff(
+                services.assign_staff(
                     db.session, actor=org, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
                 )
             for n in range(1, 201):

@@ -317,10 +317,10 @@ def _english_demo(password, sample_cases):
             challenge_limit=2,
         ),
     )
-    services.add_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE)
+    services.assign_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE)
     for email in ("floor1@demo.test", "floor2@demo.test"):
-        services.add_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
-    services.add_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.SCOREKEEPER)
+        services.assign_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
+    services.assign_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.SCOREKEEPER)
     for n, name in enumerate(DEMO_PLAYERS, start=1):
         services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMO-{n:03d}")
     services.start_round(db.session, actor=people["head@demo.test"], event=event)
@@ -369,9 +369,11 @@ def _japanese_demo(password):
             language="ja",
         ),
     )
-    services.add_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE)
-    services.add_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER)
-    services.add_staff(db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE)
+    services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE)
+    services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER)
+    services.assign_staff(
+        db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE
+    )
     for n, (name, reading) in enumerate(DEMO_JA_PLAYERS, start=1):
         player = services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMOJA-{n:03d}")
         player.reading = reading

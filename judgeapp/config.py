@@ -112,6 +112,7 @@ DEFAULTS: dict[str, Any] = {
     "ACCOUNT_RESET_MINUTES": 60,
     "FORGOT_LIMIT_PER_ACCOUNT": "3 per hour",  # reset emails to one address
     "FORGOT_LIMIT_PER_ADDRESS": "20 per hour",
+    "INVITE_LIMIT_PER_ORGANIZER": "30 per hour",  # staff invitations one organizer sends (each one emails someone)
     # A table's call link (judgeapp/calls): new calls from one table, and new calls from one address (a venue's
     # players may share one public address, so that one is generous; a post that makes no new call, e.g. a forged
     # link, a repeated tap or a form error, counts against neither)

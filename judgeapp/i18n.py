@@ -31,10 +31,17 @@ DATED = {"%Y-%m-%d %H:%M": "Hm", "%Y-%m-%d %H:%M:%S": "Hms"}  # the locale's lon
 babel = Babel()
 
 
+# Routes whose event_id is only believed with the link's signature: their views set g.link_event once it checks, so
+# that a made-up link's 404 answers in the request's (else the default) language and tells nothing of event N.
+SIGNED_LINK_ENDPOINTS = frozenset({"calls.table"})
+
+
 def event_language() -> str | None:
     """The language of the event the request is about (g.event, or the route's event_id), if any."""
     event = g.get("event")
-    if event is None and request.view_args and "event_id" in request.view_args:
+    if request.endpoint in SIGNED_LINK_ENDPOINTS:
+        event = event or g.get("link_event")
+    elif event is None and request.view_args and "event_id" in request.view_args:
         from .extensions import db
         from .models import Event
 

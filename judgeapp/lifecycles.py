@@ -489,6 +489,54 @@ CALL = Machine(
     },
 )
 
+# ---- staff invitations -----------------------------------------------------------------------------------------------
+
+
+class InvitationState(str, enum.Enum):
+    """An organizer's invitation to a role: it counts only once its person accepts it; every end is kept."""
+
+    INVITED = "invited"  # waiting for the invited person's answer; gives no role yet
+    ACCEPTED = "accepted"  # the person accepted: the role is theirs (a staff assignment)
+    DECLINED = "declined"  # the person said no
+    EXPIRED = "expired"  # nobody answered in time (read off the expiry, never stored)
+
+    @property
+    def label(self) -> str:
+        return {
+            "invited": _l("invited"),
+            "accepted": _l("accepted"),
+            "declined": _l("declined"),
+            "expired": _l("expired"),
+        }[self.value]
+
+
+def invitation_state(status: str, *, expired: bool) -> InvitationState:
+    """The state of an invitation from its stored status and whether its expiry has passed."""
+    state = InvitationState(status)
+    return InvitationState.EXPIRED if state is InvitationState.INVITED and expired else state
+
+
+_ANSWERED = {
+    InvitationState.ACCEPTED: (_l("You have already accepted this invitation."), _l("The event is in your list.")),
+    InvitationState.DECLINED: (
+        _l("You have declined this invitation."),
+        _l("Ask the organizer to invite you again if you changed your mind."),
+    ),
+    InvitationState.EXPIRED: (
+        _l("This invitation has expired."),
+        _l("Ask the organizer to invite you again."),
+    ),
+}
+INVITATION = Machine(
+    "staff invitation",
+    InvitationState,
+    {
+        "accept": (frozenset({InvitationState.INVITED}), InvitationState.ACCEPTED),
+        "decline": (frozenset({InvitationState.INVITED}), InvitationState.DECLINED),
+    },
+    refusals={"accept": _ANSWERED, "decline": _ANSWERED},
+)
+
 # ---- jobs ------------------------------------------------------------------------------------------------------------
 
 
@@ -532,5 +580,6 @@ MACHINES = (
     EVENT,
     TOURNAMENT_IMPORT,
     CALL,
+    INVITATION,
     JOB,
 )

@@ -153,6 +153,38 @@ class StaffAssignment(Base):
     user: Mapped[User] = relationship()
 
 
+class InvitationStatus(str, enum.Enum):
+    """What became of a staff invitation (stored; an open one past its expiry reads as expired, lifecycles.py)."""
+
+    INVITED = "invited"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+
+
+class StaffInvitation(Base):
+    """An organizer's invitation of one account to one role at one event. It gives no role until its person accepts
+    (then `assignment_id` names the role it became); declined and expired ones are kept, never deleted."""
+
+    __tablename__ = "staff_invitations"
+    __table_args__ = (Index("ix_staff_invitations_user_status", "user_id", "status"),)
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    invited_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    name: Mapped[str] = mapped_column(String(200))  # as the organizer typed it (else the address): all they ever see
+    role: Mapped[Role] = mapped_column(_enum(Role))
+    status: Mapped[InvitationStatus] = mapped_column(_enum(InvitationStatus), default=InvitationStatus.INVITED)
+    created_at: Mapped[created_at]
+    expires_at: Mapped[datetime]
+    answered_at: Mapped[datetime | None]
+    assignment_id: Mapped[int | None] = mapped_column(ForeignKey("staff_assignments.id"))
+
+    event: Mapped[Event] = relationship()
+    user: Mapped[User] = relationship(foreign_keys=[user_id])
+    invited_by: Mapped[User] = relationship(foreign_keys=[invited_by_id])
+
+
 class Player(Base):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("event_id", "player_code", name="uq_players_event_code"),)

@@ -651,6 +651,25 @@ def account_route(action: Action) -> Callable[[View], View]:
     return decorate
 
 
+# ---- staff invitations: answered by the invited account alone --------------------------------------------------------
+
+
+def answer_invitation(user: Any, invitation: Any, transition: str, *, now: Any = None) -> Decision:
+    """May `user` accept or decline (`transition`) this staff invitation now? Only the invited account may, and only
+    while the invitation waits (not answered, not expired); nobody else, not even the organizer, answers for them."""
+    from .lifecycles import INVITATION, invitation_state
+    from .models import utcnow
+
+    if user is None or not getattr(user, "is_authenticated", False) or invitation.user_id != user.id:
+        return Decision(False, 403, str(_l("Only the person invited may answer this invitation.")), "")
+    state = invitation_state(invitation.status.value, expired=invitation.expires_at <= (now or utcnow()))
+    try:
+        INVITATION.move(state, transition)
+    except IllegalTransition as err:
+        return Decision(False, 409, err.why, err.instead)
+    return ALLOWED
+
+
 def can(action: Action | str, record: Any = None) -> bool:
     """For templates: would the server accept `action` (on `record`) from the signed-in user at this event now?"""
     from flask import g

@@ -187,6 +187,16 @@ def follow_job(client, response, worker):
     assert match, location
     worker.wait(int(match.group(1)))
     return client.get(location)
+def run_jobs(worker: Worker) -> list:
+    """Wait until every job submitted so far has ended (the worker ran them: a reset mail is sent off the request)."""
+    from sqlalchemy import select
+
+    from judgeapp.models import Job
+
+    with worker.app.app_context():
+        ids = list(db.session.scalars(select(Job.id).order_by(Job.id)))
+        db.session.remove()
+    return [worker.wait(job_id) for job_id in ids]
 
 
 @pytest.fixture
@@ -288,7 +298,7 @@ def give_role(app):
         with app.app_context():
             event = db.session.get(Event, event_id)
             user = db.session.get(User, user_id)
-            services.add_staff(
+            services.assign_staff(
                 db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role)
             )
             db.session.commit()

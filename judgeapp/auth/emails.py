@@ -5,16 +5,16 @@ Host must not turn a reset email into a link to someone else's site."""
 
 from __future__ import annotations
 
-import smtplib
 from datetime import timedelta
+from typing import Any
 
 from flask import current_app, url_for
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from .. import mail
+from .. import jobs, mail
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
-from ..models import TokenPurpose, User
+from ..models import Job, TokenPurpose, User
 from . import services
 
 
@@ -51,32 +51,42 @@ def language_of(user: User, event=None) -> str:
     return DEFAULT_LANGUAGE
 
 
-def tell_staff(event, assignment, invite_token: str | None, *, organizer: User) -> str:
-    """Email the person their new role (with an invite link when their account has no password yet) and return
-    what the organizer is told, in the organizer's language: the same words either way. The email is in the
-    person's language (language_of). A failed send is logged for the operator."""
-    user = assignment.user
+def tell_staff(event, invitation, invite_token: str | None, *, organizer: User) -> tuple[str, str]:
+    """Email the person their invitation (with a link to choose a password when their account has none yet) and
+    return what the organizer is told, with its flash category, in the organizer's language: the same words whether
+    or not the account existed. The invitation is already saved: a mail that cannot be sent (mail.SEND_ERRORS) is
+    logged for the operator and the organizer told "saved, but the mail could not be sent"."""
+    user = invitation.user
+    who = mail.single_line(invitation.name)
     try:
         if invite_token:
             send_invite(
                 user,
                 external_url("auth.set_password", token=invite_token),
                 event_name=event.name,
-                role=assignment.role,
+                role=invitation.role,
                 organizer=organizer.name,
                 event=event,
             )
         else:
-            send_staff_notice(user, event_name=event.name, role=assignment.role, organizer=organizer.name, event=event)
-    except (OSError, smtplib.SMTPException):
-        current_app.logger.exception("Could not send the staff email to %s", user.email)
-        return _(
-            "%(email)s is now %(role)s, but the email to them could not be sent. They can use “Forgot "
-            "password?” on the login page with this address, or the server's operator can check its mail settings.",
-            email=user.email,
-            role=_role(assignment.role),
+            send_staff_notice(user, event_name=event.name, role=invitation.role, organizer=organizer.name, event=event)
+    except mail.SEND_ERRORS:
+        current_app.logger.exception("Could not send the staff invitation email to %r", mail.single_line(user.email))
+        return (
+            _(
+                "%(name)s is invited as %(role)s: saved, but the mail could not be sent. They can use “Forgot "
+                "password?” on the login page with this address, or the server's operator can check its mail "
+                "settings.",
+                name=who,
+                role=_role(invitation.role),
+            ),
+            "error",
         )
-    return _("%(email)s is now %(role)s; we emailed them.", email=user.email, role=_role(assignment.role))
+    return (
+        _("%(name)s is invited as %(role)s; we emailed them. The role is theirs once they accept.", name=who,
+          role=_role(invitation.role)),
+        "success",
+    )  # fmt: skip
 
 
 def _role(role) -> str:
@@ -96,18 +106,21 @@ def _expires(purpose: TokenPurpose) -> str:
 
 
 def send_invite(user: User, url: str, *, event_name: str, role, organizer: str, event=None) -> None:
-    """The invitation to set a password and join an event, in the person's language (language_of)."""
+    """The invitation to set a password and join an event, in the person's language (language_of). Names go through
+    mail.single_line: an event's name cannot add lines (headers, a forged second mail in the log) to the email."""
     login = external_url("auth.login")
+    event_name, organizer = mail.single_line(event_name), mail.single_line(organizer)
     with force_locale(language_of(user, event)):
-        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        subject = _("Invitation: %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
         body = "\n\n".join(
             [
-                _("Hello %(name)s,", name=user.name),
-                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                _("Hello %(name)s,", name=mail.single_line(user.name)),
+                _("%(organizer)s invites you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
                   event=event_name),
                 _("Choose your password here (the link works once, for %(expires)s):",
                   expires=_expires(TokenPurpose.INVITE)) + "\n" + url,
-                _("Then log in at %(url)s with this email address.", url=login) + "\n"
+                _("Then log in at %(url)s with this email address, and accept or decline the invitation on your "
+                  "events page.", url=login) + "\n"
                 + _("If you did not expect this, ignore this email: nothing happens until the link is used.") + "\n",
             ]
         )  # fmt: skip
@@ -115,16 +128,19 @@ def send_invite(user: User, url: str, *, event_name: str, role, organizer: str, 
 
 
 def send_staff_notice(user: User, *, event_name: str, role, organizer: str, event=None) -> None:
-    """A role at an event for an account that already has a password, in the person's language."""
+    """An invitation to a role at an event for an account that already has a password, in the person's language."""
     login = external_url("auth.login")
+    event_name, organizer = mail.single_line(event_name), mail.single_line(organizer)
     with force_locale(language_of(user, event)):
-        subject = _("You are %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
+        subject = _("Invitation: %(role)s at %(event)s on judgeapp", role=_role(role), event=event_name)
         body = "\n\n".join(
             [
-                _("Hello %(name)s,", name=user.name),
-                _("%(organizer)s added you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
+                _("Hello %(name)s,", name=mail.single_line(user.name)),
+                _("%(organizer)s invites you as %(role)s at %(event)s.", organizer=organizer, role=_role(role),
                   event=event_name) + "\n"
-                + _("You will find the event in your list when you log in: %(url)s", url=login) + "\n",
+                + _("Accept or decline the invitation on your events page when you log in: %(url)s", url=login)
+                + "\n"
+                + _("Until you accept, the event is not in your list.") + "\n",
             ]
         )  # fmt: skip
     mail.send(user.email, subject, body)
@@ -136,7 +152,7 @@ def send_reset(user: User, url: str) -> None:
         subject = _("Choose a new judgeapp password")
         body = "\n\n".join(
             [
-                _("Hello %(name)s,", name=user.name),
+                _("Hello %(name)s,", name=mail.single_line(user.name)),
                 _("Someone (we hope you) asked for a new password for this address."),
                 _("Choose it here (the link works once, for %(expires)s):", expires=_expires(TokenPurpose.RESET))
                 + "\n"
@@ -145,3 +161,37 @@ def send_reset(user: User, url: str) -> None:
             ]
         )
     mail.send(user.email, subject, body)
+
+
+# ---- "Forgot password?": the same work for every address, the mail sent off the request ------------------------------
+
+RESET_JOB = "account.reset"
+
+
+def request_reset(session, email: str) -> Job:
+    """The forgot-password form's one path, whatever the address: a job for the worker, queued when the request
+    commits. The request neither looks the address up nor hashes a token nor talks to the mail server, so its answer
+    (and how long it takes) is the same for an account's address and for one nobody uses; the worker does the rest."""
+    return jobs.submit(session, RESET_JOB, actor=None, event=None, payload={"email": services.normalise_email(email)})
+
+
+@jobs.task(RESET_JOB, counting="messages_sent", time_limit=120, memory_mb=256)
+def _send_reset_job(job: Job, progress: jobs.Progress) -> dict:
+    """In the worker: when an account uses the address, a one-time reset link and the mail that carries it."""
+    from ..extensions import db
+
+    session: Any = db.session
+    email = str(job.payload.get("email", ""))
+    job.payload = {}  # the address someone typed is not kept once the job has run
+    user = services.user_by_email(session, email)
+    if user is None:
+        session.commit()
+        return {}
+    url = new_link(session, user, TokenPurpose.RESET)
+    session.commit()
+    try:
+        send_reset(user, url)
+    except mail.SEND_ERRORS as err:
+        raise jobs.JobError(_("The message could not be sent: %(error)s", error=type(err).__name__)) from err
+    progress.update(1, 1, messages_sent=1)
+    return {}

@@ -162,9 +162,15 @@ def update_profile(session: Session, user: User, *, name: str, reading: str | No
         audit.record(session, user, "user.profile", user, changes=changed)
 
 
-def _set_password(session: Session, user: User, new: str) -> None:
-    """Store the new password's hash and end every open session of the account (a copied cookie stops working)."""
+def _set_password(session: Session, user: User, new: str, when: datetime | None = None) -> None:
+    """Store the new password's hash, spend every open one-time link of the account (an earlier reset link stops
+    working) and end every open session of it (a copied cookie stops working)."""
     user.password_hash = hash_password(new)
+    session.execute(
+        update(AccountToken)
+        .where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None))
+        .values(used_at=when or utcnow())
+    )
     session.execute(
         update(UserSession)
         .where(UserSession.user_id == user.id, UserSession.ended_at.is_(None))
@@ -239,11 +245,7 @@ def set_password_by_link(
     if len(new) < MIN_PASSWORD:
         raise FieldError("new_password", _("Use at least %(min)s characters.", min=MIN_PASSWORD))
     user = row.user
-    when = now or utcnow()
-    session.execute(
-        update(AccountToken).where(AccountToken.user_id == user.id, AccountToken.used_at.is_(None)).values(used_at=when)
-    )
-    _set_password(session, user, new)
+    _set_password(session, user, new, when=now)
     new_name = (name or "").strip()
     renamed = row.purpose is TokenPurpose.INVITE and new_name and new_name != user.name
     if renamed:

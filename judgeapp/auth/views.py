@@ -1,5 +1,3 @@
-import smtplib
-
 from flask import current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -12,7 +10,7 @@ from ..extensions import db, limiter
 from ..i18n import LANGUAGES
 from ..models import TokenPurpose
 from ..web import safe_next
-from . import bp, emails, services
+from . import bp, devices, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, ProfileForm, SetPasswordForm
 
 LOGIN_FAILED = _l("Email or password is wrong.")
@@ -41,8 +39,20 @@ def _wrong_current_password(response) -> bool:
     return bool(g.get("wrong_current_password"))
 
 
+def _known_device() -> str | None:
+    """This browser's known-device id for the account the form names (devices.py), else None."""
+    return devices.device_for(services.normalise_email(request.form.get("email", "")))
+
+
 def _email_and_address_key() -> str:
-    return f"{_email_key()}|{request.remote_addr}"
+    """The account and where the attempt comes from: the owner's known device by its id (whatever address it has
+    now), any other browser by its address."""
+    device = _known_device()
+    return f"{_email_key()}|device:{device}" if device else f"{_email_key()}|{request.remote_addr}"
+
+
+def _from_known_device() -> bool:
+    return _known_device() is not None
 
 
 def _account_and_address_limit() -> str:
@@ -59,7 +69,14 @@ def _address_limit() -> str:
 
 @bp.route("/login", methods=["GET", "POST"])
 @limiter.limit(_account_and_address_limit, key_func=_email_and_address_key, methods=["POST"], deduct_when=_failed)
-@limiter.shared_limit(_account_limit, ACCOUNT_SCOPE, key_func=_email_key, methods=["POST"], deduct_when=_failed)
+@limiter.shared_limit(
+    _account_limit,
+    ACCOUNT_SCOPE,
+    key_func=_email_key,
+    methods=["POST"],
+    deduct_when=_failed,
+    exempt_when=_from_known_device,  # the owner's own device: counted per device above, never locked out by others
+)
 @limiter.limit(_address_limit, methods=["POST"], deduct_when=_failed)
 def login():
     if current_user.is_authenticated:
@@ -74,7 +91,7 @@ def login():
             db.session.commit()
             session.clear()
             login_user(user)
-            return redirect(safe_next(request.args.get("next"), url_for("events.index")))
+            return devices.remember(redirect(safe_next(request.args.get("next"), url_for("events.index"))), user.email)
         form.password.errors.append(str(LOGIN_FAILED))
         return render_template("auth/login.html", form=form), 401
     return render_template("auth/login.html", form=form)
@@ -154,21 +171,30 @@ def _forgot_email_key() -> str:
     return "forgot-email:" + services.normalise_email(request.form.get("email", ""))
 
 
+def _forgot_device_key() -> str:
+    return f"{_forgot_email_key()}|device:{_known_device()}"
+
+
 @bp.route("/account/forgot", methods=["GET", "POST"])
-@limiter.limit(lambda: current_app.config["FORGOT_LIMIT_PER_ACCOUNT"], key_func=_forgot_email_key, methods=["POST"])
+@limiter.limit(
+    lambda: current_app.config["FORGOT_LIMIT_PER_ACCOUNT"],
+    key_func=_forgot_email_key,
+    methods=["POST"],
+    exempt_when=_from_known_device,  # a stranger's requests for the address cannot block its owner's own device…
+)
+@limiter.limit(  # …which has a count of its own
+    lambda: current_app.config["FORGOT_LIMIT_PER_ACCOUNT"],
+    key_func=_forgot_device_key,
+    methods=["POST"],
+    exempt_when=lambda: not _from_known_device(),
+)
 @limiter.limit(lambda: current_app.config["FORGOT_LIMIT_PER_ADDRESS"], methods=["POST"])
 def forgot():
     """Email a reset link; the answer is the same whether or not an account uses the address."""
     form = ForgotPasswordForm()
     if form.validate_on_submit():
-        user = services.user_by_email(db.session, form.email.data)
-        if user is not None:
-            url = emails.new_link(db.session, user, TokenPurpose.RESET)
-            db.session.commit()
-            try:
-                emails.send_reset(user, url)
-            except (OSError, smtplib.SMTPException):  # the answer must not differ: the operator reads the log
-                current_app.logger.exception("Could not send a password reset email")
+        emails.request_reset(db.session, form.email.data)  # the same for every address: the worker mails
+        db.session.commit()
         flash(str(RESET_SENT), "info")
         return redirect(url_for("auth.login"))
     return render_template("auth/forgot.html", form=form), 400 if form.errors else 200, NO_STORE

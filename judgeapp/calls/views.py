@@ -81,6 +81,7 @@ def table(event_id, table, sig):
     event = services.event_of_link(db.session, event_id, table, sig)
     if event is None:
         refuse(404, NOT_KNOWN)
+    g.link_event = event  # a real table's link: its pages speak the event's language (i18n.event_language)
     allowed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
     if not allowed:  # the event has closed: its links stop working (409, said plainly)
         return _closed_page(event, table)
@@ -115,6 +116,7 @@ def call_not_sent():
     if event is None:
         db.session.rollback()
         return player_error(404)
+    g.link_event = event
     if event.closed_at is not None:
         return _closed_page(event, args["table"])
     form = CallForm(formdata=None)

@@ -1,6 +1,6 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileAllowed, FileField, FileRequired
-from wtforms import DateField, EmailField, SelectField, SelectMultipleField, StringField, SubmitField
+from wtforms import BooleanField, DateField, EmailField, SelectField, SelectMultipleField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -72,14 +72,21 @@ class StaffForm(Form):
         _l("Name"),
         validators=[Optional(), Length(max=200)],
         description=_l(
-            "Optional. We email them; a new person chooses their own password (and can "
-            "correct their name) from the link."
+            "Optional. We email them an invitation; the role is theirs once they accept it. A new person "
+            "chooses their own password (and can correct their name) from the link."
         ),
     )
-    role = SelectField(
-        _l("Role"), choices=[SelectChoice(r.value, ROLE_NAMES[r]) for r in Role], validators=[DataRequired()]
+    role = SelectField(  # no role chosen in advance: the organizer picks one, every time (issue 33, guard 9)
+        _l("Role"),
+        choices=[SelectChoice("", _l("Choose a role")), *(SelectChoice(r.value, ROLE_NAMES[r]) for r in Role)],
+        validators=[DataRequired(message=_l("Choose the role this person is invited to."))],
     )
-    submit = SubmitField(_l("Add to staff"))
+    replace_head_judge = BooleanField(_l("Replace the current head judge when this person accepts"))
+    submit = SubmitField(_l("Invite"))
+
+
+class AnswerInvitationForm(Form):
+    """Accept or decline a staff invitation: the buttons are the form (CSRF token only)."""
 
 
 class EndStaffForm(Form):

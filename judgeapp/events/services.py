@@ -16,24 +16,26 @@ from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from .. import audit, names
+from .. import audit, names, permissions
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..choices import catalog_name
 from ..errors import DIRECTION_CONTROLS, FieldError
 from ..imports.model import MAX_TABLE, table_number
 from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog, round_end
-from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
+from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, InvitationState, RoundState, invitation_state
 from ..models import (
     DeckCheck,
     DeckCheckResult,
     Event,
     EventPolicy,
     Incident,
+    InvitationStatus,
     Pairing,
     Player,
     Role,
     Round,
     StaffAssignment,
+    StaffInvitation,
     TokenPurpose,
     User,
     utcnow,
@@ -272,7 +274,7 @@ def _plain(value):
 
 @dataclass
 class StaffResult:
-    assignment: StaffAssignment
+    invitation: StaffInvitation
     invite_token: str | None  # the account has no password yet: this one-time link goes to their inbox, nowhere else
 
 
@@ -297,6 +299,16 @@ def in_reading_order(event: Event) -> bool:
     return event.language == "ja"
 
 
+def current_head_judge(session: Session, event: Event) -> StaffAssignment | None:
+    return session.scalar(
+        select(StaffAssignment).where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.role == Role.HEAD_JUDGE,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
+
+
 def add_staff(
     session: Session,
     *,
@@ -304,20 +316,97 @@ def add_staff(
     event: Event,
     email: str,
     name: str,
-    role: Role,
+    role: Role | Any,
     invite_lifetime: timedelta = timedelta(days=7),
+    replace_head_judge: bool = False,
+    now: datetime | None = None,
 ) -> StaffResult:
-    """Give a person a role at the event, creating their account (without a password) when they have none.
+    """Invite a person to a role at the event, creating their account (without a password) when they have none.
 
-    The organizer's answer is the same whether or not an account existed; a new account gets no password (its owner
-    chooses one, and may correct their name, from an emailed invite link). A new head judge replaces the current one.
-    """
+    The invitation gives no role until its person accepts it (accept_invitation). The organizer's view of it is the
+    same whether or not an account existed: the name they typed (else the address) and "invited", never the account
+    owner's own name. A new account gets no password (its owner chooses one from an emailed link). Inviting a head
+    judge while there is one needs `replace_head_judge`: the organizer is asked first, with the name of who goes."""
+    role = Role(getattr(role, "value", role))  # models.Role or permissions.Role alike: compared by value
     email = normalise_email(email)
+    shown = " ".join(name.split()) or email
+    current = current_head_judge(session, event) if role is Role.HEAD_JUDGE else None
+    if current is not None and not replace_head_judge:
+        raise FieldError(
+            "replace_head_judge",
+            _(
+                "%(name)s is the head judge now. Tick the box to replace them once this person accepts.",
+                name=current.user.name,
+            ),
+        )
     user = session.scalar(select(User).where(User.email == email))
     if user is None:  # no name typed: the address stands in until they give theirs with the invite link
         user = create_user(
             session, email=email, name=name.strip() or email.partition("@")[0], password=None, actor=actor
         )
+        session.flush()
+    already = session.scalar(
+        select(StaffAssignment.id).where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.user_id == user.id,
+            StaffAssignment.role == role,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
+    waiting = session.scalar(
+        select(StaffInvitation.id).where(
+            StaffInvitation.event_id == event.id,
+            StaffInvitation.user_id == user.id,
+            StaffInvitation.role == role,
+            StaffInvitation.status == InvitationStatus.INVITED,
+            StaffInvitation.expires_at > (now or utcnow()),
+        )
+    )
+    if already is not None:
+        raise FieldError(
+            "email", _("%(email)s is already %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role])
+        )
+    if waiting is not None:
+        raise FieldError(
+            "email",
+            _("%(email)s is already invited as %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role]),
+        )
+    invitation = StaffInvitation(
+        event_id=event.id,
+        user_id=user.id,
+        invited_by_id=actor.id,
+        name=shown[:200],
+        role=role,
+        status=InvitationStatus.INVITED,
+        expires_at=(now or utcnow()) + invite_lifetime,
+    )
+    session.add(invitation)
+    session.flush()
+    audit.record(session, actor, "staff.invite", invitation, event_id=event.id, user=email, role=role.value)
+    invite = (
+        None
+        if has_password(user)
+        else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime, actor=actor)
+    )
+    return StaffResult(invitation, invite)
+
+
+def assign_staff(
+    session: Session, *, actor: User, event: Event, email: str, name: str, role: Role | Any
+) -> StaffAssignment:
+    """Give a person a role at the event at once (an accepted invitation; the operator's demo data; tests' set-up),
+    creating their account without a password when they have none. A new head judge replaces the current one."""
+    role = Role(getattr(role, "value", role))  # by value: a permissions.Role is the same role, not another
+    email = normalise_email(email)
+    user = session.scalar(select(User).where(User.email == email))
+    if user is None:
+        user = create_user(
+            session, email=email, name=name.strip() or email.partition("@")[0], password=None, actor=actor
+        )
+    return _assign(session, actor, event, user, role)
+
+
+def _assign(session: Session, actor: User, event: Event, user: User, role: Role) -> StaffAssignment:
     existing = session.scalar(
         select(StaffAssignment).where(
             StaffAssignment.event_id == event.id,
@@ -328,9 +417,9 @@ def add_staff(
     )
     if existing is not None:
         raise FieldError(
-            "email", _("%(email)s is already %(role)s at this event.", email=email, role=ROLE_IN_SENTENCE[role])
+            "email", _("%(email)s is already %(role)s at this event.", email=user.email, role=ROLE_IN_SENTENCE[role])
         )
-    if role is Role.HEAD_JUDGE:
+    if role == Role.HEAD_JUDGE:
         for old in session.scalars(
             select(StaffAssignment).where(
                 StaffAssignment.event_id == event.id,
@@ -342,13 +431,74 @@ def add_staff(
         session.flush()  # the old head judge's row must be ended before the new one is inserted
     assignment = StaffAssignment(event_id=event.id, user_id=user.id, role=role)
     session.add(assignment)
+    session.flush()
     audit.record(session, actor, "staff.add", assignment, event_id=event.id, user=user.email, role=role.value)
-    invite = (
-        None
-        if has_password(user)
-        else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime, actor=actor)
+    return assignment
+
+
+# ---- invitations, as the invited person sees and answers them --------------------------------------------------------
+
+
+def invitation_state_of(invitation: StaffInvitation, now: datetime | None = None) -> InvitationState:
+    return invitation_state(invitation.status.value, expired=invitation.expires_at <= (now or utcnow()))
+
+
+def open_invitations(session: Session, user: User, now: datetime | None = None) -> list[StaffInvitation]:
+    """The invitations waiting for `user`'s answer (not answered, not expired), oldest first."""
+    return list(
+        session.scalars(
+            select(StaffInvitation)
+            .where(
+                StaffInvitation.user_id == user.id,
+                StaffInvitation.status == InvitationStatus.INVITED,
+                StaffInvitation.expires_at > (now or utcnow()),
+            )
+            .order_by(StaffInvitation.id)
+        )
     )
-    return StaffResult(assignment, invite)
+
+
+def invitations_of(session: Session, event: Event) -> list[StaffInvitation]:
+    """Every invitation to the event not (yet) accepted, newest first: what the organizer sees of them."""
+    return list(
+        session.scalars(
+            select(StaffInvitation)
+            .where(StaffInvitation.event_id == event.id, StaffInvitation.status != InvitationStatus.ACCEPTED)
+            .order_by(StaffInvitation.id.desc())
+        )
+    )
+
+
+def answer_invitation(
+    session: Session, *, user: User, invitation_id: int, accept: bool, now: datetime | None = None
+) -> StaffInvitation:
+    """The invited person accepts (the role becomes theirs; a head judge replaces the current one) or declines.
+    LookupError for an invitation that is not theirs (never shown to anyone else); Refused when it is answered or
+    expired. The invitation is kept either way."""
+    invitation = session.scalar(select(StaffInvitation).where(StaffInvitation.id == invitation_id).with_for_update())
+    if invitation is None or invitation.user_id != user.id:
+        raise LookupError(invitation_id)
+    transition = "accept" if accept else "decline"
+    decision = permissions.answer_invitation(user, invitation, transition, now=now)
+    if not decision:
+        raise permissions.Refused(decision)
+    lock_event(session, invitation.event)
+    when = now or utcnow()
+    invitation.answered_at = when
+    if accept:
+        assignment = _assign(session, invitation.invited_by, invitation.event, user, invitation.role)
+        invitation.status, invitation.assignment_id = InvitationStatus.ACCEPTED, assignment.id
+    else:
+        invitation.status = InvitationStatus.DECLINED
+    audit.record(
+        session,
+        user,
+        f"staff.invitation_{invitation.status.value}",
+        invitation,
+        event_id=invitation.event_id,
+        role=invitation.role.value,
+    )
+    return invitation
 
 
 def current_assignment(session: Session, event: Event, assignment_id: int) -> StaffAssignment | None:

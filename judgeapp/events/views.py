@@ -8,7 +8,7 @@ from .. import jobs
 from ..auth import emails as staff_email
 from ..choices import catalog_name
 from ..errors import FieldError, show_on_form
-from ..extensions import csrf, current_catalog, db, event_policy, known_event_policy
+from ..extensions import csrf, current_catalog, db, event_policy, known_event_policy, limiter
 from ..forms import strip_control_characters
 from ..lifecycles import JobState
 from ..models import Event, EventPolicy, Job, Role, StaffAssignment
@@ -20,6 +20,7 @@ from .forms import (
     OTHER_ROLES_IN_SENTENCE,
     ROLE_IN_SENTENCE,
     ROLE_NAMES,
+    AnswerInvitationForm,
     EndRoundForm,
     EndStaffForm,
     EventForm,
@@ -90,7 +91,12 @@ def index():
         .where(or_(Event.organizer_id == current_user.id, Event.id.in_(staffed)))
         .order_by(Event.date.desc(), Event.id.desc())
     ).all()
-    return render_template("events/index.html", events=events)
+    return render_template(
+        "events/index.html",
+        events=events,
+        invitations=services.open_invitations(db.session, current_user),
+        answer_form=AnswerInvitationForm(),
+    )
 
 
 @bp.route("/events/new", methods=["GET", "POST"])
@@ -207,10 +213,28 @@ def upload_policy(event, roles):
     ), 400 if form.errors else 200
 
 
+def _invitations_key() -> str:
+    """Invitations count per organizer account, in the shared limiter store (every worker counts together)."""
+    return f"invite-organizer:{getattr(current_user, 'id', None)}"
+
+
+def _invited(response) -> bool:
+    return response.status_code == 302  # an invitation was made (a form error invites nobody and costs nothing)
+
+
 @bp.route("/events/<int:event_id>/staff", methods=["GET", "POST"])
 @event_route(Action.MANAGE_STAFF)
+@limiter.limit(
+    lambda: current_app.config["INVITE_LIMIT_PER_ORGANIZER"],
+    key_func=_invitations_key,
+    methods=["POST"],
+    deduct_when=_invited,
+)
 def staff(event, roles):
     form = StaffForm()
+    head = services.current_head_judge(db.session, event)
+    if head is None:
+        del form.replace_head_judge  # asked only when someone would be replaced
     if form.validate_on_submit():
         try:
             result = services.add_staff(
@@ -221,6 +245,7 @@ def staff(event, roles):
                 name=form.name.data or "",
                 role=Role(form.role.data),
                 invite_lifetime=staff_email.invite_lifetime(),
+                replace_head_judge=bool(head is not None and form.replace_head_judge.data),
             )
         except FieldError as err:
             show_on_form(form, err, db.session)
@@ -228,9 +253,7 @@ def staff(event, roles):
             db.session.commit()
             # One message whether or not the account existed: the organizer learns nothing about it, and never
             # sees a password or a link (the invite goes to the person's own inbox).
-            flash(
-                staff_email.tell_staff(event, result.assignment, result.invite_token, organizer=current_user), "success"
-            )
+            flash(*staff_email.tell_staff(event, result.invitation, result.invite_token, organizer=current_user))
             return redirect(url_for("events.staff", event_id=event.id))
     return render_template(
         "events/staff.html",
@@ -239,7 +262,36 @@ def staff(event, roles):
         form=form,
         end_form=EndStaffForm(),
         staff=services.current_staff(db.session, event),
-    )
+        invitations=services.invitations_of(db.session, event),
+        invitation_state=services.invitation_state_of,
+    ), 400 if form.errors else 200
+
+
+@bp.route("/invitations/<int:invitation_id>/<any(accept, decline):answer>", methods=["POST"])
+@login_required
+def answer_invitation(invitation_id, answer):
+    """The invited person accepts or declines (permissions.answer_invitation: only they, only while it waits)."""
+    if not AnswerInvitationForm().validate_on_submit():
+        abort(400)
+    try:
+        invitation = services.answer_invitation(
+            db.session, user=current_user, invitation_id=invitation_id, accept=answer == "accept"
+        )
+    except LookupError:
+        abort(404)
+    db.session.commit()
+    if answer == "accept":
+        flash(
+            _(
+                "You are now %(role)s at %(event)s.",
+                role=role_in_sentence(invitation.role),
+                event=invitation.event.name,
+            ),
+            "success",
+        )
+        return redirect(url_for("events.index", accepted=invitation.event_id))  # the list, with the event now in it
+    flash(_("You declined the invitation to %(event)s.", event=invitation.event.name), "info")
+    return redirect(url_for("events.index"))
 
 
 @bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])

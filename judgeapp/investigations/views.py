@@ -11,6 +11,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from ..auth import sealing
+from ..auth.emails import external_url
 from ..choices import infraction_choices_of, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
@@ -143,7 +144,7 @@ def show(event, roles, number):
     req = next((r for r in investigation.requests if token and r.id == fresh.get("request_id")), None)
     if req is None:
         return _show(event, roles, investigation)
-    url = url_for("investigations.public_statement", token=token, _external=True)
+    url = external_url("investigations.public_statement", token=token)  # JUDGEAPP_BASE_URL, never the request's Host
     qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title=_("QR code of the link"))
     link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
     response, status = _show(event, roles, investigation, new_link=link)

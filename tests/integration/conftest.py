@@ -14,7 +14,7 @@ def pytest_collection_modifyitems(items):
 @pytest.fixture
 def floor(app, make_user, make_event):
     """Level 2 Bushiroad event, round 1 running, a head judge, two floor judges, a scorekeeper and four players."""
-    from judgeapp.events.services import add_player, add_staff, start_round
+    from judgeapp.events.services import add_player, assign_staff, start_round
     from judgeapp.models import Event, Role, User
 
     people = {
@@ -27,7 +27,7 @@ def floor(app, make_user, make_event):
         event = db.session.get(Event, event_id)
         for role, (_, email) in people.items():
             if role != "outsider":
-                add_staff(
+                assign_staff(
                     db.session,
                     actor=event.organizer,
                     event=event,

@@ -13,8 +13,8 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import func, select
 
 from judgeapp.extensions import db
-from judgeapp.models import AccountToken, AuditEntry, StaffAssignment, User, UserSession
-from tests.conftest import ACCOUNT_LINK_RE, PASSWORD, app_config, login, post_form
+from judgeapp.models import AccountToken, AuditEntry, StaffAssignment, StaffInvitation, User, UserSession
+from tests.conftest import ACCOUNT_LINK_RE, PASSWORD, Worker, app_config, login, post_form, run_jobs
 from tests.integration.test_investigations import base, dq, post, send_statement  # noqa: F401 (dq: a fixture)
 
 pytestmark = pytest.mark.db
@@ -65,11 +65,11 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     client, event_id = organizer
     response = add_staff(client, event_id, "Nina.New@Example.test", name="Nina New")
     html = response.get_data(as_text=True)
-    assert "nina.new@example.test is now floor judge; we emailed them." in html
+    assert "Nina New is invited as floor judge; we emailed them. The role is theirs once they accept." in html
     assert "first password" not in html.lower()
     [invite] = mailbox.to("nina.new@example.test")
     body = invite.get_body(("plain",)).get_content()
-    assert invite["Subject"] == "You are floor judge at Winter Open on judgeapp"
+    assert invite["Subject"] == "Invitation: floor judge at Winter Open on judgeapp"
     url = ACCOUNT_LINK_RE.search(body).group(0)
     token = url.rsplit("/", 1)[1]
     assert token not in html and "/account/set-password/" not in html  # the organizer never sees the link
@@ -87,7 +87,11 @@ def test_adding_a_new_judge_emails_an_invite_and_never_shows_the_organizer_a_pas
     assert page.status_code == 200 and "Choose your password" in page.get_data(as_text=True)
     assert page.headers["Cache-Control"] == "no-store"
     assert use_link(judge, url, name="Nina Newcomer").status_code == 302
-    assert "Winter Open" in judge.get("/").get_data(as_text=True)
+    invited = judge.get("/").get_data(as_text=True)
+    assert "Olivia Organizer invites you as floor judge at Winter Open" in invited  # not in the list until accepted
+    accept = re.search(r'action="(/invitations/\d+/accept)"', invited).group(1)
+    assert post_form(judge, accept, {}, form_page="/").status_code == 302
+    assert f'href="/events/{event_id}"' in judge.get("/").get_data(as_text=True)
     assert login(app.test_client(), "nina.new@example.test", NEW_PASSWORD).status_code == 302
     with app.app_context():
         assert db.session.scalar(select(User.name).where(User.email == "nina.new@example.test")) == "Nina Newcomer"
@@ -104,8 +108,8 @@ def test_organizer_sees_the_same_message_for_new_and_existing_accounts(app, orga
         for r in (known, unknown, nameless)
     ]
     assert messages == [
-        f"{e} is now floor judge; we emailed them."
-        for e in ("known@example.test", "unknown@example.test", "nameless@example.test")
+        f"{e} is invited as floor judge; we emailed them. The role is theirs once they accept."
+        for e in ("Whatever Name", "Whatever Name", "nameless@example.test")
     ]
     assert known.status_code == unknown.status_code == nameless.status_code == 200
     # the existing account gets a notice (no link, its password unchanged); the new ones an invite
@@ -114,7 +118,8 @@ def test_organizer_sees_the_same_message_for_new_and_existing_accounts(app, orga
     assert ACCOUNT_LINK_RE.search(mailbox.to("unknown@example.test")[0].get_body(("plain",)).get_content())
     assert login(app.test_client(), "known@example.test", PASSWORD).status_code == 302
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(StaffAssignment)) == 3
+        assert db.session.scalar(select(func.count()).select_from(StaffInvitation)) == 3
+        assert db.session.scalar(select(func.count()).select_from(StaffAssignment)) == 0  # none accepted yet
 
 
 def test_an_invited_judge_added_to_a_second_event_gets_a_fresh_invite(app, organizer, make_user, make_event, mailbox):
@@ -166,7 +171,7 @@ def test_a_link_that_was_never_sent_gets_a_readable_404(client):
         assert response.status_code == 404 and "not a link we sent" in response.get_data(as_text=True)
 
 
-def test_forgot_password_answers_the_same_for_unknown_email(app, make_user, mailbox):
+def test_forgot_password_answers_the_same_for_unknown_email(app, make_user, mailbox, job_worker):
     make_user("real@example.test")
     answers = []
     for email in ("real@example.test", "nobody@example.test"):
@@ -180,16 +185,18 @@ def test_forgot_password_answers_the_same_for_unknown_email(app, make_user, mail
             )
         )
     assert answers[0] == answers[1] == (302, "/login", 1)
+    run_jobs(job_worker)  # the mail is sent by the job worker, off the request
     assert len(mailbox.to("real@example.test")) == 1 and mailbox.to("nobody@example.test") == []
     assert "Forgot password?" in app.test_client().get("/login").get_data(as_text=True)
 
 
-def test_using_a_reset_link_ends_the_other_sessions(app, make_user, mailbox):
+def test_using_a_reset_link_ends_the_other_sessions(app, make_user, mailbox, job_worker):
     _, email = make_user("judge@example.test")
     elsewhere = app.test_client()
     login(elsewhere, email)
     assert elsewhere.get("/").status_code == 200
     post_form(app.test_client(), "/account/forgot", {"email": "  JUDGE@example.test "})
+    run_jobs(job_worker)
     url = mailbox.link(email)
     assert "1 hour(s)" in mailbox.to(email)[-1].get_body(("plain",)).get_content()
     browser = app.test_client()
@@ -210,10 +217,11 @@ def test_using_a_reset_link_ends_the_other_sessions(app, make_user, mailbox):
         )
 
 
-def test_a_used_reset_link_spends_the_older_links_of_the_account(app, make_user, mailbox):
+def test_a_used_reset_link_spends_the_older_links_of_the_account(app, make_user, mailbox, job_worker):
     _, email = make_user()
     for _ in range(2):
         post_form(app.test_client(), "/account/forgot", {"email": email})
+        run_jobs(job_worker)
     older, newer = (ACCOUNT_LINK_RE.search(m.get_body(("plain",)).get_content()).group(0) for m in mailbox.to(email))
     assert use_link(app.test_client(), newer).status_code == 302
     assert app.test_client().get(path_of(older)).status_code == 410
@@ -222,15 +230,20 @@ def test_a_used_reset_link_spends_the_older_links_of_the_account(app, make_user,
 def test_reset_link_uses_the_configured_address_not_the_request_host(app, make_user, mailbox):
     _, email = make_user()
     app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/app"
+    worker = Worker(app)  # started after the setting, as a server's worker reads the same configuration
     c = app.test_client()
     form = c.get("/account/forgot", headers={"Host": "evil.example"}).get_data(as_text=True)
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', form).group(1)
     response = c.post("/account/forgot", data={"csrf_token": token, "email": email}, headers={"Host": "evil.example"})
     assert response.status_code == 302
+    try:
+        run_jobs(worker)
+    finally:
+        worker.stop()
     assert mailbox.link(email).startswith("https://judge.example.org/app/account/set-password/")
 
 
-def test_forgot_password_form_is_rate_limited_per_email(app, make_user, mailbox):
+def test_forgot_password_form_is_rate_limited_per_email(app, make_user, mailbox, job_worker):
     _, email = make_user()
     codes = [
         post_form(
@@ -239,6 +252,7 @@ def test_forgot_password_form_is_rate_limited_per_email(app, make_user, mailbox)
         for n, variant in enumerate([email, email.upper(), f" {email}\t", email + "\x00"])
     ]
     assert codes == [302, 302, 302, 429]
+    run_jobs(job_worker)
     assert len(mailbox.to(email)) == 3
 
 
@@ -322,7 +336,7 @@ def test_wrong_logins_and_wrong_current_passwords_share_one_limit(app, make_user
     assert post_form(client, "/account/password", wrong).status_code == 429
 
 
-def test_session_cookie_holds_no_secret(app, organizer, mailbox, make_user):
+def test_session_cookie_holds_no_secret(app, organizer, mailbox, make_user, job_worker):
     client, event_id = organizer
     # login
     _, email = make_user("cookie@example.test")
@@ -339,6 +353,7 @@ def test_session_cookie_holds_no_secret(app, organizer, mailbox, make_user):
     assert text and NEW_PASSWORD not in text and invite.rsplit("/", 1)[1] not in text
     # reset
     post_form(app.test_client(), "/account/forgot", {"email": email})
+    run_jobs(job_worker)
     reset = mailbox.link(email)
     resetter = app.test_client()
     resetter.get(path_of(reset))
@@ -358,11 +373,13 @@ def test_statement_link_waits_in_the_session_cookie_sealed_not_readable(app, dq)
     assert response.status_code == 302
     waiting = session_cookie_text(app, head)  # between the POST and the page that shows the link once
     page = head.get(response.headers["Location"]).get_data(as_text=True)
-    token = re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
+    token = re.search(r'href="http://127.0.0.1:5000/statement/([^"]+)"', page).group(1)
     assert token not in waiting and "judgeapp.new_statement_link" in waiting
     assert token not in session_cookie_text(app, head)
     assert (
-        re.search(r'href="http://localhost/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True))
+        re.search(
+            r'href="http://127.0.0.1:5000/statement/', head.get(f"{base(dq)}/investigations/1").get_data(as_text=True)
+        )
         is None
     )  # shown once only
     visitor = app.test_client()

@@ -88,7 +88,7 @@ def make_link(client, dq, name="Eve Witness", role="witness"):
     )
     assert response.status_code == 302, text(response)
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    return re.search(r'href="http://localhost/statement/([^"]+)"', page).group(1)
+    return re.search(r'href="http://127.0.0.1:5000/statement/([^"]+)"', page).group(1)
 
 
 WRITE_UP = dict(

@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import User
-from tests.conftest import login, post_form
+from tests.conftest import login, post_form, run_jobs
 from tests.integration.test_imports import import_players, page, rejected_rows
 
 pytestmark = pytest.mark.db
@@ -99,11 +99,11 @@ def test_an_invitation_to_a_japanese_event_is_written_in_japanese(app, make_user
         {"email": "hana@example.test", "name": "井上 花", "role": "floor_judge"},
         follow_redirects=True,
     )
-    assert "hana@example.test is now floor judge; we emailed them." in page(added)
+    assert "井上 花 is invited as floor judge; we emailed them. The role is theirs once they accept." in page(added)
     [invite] = mailbox.to("hana@example.test")
-    assert invite["Subject"].strip() == "judgeappで冬季大会のフロアジャッジになりました"
+    assert invite["Subject"].strip() == "judgeappへの招待：冬季大会のフロアジャッジ"
     body = invite.get_body(("plain",)).get_content().replace("\r\n", "\n")
-    assert body.startswith("井上 花様\n\nOlivia Organizerさんが、あなたを冬季大会のフロアジャッジに追加しました。")
+    assert body.startswith("井上 花様\n\nOlivia Organizerさんが、あなたを冬季大会のフロアジャッジに招待しています。")
     assert "こちらからパスワードを設定してください（このリンクは7日間、1回だけ使えます）：" in body
     assert re.search(r"/account/set-password/[\w-]+", body)
 
@@ -124,13 +124,14 @@ def test_an_account_that_chose_english_gets_its_staff_email_in_english_even_for_
             db.session.get(User, judge), event_name=event.name, role=Role.HEAD_JUDGE, organizer="Org", event=event
         )
     [notice] = mailbox.to(judge_email)
-    assert notice["Subject"].strip() == "You are head judge at 冬季大会 on judgeapp"
+    assert notice["Subject"].strip() == "Invitation: head judge at 冬季大会 on judgeapp"
 
 
-def test_a_password_reset_for_a_japanese_account_is_written_in_japanese(app, make_user, mailbox):
+def test_a_password_reset_for_a_japanese_account_is_written_in_japanese(app, make_user, mailbox, job_worker):
     uid, email = make_user(name="松本 健一")
     set_locale(app, uid, "ja")
     post_form(app.test_client(), "/account/forgot", {"email": email})
+    run_jobs(job_worker)  # sent by the job worker
     [reset] = mailbox.to(email)
     assert reset["Subject"].strip() == "judgeappの新しいパスワードを設定してください"
     body = reset.get_body(("plain",)).get_content()

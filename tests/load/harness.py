@@ -336,7 +336,7 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
         emails = []
         for n in range(judges):
             judge = create_user(db.session, email=f"judge{n}@load.test", name=f"Judge {n}", password=PASSWORD)
-            services.add_staff(
+            services.assign_staff(
                 db.session, actor=organizer, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
             )
             emails.append(judge.email)

@@ -136,12 +136,26 @@ def floor_objects(app, event_id, floor_id, head_id):
     call, _ = calls.raise_call(db.session, event=event, table=2, reason="dispute", note="")
     key = calls.call_key_of(db.session, event, event.organizer)
     rendered = finished_renders(event)
+    from judgeapp.events.services import add_staff
+    from judgeapp.models import Role as StaffRole
+    from judgeapp.models import User
+
+    invited = add_staff(  # the floor judge, invited to be scorekeeper too: an invitation waiting for its answer
+        db.session,
+        actor=event.organizer,
+        event=event,
+        email=db.session.get(User, floor_id).email,
+        name="",
+        role=StaffRole.SCOREKEEPER,
+    ).invitation
     db.session.commit()
     assert appeal.number == investigation.number == logged.incident.number == 1  # one `number` argument serves all
     assert call.number == 1
     return {
         "table": 1,
         "sig": calls.signature(key, event.id, 1),  # table 1's real call link (call #1 is table 2's)
+        "invitation_id": invited.id,
+        "answer": "accept",
         "number": logged.incident.number,
         "player_id": player.id,
         "extension_id": ext.id,

@@ -71,6 +71,9 @@ NOT_EVENT_ROUTES = {
     ("calls.table", "GET"): {r: 404 for r in ROLES},
     ("calls.table", "POST"): {r: 404 for r in ROLES},
     ("calls.waiting", "GET"): ANY_SIGNED_IN,
+    # a staff invitation is answered by the invited account alone: one that is not theirs is "not found" for everyone
+    # (the invited person's own answers, and the states: tests/integration/test_account_findings.py)
+    ("events.answer_invitation", "POST"): {r: 404 for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN},
 }
 PUBLIC = {"static"}
 
@@ -166,7 +169,7 @@ def build_world(app):
             data=events.EventData(**{**data, "name": "Other event"}),
         )
         db.session.flush()
-        events.add_staff(
+        events.assign_staff(
             db.session,
             actor=get("other_organizer"),
             event=other,
@@ -175,13 +178,13 @@ def build_world(app):
             role=StaffRole.HEAD_JUDGE,
         )
         for role in ("floor_judge", "scorekeeper", "head_judge"):
-            events.add_staff(
+            events.assign_staff(
                 db.session, actor=get("organizer"), event=event, email=users[role][1], name="", role=StaffRole(role)
             )
         floor, head = get("floor_judge"), get("head_judge")
         colleague = create_user(db.session, email="colleague@matrix.test", name="colleague", password=PASSWORD)
         db.session.flush()
-        events.add_staff(
+        events.assign_staff(
             db.session, actor=get("organizer"), event=event, email=colleague.email, name="", role=StaffRole.FLOOR_JUDGE
         )
         F, H = frozenset({Role.FLOOR_JUDGE}), frozenset({Role.HEAD_JUDGE})
@@ -377,6 +380,8 @@ def build_world(app):
             "table": 11,
             "sig": "made-up-signature",
             **rendered,
+            "invitation_id": 999999,
+            "answer": "accept",
         }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {

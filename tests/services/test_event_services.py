@@ -49,11 +49,23 @@ def settings_of(event: Event, **changes) -> services.EventData:
     return services.EventData(**{**fields, **changes})
 
 
-def staff(world: World, email: str, role: StaffRole, name: str = "") -> services.StaffResult:
+def staff(world: World, email: str, role: StaffRole, name: str = "", accept: bool = True) -> services.StaffResult:
+    """The organizer invites `email` to `role` (replacing a head judge when asked) and, unless told otherwise, the
+    invited person accepts: only then is the role theirs (issue 32)."""
     result = services.add_staff(
-        world.session, actor=world.user("organizer"), event=world.event, email=email, name=name, role=role
+        world.session,
+        actor=world.user("organizer"),
+        event=world.event,
+        email=email,
+        name=name,
+        role=role,
+        replace_head_judge=True,
     )
     world.session.commit()
+    if accept:
+        invitation = result.invitation
+        services.answer_invitation(world.session, user=invitation.user, invitation_id=invitation.id, accept=True)
+        world.session.commit()
     return result
 
 
@@ -157,7 +169,7 @@ def test_an_event_has_one_head_judge_and_the_one_replaced_is_kept_ended_with_the
     assert [a.user_id for a in current(world, StaffRole.HEAD_JUDGE)] == [new.id]
     replaced = world.session.scalars(select(StaffAssignment).where(StaffAssignment.user_id == old.id)).one()
     assert replaced.ended_at is not None and replaced.end_reason == "replaced as head judge by Other Floor"
-    assert [e.action for e in world.entries()][-2:] == ["staff.end", "staff.add"]
+    assert [e.action for e in world.entries()][-3:] == ["staff.end", "staff.add", "staff.invitation_accepted"]
 
 
 def test_one_person_may_hold_several_roles_but_not_the_same_one_twice(world):
@@ -173,10 +185,12 @@ def test_one_person_may_hold_several_roles_but_not_the_same_one_twice(world):
 def test_a_new_address_gets_an_account_without_a_password_and_an_invite(world):
     from judgeapp.auth.services import authenticate, has_password, user_by_email
 
-    result = staff(world, "New.Judge@Example.test", StaffRole.FLOOR_JUDGE)
+    result = staff(world, "New.Judge@Example.test", StaffRole.FLOOR_JUDGE, accept=False)
     user = user_by_email(world.session, "new.judge@example.test")
     assert result.invite_token and (user.name, has_password(user)) == ("new.judge", False)
     assert authenticate(world.session, user.email, "") is None
+    assert roles_at(world.session, user, world.event) == set()  # invited: no role until they accept
+    services.answer_invitation(world.session, user=user, invitation_id=result.invitation.id, accept=True)
     assert roles_at(world.session, user, world.event) == {Role.FLOOR_JUDGE}
 
 

@@ -406,7 +406,9 @@ if (user && body.dataset.kept) {
 
 if (user) {
   sync().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
-    return refreshCopy(sent.some(unseenChange));  // fresh when a "Check incident" depends on it
+    // fresh when a "Check incident" depends on it, or when the page says the judge's events changed (an invitation
+    // just accepted: the event comes onto the phone at once, not at the next periodic copy)
+    return refreshCopy(sent.some(unseenChange) || !!document.querySelector("[data-copy-stale]"));
   }).then(function () { copyChecked = true; render(); }, function () { copyChecked = true; render(); }).then(function () {
     return navigator.onLine && Outbox.copy(user).then(function (copy) { if (copy) return keepPages(copy, copy); });
   }).catch(function () {});

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c0de32000017'
-down_revision = 'c0de32000015'
+down_revision = 'c0de32200016'
 branch_labels = None
 depends_on = None
 

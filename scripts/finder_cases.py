@@ -44,7 +44,7 @@ def main() -> None:
     catalog = load_catalog(str(ROOT / "data" / "infractions.yaml"))
     queries: dict[tuple[str, str], list[str]] = {}
     for path in sorted((ROOT / "bench" / "phrases").glob("*.tsv")):
-        policy_id, lang = path.stem.rsplit(".", 1)
+        policy_id, lang, *_fresh = path.stem.split(".")
         rows = [line.split("\t")[0] for line in path.read_text(encoding="utf-8").splitlines()]
         queries.setdefault((policy_id, lang), []).extend(r for r in rows if r.strip() and not r.startswith("#"))
     for key, words in EXTRA.items():

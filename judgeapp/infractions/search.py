@@ -163,16 +163,30 @@ def _word_points(q: str, qs: str, w: str) -> int:
     return 0
 
 
-def _cjk_points(run: str, text: str) -> int:
-    """EXACT when the text holds the run whole, else CJK_PART scaled by how many of its two-character pieces the text
-    holds (at least half of them), else 0."""
-    if run in text:
+def _cjk_points(run: str, field: _Field) -> int:
+    """How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of
+    the share of its two-character pieces the field holds (at least half of them, for a run of three or more), and a
+    Japanese word of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of
+    whose pieces it holds; else 0."""
+    if run in field.text:
         return EXACT
-    if len(run) < 3:
-        return 0
-    total = len(run) - 1
-    found = sum(1 for i in range(total) if run[i : i + 2] in text)
-    return CJK_PART * found // total if found * 2 >= total else 0
+    best = 0
+    if len(run) >= 3:
+        total = len(run) - 1
+        found = sum(1 for i in range(total) if run[i : i + 2] in field.text)
+        if found * 2 >= total:
+            best = CJK_PART * found // total
+    for word in field.jwords:
+        if len(word) < 2:
+            continue
+        if word in run:
+            best = max(best, min(CJK_PART, 4 + len(word)))
+        elif len(word) >= 3:
+            total = len(word) - 1
+            found = sum(1 for i in range(total) if word[i : i + 2] in run)
+            if found * 3 >= total * 2:
+                best = max(best, (CJK_PART - 2) * found // total)
+    return best
 
 
 @dataclass(frozen=True)
@@ -194,7 +208,8 @@ class Hit:
 class _Field:
     weight: int
     text: str
-    words: tuple[str, ...]
+    words: tuple[str, ...]  # its words of Latin letters and digits
+    jwords: tuple[str, ...]  # its runs of Japanese script
 
 
 def _looks_like_code(q: str) -> bool:
@@ -202,7 +217,11 @@ def _looks_like_code(q: str) -> bool:
 
 
 def _fields(entry: dict[str, Any]) -> list[_Field]:
-    return [_Field(w, t, tuple(x for k, x in terms(t) if k == "w")) for w, t in entry["fields"]]
+    fields = []
+    for weight, text in entry["fields"]:
+        found = terms(text)
+        fields.append(_Field(weight, text, tuple(x for k, x in found if k == "w"), tuple(x for k, x in found if k == "j")))
+    return fields
 
 
 _LAST: list[Any] = [None, []]  # the last entries list ranked and its fields: a judge's keystrokes search one list
@@ -223,7 +242,7 @@ def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[t
         top = top_weight = 0
         qs = stem(t) if kind == "w" else ""
         for f in fields:
-            pts = _cjk_points(t, f.text) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
+            pts = _cjk_points(t, f) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
             if pts * f.weight > top * top_weight or (pts and pts * f.weight == top * top_weight and f.weight > top_weight):
                 top, top_weight = pts, f.weight
         out.append((top, top_weight))

@@ -129,15 +129,28 @@ function wordPoints(q, qs, w) {
   return 0;
 }
 
-// How well a run of Japanese script matches a text: EXACT when the text holds it whole, else CJK_PART scaled by how
-// many of its two-character pieces the text holds (at least half of them), else 0.
-function cjkPoints(run, text) {
-  if (text.indexOf(run) !== -1) return EXACT;
-  var chars = Array.from(run);
-  if (chars.length < 3) return 0;
-  var total = chars.length - 1, found = 0;
-  for (var i = 0; i < total; i++) if (text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
-  return found * 2 >= total ? Math.floor((CJK_PART * found) / total) : 0;
+// How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of the share
+// of its two-character pieces the field holds (at least half of them, for a run of three or more), and a Japanese word
+// of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of whose pieces it
+// holds; else 0.
+function cjkPoints(run, field) {
+  if (field.text.indexOf(run) !== -1) return EXACT;
+  var best = 0, chars = Array.from(run), total, found, i;
+  if (chars.length >= 3) {
+    total = chars.length - 1; found = 0;
+    for (i = 0; i < total; i++) if (field.text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
+    if (found * 2 >= total) best = Math.floor((CJK_PART * found) / total);
+  }
+  field.jwords.forEach(function (word) {
+    var w = Array.from(word);
+    if (w.length < 2) return;
+    if (run.indexOf(word) !== -1) { best = Math.max(best, Math.min(CJK_PART, 4 + w.length)); return; }
+    if (w.length < 3) return;
+    var t = w.length - 1, f = 0;
+    for (var j = 0; j < t; j++) if (run.indexOf(w[j] + w[j + 1]) !== -1) f++;
+    if (f * 3 >= t * 2) best = Math.max(best, Math.floor(((CJK_PART - 2) * f) / t));
+  });
+  return best;
 }
 
 // An entry's fields with their words, worked out once per entries array (kept beside it, not on the caller's objects).
@@ -146,8 +159,10 @@ function fieldTerms(entry) {
   var got = CACHE.get(entry);
   if (!got) {
     got = entry.fields.map(function (f) {
-      var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
-      return { weight: f[0], text: f[1], words: words };
+      var found = terms(f[1]), pick = function (kind) {
+        return found.filter(function (t) { return t[0] === kind; }).map(function (t) { return t[1]; });
+      };
+      return { weight: f[0], text: f[1], words: pick("w"), jwords: pick("j") };
     });
     CACHE.set(entry, got);
   }
@@ -162,7 +177,7 @@ function termMatches(fields, qterms) {
     var top = 0, topWeight = 0, qs = t[0] === "w" ? stem(t[1]) : "";
     fields.forEach(function (f) {
       var pts = 0;
-      if (t[0] === "j") pts = cjkPoints(t[1], f.text);
+      if (t[0] === "j") pts = cjkPoints(t[1], f);
       else f.words.forEach(function (w) { var p = wordPoints(t[1], qs, w); if (p > pts) pts = p; });
       if (pts * f.weight > top * topWeight || (pts && pts * f.weight === top * topWeight && f.weight > topWeight)) {
         top = pts; topWeight = f.weight;

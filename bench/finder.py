@@ -79,9 +79,7 @@ def main() -> None:
             label = f"{policy_id} {lang}, {part} ({len(chosen)} phrases)"
             print(f"{label:<72} top-1 {top1:5.1f} %   top-3 {top3:5.1f} %")
             for goal, value, name in ((TOP1_GOAL, top1, "top-1"), (TOP3_GOAL, top3, "top-3")):
-                record(
-                    "finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal
-                )
+                record("finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal)
             if part == "tuned" or (part.startswith("held out,") and args.misses):
                 for miss in misses:
                     print(f"    miss ({part}): {miss}")

@@ -55,9 +55,12 @@ EXACT, FORM, PREFIX, TYPO, CJK_PART = 10, 9, 6, 5, 8  # how well a query word ma
 _KIND = {NAME: "name", PHRASE: "phrase", NOTE: "note"}
 
 STOP = frozenset(
-    "a an the of to in on at his her their my your our and or is was were be been for with from he she they it its i "
-    "we you by as that this them him me so into up".split()
-)
+    [
+        "a", "an", "the", "of", "to", "in", "on", "at", "his", "her", "their", "my", "your", "our", "and", "or", "is",
+        "was", "were", "be", "been", "for", "with", "from", "he", "she", "they", "it", "its", "i", "we", "you", "by",
+        "as", "that", "this", "them", "him", "me", "so", "into", "up",
+    ]
+)  # fmt: skip
 
 # Irregular forms judges say, each to the word it is a form of (the small stemmer handles the regular ones).
 IRREGULAR = {
@@ -119,9 +122,7 @@ def stem(word: str) -> str:
         w = w[:-3] + "y"
     elif w.endswith("ing") and len(w) >= 6:
         w = w[:-3]
-    elif w.endswith("ed") and len(w) >= 5:
-        w = w[:-2]
-    elif w.endswith("es") and len(w) >= 5:
+    elif (w.endswith("ed") and len(w) >= 5) or (w.endswith("es") and len(w) >= 5):
         w = w[:-2]
     elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1]
@@ -220,7 +221,9 @@ def _fields(entry: dict[str, Any]) -> list[_Field]:
     fields = []
     for weight, text in entry["fields"]:
         found = terms(text)
-        fields.append(_Field(weight, text, tuple(x for k, x in found if k == "w"), tuple(x for k, x in found if k == "j")))
+        fields.append(
+            _Field(weight, text, tuple(x for k, x in found if k == "w"), tuple(x for k, x in found if k == "j"))
+        )
     return fields
 
 
@@ -243,7 +246,9 @@ def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[t
         qs = stem(t) if kind == "w" else ""
         for f in fields:
             pts = _cjk_points(t, f) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
-            if pts * f.weight > top * top_weight or (pts and pts * f.weight == top * top_weight and f.weight > top_weight):
+            if pts * f.weight > top * top_weight or (
+                pts and pts * f.weight == top * top_weight and f.weight > top_weight
+            ):
                 top, top_weight = pts, f.weight
         out.append((top, top_weight))
     return out
@@ -267,7 +272,13 @@ def _score(
         return None
     joined, bonus = " ".join(t for _, t in qterms), 0
     for f in fields:
-        b = 300 * f.weight if f.text == joined else 150 * f.weight if len(qterms) > 1 and f" {joined} " in f" {f.text} " else 0
+        b = (
+            300 * f.weight
+            if f.text == joined
+            else 150 * f.weight
+            if len(qterms) > 1 and f" {joined} " in f" {f.text} "
+            else 0
+        )
         bonus = max(bonus, b)
     return total + bonus, _KIND[best_weight], whole
 

@@ -29,15 +29,17 @@ export function matches(code, text, query) {
 //   entries: the policy's finder entries as the server exports them (judgeapp/infractions/search.py
 //     `finder_entries(policy)`, which the incident form embeds as JSON: <script type="application/json"
 //     id="infraction-finder">{{ entries|tojson }}</script>): [{code, fields: [[weight, folded text], ...]}], in
-//     catalog order. Names to show come from the form's own choices (code -> "code name").
+//     catalog order. Names to show come from the form's own choices (code -> "code name"). Weights: NAME (a name in
+//     any language, and its reading), PHRASE (the policy's phrases, game words and short forms; the source text's
+//     synonyms; the sub-section's name), NOTE (notes and remedy).
 //   lang: the page's language; every language the policy speaks is searched whatever it is (accepted, for later).
-//     Weights: NAME (a name in any language, and its reading), PHRASE (the policy's phrases, game words and short
-//     forms; the source text's synonyms; the sub-section's name), NOTE (notes and remedy).
 //   usage: {code: how often this event used it}; ties go to the most used, then to catalog order.
 //   score: an integer, higher is better. kind: "code" (the query is the code), "code-prefix" (the start of a code),
 //     "name", "phrase" or "note" (where the best-matching words are). whole: every word of the query matched a
-//     whole word (or its form) or the whole code: only such a result may be selected by itself; a word's start, a typo
-//     or an n-gram of Japanese text only lists.
+//     whole word (or its form), a Japanese run was found whole, or the query is the whole code: only such a result
+//     may be selected by itself; a word's start, a typo or part of a Japanese run only lists.
+//   Order: per query word, how well it matched (exact, form, start, typo) times where (name 4, phrase 3, note 1), a
+//   word fewer entries match counting for more; a bonus when a field is the query itself or holds its words in a row.
 // An empty query, or one of only little words, finds nothing (the picker shows the most used instead).
 
 export var NAME = 4, PHRASE = 3, NOTE = 1;

@@ -26,6 +26,7 @@ from .catalog import (
     Level,
     Names,
     PenaltyRange,
+    Phrases,
     Policy,
     Rank,
     RepeatRule,
@@ -37,6 +38,7 @@ from .catalog import (
     UnnamedPenalties,
     UpgradeResult,
 )
+from .search import fold
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -189,6 +191,21 @@ class RawAlternative(_Strict):
     texts: Annotated[dict[LanguageCode, dict[Literal["condition"], LocalText]], _LANGS] = {}
 
 
+Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+def _one_or_more(value: Any) -> Any:
+    """`en: {source: …, words: […]}` means a list of that one block."""
+    return [value] if isinstance(value, dict) else value
+
+
+class RawPhrases(_Strict):
+    """Judges' words for an infraction in one language, and where they come from."""
+
+    source: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+    words: Annotated[list[Phrase], Field(min_length=1)]
+
+
 class RawInfraction(_Strict):
     code: str
     name: str
@@ -211,6 +228,8 @@ class RawInfraction(_Strict):
     names: LocalNames = {}
     readings: Annotated[dict[LanguageCode, Reading], _LANGS] = {}  # the reading of names[lang] in kana, for search
     texts: InfractionTexts = {}
+    # the finder's words, per language: one block, or several with different sources (table talk, game words, …)
+    phrases: dict[LanguageCode, Annotated[list[RawPhrases], BeforeValidator(_one_or_more)]] = {}
 
 
 class RawRank(_Strict):
@@ -496,6 +515,17 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             if term.casefold() in seen_terms:
                 errs.append(((*ipath, "synonyms", t), f"synonym {term!r} appears twice"))
             seen_terms.add(term.casefold())
+        for lang, blocks in inf.phrases.items():
+            if lang != "en" and lang not in p.names:
+                errs.append(((*ipath, "phrases", lang), f"the policy is not named in {lang!r}: no phrases in it"))
+            seen_words: set[str] = set()
+            for b, block in enumerate(blocks):
+                bpath = (*ipath, "phrases", lang, b, "words")
+                for w, word in enumerate(block.words):
+                    key = fold(word)
+                    if key in seen_words:
+                        errs.append(((*bpath, w), f"phrase {word!r} appears twice"))
+                    seen_words.add(key)
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
@@ -661,6 +691,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             head_judge_only=i.head_judge_only,
             names=_names(i.names, i.readings),
             texts=_texts(i.texts),
+            phrases=tuple(
+                Phrases(lang, " ".join(b.source.split()), tuple(b.words))
+                for lang, blocks in i.phrases.items()
+                for b in blocks
+            ),
         )
         for i in p.infractions
     )

@@ -29,6 +29,7 @@ from ..infractions import (
     extension_owed,
     suggest,
 )
+from ..infractions import search
 from ..infractions.engine import expected_ranks
 from ..models import (
     AuditEntry,
@@ -201,6 +202,7 @@ class IncidentInput:
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
     phone: PhoneView | None = None  # logged offline: what the phone showed
+    infraction_query: str = ""  # the words the judge searched with when choosing the infraction
 
 
 @dataclass(frozen=True)
@@ -393,6 +395,24 @@ def infraction_of(policy: Policy, code: str | None) -> Infraction:
         raise FieldError("infraction", _("Choose an infraction of %(policy)s.", policy=catalog_name(policy))) from None
 
 
+def chosen_infraction(policy: Policy, code: str | None, query: str = "") -> Infraction:
+    """The infraction the judge chose, provided the words they searched with still find it: a choice left over from an
+    earlier search ("phone" chose 3.17, then the judge typed "slow play") is not recorded as if they had picked it."""
+    infraction = infraction_of(policy, code)
+    typed = (query or "").strip()
+    if typed and not search.matches(infraction.code, search.search_text(policy, infraction), typed):
+        raise FieldError(
+            "infraction",
+            _(
+                "Your search “%(typed)s” does not find %(code)s %(name)s: choose the infraction again.",
+                typed=" ".join(typed.split())[:80],
+                code=infraction.code,
+                name=catalog_name(infraction),
+            ),
+        )
+    return infraction
+
+
 def _description(text: str | None) -> str:
     description = (text or "").strip()
     if len(description) > MAX_TEXT:
@@ -444,7 +464,7 @@ def log_incident(
     rnd = started_round(session, event, data.round_number)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
-    infraction = infraction_of(policy, data.infraction_code)
+    infraction = chosen_infraction(policy, data.infraction_code, data.infraction_query)
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
     phone = data.phone
     logged_at = phone.logged_at if phone else None

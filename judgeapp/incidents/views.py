@@ -149,6 +149,7 @@ def new(event, roles):
         data = services.IncidentInput(
             key=form.key.data,
             infraction_code=form.infraction.data,
+            infraction_query=form.infraction_query.data or "",
             round_number=form.round.data,
             table_number=form.table.data,
             subject_kind=SubjectKind(form.subject_kind.data),

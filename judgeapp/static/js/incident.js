@@ -17,7 +17,7 @@ function main() {
   if (!form) return;
   // Never lose what was typed: keep a draft on the phone until the server confirms the save. The draft keeps
   // the form's one-time key, so sending a restored draft again still stores one incident.
-  var FIELDS = "input:not([type=hidden]):not([type=submit]):not([type=search]), select, textarea, input[name=key], input[name=player_id], input[name=call_started_at], input[name=deck_check_id]";
+  var FIELDS = "input:not([type=hidden]):not([type=submit]):not([type=search]), select, textarea, input[name=infraction_query], input[name=key], input[name=player_id], input[name=call_started_at], input[name=deck_check_id]";
   function saveDraft() {
     var data = {};
     form.querySelectorAll(FIELDS).forEach(function (el) {
@@ -166,40 +166,107 @@ function main() {
     return seatNote(seating, byes, parseInt(playerId.value, 10), name, table.value);
   }
 
-  // Infraction search: rebuild the list with the matches (hiding <option>s is not portable). An infraction is found
-  // by its code, the words of its shown name and sub-section, and data-words: the text's other words for it, its
-  // names in the other languages and their kana readings, folded as search.js compares (チコク, ﾁｺｸ: ちこく).
-  var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
+  // ---- The picker: what the search finds as tappable rows, best first, with full names that wrap. The <select> the
+  // server rendered (the form without JS chooses there) stays as the value the form sends, out of sight. A row is
+  // chosen only by a tap, or by typing its exact code: never by part of a word. A choice the search no longer finds
+  // is dropped at once and said so, and the server refuses one its words do not find (services.chosen_infraction).
+  var pickerBox = document.getElementById("infraction-picker"), rowsBox = document.getElementById("picker-rows");
+  var pickerHead = document.getElementById("picker-head"), moreButton = document.getElementById("picker-more");
+  var staleNote = document.getElementById("infraction-stale"), FIRST_ROWS = 8, showAll = false;
+  // Each infraction once, from the select: its code, shown name, sub-section, and the words that find it (data-words:
+  // the text's other words for it, its names in the other languages and their kana readings, folded as search.js does).
+  var catalog = [], mostUsed = [];
+  Array.prototype.forEach.call(infraction.querySelectorAll("option"), function (o) {
+    if (!o.value) return;
+    if (o.dataset.mostUsed) { mostUsed.push(o.value); return; }
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    return { value: o.value, text: o.textContent, group: group, words: fold(o.textContent + " " + group + " " + (o.dataset.words || "")),
-             mostUsed: !!o.dataset.mostUsed };
+    catalog.push({ code: o.value, text: o.textContent, name: o.textContent.slice(o.value.length).trim(), group: group,
+                   nameWords: fold(o.textContent), words: fold(o.textContent + " " + group + " " + (o.dataset.words || "")) });
   });
-  // Typing: the matches, each once (the "most used" copies are left out: they are listed in their sub-section too); an
-  // exact code, or a search only one infraction matches, selects it (replacing an earlier choice the new words do not
-  // name, which stays listed until then so that it is never dropped unseen).
+  var byCode = {};
+  catalog.forEach(function (e, i) { e.order = i; byCode[e.code] = e; });
+  infraction.hidden = true;
+  pickerBox.hidden = false;
+  form.querySelector("label[for=infraction]").htmlFor = "infraction-search";
+
+  function found(e, q) { return matches(e.code, e.words, q); }
+  // Best first: the exact code, codes starting with the query, every word in the infraction's own name, then the rest
+  // the search finds; ties go to what this event uses most, then the policy's order.
+  function ranked(q) {
+    var fq = fold(q), words = fq.split(/\s+/);
+    var used = function (e) { var i = mostUsed.indexOf(e.code); return i === -1 ? mostUsed.length : i; };
+    var tier = function (e) {
+      if (e.code.toLowerCase() === fq) return 0;
+      if (e.code.toLowerCase().indexOf(fq) === 0) return 1;
+      return words.every(function (w) { return e.nameWords.indexOf(w) !== -1; }) ? 2 : 3;
+    };
+    return catalog.filter(function (e) { return found(e, q); }).map(function (e) {
+      return { e: e, key: [tier(e), used(e), e.order] };
+    }).sort(function (a, b) {
+      for (var i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
+      return 0;
+    }).map(function (r) { return r.e; });
+  }
+
+  function pickerRow(e, chosen) {
+    var li = document.createElement("li"), b = document.createElement("button");
+    b.type = "button"; b.className = "pick"; b.dataset.code = e.code;
+    b.setAttribute("aria-pressed", e.code === chosen ? "true" : "false");
+    var code = document.createElement("span"); code.className = "pick-code"; code.textContent = e.code;
+    var name = document.createElement("span"); name.className = "pick-name"; name.textContent = e.name;
+    b.appendChild(code); b.appendChild(document.createTextNode(" ")); b.appendChild(name);
+    if (e.group) {
+      var sub = document.createElement("small"); sub.className = "pick-sub"; sub.textContent = e.group;
+      b.appendChild(sub);
+    }
+    b.addEventListener("click", function () { choose(e.code); });
+    li.appendChild(b);
+    return li;
+  }
+
+  function drawPicker() {
+    var q = search.value.trim(), chosen = infraction.value;
+    var list = q ? ranked(q) : mostUsed.map(function (c) { return byCode[c]; }).filter(Boolean);
+    if (!q && chosen && byCode[chosen] && list.indexOf(byCode[chosen]) === -1) list.unshift(byCode[chosen]);
+    pickerHead.textContent = q
+      ? (list.length ? ngettext("%(num)s infraction found, best first:", "%(num)s infractions found, best first:", list.length)
+                     : _("No infraction matches “%(typed)s”", { typed: q }))
+      : (mostUsed.length ? _("Most used at this event:") : "");
+    pickerHead.hidden = !pickerHead.textContent;
+    rowsBox.textContent = "";
+    var shown = showAll ? list : list.slice(0, FIRST_ROWS);
+    shown.forEach(function (e) { rowsBox.appendChild(pickerRow(e, chosen)); });
+    moreButton.hidden = shown.length === list.length;
+    moreButton.textContent = ngettext("Show all %(num)s", "Show all %(num)s", list.length);
+  }
+  moreButton.addEventListener("click", function () { showAll = true; drawPicker(); });
+
+  var dropped = null;  // the choice the search stopped finding, said until another is chosen
+  function choose(code) {
+    infraction.value = code; dropped = null;
+    staleNote.hidden = true; staleNote.textContent = "";
+    search.removeAttribute("aria-invalid");
+    drawPicker(); suggest(); saveDraft();
+  }
+
+  // Typing: the rows follow the words; an exact code chooses its infraction; a choice the words no longer find goes.
   function filterInfractions() {
-    var q = fold(search.value.trim()), keep = infraction.value;
-    infraction.textContent = "";
-    var groups = {}, shown = 0, exact = null, matched = 0, only = null;
-    allOptions.forEach(function (o) {
-      if (q && o.mostUsed) return;
-      if (q && o.value && o.value.toLowerCase() === q) exact = o.value;
-      var match = !o.value || matches(o.value, o.words, q);
-      if (!match && o.value !== keep) return;
-      var opt = new Option(o.text, o.value);
-      if (o.value) shown++;
-      if (o.value && match) { matched++; only = o.value; }
-      if (o.group) {
-        if (!groups[o.group]) { groups[o.group] = document.createElement("optgroup"); groups[o.group].label = o.group; infraction.appendChild(groups[o.group]); }
-        groups[o.group].appendChild(opt);
-      } else { infraction.appendChild(opt); }
-    });
-    infraction.value = keep;
-    if (!q) return;
-    var first = infraction.options[0];
-    first.textContent = shown ? ngettext("%(num)s match — choose…", "%(num)s matches — choose…", shown) : _("No infraction matches “%(typed)s”", { typed: search.value });
-    if (exact && keep !== exact) { infraction.value = exact; suggest(); }
-    else if (matched === 1 && keep !== only) { infraction.value = only; suggest(); }  // the one the words name
+    var q = search.value.trim(), chosen = infraction.value, fq = fold(q);
+    showAll = false;
+    var exact = q && catalog.filter(function (e) { return e.code.toLowerCase() === fq; })[0];
+    if (exact && exact.code !== chosen) { choose(exact.code); return; }
+    if (chosen && q && byCode[chosen] && !found(byCode[chosen], q)) {
+      dropped = byCode[chosen];
+      infraction.value = "";
+      if (!penaltyTouched) penalty.value = "";
+      suggest();
+    }
+    if (dropped && q) {
+      staleNote.textContent = _("“%(typed)s” does not match %(infraction)s: it is no longer chosen. Choose the infraction again.",
+                                { typed: q, infraction: dropped.text });
+      staleNote.hidden = false;
+    }
+    drawPicker();
   }
 
   function checkPenalty() {
@@ -216,6 +283,15 @@ function main() {
     panel.textContent = "";
     if (!s.ok) { panel.hidden = true; return; }
     panel.classList.toggle("upgraded", !!s.upgraded);  // an upgrade looks like one: the whole panel, not a line in green
+    var chosen = byCode[infraction.value];
+    if (chosen) {  // the chosen infraction in full, code and name, where the penalty is read
+      var named = document.createElement("p");
+      named.className = "chosen";
+      var code = document.createElement("strong");
+      code.textContent = chosen.code;
+      named.appendChild(code); named.appendChild(document.createTextNode(" " + chosen.name));
+      panel.appendChild(named);
+    }
     if (s.local) {
       var where = document.createElement("p");
       where.className = "note local";
@@ -355,7 +431,7 @@ function main() {
       problems.push(field);
     };
     var k = kind();
-    need(infraction, !!infraction.value, _("Choose the infraction."));
+    need(search, !!infraction.value, _("Choose the infraction."));  // the select is out of sight: the search has the focus
     if (k === "player") need(playerInput, !!playerInput.value.trim(), _("Type a few letters of the player's name or their player ID."));
     if (k !== "spectator") need(table, !!table.value, _("Give the table number."));
     if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, _("Choose the penalty."));
@@ -385,7 +461,7 @@ function main() {
     setTimeout(function () {  // after the form's reset: the round stays, the rest is empty
       form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
       form.querySelector(".new-player").hidden = true;
-      filterInfractions(); showTablePlayers();
+      staleNote.hidden = true; dropped = null; showAll = false; drawPicker(); showTablePlayers();
       var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
     }, 0);
   });
@@ -410,7 +486,7 @@ function main() {
       var folded = p.closest("[hidden]"); if (folded) folded.hidden = false;  // e.g. the reason for other minutes
     });
     record.state = "editing";  // out of the send queue while the judge corrects it; saving sends it again
-    return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
+    return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); drawPicker(); suggest(); });
   });
 
   // Call stopwatch: elapsed time by the server's clock (servertime.js: the phone's may be off) and what the policy
@@ -473,6 +549,7 @@ function main() {
   syncPlayerId();
   showTablePlayers();
   checkSeat();
+  drawPicker();
   if (infraction.value) suggest();
 }
 

@@ -97,6 +97,17 @@ class Texts:
 NO_TEXTS = Texts()
 
 
+@dataclass(frozen=True)
+class Phrases:
+    """Words judges use for an infraction in one language (`phrases: {en: {source: …, words: […]}}` in the YAML),
+    for the finder: everyday descriptions of its situations, table talk, game words, the short forms written on
+    slips; `source` says where they come from."""
+
+    lang: str
+    source: str
+    words: tuple[str, ...]
+
+
 def text_in(entry: object, field_name: str, lang: str | None) -> str:
     """An entry's text (`notes`, `remedy`, `description`, `summary`, `section`, …) in `lang`, falling back to the
     English field: for pages and reports."""
@@ -239,6 +250,7 @@ class Infraction(Named):
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
     names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
     texts: Texts = field(default=NO_TEXTS, compare=False)  # notes, remedy, section_note in other languages
+    phrases: tuple[Phrases, ...] = field(default=(), compare=False)  # judges' words for it, for the finder
 
     @property
     def discretion(self) -> bool:

@@ -26,6 +26,7 @@ from .catalog import (
     Level,
     Names,
     PenaltyRange,
+    Phrases,
     Policy,
     Rank,
     RepeatRule,
@@ -37,6 +38,8 @@ from .catalog import (
     UnnamedPenalties,
     UpgradeResult,
 )
+
+from .search import fold
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -106,6 +109,16 @@ class RawAlternative(_Strict):
     texts: dict[LanguageCode, dict[Literal["condition"], LocalText]] = {}
 
 
+Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+class RawPhrases(_Strict):
+    """Judges' words for an infraction in one language, and where they come from."""
+
+    source: Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=300)]
+    words: Annotated[list[Phrase], Field(min_length=1)]
+
+
 class RawInfraction(_Strict):
     code: str
     name: str
@@ -125,6 +138,8 @@ class RawInfraction(_Strict):
     names: dict[LanguageCode, LocalName] = {}
     readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
     texts: InfractionTexts = {}
+    # the finder's words, per language: one block, or several with different sources (table talk, game words, …)
+    phrases: dict[LanguageCode, RawPhrases | list[RawPhrases]] = {}
 
 
 class RawRank(_Strict):
@@ -402,6 +417,18 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             if term.casefold() in seen_terms:
                 errs.append(((*ipath, "synonyms", t), f"synonym {term!r} appears twice"))
             seen_terms.add(term.casefold())
+        for lang, blocks in inf.phrases.items():
+            if lang != "en" and lang not in p.names:
+                errs.append(((*ipath, "phrases", lang), f"the policy is not named in {lang!r}: no phrases in it"))
+            seen_words: set[str] = set()
+            listed = isinstance(blocks, list)
+            for b, block in enumerate(blocks if isinstance(blocks, list) else [blocks]):
+                bpath = (*ipath, "phrases", lang, *((b,) if listed else ()), "words")
+                for w, word in enumerate(block.words):
+                    key = fold(word)
+                    if key in seen_words:
+                        errs.append(((*bpath, w), f"phrase {word!r} appears twice"))
+                    seen_words.add(key)
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
@@ -553,6 +580,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             head_judge_only=i.head_judge_only,
             names=_names(i.names, i.readings),
             texts=_texts(i.texts),
+            phrases=tuple(
+                Phrases(lang, " ".join(b.source.split()), tuple(b.words))
+                for lang, blocks in i.phrases.items()
+                for b in (blocks if isinstance(blocks, list) else [blocks])
+            ),
         )
         for i in p.infractions
     )

@@ -4,7 +4,10 @@ on the phone (tests/shared/search_cases.json holds for both)."""
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from dataclasses import dataclass
+from typing import Any
 
 from .catalog import Infraction, Policy
 
@@ -41,3 +44,245 @@ def matches(code: str, text: str, query: str) -> bool:
 def search(policy: Policy, query: str) -> list[Infraction]:
     """Infractions whose code starts with the query, or whose text holds every word of it."""
     return [inf for inf in policy.infractions if matches(inf.code, search_text(policy, inf), query)]
+
+
+# ---- The finder: ranked search over what judges say. judgeapp/static/js/search.js `rank` is the same, step by step
+# (tests/shared/finder_cases.json holds for both); README, "Finding an infraction", says why it is written twice rather
+# than through a search library.
+
+NAME, PHRASE, NOTE = 4, 3, 1  # field weights: a name (any language, its reading); phrases and synonyms; notes
+EXACT, FORM, PREFIX, TYPO, CJK_PART = 10, 9, 6, 5, 8  # how well a query word matches a text word
+_KIND = {NAME: "name", PHRASE: "phrase", NOTE: "note"}
+
+STOP = frozenset(
+    "a an the of to in on at his her their my your our and or is was were be been for with from he she they it its i "
+    "we you by as that this them him me so into up".split()
+)
+
+# Irregular forms judges say, each to the word it is a form of (the small stemmer handles the regular ones).
+IRREGULAR = {
+    "drew": "draw", "drawn": "draw", "saw": "see", "seen": "see", "took": "take", "taken": "take", "gave": "give",
+    "given": "give", "forgot": "forget", "forgotten": "forget", "lost": "lose", "left": "leave", "threw": "throw",
+    "thrown": "throw", "ate": "eat", "eaten": "eat", "spoke": "speak", "spoken": "speak", "told": "tell",
+    "said": "say", "found": "find", "brought": "bring", "bought": "buy", "stole": "steal", "stolen": "steal",
+    "shook": "shake", "shaken": "shake", "hid": "hide", "hidden": "hide", "made": "make", "went": "go", "gone": "go",
+    "got": "get", "gotten": "get", "kept": "keep", "paid": "pay", "won": "win", "bent": "bend", "dealt": "deal",
+    "wrote": "write", "written": "write", "ran": "run", "sat": "sit", "swore": "swear", "sworn": "swear",
+    "chose": "choose", "chosen": "choose", "fell": "fall", "fallen": "fall", "knew": "know", "known": "know",
+    "began": "begin", "begun": "begin", "stuck": "stick", "held": "hold", "let": "let", "put": "put", "cut": "cut",
+    "hit": "hit", "read": "read", "bet": "bet", "slept": "sleep", "spent": "spend", "sent": "send", "flung": "fling",
+    "tore": "tear", "torn": "tear", "did": "do", "done": "do", "does": "do", "has": "have", "had": "have",
+    "men": "man", "dice": "die", "children": "child",
+}  # fmt: skip
+
+
+def _is_cjk(c: int) -> bool:
+    return (
+        0x3040 <= c <= 0x30FF or 0x3400 <= c <= 0x4DBF or 0x4E00 <= c <= 0x9FFF or 0xF900 <= c <= 0xFAFF or c == 0x3005
+    )
+
+
+def _is_word_char(c: int) -> bool:
+    return 0x30 <= c <= 0x39 or 0x61 <= c <= 0x7A or (0xDF <= c <= 0x24F and c not in (0xF7, 0xD7))
+
+
+def terms(text: str) -> list[tuple[str, str]]:
+    """Folded text -> its terms: ("w", a word of Latin letters and digits) or ("j", a run of Japanese script, ー
+    included); anything else separates them, and an apostrophe inside a word is dropped (don't -> dont)."""
+    out: list[tuple[str, str]] = []
+    cur, kind = "", ""
+    for ch in text:
+        c = ord(ch)
+        if c in (0x27, 0x2019) and kind == "w":
+            continue
+        k = "w" if _is_word_char(c) else "j" if _is_cjk(c) else ""
+        if k != kind and cur:
+            out.append((kind, cur))
+            cur = ""
+        kind = k
+        if k:
+            cur += ch
+    if cur:
+        out.append((kind, cur))
+    return out
+
+
+def stem(word: str) -> str:
+    """The word a form is of: irregular forms by the table, then -ies/-ied, -ing, -ed, -es, -s, -ly; a final e and a
+    doubled last consonant dropped (shuffle, shuffled, shuffling, shuffles -> shuffl; stopped -> stop)."""
+    if word in IRREGULAR:
+        return IRREGULAR[word]
+    w = word
+    if len(w) < 4 or any(ch.isdigit() for ch in w):
+        return w
+    if w.endswith(("ies", "ied")) and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("ing") and len(w) >= 6:
+        w = w[:-3]
+    elif w.endswith("ed") and len(w) >= 5:
+        w = w[:-2]
+    elif w.endswith("es") and len(w) >= 5:
+        w = w[:-2]
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    elif w.endswith("ly") and len(w) >= 6:
+        w = w[:-2]
+    if w.endswith("e") and len(w) >= 4:
+        w = w[:-1]
+    if len(w) >= 4 and w[-1] == w[-2] and w[-1] in "bdfgkmnprtv":
+        w = w[:-1]
+    return w
+
+
+def one_edit(a: str, b: str) -> bool:
+    """One edit apart: a letter more, less or changed, or two neighbours swapped."""
+    if a == b:
+        return True
+    la, lb = len(a), len(b)
+    if abs(la - lb) > 1:
+        return False
+    i = 0
+    while i < la and i < lb and a[i] == b[i]:
+        i += 1
+    if la == lb:
+        if a[i + 1 :] == b[i + 1 :]:
+            return True
+        return i + 1 < la and a[i] == b[i + 1] and a[i + 1] == b[i] and a[i + 2 :] == b[i + 2 :]
+    return a[i + 1 :] == b[i:] if la > lb else a[i:] == b[i + 1 :]
+
+
+def _word_points(q: str, qs: str, w: str) -> int:
+    if q == w:
+        return EXACT
+    if qs == stem(w):
+        return FORM
+    if len(w) > len(q) and w.startswith(q):
+        return PREFIX
+    if len(q) >= 5 and len(w) >= 4 and one_edit(q, w):
+        return TYPO
+    return 0
+
+
+def _cjk_points(run: str, text: str) -> int:
+    """EXACT when the text holds the run whole, else CJK_PART scaled by how many of its two-character pieces the text
+    holds (at least half of them), else 0."""
+    if run in text:
+        return EXACT
+    if len(run) < 3:
+        return 0
+    total = len(run) - 1
+    found = sum(1 for i in range(total) if run[i : i + 2] in text)
+    return CJK_PART * found // total if found * 2 >= total else 0
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One result: the infraction's code, its score (higher is better), where it matched (`code`, `code-prefix`,
+    `name`, `phrase`, `note`) and whether every query word matched a whole word or its form (only such a hit may be
+    selected by itself: a word's start or a typo only lists)."""
+
+    code: str
+    score: int
+    kind: str
+    whole: bool
+
+    def as_json(self) -> dict[str, object]:
+        return {"code": self.code, "score": self.score, "kind": self.kind, "whole": self.whole}
+
+
+@dataclass(frozen=True)
+class _Field:
+    weight: int
+    text: str
+    words: tuple[str, ...]
+
+
+def _looks_like_code(q: str) -> bool:
+    return re.match(r"[a-z]{0,3}[0-9]", q) is not None and not re.search(r"\s", q)
+
+
+def _fields(entry: dict[str, Any]) -> list[_Field]:
+    return [_Field(w, t, tuple(x for k, x in terms(t) if k == "w")) for w, t in entry["fields"]]
+
+
+def _score(code: str, fields: list[_Field], q: str, qterms: list[tuple[str, str]]) -> tuple[int, str, bool] | None:
+    code = code.lower()
+    if q == code:
+        return 100000, "code", True
+    if _looks_like_code(q) and code.startswith(q):
+        boundary = 1000 if code[len(q) : len(q) + 1] == "." else 0
+        return 50000 + boundary - len(code), "code-prefix", False
+    matched = total = best = best_weight = 0
+    whole = True
+    for kind, t in qterms:
+        top = top_weight = 0
+        qs = stem(t) if kind == "w" else ""
+        for f in fields:
+            pts = _cjk_points(t, f.text) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
+            if pts * f.weight > top * top_weight or (pts and pts * f.weight == top * top_weight and f.weight > top_weight):
+                top, top_weight = pts, f.weight
+        if top:
+            matched += 1
+            total += top * top_weight
+            if top * top_weight > best * best_weight:
+                best, best_weight = top, top_weight
+        if top < FORM:
+            whole = False
+    if not matched:
+        return None
+    joined, bonus = " ".join(t for _, t in qterms), 0
+    if len(qterms) > 1:
+        for f in fields:
+            b = 10 * f.weight if f.text == joined else 5 * f.weight if f" {joined} " in f" {f.text} " else 0
+            bonus = max(bonus, b)
+    return matched * 100 + total + bonus, _KIND[best_weight], whole and matched == len(qterms)
+
+
+def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int] | None = None) -> list[Hit]:
+    """The entries (`finder_entries`) the query finds, best first: an exact code, then the start of a code, then by
+    how many of the query's words match and how well (a name above a phrase above a note); ties go to the most used
+    (`usage`: code -> count at this event), then to catalog order. An empty query, or only little words, finds
+    nothing."""
+    usage = usage or {}
+    q = re.sub(r"\s+", " ", fold(query or "").strip())
+    if not q:
+        return []
+    qterms = [t for t in terms(q) if t[0] != "w" or t[1] not in STOP]
+    if not qterms and not _looks_like_code(q):
+        return []
+    found = []
+    for index, entry in enumerate(entries):
+        s = _score(entry["code"], _fields(entry), q, qterms)
+        if s:
+            found.append((-s[0], -usage.get(entry["code"], 0), index, Hit(entry["code"], *s)))
+    return [hit for *_, hit in sorted(found, key=lambda x: x[:3])]
+
+
+def finder_entries(policy: Policy) -> list[dict[str, Any]]:
+    """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
+    `rank`): `{"code", "fields": [[weight, folded text], …]}`. NAME: its name in every language and the readings;
+    PHRASE: the policy's phrases for it in every language, the source text's synonyms, its sub-section's names; NOTE:
+    its notes and remedy in every language. Every language is searched whatever the page's: a Japanese judge may type
+    an English word."""
+    out = []
+    for inf in policy.infractions:
+        sub = policy.subsection(inf.subsection)
+        names = [inf.name, *inf.names.search_words()]
+        phrases = [w for block in inf.phrases for w in block.words]
+        phrases += [*inf.synonyms, sub.name, *sub.names.search_words()]
+        notes = [inf.notes, inf.remedy, *(t for _, f, t in inf.texts.texts if f in ("notes", "remedy"))]
+        fields: list[list[Any]] = []
+        seen: set[tuple[int, str]] = set()
+        for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
+            for text in texts:
+                folded = re.sub(r"\s+", " ", fold(text)).strip()
+                if folded and (weight, folded) not in seen:
+                    seen.add((weight, folded))
+                    fields.append([weight, folded])
+        out.append({"code": inf.code, "fields": fields})
+    return out
+
+
+def rank(policy: Policy, query: str, usage: dict[str, int] | None = None) -> list[Hit]:
+    """The policy's infractions the query finds, best first (`rank_entries` over `finder_entries`)."""
+    return rank_entries(finder_entries(policy), query, usage)

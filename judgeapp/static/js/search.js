@@ -20,3 +20,185 @@ export function matches(code, text, query) {
   if (String(code).toLowerCase().indexOf(q) === 0) return true;
   return q.split(/\s+/).every(function (w) { return text.indexOf(w) !== -1; });
 }
+
+// ---- The finder: ranked search over what judges say (judgeapp/infractions/search.py `rank` is the same, step by step;
+// tests/shared/finder_cases.json holds for both). Written twice rather than through a search library: see README,
+// "Finding an infraction".
+//
+// rank(entries, query, {lang, usage}) -> [{code, score, kind, whole}], best first.
+//   entries: the policy's finder entries as the server exports them (judgeapp/infractions/search.py
+//     `finder_entries(policy)`, which the incident form embeds as JSON: <script type="application/json"
+//     id="infraction-finder">{{ entries|tojson }}</script>): [{code, fields: [[weight, folded text], ...]}], in
+//     catalog order. Names to show come from the form's own choices (code -> "code name").
+//   lang: the page's language; every language the policy speaks is searched whatever it is (accepted, for later).
+//     Weights: NAME (a name in any language, and its reading), PHRASE (the policy's phrases, game words and short
+//     forms; the source text's synonyms; the sub-section's name), NOTE (notes and remedy).
+//   usage: {code: how often this event used it}; ties go to the most used, then to catalog order.
+//   score: an integer, higher is better. kind: "code" (the query is the code), "code-prefix" (the start of a code),
+//     "name", "phrase" or "note" (where the best-matching words are). whole: every word of the query matched a
+//     whole word (or its form) or the whole code: only such a result may be selected by itself; a word's start, a typo
+//     or an n-gram of Japanese text only lists.
+// An empty query, or one of only little words, finds nothing (the picker shows the most used instead).
+
+export var NAME = 4, PHRASE = 3, NOTE = 1;
+var EXACT = 10, FORM = 9, PREFIX = 6, TYPO = 5, CJK_PART = 8;
+var KIND = { 4: "name", 3: "phrase", 1: "note" };
+
+var STOP = ["a", "an", "the", "of", "to", "in", "on", "at", "his", "her", "their", "my", "your", "our", "and", "or",
+  "is", "was", "were", "be", "been", "for", "with", "from", "he", "she", "they", "it", "its", "i", "we", "you", "by",
+  "as", "that", "this", "them", "him", "me", "so", "into", "up"];
+
+// Irregular forms judges say, each to the word it is a form of (the small stemmer handles the regular ones).
+var IRREGULAR = {
+  drew: "draw", drawn: "draw", saw: "see", seen: "see", took: "take", taken: "take", gave: "give", given: "give",
+  forgot: "forget", forgotten: "forget", lost: "lose", left: "leave", threw: "throw", thrown: "throw", ate: "eat",
+  eaten: "eat", spoke: "speak", spoken: "speak", told: "tell", said: "say", found: "find", brought: "bring",
+  bought: "buy", stole: "steal", stolen: "steal", shook: "shake", shaken: "shake", hid: "hide", hidden: "hide",
+  made: "make", went: "go", gone: "go", got: "get", gotten: "get", kept: "keep", paid: "pay", won: "win",
+  bent: "bend", dealt: "deal", wrote: "write", written: "write", ran: "run", sat: "sit", swore: "swear",
+  sworn: "swear", chose: "choose", chosen: "choose", fell: "fall", fallen: "fall", knew: "know", known: "know",
+  began: "begin", begun: "begin", stuck: "stick", held: "hold", let: "let", put: "put", cut: "cut", hit: "hit",
+  read: "read", bet: "bet", slept: "sleep", spent: "spend", sent: "send", flung: "fling", tore: "tear", torn: "tear",
+  did: "do", done: "do", does: "do", has: "have", had: "have", men: "man", dice: "die", children: "child"
+};
+
+// Latin letters and digits make words; anything else outside Japanese script separates them.
+function isCjk(c) {
+  return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
+    (c >= 0xf900 && c <= 0xfaff) || c === 0x3005;
+}
+function isWordChar(c) {
+  return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0xdf && c <= 0x24f && c !== 0xf7 && c !== 0xd7);
+}
+
+// Folded text -> its terms: [kind, text], kind "w" a word, "j" a run of Japanese script. "ー" (the long vowel mark)
+// belongs to a Japanese run; the apostrophe is dropped inside a word (don't -> dont).
+export function terms(text) {
+  var out = [], cur = "", kind = "";
+  for (var ch of String(text)) {
+    var c = ch.codePointAt(0);
+    if (c === 0x27 || c === 0x2019) { if (kind === "w") continue; }
+    var k = isWordChar(c) ? "w" : isCjk(c) ? "j" : "";
+    if (k !== kind && cur) { out.push([kind, cur]); cur = ""; }
+    kind = k;
+    if (k) cur += ch;
+  }
+  if (cur) out.push([kind, cur]);
+  return out;
+}
+
+// The word a form is of: irregular forms by the table, then -ies/-ied, -ing, -ed, -es, -s, -ly; a final e and a
+// doubled last consonant dropped (shuffle, shuffled, shuffling, shuffles -> shuffl; stopped -> stop; stalling -> stall).
+export function stem(word) {
+  var w = word;
+  if (Object.prototype.hasOwnProperty.call(IRREGULAR, w)) return IRREGULAR[w];
+  if (w.length < 4 || /[0-9]/.test(w)) return w;
+  if (/ies$|ied$/.test(w) && w.length > 4) w = w.slice(0, -3) + "y";
+  else if (/ing$/.test(w) && w.length >= 6) w = w.slice(0, -3);
+  else if (/ed$/.test(w) && w.length >= 5) w = w.slice(0, -2);
+  else if (/es$/.test(w) && w.length >= 5) w = w.slice(0, -2);
+  else if (/s$/.test(w) && !/ss$|us$|is$/.test(w)) w = w.slice(0, -1);
+  else if (/ly$/.test(w) && w.length >= 6) w = w.slice(0, -2);
+  if (/e$/.test(w) && w.length >= 4) w = w.slice(0, -1);
+  if (w.length >= 4 && w[w.length - 1] === w[w.length - 2] && /[bdfgkmnprtv]/.test(w[w.length - 1])) w = w.slice(0, -1);
+  return w;
+}
+
+// One edit apart (a letter more, less, changed, or two neighbours swapped): the typo a word of five letters or more
+// is forgiven.
+export function oneEdit(a, b) {
+  if (a === b) return true;
+  var la = a.length, lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  var i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return i + 1 < la && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+// How well a query word matches a text word: EXACT, FORM (the same word in another form), PREFIX (the start of it),
+// TYPO (one edit off, five letters or more), or 0.
+function wordPoints(q, qs, w) {
+  if (q === w) return EXACT;
+  if (qs === stem(w)) return FORM;
+  if (w.length > q.length && w.indexOf(q) === 0) return PREFIX;
+  if (q.length >= 5 && w.length >= 4 && oneEdit(q, w)) return TYPO;
+  return 0;
+}
+
+// How well a run of Japanese script matches a text: EXACT when the text holds it whole, else CJK_PART scaled by how
+// many of its two-character pieces the text holds (at least half of them), else 0.
+function cjkPoints(run, text) {
+  if (text.indexOf(run) !== -1) return EXACT;
+  var chars = Array.from(run);
+  if (chars.length < 3) return 0;
+  var total = chars.length - 1, found = 0;
+  for (var i = 0; i < total; i++) if (text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
+  return found * 2 >= total ? Math.floor((CJK_PART * found) / total) : 0;
+}
+
+function fieldTerms(entry) {
+  if (!entry._terms) {
+    entry._terms = entry.fields.map(function (f) {
+      var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
+      return { weight: f[0], text: f[1], words: words };
+    });
+  }
+  return entry._terms;
+}
+
+function looksLikeCode(q) { return /^[a-z]{0,3}[0-9]/.test(q) && !/\s/.test(q); }
+
+function score(entry, q, qterms) {
+  var code = String(entry.code).toLowerCase();
+  if (q === code) return { score: 100000, kind: "code", whole: true };
+  if (looksLikeCode(q) && code.indexOf(q) === 0) {
+    var boundary = code.charAt(q.length) === "." ? 1000 : 0;
+    return { score: 50000 + boundary - code.length, kind: "code-prefix", whole: false };
+  }
+  var fields = fieldTerms(entry), matched = 0, sum = 0, whole = true, best = 0, bestWeight = 0;
+  qterms.forEach(function (t) {
+    var top = 0, topWeight = 0, qs = t[0] === "w" ? stem(t[1]) : "";
+    fields.forEach(function (f) {
+      var pts = 0;
+      if (t[0] === "j") pts = cjkPoints(t[1], f.text);
+      else f.words.forEach(function (w) { var p = wordPoints(t[1], qs, w); if (p > pts) pts = p; });
+      if (pts * f.weight > top * topWeight || (pts * f.weight === top * topWeight && f.weight > topWeight && pts)) {
+        top = pts; topWeight = f.weight;
+      }
+    });
+    if (top) {
+      matched++; sum += top * topWeight;
+      if (top * topWeight > best * bestWeight) { best = top; bestWeight = topWeight; }
+    }
+    if (top < FORM) whole = false;
+  });
+  if (!matched) return null;
+  // the words together, as a field says them: the whole field, or a run of it
+  var joined = qterms.map(function (t) { return t[1]; }).join(" "), bonus = 0;
+  if (qterms.length > 1) {
+    fields.forEach(function (f) {
+      var b = f.text === joined ? 10 * f.weight : (" " + f.text + " ").indexOf(" " + joined + " ") !== -1 ? 5 * f.weight : 0;
+      if (b > bonus) bonus = b;
+    });
+  }
+  return { score: matched * 100 + sum + bonus, kind: KIND[bestWeight], whole: whole && matched === qterms.length };
+}
+
+export function rank(entries, query, options) {
+  var opts = options || {}, usage = opts.usage || {};
+  var q = fold(String(query == null ? "" : query)).trim().replace(/\s+/g, " ");
+  if (!q) return [];
+  var all = terms(q), qterms = all.filter(function (t) { return t[0] !== "w" || STOP.indexOf(t[1]) === -1; });
+  if (!qterms.length && !looksLikeCode(q)) return [];
+  var found = [];
+  entries.forEach(function (entry, index) {
+    var s = score(entry, q, qterms);
+    if (s) found.push({ code: entry.code, score: s.score, kind: s.kind, whole: s.whole, _used: usage[entry.code] || 0, _index: index });
+  });
+  found.sort(function (a, b) { return b.score - a.score || b._used - a._used || a._index - b._index; });
+  return found.map(function (r) { return { code: r.code, score: r.score, kind: r.kind, whole: r.whole }; });
+}

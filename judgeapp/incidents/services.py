@@ -164,15 +164,19 @@ def teams_of(session: Session, event: Event) -> list[str]:
 # ---- the engine's inputs -----------------------------------------------------------------------------------------
 
 
-def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
+def usage_of(session: Session, event: Event) -> dict[str, int]:
+    """How often this event has logged each infraction: the finder's tie-break (ties go to the most used)."""
     rows = session.execute(
         select(Incident.infraction_code, func.count())
         .where(Incident.event_id == event.id)
         .group_by(Incident.infraction_code)
-        .order_by(func.count().desc(), Incident.infraction_code)
-        .limit(limit)
     )
-    return [code for code, _ in rows]
+    return {code: count for code, count in rows}
+
+
+def most_used(usage: dict[str, int], limit: int = 6) -> list[str]:
+    """The event's most used infractions (`usage_of`), most first, ties by code."""
+    return sorted(usage, key=lambda code: (-usage[code], code))[:limit]
 
 
 # ---- logging ------------------------------------------------------------------------------------------------------
@@ -400,7 +404,7 @@ def chosen_infraction(policy: Policy, code: str | None, query: str = "") -> Infr
     earlier search ("phone" chose 3.17, then the judge typed "slow play") is not recorded as if they had picked it."""
     infraction = infraction_of(policy, code)
     typed = (query or "").strip()
-    if typed and not search.matches(infraction.code, search.search_text(policy, infraction), typed):
+    if typed and infraction.code not in {hit.code for hit in search.rank(policy, typed)}:
         raise FieldError(
             "infraction",
             _(

@@ -17,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import history, permissions
 from ..appeals import services as appeals
 from ..calls import services as calls
-from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
+from ..choices import finder_entries_of, infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
@@ -206,7 +206,8 @@ def new(event, roles):
     if as_json and form.is_submitted():
         return json_errors(form)
     rounds = round_choices(form.round, event)
-    infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    usage = services.usage_of(db.session, event)
+    infraction_choices(form.infraction, policy, services.most_used(usage))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
@@ -229,6 +230,8 @@ def new(event, roles):
         teams=teams,
         has_rounds=bool(rounds),
         now=utcnow(),  # the call stopwatch counts by the server's clock
+        finder=finder_entries_of(policy),
+        usage=usage,
     ), status
 
 

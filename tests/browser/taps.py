@@ -7,11 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-# The phrase a judge types for the demo's sample case, and the infraction it should put first. Today's search
-# (substring of every word) finds "discard" in 3.5.2's name; the ranked finder (branch i33-finder) will take a phrase
-# as judges say it.
-PHRASE = "discard"
-EXPECTED = "3.5.2"
+# The phrase a judge says at the table, and the infraction the finder (search.js `rank`) puts first for it.
+PHRASE = "drew extra card"
+EXPECTED = "3.5.4"
 
 
 @dataclass

@@ -4,7 +4,7 @@ import { suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
-import { fold, matches } from "./search.js";
+import { rank } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -173,40 +173,35 @@ function main() {
   var pickerBox = document.getElementById("infraction-picker"), rowsBox = document.getElementById("picker-rows");
   var pickerHead = document.getElementById("picker-head"), moreButton = document.getElementById("picker-more");
   var staleNote = document.getElementById("infraction-stale"), FIRST_ROWS = 8, showAll = false;
-  // Each infraction once, from the select: its code, shown name, sub-section, and the words that find it (data-words:
-  // the text's other words for it, its names in the other languages and their kana readings, folded as search.js does).
+  // Each infraction once, from the select: its code, shown name and sub-section (the finder's entries, embedded by the
+  // server, are what is searched: search.js `rank`, the same order as the server's).
   var catalog = [], mostUsed = [];
   Array.prototype.forEach.call(infraction.querySelectorAll("option"), function (o) {
     if (!o.value) return;
     if (o.dataset.mostUsed) { mostUsed.push(o.value); return; }
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    catalog.push({ code: o.value, text: o.textContent, name: o.textContent.slice(o.value.length).trim(), group: group,
-                   nameWords: fold(o.textContent), words: fold(o.textContent + " " + group + " " + (o.dataset.words || "")) });
+    catalog.push({ code: o.value, text: o.textContent, name: o.textContent.slice(o.value.length).trim(), group: group });
   });
   var byCode = {};
-  catalog.forEach(function (e, i) { e.order = i; byCode[e.code] = e; });
+  catalog.forEach(function (e) { byCode[e.code] = e; });
+  var finderEntries = JSON.parse(document.getElementById("infraction-finder").textContent || "[]");
+  var usage = JSON.parse(document.getElementById("infraction-usage").textContent || "{}");
   infraction.hidden = true;
   pickerBox.hidden = false;
   form.querySelector("label[for=infraction]").htmlFor = "infraction-search";
 
-  function found(e, q) { return matches(e.code, e.words, q); }
-  // Best first: the exact code, codes starting with the query, every word in the infraction's own name, then the rest
-  // the search finds; ties go to what this event uses most, then the policy's order.
-  function ranked(q) {
-    var fq = fold(q), words = fq.split(/\s+/);
-    var used = function (e) { var i = mostUsed.indexOf(e.code); return i === -1 ? mostUsed.length : i; };
-    var tier = function (e) {
-      if (e.code.toLowerCase() === fq) return 0;
-      if (e.code.toLowerCase().indexOf(fq) === 0) return 1;
-      return words.every(function (w) { return e.nameWords.indexOf(w) !== -1; }) ? 2 : 3;
-    };
-    return catalog.filter(function (e) { return found(e, q); }).map(function (e) {
-      return { e: e, key: [tier(e), used(e), e.order] };
-    }).sort(function (a, b) {
-      for (var i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return a.key[i] - b.key[i];
-      return 0;
-    }).map(function (r) { return r.e; });
+  // Best first (search.js `rank`: an exact code, the start of a code, then names, phrases, notes; ties to what this
+  // event uses most); only what the form lists.
+  var rankedFor = { q: null, hits: [] };
+  function hits(q) {
+    if (rankedFor.q !== q) {
+      rankedFor = { q: q, hits: rank(finderEntries, q, { lang: document.documentElement.lang, usage: usage })
+        .filter(function (h) { return byCode[h.code]; }) };
+    }
+    return rankedFor.hits;
   }
+  function ranked(q) { return hits(q).map(function (h) { return byCode[h.code]; }); }
+  function found(e, q) { return hits(q).some(function (h) { return h.code === e.code; }); }
 
   function pickerRow(e, chosen) {
     var li = document.createElement("li"), b = document.createElement("button");
@@ -251,9 +246,9 @@ function main() {
 
   // Typing: the rows follow the words; an exact code chooses its infraction; a choice the words no longer find goes.
   function filterInfractions() {
-    var q = search.value.trim(), chosen = infraction.value, fq = fold(q);
+    var q = search.value.trim(), chosen = infraction.value;
     showAll = false;
-    var exact = q && catalog.filter(function (e) { return e.code.toLowerCase() === fq; })[0];
+    var exact = q && hits(q).filter(function (h) { return h.kind === "code"; })[0];  // only an exact code chooses
     if (exact && exact.code !== chosen) { choose(exact.code); return; }
     if (chosen && q && byCode[chosen] && !found(byCode[chosen], q)) {
       dropped = byCode[chosen];

@@ -29,6 +29,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("engine", [PYTHON, "bench/run.py"]),
         ("page weight", [PYTHON, "bench/page_weight.py"]),
         ("network", [PYTHON, "bench/network.py"]),
+        ("taps", [PYTHON, "bench/taps.py"]),
         ("incidents", [PYTHON, "bench/incidents.py"] + (["--events", "10", "--samples", "150"] if quick else [])),
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),

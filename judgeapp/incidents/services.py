@@ -27,9 +27,9 @@ from ..infractions import (
     Suggestion,
     UnknownChoice,
     extension_owed,
+    search,
     suggest,
 )
-from ..infractions import search
 from ..infractions.engine import expected_ranks
 from ..models import (
     AuditEntry,

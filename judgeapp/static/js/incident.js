@@ -74,7 +74,7 @@ function main() {
       handle: o.dataset.handle || "", ids: (o.dataset.ids || "").split("\t").filter(Boolean),
     });
   });
-  var last = null, penaltyTouched = !!penalty.value, requestNo = 0;
+  var last = null, penaltyTouched = !!penalty.value, requestNo = 0, justSaved = 0;
 
   function kind() { var c = form.querySelector("input[name=subject_kind]:checked"); return c ? c.value : "player"; }
 
@@ -449,6 +449,7 @@ function main() {
   // network may drop before that page comes.
   form.addEventListener("outbox:sent", function () { try { localStorage.removeItem(DRAFT); } catch (e) {} });
   form.addEventListener("outbox:queued", function () {
+    justSaved = Date.now();  // the form is emptied: a second tap on Save sends nothing (see the submit listener)
     try { localStorage.removeItem(DRAFT); } catch (e) {}
     last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);
     if (proposed) proposed.value = "";
@@ -526,7 +527,24 @@ function main() {
   $("#new_player").addEventListener("change", function (e) {
     form.querySelector(".new-player").hidden = !e.target.checked; syncPlayerId(); suggest();
   });
+  // Issue 33, guard 3: a second tap on Save a moment after a save, or on the form that save just emptied, does
+  // nothing (it would send an empty form and the server's refusal would replace "Saved on this phone"). Typing or
+  // choosing anything in the form makes it a new record again. Runs before page.js's listener on the document.
+  form.addEventListener("input", function () { justSaved = 0; });
+  form.addEventListener("change", function () { justSaved = 0; });
+  form.addEventListener("click", function (e) { if (!e.target.closest("[type=submit]")) justSaved = 0; });
+  form.addEventListener("submit", function (event) {
+    if (justSaved || form.dataset.sending === "1") {
+      event.preventDefault(); event.stopPropagation();
+      var said = document.getElementById("outbox-said");
+      if (said) said.scrollIntoView({ block: "nearest" });
+    }
+  });
+  // Tapping the Table field takes the whole number (a table carried over from the last incident is replaced, not
+  // typed after: "8" then "10" is 10, not 810).
+  table.addEventListener("focus", function () { setTimeout(function () { table.select(); }, 0); });
   form.addEventListener("submit", function (event) {  // a double tap sends once; the one-time key covers retries
+    if (event.defaultPrevented && justSaved) return;
     var b = form.querySelector("[type=submit]");
     setTimeout(function () {
       // kept back by the phone's own check (offline: page.js, outboxCheck): nothing is being saved, the button stays

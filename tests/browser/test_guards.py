@@ -1,0 +1,54 @@
+"""Issue 33's guards from the floor judge's walkthrough, in Chromium at 390x844 (the picker's own tests are in
+test_picker.py)."""
+
+import pytest
+
+from tests.browser.conftest import log_in, shot
+from tests.browser.test_offline import incidents_in_db, ready_for_offline
+
+pytestmark = pytest.mark.browser
+
+
+def waiting(page) -> int:
+    return page.evaluate(
+        "async () => (await JudgeOutbox.list(document.body.dataset.user)).filter(r => r.state === 'waiting').length"
+    )
+
+
+def test_a_second_tap_on_save_after_a_save_or_on_the_emptied_form_does_nothing_and_the_saved_note_stays(
+    live_server, phone
+):
+    """Guard 3: offline, the save keeps the incident on the phone and empties the form; Save tapped again at once
+    stores nothing more and shows no error, and "Saved on this phone" stays in view."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.locator("#infraction-search").fill("3.5.2")
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    save = phone.get_by_role("button", name="Save incident")
+    save.click()
+    said = phone.locator("#outbox-said").get_by_text("Saved on this phone")
+    said.wait_for()
+    save.click()  # at once, on the emptied form
+    save.click()
+    phone.wait_for_timeout(500)  # a refused or second record would show by now: give it the time to
+    assert said.is_visible()
+    assert phone.locator("#incident-form .error:visible").count() == 0
+    assert waiting(phone) == 1
+    shot(phone, "guard-3-second-save-ignored")
+    assert incidents_in_db(live_server) == []
+
+
+def test_tapping_the_table_field_replaces_the_number_it_holds(live_server, phone):
+    """Guard 5: a table carried over ("Another incident" at table 8) is replaced by what is typed: "10", not "810"."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new?table=8")
+    table = phone.get_by_label("Table")
+    assert table.input_value() == "8"
+    table.click()
+    table.press_sequentially("10", delay=20)
+    assert table.input_value() == "10"

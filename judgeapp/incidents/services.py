@@ -30,7 +30,8 @@ from ..infractions import (
     search,
     suggest,
 )
-from ..infractions.engine import expected_ranks
+from ..infractions.catalog import text_in
+from ..infractions.engine import expected_ranks, offered_alternative
 from ..models import (
     AuditEntry,
     DeckCheck,
@@ -326,6 +327,10 @@ def check_rank(
             return None, reason
         raise FieldError("penalty", _("Choose the penalty."))
     rank = rank_of(policy, rank_id, "penalty")
+    alternative = offered_alternative(suggestion, rank)
+    if alternative is not None and not reason and rank not in expected_ranks(policy, suggestion):
+        # the policy's own alternative: its condition is the reason (issue 33, guard 6); nothing to type
+        reason = text_in(alternative, "condition", language())[:MAX_REASON]
     if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
             raise FieldError(

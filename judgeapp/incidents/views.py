@@ -282,7 +282,7 @@ def suggest(event, roles):
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[
-            {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang)}
+            {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang), "rank": a.penalty.min.id}
             for a in suggestion.alternatives
         ],
         penalized=infraction.penalized,

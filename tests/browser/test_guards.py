@@ -52,3 +52,27 @@ def test_tapping_the_table_field_replaces_the_number_it_holds(live_server, phone
     table.click()
     table.press_sequentially("10", delay=20)
     assert table.input_value() == "10"
+
+
+def test_taking_the_policys_own_alternative_is_one_tap_and_records_its_condition_as_the_reason(live_server, phone):
+    """Guard 6: 3.5.1.2 suggests a Loss of Game; "Instead: Warning when the judge can still legalise the game state…"
+    is one tap, asks for no typed reason, and the record keeps the condition as its reason."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.locator("#infraction-search").fill("3.5.1.2")
+    suggestion = phone.locator("#suggestion")
+    suggestion.get_by_text("Suggested: Loss of Game").wait_for()
+    suggestion.get_by_role("button", name="Give Warning: the condition holds").click()  # the one tap
+    assert phone.get_by_label("Penalty", exact=True).input_value() == "warning"
+    assert suggestion.get_by_text("Recorded with the condition as the reason.").is_visible()
+    assert phone.locator("#reason-field").is_hidden()  # nothing to type
+    shot(phone, "guard-6-alternative-taken")
+    phone.get_by_role("button", name="Save incident").click()
+    phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
+    [incident] = incidents_in_db(live_server)
+    assert (incident.rank_id, incident.deviation_reason) == (
+        "warning",
+        "the judge can still legalise the game state without advantage to the offender (the game continues)",
+    )

@@ -304,6 +304,27 @@ def test_an_infraction_the_judges_search_words_find_is_logged(app, floor):
     assert [i.infraction_code for i in incidents(app, floor["event_id"])] == ["3.17"]
 
 
+def test_the_policys_own_alternative_needs_no_typed_reason_and_records_its_condition_as_the_reason(app, floor):
+    """Issue 33, guard 6: 3.5.1.2's default is a Loss of Game; the policy offers a Warning when the judge can still
+    legalise the game state. Taking it needs no typed reason, and the condition is what the record keeps."""
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(judge, floor["event_id"], player="P-001", infraction="3.5.1.2", penalty="warning")
+    assert response.status_code == 302
+    [incident] = incidents(app, floor["event_id"])
+    assert (incident.rank_id, incident.suggested_rank_id) == ("warning", "loss_of_game")
+    assert incident.deviation_reason == (
+        "the judge can still legalise the game state without advantage to the offender (the game continues)"
+    )
+
+
+def test_a_penalty_the_policy_does_not_offer_below_the_suggestion_still_needs_a_typed_reason(app, floor):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(judge, floor["event_id"], player="P-001", infraction="3.5.1.2", penalty="caution")
+    assert response.status_code == 400
+    assert "Caution is below the suggested Loss of Game: give a short reason." in text(response)
+    assert incidents(app, floor["event_id"]) == []
+
+
 @pytest.mark.parametrize(
     "fields, field, message",
     [

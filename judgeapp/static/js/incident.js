@@ -192,11 +192,14 @@ function main() {
 
   // Best first (search.js `rank`: an exact code, the start of a code, then names, phrases, notes; ties to what this
   // event uses most); only what the form lists.
+  // A code typed lists the codes it is or starts, not the texts that merely mention it.
   var rankedFor = { q: null, hits: [] };
+  var byCodeKind = function (h) { return h.kind === "code" || h.kind === "code-prefix"; };
   function hits(q) {
     if (rankedFor.q !== q) {
-      rankedFor = { q: q, hits: rank(finderEntries, q, { lang: document.documentElement.lang, usage: usage })
-        .filter(function (h) { return byCode[h.code]; }) };
+      var all = rank(finderEntries, q, { lang: document.documentElement.lang, usage: usage })
+        .filter(function (h) { return byCode[h.code]; });
+      rankedFor = { q: q, hits: all.some(byCodeKind) ? all.filter(byCodeKind) : all };
     }
     return rankedFor.hits;
   }
@@ -267,9 +270,21 @@ function main() {
   function checkPenalty() {
     var s = last, chosen = penalty.value;
     var needReason = false;
+    var alt = s && chosen ? s.alternatives.filter(function (a) { return a.rank === chosen; })[0] : null;
     if (s && s.suggested && chosen) {
-      needReason = s.in_range.indexOf(chosen) === -1;  // below the suggestion or above the default's top
+      // below the suggestion or above the default's top, and not the policy's own alternative
+      needReason = s.in_range.indexOf(chosen) === -1 && !alt;
     }
+    panel.querySelectorAll(".take-alt").forEach(function (b) {
+      var on = b.dataset.rank === chosen;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      var taken = b.parentNode.querySelector(".alt-taken");
+      if (on && !taken) {
+        taken = document.createElement("span"); taken.className = "alt-taken"; taken.setAttribute("role", "status");
+        taken.textContent = _("Recorded with the condition as the reason.");
+        b.parentNode.appendChild(taken);
+      } else if (!on && taken) taken.remove();
+    });
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
     pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1));
   }
@@ -328,10 +343,22 @@ function main() {
       });
       panel.appendChild(refs);
     }
+    // The policy's own alternative is one tap: its penalty, with its condition as the reason (the server records it;
+    // nothing to type). Issue 33, guard 6.
     s.alternatives.forEach(function (alt) {
       var p = document.createElement("p");
       p.className = "alt";
       p.textContent = _("Instead: %(penalty)s when %(condition)s", { penalty: alt.penalty, condition: alt.condition });
+      if (alt.rank && penalty.querySelector("option[value='" + alt.rank + "']")) {
+        var take = document.createElement("button");
+        take.type = "button"; take.className = "button take-alt"; take.dataset.rank = alt.rank;
+        take.textContent = _("Give %(penalty)s: the condition holds", { penalty: alt.penalty });
+        take.addEventListener("click", function () {
+          penalty.value = alt.rank; penaltyTouched = true; $("#deviation_reason").value = "";
+          checkPenalty(); saveDraft();
+        });
+        p.appendChild(document.createElement("br")); p.appendChild(take);
+      }
       panel.appendChild(p);
     });
     panel.hidden = false;
@@ -431,7 +458,8 @@ function main() {
     if (k !== "spectator") need(table, !!table.value, _("Give the table number."));
     if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, _("Choose the penalty."));
     if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), _("Describe the penalty given: the policy does not name it."));
-    if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1) {
+    var offered = last && last.alternatives.some(function (a) { return a.rank === penalty.value; });
+    if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1 && !offered) {
       need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), _("This penalty departs from the suggestion: give a short reason."));
       reasonField.hidden = false;
     }

@@ -1,6 +1,8 @@
 """Issue 33's guards from the floor judge's walkthrough, in Chromium at 390x844 (the picker's own tests are in
 test_picker.py)."""
 
+import re
+
 import pytest
 
 from tests.browser.conftest import log_in, shot
@@ -76,3 +78,38 @@ def test_taking_the_policys_own_alternative_is_one_tap_and_records_its_condition
         "warning",
         "the judge can still legalise the game state without advantage to the offender (the game continues)",
     )
+
+
+def test_starting_the_next_round_or_ending_this_one_while_it_runs_asks_first_naming_the_round_and_its_time_left(
+    live_server, phone
+):
+    """Guard 1: on the event page, with round 1 running, "Start next round" and "End this round now" each ask first,
+    naming the round and its minutes left; a cancel changes nothing."""
+    from judgeapp.extensions import db
+    from judgeapp.models import Round
+
+    def rounds():
+        with live_server.app.app_context():
+            return [(r.number, r.ended_at is not None) for r in db.session.query(Round).filter_by(event_id=1).order_by(Round.number)]
+
+    log_in(phone, live_server, "head@demo.test")
+    phone.goto(f"{live_server}/events/1")
+    assert rounds() == [(1, False)]
+    asked: list[str] = []
+    phone.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    phone.get_by_role("button", name="Start next round").click()
+    phone.wait_for_timeout(300)  # a cancelled question sends nothing: give a stray request the time to show
+    assert re.fullmatch(
+        r"Round 1 is still running: \d+ min left \(it ends \d\d:\d\d\)\. Start round 2 anyway\?", asked[-1]
+    ), asked
+    assert rounds() == [(1, False)]
+    phone.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    phone.get_by_role("button", name="End this round now").click()
+    phone.wait_for_timeout(300)
+    assert re.fullmatch(r"End round 1 now\? It still has \d+ min left \(it ends \d\d:\d\d\)\.", asked[-1]), asked
+    assert rounds() == [(1, False)]
+    phone.once("dialog", lambda d: d.accept())
+    phone.get_by_role("button", name="End this round now").click()
+    phone.wait_for_load_state()
+    phone.locator("main").get_by_text("ended").first.wait_for()
+    assert rounds() == [(1, True)]

@@ -215,6 +215,10 @@ function fieldsOf(form) {
 document.addEventListener("submit", function (event) {
   var by = event.submitter, form = event.target;
   var text = (by && by.dataset && by.dataset.confirm) || (form.dataset && form.dataset.confirm);
+  if (text && by && by.dataset.ends) {  // the time left, counted now: "{left}" in the question (a round's clock)
+    var left = Math.max(0, Math.ceil((Date.parse(by.dataset.ends) - Date.now()) / 60000));
+    text = text.replace("{left}", _("%(minutes)s min", { minutes: left }));
+  }
   if (text && !confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
 }, true);
 

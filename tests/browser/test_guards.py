@@ -113,3 +113,23 @@ def test_starting_the_next_round_or_ending_this_one_while_it_runs_asks_first_nam
     phone.wait_for_load_state()
     phone.locator("main").get_by_text("ended").first.wait_for()
     assert rounds() == [(1, True)]
+
+
+def test_the_minutes_owed_for_a_call_say_how_long_it_was_open_and_that_they_are_rounded_up(live_server, phone):
+    """Guard 8: the incident form opened from a call a little over a minute ago explains its proposal: "Call open 1 min
+    N s, rounded up: the policy owes the match 2 min" (Bushiroad: time back when a ruling takes over a minute)."""
+    from datetime import timedelta
+
+    from judgeapp.models import utcnow
+
+    started = (utcnow() - timedelta(seconds=65)).replace(microsecond=0).isoformat()
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new?call_started={started}&table=1")
+    hint = phone.locator("#owed-hint")
+    hint.wait_for()
+    assert re.fullmatch(
+        r"Call open 1 min \d+ s, rounded up: the policy owes the match 2 min "
+        r"\(counted again by the server when you save\)\.",
+        hint.inner_text(),
+    ), hint.inner_text()
+    assert phone.get_by_label("Time extension (minutes)").input_value() == "2"

@@ -528,8 +528,11 @@ function main() {
         var owed = owedNow = Math.ceil(secs / 60) + plus;
         watch.querySelector(".owed").textContent = "· " + _("over %(over)s min: %(owed)s min owed so far", { over: over, owed: owed });
         owedHint.hidden = false;
-        owedHint.textContent = _("The call has run %(ran)s min: the policy owes the match %(owed)s min (counted again by the server when you save).",
-                                 { ran: Math.floor(secs / 60), owed: owed });
+        // why this many: the time the call has been open, rounded up to the minute (issue 33, guard 8)
+        var open = { minutes: Math.floor(secs / 60), seconds: secs % 60, up: Math.ceil(secs / 60), plus: plus, owed: owed };
+        owedHint.textContent = plus
+          ? _("Call open %(minutes)s min %(seconds)s s, rounded up: %(up)s min, plus %(plus)s: the policy owes the match %(owed)s min (counted again by the server when you save).", open)
+          : _("Call open %(minutes)s min %(seconds)s s, rounded up: the policy owes the match %(owed)s min (counted again by the server when you save).", open);
         if (!extension.dataset.touched) { extension.value = owed; if (proposed) proposed.value = "1"; }
       }
     };

@@ -133,3 +133,25 @@ def test_the_minutes_owed_for_a_call_say_how_long_it_was_open_and_that_they_are_
         hint.inner_text(),
     ), hint.inner_text()
     assert phone.get_by_label("Time extension (minutes)").input_value() == "2"
+
+
+def test_offline_a_page_from_the_phones_copy_says_so_and_when_and_the_calls_badge_says_unknown(live_server, phone):
+    """Guard 7: with the network gone, the event page comes from the phone's copy: it says so, with the time the copy
+    was made, and the calls badge shows "unknown", not the 0 the copy was made with."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1")
+    ready_for_offline(phone, live_server)
+    assert phone.locator("#calls-badge .count").inner_text() == "0"
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1")
+    note = phone.locator("#kept-note")
+    note.wait_for()
+    assert re.fullmatch(
+        r"No network: this page is this phone's copy, made at \d\d:\d\d\. What changed since is not shown\.",
+        note.inner_text(),
+    ), note.inner_text()
+    badge = phone.locator("#calls-badge .count")
+    assert badge.inner_text() == "unknown"
+    assert badge.get_attribute("aria-label") == "Not known: no network"
+    shot(phone, "guard-7-offline-copy-said")
+    phone.context.set_offline(False)

@@ -391,7 +391,17 @@ try { if (sessionStorage.getItem("judgeapp:reloaded") && !body.dataset.signedOut
 
 // A page the service worker answered from the phone's copy (sw.js marks it: data-kept, when the copy was made): when the
 // event changed since (another judge's incident, a decision, the event closed), it is loaded afresh from the server.
+// With no network it says so, and when the copy was made (issue 33, guard 7): what changed since is not on it.
+function keptNote() {
+  if (document.getElementById("kept-note")) return;
+  var main = document.querySelector("main") || body, note = document.createElement("p");
+  note.id = "kept-note"; note.className = "flash flash-info"; note.setAttribute("role", "status");
+  note.textContent = _("No network: this page is this phone's copy, made at %(time)s. What changed since is not shown.",
+                       { time: venueClock(parseInt(body.dataset.kept, 10), body.dataset.tz) });
+  main.insertBefore(note, main.firstChild);
+}
 if (user && body.dataset.kept) {
+  if (!navigator.onLine) keptNote();
   fetch("/offline/changed.json", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
     .then(function (r) { return r.ok ? r.json() : null; })
     .then(function (answer) {
@@ -405,7 +415,7 @@ if (user && body.dataset.kept) {
         setTimeout(resolve, 1000);
       });
       told.then(function () { location.reload(); });
-    }).catch(function () {});
+    }).catch(keptNote);
 }
 
 if (user) {

@@ -35,13 +35,13 @@ function readOut(link, n) {
 function keepBadgeFresh(link) {
   var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;
   var changed = null;
-  // The count cannot be known (no network; or the page is the phone's copy and not yet asked): "unknown", not 0.
+  // The count cannot be known (no network: the page is the phone's copy, its count as it was): "unknown", not 0.
   function unknown() {
     count.textContent = _("unknown");
     count.classList.remove("zero"); count.classList.add("unknown");
     count.setAttribute("aria-label", _("Not known: no network"));
   }
-  if (document.body.dataset.kept || !navigator.onLine) unknown();
+  if (!navigator.onLine) unknown();
   function refresh() {
     fetch(link.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })

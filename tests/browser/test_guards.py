@@ -155,3 +155,32 @@ def test_offline_a_page_from_the_phones_copy_says_so_and_when_and_the_calls_badg
     assert badge.get_attribute("aria-label") == "Not known: no network"
     shot(phone, "guard-7-offline-copy-said")
     phone.context.set_offline(False)
+
+
+def test_a_new_incident_asks_before_restoring_an_unsaved_draft_of_another_and_restores_it_only_on_a_tap(
+    live_server, phone
+):
+    """Guard 5: a draft left unsaved at table 4 is not poured into the form opened for table 8: the form asks, naming
+    the draft, and restores it only when the judge taps "Restore it" ("Discard it" drops it)."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    phone.get_by_label("Table").fill("4")
+    phone.get_by_label("Description").fill("Left unsaved at table 4.")
+    phone.goto(f"{live_server}/events/1/incidents/new?table=8")  # New incident for another table
+    question = phone.locator(".draft-question")
+    question.wait_for()
+    assert question.inner_text().startswith(
+        "An incident you had not saved is on this phone (table 4). Restore it into this form?"
+    )
+    assert phone.get_by_label("Table").input_value() == "8"  # nothing restored without asking
+    assert phone.get_by_label("Description").input_value() == ""
+    shot(phone, "guard-5-draft-asked")
+    question.get_by_role("button", name="Restore it").click()
+    assert phone.get_by_label("Description").input_value() == "Left unsaved at table 4."
+    assert phone.get_by_label("Table").input_value() == "4"
+    phone.goto(f"{live_server}/events/1/incidents/new?table=8")
+    phone.locator(".draft-question").get_by_role("button", name="Discard it").click()
+    phone.goto(f"{live_server}/events/1/incidents/new?table=8")
+    phone.get_by_label("Table").wait_for()
+    assert phone.locator(".draft-question").count() == 0
+    assert phone.get_by_label("Description").input_value() == ""

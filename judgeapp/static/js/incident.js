@@ -27,15 +27,47 @@ function main() {
     });
     try { localStorage.setItem(DRAFT, JSON.stringify(data)); } catch (e) {}
   }
-  function restoreDraft() {
-    if (form.dataset.rerender) return false;  // the server sent back what was posted: it wins
+  function readDraft() {
+    if (form.dataset.rerender) return null;  // the server sent back what was posted: it wins
     var data;
     try { data = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { data = null; }
-    if (!data) return false;
+    if (!data) return null;
     var typed = Object.keys(data).some(function (k) {
       return ["player", "description", "spectator", "extension", "deviation_reason"].indexOf(k) !== -1 && data[k];
     });
-    if (!typed) return false;
+    return typed ? data : null;
+  }
+  // The same form loaded again (a reload, back or forward) gets its draft back at once; a New incident opened afresh
+  // (for another call, table or player) asks first, naming the draft, and restores it only on a tap (issue 33, guard 5).
+  function restoreDraft() {
+    var data = readDraft();
+    if (!data) return false;
+    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) { askDraft(data); return false; }
+    applyDraft(data);
+    return true;
+  }
+  function askDraft(data) {
+    var note = document.createElement("p");
+    note.className = "flash flash-info draft-question"; note.setAttribute("role", "status");
+    var what = [data.table && _("table %(table)s", { table: data.table }), data.player || data.spectator, data.infraction]
+      .filter(Boolean).join(" · ");
+    note.textContent = _("An incident you had not saved is on this phone (%(what)s). Restore it into this form?",
+                         { what: what || _("Incident") }) + " ";
+    var yes = document.createElement("button"), no = document.createElement("button");
+    yes.type = no.type = "button"; yes.className = "button"; no.className = "button";
+    yes.textContent = _("Restore it"); no.textContent = _("Discard it");
+    yes.addEventListener("click", function () {
+      note.remove(); applyDraft(data);
+      form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+      form.querySelector(".new-player").hidden = !$("#new_player").checked;
+      syncPlayerId(); showTablePlayers(); checkSeat(); drawPicker(); suggest();
+    });
+    no.addEventListener("click", function () { note.remove(); try { localStorage.removeItem(DRAFT); } catch (e) {} });
+    note.appendChild(yes); note.appendChild(document.createTextNode(" ")); note.appendChild(no);
+    form.parentNode.insertBefore(note, form);
+  }
+  function applyDraft(data) {
     form.querySelectorAll(FIELDS).forEach(function (el) {
       if (!(el.name in data)) return;
       if (el.name === "call_started_at" && el.value) return;  // a new call's stopwatch wins
@@ -51,7 +83,6 @@ function main() {
     discard.addEventListener("click", function () { localStorage.removeItem(DRAFT); location.reload(); });
     note.appendChild(discard);
     form.parentNode.insertBefore(note, form);
-    return true;
   }
   var restored = restoreDraft();
   form.addEventListener("input", saveDraft);

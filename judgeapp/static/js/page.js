@@ -110,8 +110,8 @@ function render() {
       p.appendChild(drop);
       banner.appendChild(p);
     });
-    recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; })
-      .forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
+    var gone = recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; });
+    gone.slice(0, 1).forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
       var p = el("p", "outbox-sent");
       // TRANSLATORS: what became of a record that waited on the phone ("Sent as incident #4"), before its summary
       p.appendChild(el("strong", "", _("%(sent)s:", { sent: sentText(r) }) + " "));
@@ -123,6 +123,17 @@ function render() {
       p.appendChild(ok);
       banner.appendChild(p);
     });
+    // the newest in full; the older ones on one line, with one OK for them all (issue 33, guard 5)
+    if (gone.length > 1) {
+      var older = gone.slice(1), line = el("p", "outbox-sent outbox-older");
+      line.appendChild(el("strong", "", ngettext("%(num)s earlier record sent:", "%(num)s earlier records sent:", older.length) + " "));
+      line.appendChild(document.createTextNode(older.map(sentText).join(", ") + " "));
+      var okAll = el("button", "link", _("OK"));
+      okAll.type = "button";
+      okAll.addEventListener("click", function () { older.forEach(acknowledgeSent); });
+      line.appendChild(okAll);
+      banner.appendChild(line);
+    }
     flagged.forEach(function (r) {
       var p = el("p", "outbox-changed");
       p.appendChild(el("strong", "", _("Check incident #%(number)s:", { number: r.number }) + " "));

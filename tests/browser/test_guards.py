@@ -184,3 +184,22 @@ def test_a_new_incident_asks_before_restoring_an_unsaved_draft_of_another_and_re
     phone.get_by_label("Table").wait_for()
     assert phone.locator(".draft-question").count() == 0
     assert phone.get_by_label("Description").input_value() == ""
+
+
+def test_an_upgraded_suggestion_names_the_default_it_upgrades_and_by_how_many_ranks(live_server, phone):
+    """Guard 8: after a warning for 3.5.2, 3.5.3.2 for the same player is upgraded; the panel says from what:
+    "default Warning, one rank up: Loss of Game"."""
+    log_in(phone, live_server)
+    for code in ("3.5.2", "3.5.3.2"):
+        phone.goto(f"{live_server}/events/1/incidents/new")
+        phone.get_by_label("Table").fill("1")
+        phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+        phone.locator("#infraction-search").fill(code)
+        phone.locator("#suggestion").get_by_text("Suggested:").wait_for()
+        if code == "3.5.2":
+            phone.get_by_role("button", name="Save incident").click()
+            phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
+    panel = phone.locator("#suggestion")
+    panel.get_by_text("Suggested: Loss of Game").wait_for()
+    assert panel.locator(".upgrade-base").inner_text() == "default Warning, one rank up: Loss of Game"
+    shot(phone, "guard-8-upgrade-names-its-base")

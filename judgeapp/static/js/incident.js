@@ -357,6 +357,12 @@ function main() {
       line.textContent = s.explanation;
       panel.appendChild(line);
     }
+    var base = s.upgraded && s.default && s.suggested ? upgradeBase(s) : "";
+    if (base) {  // an upgrade names what it upgrades (issue 33, guard 8)
+      var from = document.createElement("p");
+      from.className = "upgrade-base"; from.textContent = base;
+      panel.appendChild(from);
+    }
     if (s.because.length) {
       var refs = document.createElement("p");
       refs.appendChild(document.createTextNode(_("Earlier:") + " "));
@@ -393,6 +399,17 @@ function main() {
       panel.appendChild(p);
     });
     panel.hidden = false;
+  }
+
+  // "default Warning, one rank up: Loss of Game": the ranks counted in the penalty list's order (the policy's).
+  function upgradeBase(s) {
+    var ids = Array.prototype.map.call(penalty.options, function (o) { return o.value; });
+    var name = function (id) { var o = penalty.options[ids.indexOf(id)]; return o ? o.textContent : id; };
+    var steps = ids.indexOf(s.suggested) - ids.indexOf(s.default.max);
+    if (ids.indexOf(s.suggested) === -1 || ids.indexOf(s.default.max) === -1 || steps < 1) return "";
+    var dflt = s.default.min === s.default.max ? name(s.default.max) : name(s.default.min) + " – " + name(s.default.max);
+    return ngettext("default %(default)s, one rank up: %(penalty)s", "default %(default)s, %(num)s ranks up: %(penalty)s",
+                    steps, { default: dflt, penalty: name(s.suggested) });
   }
 
   function suggest() {

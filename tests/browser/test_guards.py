@@ -203,3 +203,28 @@ def test_an_upgraded_suggestion_names_the_default_it_upgrades_and_by_how_many_ra
     panel.get_by_text("Suggested: Loss of Game").wait_for()
     assert panel.locator(".upgrade-base").inner_text() == "default Warning, one rank up: Loss of Game"
     shot(phone, "guard-8-upgrade-names-its-base")
+
+
+def test_the_script_after_an_upgrade_names_only_the_penalty_given_and_labels_the_remedys_own_penalty_words(
+    live_server, phone
+):
+    """Guard 4: after a 3.5 warning, 3.5.4 (Drawing Extra Cards) for the same player is upgraded. "Tell the players"
+    names the upgraded penalty and does not go on with the remedy's "play continues with a warning instead of the loss
+    of game" as if it applied: the remedy is shown as the policy's text for an incident that is not upgraded."""
+    log_in(phone, live_server, "head@demo.test")
+    for number, code in ((1, "3.5.2"), (2, "3.5.4")):
+        phone.goto(f"{live_server}/events/1/incidents/new")
+        phone.get_by_label("Table").fill("1")
+        phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+        phone.locator("#infraction-search").fill(code)
+        phone.locator("#suggestion").get_by_text("Suggested:").wait_for()
+        phone.get_by_role("button", name="Save incident").click()
+        phone.locator(".confirm").get_by_text(f"Saved: incident #{number}").wait_for()
+    confirmation = phone.locator(".confirm")
+    told = confirmation.locator("p", has_text="Tell the players:").inner_text()
+    assert "upgraded because it repeats an earlier infraction in 3.5" in told, told
+    assert "instead of the loss of game" not in told, told
+    penalty = confirmation.locator("p.big").inner_text()
+    assert f"the penalty stays {penalty}." in confirmation.locator(".remedy-upgraded").inner_text()
+    assert "its penalty words are for an incident that is not upgraded" in confirmation.inner_text()
+    shot(phone, "guard-4-upgrade-script")

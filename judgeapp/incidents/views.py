@@ -346,6 +346,8 @@ def _show(event, roles, number, *, note_form=None, status=200):
         owed=owed,
         call_taken=call_taken,
         given=given,
+        # the policy's reminder when time was given with the incident (Bushiroad 1.2.2: tell both players, note it)
+        time_reminder=timekeeping.announce_reminder(policy, ExtensionReason.RULING) if given else None,
         saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and can(Action.GIVE_TIME)),
         trail=_audit_trail("Incident", incident.id),

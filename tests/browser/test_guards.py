@@ -228,3 +228,46 @@ def test_the_script_after_an_upgrade_names_only_the_penalty_given_and_labels_the
     assert f"the penalty stays {penalty}." in confirmation.locator(".remedy-upgraded").inner_text()
     assert "its penalty words are for an incident that is not upgraded" in confirmation.inner_text()
     shot(phone, "guard-4-upgrade-script")
+
+
+def test_time_added_in_the_background_is_confirmed_with_the_tables_new_end_and_the_policys_reminder(live_server, phone):
+    """Guard 2: "Add time" saved on the phone with no network; when it goes, the banner says what the server did
+    ("Table 4: 3 min added; it now ends at 20:23.") with Bushiroad 1.2.2's reminder to tell both players."""
+    from tests.browser.test_offline import offline_at_form
+
+    offline_at_form(phone, live_server, "/events/1/extensions/new")
+    phone.get_by_label("Table").fill("4")
+    phone.get_by_label("Minutes to add").fill("3")
+    phone.get_by_role("button", name="Add time").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone: Time extension · round 1 · table 4").wait_for()
+    phone.context.set_offline(False)
+    phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
+    said = phone.locator("#outbox .outbox-sent .sent-said")
+    said.wait_for()
+    assert re.fullmatch(
+        r"Table 4: 3 min added; it now ends at \d\d:\d\d\. Tell both players how much extra time or how many turns "
+        r"they have and note it on their score sheets: .*\(Floor Rules 1\.2\.2.*\)\.",
+        said.inner_text().strip(),
+    ), said.inner_text()
+    shot(phone, "guard-2-time-confirmed-after-background-save")
+
+
+def test_an_incident_saved_from_a_call_with_time_given_shows_the_policys_reminder(live_server, phone):
+    """Guard 2: the incident's confirmation, when the save gave time back for the call, carries the same reminder."""
+    from datetime import timedelta
+
+    from judgeapp.models import utcnow
+
+    started = (utcnow() - timedelta(seconds=130)).replace(microsecond=0).isoformat()
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new?call_started={started}&table=1")
+    phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
+    phone.locator("#infraction-search").fill("3.5.2")
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    phone.locator("#owed-hint").wait_for()
+    phone.get_by_role("button", name="Save incident").click()
+    confirmation = phone.locator(".confirm")
+    confirmation.get_by_text("Saved: incident #1").wait_for()
+    time_line = confirmation.locator("p", has_text="Time:").inner_text()
+    assert re.search(r"min added; table 1 now ends at \d\d:\d\d\.", time_line), time_line
+    assert "Tell both players how much extra time" in time_line and "1.2.2" in time_line, time_line

@@ -116,6 +116,7 @@ function render() {
       // TRANSLATORS: what became of a record that waited on the phone ("Sent as incident #4"), before its summary
       p.appendChild(el("strong", "", _("%(sent)s:", { sent: sentText(r) }) + " "));
       p.appendChild(document.createTextNode(r.summary + " "));
+      if (r.said) p.appendChild(el("span", "sent-said", r.said + " "));
       if (r.url) { var open = el("a", "", _("Open it")); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
       var ok = el("button", "link", _("OK"));
       ok.type = "button";
@@ -410,6 +411,7 @@ function keptNote() {
   note.textContent = _("No network: this page is this phone's copy, made at %(time)s. What changed since is not shown.",
                        { time: venueClock(parseInt(body.dataset.kept, 10), body.dataset.tz) });
   main.insertBefore(note, main.firstChild);
+  window.addEventListener("online", function () { note.remove(); }, { once: true });
 }
 if (user && body.dataset.kept) {
   if (!navigator.onLine) keptNote();

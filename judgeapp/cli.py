@@ -15,6 +15,7 @@ from sqlalchemy import select
 from .errors import EventClosed, FieldError
 from .extensions import current_catalog, db
 from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
+from .infractions.search import rank as finder_rank
 
 DEMO_PASSWORD = "judgeapp-demo"
 DEMO_PLAYERS = [
@@ -471,6 +472,32 @@ def catalog_check(path):
                 ranks=" < ".join(r.id for r in p.ranks),
             )
         )
+
+
+@catalog.command("search")
+@click.option("--policy", "policy_id", required=True)
+@click.option("--lang", default="en", show_default=True, help="The language of the names shown: en or one the policy is named in.")
+@click.option("--level", default=None, help="Also show each infraction's default penalty at this level.")
+@click.argument("query")
+def catalog_search(policy_id, lang, level, query):
+    """Print the infractions QUERY finds, best first, as a JSON list (code, name, score, kind, whole)."""
+    try:
+        pol = current_catalog().policy(policy_id)
+        if lang != "en" and lang not in pol.languages:
+            raise UnknownChoice("language", lang, ["en", *sorted(pol.languages)])
+        number = pol.level(level).number if level is not None else None
+    except UnknownChoice as err:
+        click.echo(f"Error: {err}", err=True)
+        sys.exit(2)
+    found = []
+    for hit in finder_rank(pol, query):
+        inf = pol.infraction(hit.code)
+        row = {"code": hit.code, "name": inf.name_in(lang), **hit.as_json()}
+        if number is not None:
+            default = inf.default_at(number) if inf.defaults is not None else None
+            row["penalty"] = default.label(lang) if default else None
+        found.append(row)
+    click.echo(json.dumps(found, ensure_ascii=False, indent=1))
 
 
 penalty = AppGroup("penalty", help="Ask the penalty engine.")

@@ -112,6 +112,11 @@ class RawAlternative(_Strict):
 Phrase = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 
 
+def _one_or_more(value: Any) -> Any:
+    """`en: {source: …, words: […]}` means a list of that one block."""
+    return [value] if isinstance(value, dict) else value
+
+
 class RawPhrases(_Strict):
     """Judges' words for an infraction in one language, and where they come from."""
 
@@ -139,7 +144,7 @@ class RawInfraction(_Strict):
     readings: dict[LanguageCode, Reading] = {}  # the reading of names[lang] in kana, for search
     texts: InfractionTexts = {}
     # the finder's words, per language: one block, or several with different sources (table talk, game words, …)
-    phrases: dict[LanguageCode, RawPhrases | list[RawPhrases]] = {}
+    phrases: dict[LanguageCode, Annotated[list[RawPhrases], BeforeValidator(_one_or_more)]] = {}
 
 
 class RawRank(_Strict):
@@ -421,9 +426,8 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             if lang != "en" and lang not in p.names:
                 errs.append(((*ipath, "phrases", lang), f"the policy is not named in {lang!r}: no phrases in it"))
             seen_words: set[str] = set()
-            listed = isinstance(blocks, list)
-            for b, block in enumerate(blocks if isinstance(blocks, list) else [blocks]):
-                bpath = (*ipath, "phrases", lang, *((b,) if listed else ()), "words")
+            for b, block in enumerate(blocks):
+                bpath = (*ipath, "phrases", lang, b, "words")
                 for w, word in enumerate(block.words):
                     key = fold(word)
                     if key in seen_words:
@@ -583,7 +587,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             phrases=tuple(
                 Phrases(lang, " ".join(b.source.split()), tuple(b.words))
                 for lang, blocks in i.phrases.items()
-                for b in (blocks if isinstance(blocks, list) else [blocks])
+                for b in blocks
             ),
         )
         for i in p.infractions

@@ -205,15 +205,20 @@ def _fields(entry: dict[str, Any]) -> list[_Field]:
     return [_Field(w, t, tuple(x for k, x in terms(t) if k == "w")) for w, t in entry["fields"]]
 
 
-def _score(code: str, fields: list[_Field], q: str, qterms: list[tuple[str, str]]) -> tuple[int, str, bool] | None:
-    code = code.lower()
-    if q == code:
-        return 100000, "code", True
-    if _looks_like_code(q) and code.startswith(q):
-        boundary = 1000 if code[len(q) : len(q) + 1] == "." else 0
-        return 50000 + boundary - len(code), "code-prefix", False
-    matched = total = best = best_weight = 0
-    whole = True
+_LAST: list[Any] = [None, []]  # the last entries list ranked and its fields: a judge's keystrokes search one list
+
+
+def _entry_fields(entries: list[dict[str, Any]]) -> list[list[_Field]]:
+    """Each entry's fields with their words, worked out once for the same (unchanged) entries list."""
+    if _LAST[0] is not entries:
+        _LAST[:] = [entries, [_fields(e) for e in entries]]
+    fields: list[list[_Field]] = _LAST[1]
+    return fields
+
+
+def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[tuple[int, int]]:
+    """For each query term, its best (points, weight) in the entry's fields; (0, 0) when it matches none."""
+    out = []
     for kind, t in qterms:
         top = top_weight = 0
         qs = stem(t) if kind == "w" else ""
@@ -221,41 +226,66 @@ def _score(code: str, fields: list[_Field], q: str, qterms: list[tuple[str, str]
             pts = _cjk_points(t, f.text) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
             if pts * f.weight > top * top_weight or (pts and pts * f.weight == top * top_weight and f.weight > top_weight):
                 top, top_weight = pts, f.weight
+        out.append((top, top_weight))
+    return out
+
+
+def _score(
+    fields: list[_Field], found: list[tuple[int, int]], rarity: list[int], qterms: list[tuple[str, str]]
+) -> tuple[int, str, bool] | None:
+    """An entry's score: per matched term its rarity (fewer entries matching it, more) times (20 + points x weight),
+    plus a bonus when a field is the query itself, or holds its words in a run."""
+    total = best = best_weight = 0
+    whole = True
+    for (top, top_weight), r in zip(found, rarity, strict=True):
         if top:
-            matched += 1
-            total += top * top_weight
+            total += r * (20 + top * top_weight)
             if top * top_weight > best * best_weight:
                 best, best_weight = top, top_weight
         if top < FORM:
             whole = False
-    if not matched:
+    if not total:
         return None
     joined, bonus = " ".join(t for _, t in qterms), 0
-    if len(qterms) > 1:
-        for f in fields:
-            b = 10 * f.weight if f.text == joined else 5 * f.weight if f" {joined} " in f" {f.text} " else 0
-            bonus = max(bonus, b)
-    return matched * 100 + total + bonus, _KIND[best_weight], whole and matched == len(qterms)
+    for f in fields:
+        b = 300 * f.weight if f.text == joined else 150 * f.weight if len(qterms) > 1 and f" {joined} " in f" {f.text} " else 0
+        bonus = max(bonus, b)
+    return total + bonus, _KIND[best_weight], whole
+
+
+def _rarity(n: int, df: int) -> int:
+    return 100 * n // (n + 3 * df)
 
 
 def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int] | None = None) -> list[Hit]:
-    """The entries (`finder_entries`) the query finds, best first: an exact code, then the start of a code, then by
-    how many of the query's words match and how well (a name above a phrase above a note); ties go to the most used
-    (`usage`: code -> count at this event), then to catalog order. An empty query, or only little words, finds
-    nothing."""
+    """The entries (`finder_entries`) the query finds, best first: the exact code, then the start of a code, then by
+    the query's words each entry matches, how well and where (a name above a phrase above a note), a word fewer
+    entries match counting for more; ties go to the most used (`usage`: code -> count at this event), then to
+    catalog order. An empty query, or only little words, finds nothing."""
     usage = usage or {}
     q = re.sub(r"\s+", " ", fold(query or "").strip())
     if not q:
         return []
     qterms = [t for t in terms(q) if t[0] != "w" or t[1] not in STOP]
-    if not qterms and not _looks_like_code(q):
+    code_like = _looks_like_code(q)
+    if not qterms and not code_like:
         return []
-    found = []
+    fields = _entry_fields(entries)
+    found = [_term_matches(f, qterms) for f in fields]
+    rarity = [_rarity(len(entries), sum(1 for m in found if m[i][0])) for i in range(len(qterms))]
+    hits = []
     for index, entry in enumerate(entries):
-        s = _score(entry["code"], _fields(entry), q, qterms)
+        code = entry["code"].lower()
+        s: tuple[int, str, bool] | None
+        if q == code:
+            s = 1000000, "code", True
+        elif code_like and code.startswith(q):
+            s = 500000 + (1000 if code[len(q) : len(q) + 1] == "." else 0) - len(code), "code-prefix", False
+        else:
+            s = _score(fields[index], found[index], rarity, qterms)
         if s:
-            found.append((-s[0], -usage.get(entry["code"], 0), index, Hit(entry["code"], *s)))
-    return [hit for *_, hit in sorted(found, key=lambda x: x[:3])]
+            hits.append((-s[0], -usage.get(entry["code"], 0), index, Hit(entry["code"], *s)))
+    return [hit for *_, hit in sorted(hits, key=lambda x: x[:3])]
 
 
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:

@@ -4,9 +4,10 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { fold, matches } from "../../judgeapp/static/js/search.js";
+import { fold, matches, rank, stem, oneEdit } from "../../judgeapp/static/js/search.js";
 
 const CASES = JSON.parse(readFileSync(new URL("../shared/search_cases.json", import.meta.url), "utf8"));
+const FINDER = JSON.parse(readFileSync(new URL("../shared/finder_cases.json", import.meta.url), "utf8"));
 const FILE = process.env.JUDGEAPP_ENGINE_CASES;
 const WHY = "no JUDGEAPP_ENGINE_CASES: run through pytest tests/unit/test_javascript.py, which writes the policies";
 
@@ -20,4 +21,22 @@ test("a query finds the Bushiroad infractions by Japanese name, kana reading or 
     const found = texts.filter((t) => matches(t.code, t.text, c.query)).map((t) => t.code);
     assert.deepEqual(found, c.codes, c.query);
   }
+});
+
+test("the finder ranks every shared case in the server's order, with its kind, whole-word flag and score", { skip: !FILE && WHY }, () => {
+  const { finder_entries: entries } = JSON.parse(readFileSync(FILE, "utf8"));
+  assert.ok(FINDER.cases.length >= 200);
+  for (const c of FINDER.cases) {
+    const hits = rank(entries[c.policy], c.query, { lang: c.lang, usage: c.usage });
+    const where = `${c.policy} ${c.lang} ${JSON.stringify(c.query)}`;
+    assert.deepEqual(hits.slice(0, 3).map((h) => h.code), c.top, where);
+    if (c.first) assert.deepEqual({ kind: hits[0].kind, whole: hits[0].whole, score: hits[0].score }, c.first, where);
+  }
+});
+
+test("word forms meet at one stem, and one edit is one typo", () => {
+  for (const w of ["shuffle", "shuffled", "shuffling", "shuffles"]) assert.equal(stem(w), "shuffl", w);
+  for (const w of ["draw", "drew", "drawn", "drawing", "draws"]) assert.equal(stem(w), "draw", w);
+  assert.ok(oneEdit("shufle", "shuffle") && oneEdit("mulligna", "mulligan") && oneEdit("stallling", "stalling"));
+  assert.ok(!oneEdit("eating", "cheating") && !oneEdit("ab", "abcd"));
 });

@@ -14,7 +14,7 @@ import pytest
 
 from judgeapp.infractions import load_catalog
 from judgeapp.infractions.export import policy_as_json
-from judgeapp.infractions.search import search_text
+from judgeapp.infractions.search import finder_entries, search_text
 from tests.conftest import CATALOG
 from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
 
@@ -86,6 +86,7 @@ def engine_fixture() -> dict:
         "sweep": sweep,
         "policies": {p.id: policy_as_json(p) for p in policies},
         "search_texts": texts,
+        "finder_entries": {p.id: finder_entries(p) for p in catalog.policies.values()},  # tests/js/search.test.mjs
     }
 
 

@@ -140,65 +140,82 @@ function cjkPoints(run, text) {
   return found * 2 >= total ? Math.floor((CJK_PART * found) / total) : 0;
 }
 
+// An entry's fields with their words, worked out once per entries array (kept beside it, not on the caller's objects).
+var CACHE = new WeakMap();
 function fieldTerms(entry) {
-  if (!entry._terms) {
-    entry._terms = entry.fields.map(function (f) {
+  var got = CACHE.get(entry);
+  if (!got) {
+    got = entry.fields.map(function (f) {
       var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
       return { weight: f[0], text: f[1], words: words };
     });
+    CACHE.set(entry, got);
   }
-  return entry._terms;
+  return got;
 }
 
 function looksLikeCode(q) { return /^[a-z]{0,3}[0-9]/.test(q) && !/\s/.test(q); }
 
-function score(entry, q, qterms) {
-  var code = String(entry.code).toLowerCase();
-  if (q === code) return { score: 100000, kind: "code", whole: true };
-  if (looksLikeCode(q) && code.indexOf(q) === 0) {
-    var boundary = code.charAt(q.length) === "." ? 1000 : 0;
-    return { score: 50000 + boundary - code.length, kind: "code-prefix", whole: false };
-  }
-  var fields = fieldTerms(entry), matched = 0, sum = 0, whole = true, best = 0, bestWeight = 0;
-  qterms.forEach(function (t) {
+// For each query term, its best [points, weight] in the entry's fields; [0, 0] when it matches none.
+function termMatches(fields, qterms) {
+  return qterms.map(function (t) {
     var top = 0, topWeight = 0, qs = t[0] === "w" ? stem(t[1]) : "";
     fields.forEach(function (f) {
       var pts = 0;
       if (t[0] === "j") pts = cjkPoints(t[1], f.text);
       else f.words.forEach(function (w) { var p = wordPoints(t[1], qs, w); if (p > pts) pts = p; });
-      if (pts * f.weight > top * topWeight || (pts * f.weight === top * topWeight && f.weight > topWeight && pts)) {
+      if (pts * f.weight > top * topWeight || (pts && pts * f.weight === top * topWeight && f.weight > topWeight)) {
         top = pts; topWeight = f.weight;
       }
     });
+    return [top, topWeight];
+  });
+}
+
+// An entry's score: per matched term its rarity (fewer entries matching it, more) times (20 + points x weight), plus a
+// bonus when a field is the query itself, or holds its words in a run.
+function score(fields, found, rarity, qterms) {
+  var total = 0, best = 0, bestWeight = 0, whole = true;
+  found.forEach(function (m, i) {
+    var top = m[0], topWeight = m[1];
     if (top) {
-      matched++; sum += top * topWeight;
+      total += rarity[i] * (20 + top * topWeight);
       if (top * topWeight > best * bestWeight) { best = top; bestWeight = topWeight; }
     }
     if (top < FORM) whole = false;
   });
-  if (!matched) return null;
-  // the words together, as a field says them: the whole field, or a run of it
+  if (!total) return null;
   var joined = qterms.map(function (t) { return t[1]; }).join(" "), bonus = 0;
-  if (qterms.length > 1) {
-    fields.forEach(function (f) {
-      var b = f.text === joined ? 10 * f.weight : (" " + f.text + " ").indexOf(" " + joined + " ") !== -1 ? 5 * f.weight : 0;
-      if (b > bonus) bonus = b;
-    });
-  }
-  return { score: matched * 100 + sum + bonus, kind: KIND[bestWeight], whole: whole && matched === qterms.length };
+  fields.forEach(function (f) {
+    var b = f.text === joined ? 300 * f.weight
+      : qterms.length > 1 && (" " + f.text + " ").indexOf(" " + joined + " ") !== -1 ? 150 * f.weight : 0;
+    if (b > bonus) bonus = b;
+  });
+  return { score: total + bonus, kind: KIND[bestWeight], whole: whole };
 }
+
+function rarityOf(n, df) { return Math.floor((100 * n) / (n + 3 * df)); }
 
 export function rank(entries, query, options) {
   var opts = options || {}, usage = opts.usage || {};
   var q = fold(String(query == null ? "" : query)).trim().replace(/\s+/g, " ");
   if (!q) return [];
-  var all = terms(q), qterms = all.filter(function (t) { return t[0] !== "w" || STOP.indexOf(t[1]) === -1; });
-  if (!qterms.length && !looksLikeCode(q)) return [];
-  var found = [];
-  entries.forEach(function (entry, index) {
-    var s = score(entry, q, qterms);
-    if (s) found.push({ code: entry.code, score: s.score, kind: s.kind, whole: s.whole, _used: usage[entry.code] || 0, _index: index });
+  var qterms = terms(q).filter(function (t) { return t[0] !== "w" || STOP.indexOf(t[1]) === -1; });
+  var codeLike = looksLikeCode(q);
+  if (!qterms.length && !codeLike) return [];
+  var fields = entries.map(fieldTerms), found = fields.map(function (f) { return termMatches(f, qterms); });
+  var rarity = qterms.map(function (_, i) {
+    return rarityOf(entries.length, found.filter(function (m) { return m[i][0]; }).length);
   });
-  found.sort(function (a, b) { return b.score - a.score || b._used - a._used || a._index - b._index; });
-  return found.map(function (r) { return { code: r.code, score: r.score, kind: r.kind, whole: r.whole }; });
+  var hits = [];
+  entries.forEach(function (entry, index) {
+    var code = String(entry.code).toLowerCase(), s;
+    if (q === code) s = { score: 1000000, kind: "code", whole: true };
+    else if (codeLike && code.indexOf(q) === 0) {
+      s = { score: 500000 + (code.charAt(q.length) === "." ? 1000 : 0) - code.length, kind: "code-prefix", whole: false };
+    } else s = score(fields[index], found[index], rarity, qterms);
+    if (s) hits.push({ code: entry.code, score: s.score, kind: s.kind, whole: s.whole, used: usage[entry.code] || 0, index: index });
+  });
+  hits.sort(function (a, b) { return b.score - a.score || b.used - a.used || a.index - b.index; });
+  return hits.map(function (h) { return { code: h.code, score: h.score, kind: h.kind, whole: h.whole }; });
 }

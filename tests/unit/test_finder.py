@@ -1,0 +1,224 @@
+"""The finder: infractions ranked from the words judges say (judgeapp/infractions/search.py `rank`), the same order
+as the phone's judgeapp/static/js/search.js on the shared cases (tests/shared/finder_cases.json), and the judges'
+words as policy data the loader checks."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judgeapp.infractions import CatalogError, load_catalog, parse_catalog
+from judgeapp.infractions.search import finder_entries, one_edit, rank, rank_entries, stem, terms
+from tests.conftest import CATALOG
+
+SHARED = json.loads((Path(__file__).parents[1] / "shared" / "finder_cases.json").read_text(encoding="utf-8"))
+VALID = (Path(__file__).parents[1] / "fixtures" / "catalogs" / "valid.yaml").read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return load_catalog(CATALOG)
+
+
+@pytest.fixture(scope="module")
+def bushiroad(catalog):
+    return catalog.policy("bushiroad-afr")
+
+
+def codes(policy, query, n=3, usage=None):
+    return [h.code for h in rank(policy, query, usage)[:n]]
+
+
+def test_the_shared_cases_are_at_least_200_over_both_languages_and_several_policies():
+    cases = SHARED["cases"]
+    assert len(cases) >= 200
+    assert {c["lang"] for c in cases} == {"en", "ja"} and len({c["policy"] for c in cases}) >= 5
+
+
+@pytest.fixture(scope="module")
+def entries(catalog):
+    return {pid: finder_entries(p) for pid, p in catalog.policies.items()}
+
+
+@pytest.mark.parametrize("case", SHARED["cases"], ids=[f"{c['policy']}:{c['query']}" for c in SHARED["cases"]])
+def test_the_server_ranks_each_shared_case_in_the_order_the_phone_gives(entries, case):
+    hits = rank_entries(entries[case["policy"]], case["query"], case.get("usage"))
+    assert [h.code for h in hits[:3]] == case["top"]
+    if "first" in case:
+        assert {"kind": hits[0].kind, "whole": hits[0].whole, "score": hits[0].score} == case["first"]
+
+
+# ---- the issue's failing examples (issue 33): each was "no result" or the wrong infraction before the finder
+
+
+@pytest.mark.parametrize(
+    ("query", "right"),
+    [
+        ("drew extra card", {"3.5.4"}),
+        ("drew", {"3.5.4"}),
+        ("looked at extra", {"3.5.3.1", "3.5.3.2"}),
+        ("peek", {"3.5.3.1", "3.5.3.2"}),
+        ("missed trigger", {"3.4"}),
+        ("forgot", {"3.4"}),
+        ("stalling", {"3.20.1", "3.20.2", "3.20.3"}),
+        ("coaching", {"4.5"}),
+        ("swearing", {"3.8.1", "3.8.2"}),
+        ("stacking", {"3.13"}),
+        ("mulligan", {"3.3.1", "3.3.2", "3.3.3", "3.5.3.1", "3.5.4"}),
+        ("hand shuffle", {"3.21"}),
+    ],
+)
+def test_a_judges_own_words_find_the_bushiroad_infraction_in_the_top_three(bushiroad, query, right):
+    assert right & set(codes(bushiroad, query)), codes(bushiroad, query)
+
+
+def test_shuffle_finds_shuffling_and_improper_shuffle_first(bushiroad):
+    assert codes(bushiroad, "shuffle")[0] == "3.12"
+    assert "3.21" in codes(bushiroad, "shuffle")  # Excessive Hand *Shuffling*: another form of the word
+
+
+def test_eating_does_not_find_cheating_by_a_mid_word_substring(bushiroad):
+    found = codes(bushiroad, "eating", n=100)
+    assert found[0] == "3.16" and "4.1" not in found
+
+
+def test_a_partial_prefix_lists_but_is_not_a_whole_word_match(bushiroad):
+    hits = rank(bushiroad, "ph")
+    assert "3.17" in [h.code for h in hits[:3]]
+    assert not any(h.whole for h in hits)  # the picker selects only a whole-word (or exact-code) match
+    assert rank(bushiroad, "phone")[0].code == "3.17" and rank(bushiroad, "phone")[0].whole
+
+
+@pytest.mark.parametrize(
+    ("query", "code"),
+    [("スロープレイ", "3.20.1"), ("マーク", "3.11.1"), ("ドロー", "3.5.4"), ("暴言", "3.8.1"), ("スリーブ", "3.11.1"), ("引きすぎ", "3.5.4")],
+)
+def test_the_japanese_words_players_use_find_their_infraction(bushiroad, query, code):
+    family = code.rsplit(".", 1)[0] if code.count(".") > 1 else code
+    top = codes(bushiroad, query)
+    assert top and (top[0] == code or top[0].startswith(family + ".")), top
+
+
+def test_shuffle_in_japanese_ranks_the_improper_shuffle_above_the_hand_shuffling(bushiroad):
+    for query in ("シャッフル", "ｼｬｯﾌﾙ", "しゃっふる"):
+        found = codes(bushiroad, query, n=100)
+        assert found.index("3.12") < found.index("3.21"), query
+    assert codes(bushiroad, "手札シャッフル")[0] == "3.21"
+
+
+def test_kanji_okurigana_and_kana_forms_find_the_same_infraction(bushiroad):
+    assert {codes(bushiroad, q)[0] for q in ("引きすぎ", "引き過ぎ", "ひきすぎ", "ヒキスギ")} == {"3.5.4"}
+    assert {codes(bushiroad, q)[0] for q in ("スマホ", "ｽﾏﾎ", "すまほ")} == {"3.17"}
+
+
+def test_an_exact_code_comes_first_then_the_start_of_a_code(bushiroad):
+    hits = rank(bushiroad, "3.5.4")
+    assert (hits[0].code, hits[0].kind, hits[0].whole) == ("3.5.4", "code", True)
+    assert [h.code for h in rank(bushiroad, "fr4")][:1] == ["FR4.4"] and rank(bushiroad, "fr4")[0].kind == "code-prefix"
+    assert codes(bushiroad, "３．１２")[0] == "3.12"  # full-width digits fold
+
+
+def test_a_name_ranks_above_a_phrase_above_a_note(bushiroad):
+    hit = rank(bushiroad, "tardiness")[0]
+    assert hit.code in ("3.9.1", "3.9.2") and hit.kind == "name"
+    assert rank(bushiroad, "overdraw")[0].kind == "phrase"
+
+
+def test_a_tie_goes_to_what_the_event_uses_most(bushiroad):
+    plain = codes(bushiroad, "slowplay")
+    assert plain[0] == "3.20.1"
+    assert codes(bushiroad, "slowplay", usage={"3.20.2": 4, "3.20.1": 1})[0] == "3.20.2"
+
+
+def test_one_typo_is_forgiven_in_words_of_five_letters_or_more_only(bushiroad):
+    assert codes(bushiroad, "shufle")[0] == "3.12"
+    assert codes(bushiroad, "slow plya")[0].startswith("3.20")
+    assert not rank(bushiroad, "fonx")  # four letters: no typo allowed, and no such word
+
+
+def test_an_empty_query_or_only_little_words_find_nothing(bushiroad):
+    assert rank(bushiroad, "") == rank(bushiroad, "   ") == rank(bushiroad, "the of") == []
+
+
+def test_word_forms_meet_at_one_stem_and_one_edit_is_one_typo():
+    assert {stem(w) for w in ("shuffle", "shuffled", "shuffling", "shuffles")} == {"shuffl"}
+    assert {stem(w) for w in ("draw", "drew", "drawn", "drawing", "draws")} == {"draw"}
+    assert stem("stopped") == "stop" and stem("stalling") == "stall" and stem("marked") == "mark"
+    assert stem("penalties") == "penalty" and stem("slowly") == "slow" and stem("x1") == "x1"
+    assert one_edit("shufle", "shuffle") and one_edit("mulligna", "mulligan") and one_edit("stallling", "stalling")
+    assert one_edit("trigger", "triger") and one_edit("same", "same")
+    assert not one_edit("eating", "cheating") and not one_edit("abcd", "abxy")
+
+
+def test_text_splits_into_words_and_runs_of_japanese_script():
+    assert terms("don't drew 2 引きすぎ！ すまほ") == [("w", "dont"), ("w", "drew"), ("w", "2"), ("j", "引きすぎ"), ("j", "すまほ")]
+
+
+# ---- the words as policy data
+
+
+def test_the_shipped_policies_say_where_each_block_of_words_comes_from(bushiroad, catalog):
+    for policy, langs in ((bushiroad, {"en", "ja"}), (catalog.policy("mtg-ipg"), {"en"})):
+        for inf in policy.infractions:
+            assert {b.lang for b in inf.phrases} == langs, inf.code
+            assert all(b.source and b.words for b in inf.phrases)
+    slips = {w for i in catalog.policy("mtg-ipg").infractions for b in i.phrases for w in b.words}
+    assert {"GRV", "MT", "HCE", "LEC", "DEC", "D/DLP", "CPV", "FtMGS", "USC"} <= slips
+    game = [b for i in bushiroad.infractions for b in i.phrases if "Weiß Schwarz" in b.source]
+    assert game and any("climax" in w for b in game for w in b.words)
+
+
+def test_a_policy_names_no_infraction_by_its_own_name_in_its_phrases(catalog):
+    for policy in catalog.policies.values():
+        for inf in policy.infractions:
+            own = {inf.name.casefold(), *(n.casefold() for n in inf.names.search_words())}
+            assert not own & {w.casefold() for b in inf.phrases for w in b.words}, inf.code
+
+
+def with_phrases(block: str) -> str:
+    """The README's example policy (as an organizer uploads it) with a `phrases` block on its first infraction."""
+    return VALID.replace("        name: Drew an extra card\n", "        name: Drew an extra card\n" + block, 1)
+
+
+def test_an_uploaded_policy_may_carry_phrases_and_the_finder_uses_them():
+    block = '        phrases:\n          en: {source: "our floor staff", words: [overdraw, drew two]}\n'
+    policy = next(iter(parse_catalog(with_phrases(block)).policies.values()))
+    inf = policy.infraction("1.1")
+    assert [(b.lang, b.source, b.words) for b in inf.phrases] == [("en", "our floor staff", ("overdraw", "drew two"))]
+    assert [h.code for h in rank(policy, "overdraw")] == ["1.1"]
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        (
+            '        phrases:\n          en: {source: "x", words: [overdraw, Overdraw]}\n',
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.en[0].words[1]: phrase 'Overdraw' appears twice",
+        ),
+        (
+            '        phrases:\n          en:\n            - {source: "x", words: [overdraw]}\n'
+            '            - {source: "y", words: [ｏｖｅｒｄｒａｗ]}\n',
+            "<catalog>:31: policies.house-rules.infractions[0].phrases.en[1].words[0]: phrase 'ｏｖｅｒｄｒａｗ' appears twice",
+        ),
+        (
+            '        phrases:\n          ja: {source: "x", words: [引きすぎ]}\n',
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.ja: the policy is not named in 'ja': no phrases in it",
+        ),
+        (
+            '        phrases:\n          en: {source: "x", words: []}\n',
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.en[0].words: List should have at least 1 item",
+        ),
+        (
+            "        phrases:\n          en: {words: [overdraw]}\n",
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.en[0].source: Field required",
+        ),
+        (
+            "        phrases:\n          en: [overdraw]\n",
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.en[0]: Input should be a valid dictionary",
+        ),
+    ],
+)
+def test_a_bad_phrases_block_is_refused_with_line_and_field(block, expected):
+    with pytest.raises(CatalogError) as err:
+        parse_catalog(with_phrases(block))
+    assert any(p.startswith(expected) for p in err.value.problems), "\n".join(err.value.problems)

@@ -90,7 +90,8 @@ def test_starting_the_next_round_or_ending_this_one_while_it_runs_asks_first_nam
 
     def rounds():
         with live_server.app.app_context():
-            return [(r.number, r.ended_at is not None) for r in db.session.query(Round).filter_by(event_id=1).order_by(Round.number)]
+            rows = db.session.query(Round).filter_by(event_id=1).order_by(Round.number)
+            return [(r.number, r.ended_at is not None) for r in rows]
 
     log_in(phone, live_server, "head@demo.test")
     phone.goto(f"{live_server}/events/1")

@@ -30,6 +30,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("finder", [PYTHON, "bench/finder.py"]),
         ("page weight", [PYTHON, "bench/page_weight.py"]),
         ("network", [PYTHON, "bench/network.py"]),
+        ("taps", [PYTHON, "bench/taps.py"]),
         ("incidents", [PYTHON, "bench/incidents.py"] + (["--events", "10", "--samples", "150"] if quick else [])),
         ("DQ report", [PYTHON, "bench/dq_report.py"]),
         ("QR sheet", [PYTHON, "bench/qr_sheet.py"] + (["--runs", "1"] if quick else [])),

@@ -101,6 +101,20 @@ def infraction_choices_of(policy, lang: str | None = None) -> list[SelectChoice]
     return _CHOICES[key]
 
 
+_FINDER: dict[tuple[str, str], list[dict]] = {}
+
+
+def finder_entries_of(policy) -> list[dict]:
+    """What the phone's finder searches (judgeapp/infractions/search.py `finder_entries`), built once per policy
+    version: the incident form embeds it for search.js `rank`."""
+    from .infractions.search import finder_entries
+
+    key = (policy.id, policy.version)
+    if key not in _FINDER:
+        _FINDER[key] = finder_entries(policy)
+    return _FINDER[key]
+
+
 def penalty_choices(field, policy, lang: str | None = None):
     lang = lang or language()
     ranks = [SelectChoice(r.id, r.name_in(lang)) for r in policy.ranks]

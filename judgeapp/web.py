@@ -83,10 +83,12 @@ def answer(
     **fields,
 ):
     """The one answer to a saved form: JSON for the phone's outbox script (201 when the record is new, 200 when its
-    one-time key had stored it already), a flashed message and a redirect (to `redirect_to`, else `url`) for a
+    one-time key had stored it already, with the message the browser would have flashed: the outbox says it when
+    the record went in the background), a flashed message and a redirect (to `redirect_to`, else `url`) for a
     browser."""
     if as_json:
-        return jsonify(ok=True, created=created, url=url, **fields), 201 if created else 200
+        said = {"message": message} if message else {}
+        return jsonify(ok=True, created=created, url=url, **said, **fields), 201 if created else 200
     if message:
         flash(message, "success")
     return redirect(redirect_to or url)

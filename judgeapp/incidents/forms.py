@@ -55,6 +55,8 @@ class IncidentForm(OutboxFields):
         _l("Spectator"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"}
     )
     infraction = SelectField(_l("Infraction"), validators=[DataRequired(message=_l("Choose the infraction."))])
+    # the words the judge searched with: the server refuses an infraction they do not find (a choice left over)
+    infraction_query = StringField(validators=[Optional(), Length(max=200)])
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
     deviation_reason = StringField(
         _l("Reason for this penalty"),

@@ -27,9 +27,11 @@ from ..infractions import (
     Suggestion,
     UnknownChoice,
     extension_owed,
+    search,
     suggest,
 )
-from ..infractions.engine import expected_ranks
+from ..infractions.catalog import text_in
+from ..infractions.engine import expected_ranks, offered_alternative
 from ..models import (
     AuditEntry,
     DeckCheck,
@@ -163,15 +165,19 @@ def teams_of(session: Session, event: Event) -> list[str]:
 # ---- the engine's inputs -----------------------------------------------------------------------------------------
 
 
-def most_used_codes(session: Session, event: Event, limit: int = 6) -> list[str]:
+def usage_of(session: Session, event: Event) -> dict[str, int]:
+    """How often this event has logged each infraction: the finder's tie-break (ties go to the most used)."""
     rows = session.execute(
         select(Incident.infraction_code, func.count())
         .where(Incident.event_id == event.id)
         .group_by(Incident.infraction_code)
-        .order_by(func.count().desc(), Incident.infraction_code)
-        .limit(limit)
     )
-    return [code for code, _ in rows]
+    return {code: count for code, count in rows}
+
+
+def most_used(usage: dict[str, int], limit: int = 6) -> list[str]:
+    """The event's most used infractions (`usage_of`), most first, ties by code."""
+    return sorted(usage, key=lambda code: (-usage[code], code))[:limit]
 
 
 # ---- logging ------------------------------------------------------------------------------------------------------
@@ -201,6 +207,7 @@ class IncidentInput:
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
     phone: PhoneView | None = None  # logged offline: what the phone showed
+    infraction_query: str = ""  # the words the judge searched with when choosing the infraction
 
 
 @dataclass(frozen=True)
@@ -320,6 +327,10 @@ def check_rank(
             return None, reason
         raise FieldError("penalty", _("Choose the penalty."))
     rank = rank_of(policy, rank_id, "penalty")
+    alternative = offered_alternative(suggestion, rank)
+    if alternative is not None and not reason and rank not in expected_ranks(policy, suggestion):
+        # the policy's own alternative: its condition is the reason (issue 33, guard 6); nothing to type
+        reason = text_in(alternative, "condition", language())[:MAX_REASON]
     if reason_needed and suggestion.suggested is not None and suggestion.default is not None and not reason:
         if rank.order < suggestion.suggested.order:
             raise FieldError(
@@ -393,6 +404,24 @@ def infraction_of(policy: Policy, code: str | None) -> Infraction:
         raise FieldError("infraction", _("Choose an infraction of %(policy)s.", policy=catalog_name(policy))) from None
 
 
+def chosen_infraction(policy: Policy, code: str | None, query: str = "") -> Infraction:
+    """The infraction the judge chose, provided the words they searched with still find it: a choice left over from an
+    earlier search ("phone" chose 3.17, then the judge typed "slow play") is not recorded as if they had picked it."""
+    infraction = infraction_of(policy, code)
+    typed = (query or "").strip()
+    if typed and infraction.code not in {hit.code for hit in search.rank(policy, typed)}:
+        raise FieldError(
+            "infraction",
+            _(
+                "Your search “%(typed)s” does not find %(code)s %(name)s: choose the infraction again.",
+                typed=" ".join(typed.split())[:80],
+                code=infraction.code,
+                name=catalog_name(infraction),
+            ),
+        )
+    return infraction
+
+
 def _description(text: str | None) -> str:
     description = (text or "").strip()
     if len(description) > MAX_TEXT:
@@ -444,7 +473,7 @@ def log_incident(
     rnd = started_round(session, event, data.round_number)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
-    infraction = infraction_of(policy, data.infraction_code)
+    infraction = chosen_infraction(policy, data.infraction_code, data.infraction_query)
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
     phone = data.phone
     logged_at = phone.logged_at if phone else None

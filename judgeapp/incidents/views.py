@@ -17,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import history, permissions
 from ..appeals import services as appeals
 from ..calls import services as calls
-from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
+from ..choices import finder_entries_of, infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
@@ -149,6 +149,7 @@ def new(event, roles):
         data = services.IncidentInput(
             key=form.key.data,
             infraction_code=form.infraction.data,
+            infraction_query=form.infraction_query.data or "",
             round_number=form.round.data,
             table_number=form.table.data,
             subject_kind=SubjectKind(form.subject_kind.data),
@@ -205,7 +206,8 @@ def new(event, roles):
     if as_json and form.is_submitted():
         return json_errors(form)
     rounds = round_choices(form.round, event)
-    infraction_choices(form.infraction, policy, services.most_used_codes(db.session, event))
+    usage = services.usage_of(db.session, event)
+    infraction_choices(form.infraction, policy, services.most_used(usage))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
     current = rounds[-1] if rounds else None
@@ -228,6 +230,8 @@ def new(event, roles):
         teams=teams,
         has_rounds=bool(rounds),
         now=utcnow(),  # the call stopwatch counts by the server's clock
+        finder=finder_entries_of(policy),
+        usage=usage,
     ), status
 
 
@@ -278,7 +282,7 @@ def suggest(event, roles):
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[
-            {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang)}
+            {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang), "rank": a.penalty.min.id}
             for a in suggestion.alternatives
         ],
         penalized=infraction.penalized,
@@ -342,6 +346,8 @@ def _show(event, roles, number, *, note_form=None, status=200):
         owed=owed,
         call_taken=call_taken,
         given=given,
+        # the policy's reminder when time was given with the incident (Bushiroad 1.2.2: tell both players, note it)
+        time_reminder=timekeeping.announce_reminder(policy, ExtensionReason.RULING) if given else None,
         saved=bool(request.args.get("saved")),
         offer_owed=bool(owed and owed.minutes > given and incident.table_number and can(Action.GIVE_TIME)),
         trail=_audit_trail("Incident", incident.id),

@@ -326,3 +326,9 @@ def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
     if suggestion.range_to is not None:
         top = max(top, suggestion.range_to.order)
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
+
+
+def offered_alternative(suggestion: Suggestion, rank: Rank) -> Alternative | None:
+    """The policy's own alternative that gives `rank` ("Instead: Warning when the judge can still legalise the game
+    state…"), if any: taking it needs no typed reason, its condition is the reason."""
+    return next((a for a in suggestion.alternatives if a.penalty.contains(rank)), None)

@@ -35,6 +35,8 @@ def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_move
     phone.get_by_placeholder("Search by code or words").click()
     taps += 1
     phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
+    phone.locator("#picker-rows .pick").first.click()  # the top row: words list, a tap chooses
+    taps += 1
     suggestion = phone.locator("#suggestion")
     suggestion.get_by_text("Suggested: Warning").wait_for()
     assert phone.locator("#infraction").input_value() == "3.5.2"

@@ -96,8 +96,9 @@ def test_a_japanese_judge_logs_an_incident_with_the_network_cut_and_every_word_t
     assert phone.locator("#table-players .muted").inner_text() == "1番卓："
     phone.locator("#table-players .chip", has_text="Haruto Sato").click()
     phone.locator("#infraction-search").fill("3.5.2")
-    first = phone.locator("#infraction option").first
-    assert re.fullmatch(r"\d+件が該当（選んでください）", first.inner_text()), first.inner_text()
+    head = phone.locator("#picker-head")
+    assert re.fullmatch(r"\d+件の違反が該当（近い順）：", head.inner_text()), head.inner_text()
+    assert phone.locator("#infraction").input_value() == "3.5.2"  # the exact code chooses it
     suggestion = phone.locator("#suggestion")
     suggestion.locator(".note.local").wait_for()
     note = suggestion.locator(".note.local").inner_text()

@@ -71,6 +71,8 @@ def log_offline_incident(page, table: str, player: str, search: str, expect: str
     page.get_by_label("Table").fill(table)
     page.get_by_role("button", name=player).click()
     page.get_by_placeholder("Search by code or words").fill(search)
+    if not search.replace(".", "").isdigit():  # an exact code chooses; words list, and a tap on the top row chooses
+        page.locator("#picker-rows .pick").first.click()
     suggestion = page.locator("#suggestion")
     suggestion.get_by_text(expect).wait_for()
     assert "No network: worked out on this phone" in suggestion.inner_text()
@@ -107,6 +109,7 @@ def test_each_module_loads_once_from_the_address_the_import_map_gives_online_and
     phone.get_by_label("Table").fill("1")
     phone.locator("#table-players .chip").first.click()
     phone.get_by_placeholder("Search by code or words").press_sequentially("failure to discard", delay=10)
+    phone.locator("#picker-rows .pick[data-code='3.5.2']").click()  # words list it; a tap chooses it
     phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()  # the form's script works
 
     imports = json.loads(phone.locator("script[type=importmap]").text_content())["imports"]
@@ -155,9 +158,12 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
 
     context.set_offline(False)  # the network returns: the outbox sends in the background, in order
     phone.wait_for_function("() => document.body.dataset.outboxWaiting === '0'", timeout=30000)
-    sent = phone.locator("#outbox .outbox-sent")  # each says what it became, with its link, until acknowledged
-    sent.filter(has_text="Sent as incident #3").wait_for()
-    assert sent.count() == 3 and sent.first.get_by_role("link", name="Open it").get_attribute("href").endswith("/3")
+    sent = phone.locator("#outbox .outbox-sent")  # each says what it became until acknowledged: the newest in full,
+    sent.filter(has_text="Sent as incident #3").wait_for()  # with its link; the older ones on one line (issue 33)
+    assert sent.count() == 2 and sent.first.get_by_role("link", name="Open it").get_attribute("href").endswith("/3")
+    older = phone.locator("#outbox .outbox-older")
+    assert older.inner_text().startswith("2 earlier records sent: Sent as incident #2, Sent as incident #1")
+    assert older.get_by_role("button").count() == 1  # one OK for them all
     shot(phone, "51a-offline-sent-as")
     stored = incidents_in_db(live_server)
     assert [(i.number, i.subject_name, i.infraction_code, i.rank_id) for i in stored] == [

@@ -35,6 +35,7 @@ def test_an_incident_saved_just_before_the_network_drops_leaves_no_draft_and_the
     phone.get_by_label("Table").fill("1")
     phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()
     phone.get_by_placeholder("Search by code or words").fill("failure to discard")
+    phone.locator("#picker-rows .pick[data-code='3.5.2']").click()  # words list it; a tap chooses it
     phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
     phone.get_by_role("button", name="Save incident").click()
     phone.wait_for_url(confirmation)

@@ -51,20 +51,26 @@ def test_typing_an_exact_code_selects_it_even_when_it_is_among_the_most_used(liv
     phone.get_by_role("button", name="Save incident").click()
     phone.locator(".confirm").get_by_text("Saved: incident #1").wait_for()
     phone.goto(f"{live_server}/events/1/incidents/new")  # 3.5.2 is now among this event's most used
-    assert phone.locator("#infraction optgroup[label='Most used at this event'] option[value='3.5.2']").count() == 1
+    assert phone.locator("#picker-head").inner_text() == "Most used at this event:"
+    assert phone.locator("#picker-rows .pick[data-code='3.5.2']").count() == 1
     phone.get_by_placeholder("Search by code or words").press_sequentially("3.5.2", delay=10)
     assert phone.locator("#infraction").input_value() == "3.5.2"  # selected, not "2 matches"
-    assert phone.locator("#infraction option[value='3.5.2']").count() == 1  # listed once
+    assert phone.locator("#picker-rows .pick[data-code='3.5.2']").count() == 1  # listed once
 
 
-def test_a_word_the_guide_itself_uses_or_part_of_one_finds_and_selects_the_infraction(live_server, phone):
+def test_a_word_the_guide_itself_uses_or_part_of_one_finds_the_infraction_and_a_tap_selects_it(live_server, phone):
     log_in(phone, live_server)
     phone.goto(f"{live_server}/events/1/incidents/new")
     search = phone.get_by_placeholder("Search by code or words")
     search.press_sequentially("phone", delay=10)  # the floor rules' word for §3.17's devices, not in its name
+    assert phone.locator("#picker-rows .pick").first.get_attribute("data-code") == "3.17"
+    phone.locator("#picker-rows .pick").first.click()
     assert phone.locator("#infraction").input_value() == "3.17"
     search.fill("")
     search.press_sequentially("unsportsm maj", delay=10)  # parts of words: 3.8.2, Unsportsmanlike Conduct — Major
+    assert phone.locator("#infraction").input_value() == ""  # 3.17 is not what these words find: no longer chosen
+    assert phone.locator("#picker-rows .pick").first.get_attribute("data-code") == "3.8.2"
+    phone.locator("#picker-rows .pick").first.click()
     assert phone.locator("#infraction").input_value() == "3.8.2"
     phone.get_by_label("Table").fill("1")
     phone.get_by_role("button", name="Haruto Sato · DEMO-001").click()

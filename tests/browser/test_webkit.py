@@ -180,6 +180,8 @@ def log_incident(driver, table: str, player: str, search: str, expect: str) -> s
     type_into(driver, "#table", table)
     tap_button(driver, "#table-players", player)
     type_into(driver, "#infraction-search", search)
+    if not search.replace(".", "").isdigit():  # an exact code chooses; words list, and a tap on the top row chooses
+        find(driver, "#picker-rows .pick").click()
     suggestion = until(
         driver, lambda d: expect in text_of(d, "#suggestion") and text_of(d, "#suggestion"), what=f"phone's {expect}"
     )
@@ -214,6 +216,7 @@ def test_in_webkit_an_incident_logged_offline_waits_on_the_phone_and_is_sent_exa
     type_into(safari, "#table", "1")
     tap_button(safari, "#table-players", "Haruto Sato · DEMO-001")
     type_into(safari, "#infraction-search", "failure to discard")
+    find(safari, "#picker-rows .pick").click()  # the top row: words list, a tap chooses
     until(safari, lambda d: "Suggested: Warning" in text_of(d, "#suggestion"), what="the server's suggestion")
     assert "No network" not in text_of(safari, "#suggestion")
     assert no_sideways_scroll(safari)

@@ -294,5 +294,5 @@ def fill_incident(page, table: int = 1) -> None:
     with no penalty yet (a second warning in 3.5 would be below the upgrade and need a reason)."""
     page.get_by_label("Table").fill(str(table))
     page.locator("#table-players .chip").first.click()
-    page.locator("#infraction").select_option("3.5.2")
+    page.locator("#infraction-search").fill("3.5.2")  # the exact code chooses it in the picker
     page.locator("#penalty").select_option("warning")

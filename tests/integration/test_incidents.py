@@ -277,6 +277,54 @@ def test_a_player_not_yet_registered_is_added_from_the_incident_form(app, floor)
 # ---- bad input -------------------------------------------------------------------------------------------------------
 
 
+def test_an_infraction_the_judges_search_words_do_not_find_is_refused_with_the_words_kept(app, floor):
+    """A choice left over from an earlier search ("phone" chose 3.17, then the judge typed "slow play") is not recorded
+    as if the judge had picked it: the form comes back asking which infraction, nothing stored."""
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(
+        judge, floor["event_id"], player="P-001", infraction="3.17", infraction_query="slow play", penalty="warning"
+    )
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    error = re.search(r'<p id="infraction-error" class="error" role="alert">(.*?)</p>', page, re.S)
+    assert error, page
+    assert "Your search “slow play” does not find 3.17 Use of Unnecessary Electronic Devices in a Match: choose" in (
+        error.group(1)
+    )
+    assert 'name="infraction_query" value="slow play"' in page
+    assert incidents(app, floor["event_id"]) == []
+
+
+def test_an_infraction_the_judges_search_words_find_is_logged(app, floor):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(
+        judge, floor["event_id"], player="P-001", infraction="3.17", infraction_query="phone", penalty="warning"
+    )
+    assert response.status_code == 302
+    assert [i.infraction_code for i in incidents(app, floor["event_id"])] == ["3.17"]
+
+
+def test_the_policys_own_alternative_needs_no_typed_reason_and_records_its_condition_as_the_reason(app, floor):
+    """Issue 33, guard 6: 3.5.1.2's default is a Loss of Game; the policy offers a Warning when the judge can still
+    legalise the game state. Taking it needs no typed reason, and the condition is what the record keeps."""
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(judge, floor["event_id"], player="P-001", infraction="3.5.1.2", penalty="warning")
+    assert response.status_code == 302
+    [incident] = incidents(app, floor["event_id"])
+    assert (incident.rank_id, incident.suggested_rank_id) == ("warning", "loss_of_game")
+    assert incident.deviation_reason == (
+        "the judge can still legalise the game state without advantage to the offender (the game continues)"
+    )
+
+
+def test_a_penalty_the_policy_does_not_offer_below_the_suggestion_still_needs_a_typed_reason(app, floor):
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    response = log(judge, floor["event_id"], player="P-001", infraction="3.5.1.2", penalty="caution")
+    assert response.status_code == 400
+    assert "Caution is below the suggested Loss of Game: give a short reason." in text(response)
+    assert incidents(app, floor["event_id"]) == []
+
+
 @pytest.mark.parametrize(
     "fields, field, message",
     [

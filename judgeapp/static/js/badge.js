@@ -35,6 +35,13 @@ function readOut(link, n) {
 function keepBadgeFresh(link) {
   var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;
   var changed = null;
+  // The count cannot be known (no network: the page is the phone's copy, its count as it was): "unknown", not 0.
+  function unknown() {
+    count.textContent = _("unknown");
+    count.classList.remove("zero"); count.classList.add("unknown");
+    count.setAttribute("aria-label", _("Not known: no network"));
+  }
+  if (!navigator.onLine) unknown();
   function refresh() {
     fetch(link.dataset.url, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
@@ -42,7 +49,7 @@ function keepBadgeFresh(link) {
         if (changed !== null && body.changed !== changed) notCurrent();
         changed = body.changed;
         count.textContent = String(body.count);
-        count.classList.toggle("zero", !body.count);
+        count.classList.toggle("zero", !body.count); count.classList.remove("unknown");
         count.setAttribute("aria-label", readOut(link, body.count));
         if (!handed || !Array.isArray(body.handed)) return;
         var now = JSON.stringify(body.handed);
@@ -52,7 +59,7 @@ function keepBadgeFresh(link) {
         handed.textContent = "";
         body.handed.forEach(function (c) { handed.appendChild(handedBanner(c)); });
       })
-      .catch(function () {});
+      .catch(unknown);
   }
   setInterval(refresh, parseInt(link.dataset.every, 10) || 4000);
 }

@@ -236,7 +236,7 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     in_range: inRange,
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
-      .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang) }; }),
+      .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang), rank: a.penalty.min }; }),
     explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang)
   };
 }

@@ -4,7 +4,7 @@ import { suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
-import { fold, matches } from "./search.js";
+import { rank } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -17,7 +17,7 @@ function main() {
   if (!form) return;
   // Never lose what was typed: keep a draft on the phone until the server confirms the save. The draft keeps
   // the form's one-time key, so sending a restored draft again still stores one incident.
-  var FIELDS = "input:not([type=hidden]):not([type=submit]):not([type=search]), select, textarea, input[name=key], input[name=player_id], input[name=call_started_at], input[name=deck_check_id]";
+  var FIELDS = "input:not([type=hidden]):not([type=submit]):not([type=search]), select, textarea, input[name=infraction_query], input[name=key], input[name=player_id], input[name=call_started_at], input[name=deck_check_id]";
   function saveDraft() {
     var data = {};
     form.querySelectorAll(FIELDS).forEach(function (el) {
@@ -27,15 +27,47 @@ function main() {
     });
     try { localStorage.setItem(DRAFT, JSON.stringify(data)); } catch (e) {}
   }
-  function restoreDraft() {
-    if (form.dataset.rerender) return false;  // the server sent back what was posted: it wins
+  function readDraft() {
+    if (form.dataset.rerender) return null;  // the server sent back what was posted: it wins
     var data;
     try { data = JSON.parse(localStorage.getItem(DRAFT) || "null"); } catch (e) { data = null; }
-    if (!data) return false;
+    if (!data) return null;
     var typed = Object.keys(data).some(function (k) {
       return ["player", "description", "spectator", "extension", "deviation_reason"].indexOf(k) !== -1 && data[k];
     });
-    if (!typed) return false;
+    return typed ? data : null;
+  }
+  // The same form loaded again (a reload, back or forward) gets its draft back at once; a New incident opened afresh
+  // (for another call, table or player) asks first, naming the draft, and restores it only on a tap (issue 33, guard 5).
+  function restoreDraft() {
+    var data = readDraft();
+    if (!data) return false;
+    var nav = performance.getEntriesByType && performance.getEntriesByType("navigation")[0];
+    if (!nav || (nav.type !== "reload" && nav.type !== "back_forward")) { askDraft(data); return false; }
+    applyDraft(data);
+    return true;
+  }
+  function askDraft(data) {
+    var note = document.createElement("p");
+    note.className = "flash flash-info draft-question"; note.setAttribute("role", "status");
+    var what = [data.table && _("table %(table)s", { table: data.table }), data.player || data.spectator, data.infraction]
+      .filter(Boolean).join(" · ");
+    note.textContent = _("An incident you had not saved is on this phone (%(what)s). Restore it into this form?",
+                         { what: what || _("Incident") }) + " ";
+    var yes = document.createElement("button"), no = document.createElement("button");
+    yes.type = no.type = "button"; yes.className = "button"; no.className = "button";
+    yes.textContent = _("Restore it"); no.textContent = _("Discard it");
+    yes.addEventListener("click", function () {
+      note.remove(); applyDraft(data);
+      form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
+      form.querySelector(".new-player").hidden = !$("#new_player").checked;
+      syncPlayerId(); showTablePlayers(); checkSeat(); drawPicker(); suggest();
+    });
+    no.addEventListener("click", function () { note.remove(); try { localStorage.removeItem(DRAFT); } catch (e) {} });
+    note.appendChild(yes); note.appendChild(document.createTextNode(" ")); note.appendChild(no);
+    form.parentNode.insertBefore(note, form);
+  }
+  function applyDraft(data) {
     form.querySelectorAll(FIELDS).forEach(function (el) {
       if (!(el.name in data)) return;
       if (el.name === "call_started_at" && el.value) return;  // a new call's stopwatch wins
@@ -51,7 +83,6 @@ function main() {
     discard.addEventListener("click", function () { localStorage.removeItem(DRAFT); location.reload(); });
     note.appendChild(discard);
     form.parentNode.insertBefore(note, form);
-    return true;
   }
   var restored = restoreDraft();
   form.addEventListener("input", saveDraft);
@@ -74,7 +105,7 @@ function main() {
       handle: o.dataset.handle || "", ids: (o.dataset.ids || "").split("\t").filter(Boolean),
     });
   });
-  var last = null, penaltyTouched = !!penalty.value, requestNo = 0;
+  var last = null, penaltyTouched = !!penalty.value, requestNo = 0, justSaved = 0;
 
   function kind() { var c = form.querySelector("input[name=subject_kind]:checked"); return c ? c.value : "player"; }
 
@@ -166,48 +197,125 @@ function main() {
     return seatNote(seating, byes, parseInt(playerId.value, 10), name, table.value);
   }
 
-  // Infraction search: rebuild the list with the matches (hiding <option>s is not portable). An infraction is found
-  // by its code, the words of its shown name and sub-section, and data-words: the text's other words for it, its
-  // names in the other languages and their kana readings, folded as search.js compares (チコク, ﾁｺｸ: ちこく).
-  var allOptions = Array.prototype.map.call(infraction.querySelectorAll("option"), function (o) {
+  // ---- The picker: what the search finds as tappable rows, best first, with full names that wrap. The <select> the
+  // server rendered (the form without JS chooses there) stays as the value the form sends, out of sight. A row is
+  // chosen only by a tap, or by typing its exact code: never by part of a word. A choice the search no longer finds
+  // is dropped at once and said so, and the server refuses one its words do not find (services.chosen_infraction).
+  var pickerBox = document.getElementById("infraction-picker"), rowsBox = document.getElementById("picker-rows");
+  var pickerHead = document.getElementById("picker-head"), moreButton = document.getElementById("picker-more");
+  var staleNote = document.getElementById("infraction-stale"), FIRST_ROWS = 8, showAll = false;
+  // Each infraction once, from the select: its code, shown name and sub-section (the finder's entries, embedded by the
+  // server, are what is searched: search.js `rank`, the same order as the server's).
+  var catalog = [], mostUsed = [];
+  Array.prototype.forEach.call(infraction.querySelectorAll("option"), function (o) {
+    if (!o.value) return;
+    if (o.dataset.mostUsed) { mostUsed.push(o.value); return; }
     var group = o.parentNode.tagName === "OPTGROUP" ? o.parentNode.label : "";
-    return { value: o.value, text: o.textContent, group: group, words: fold(o.textContent + " " + group + " " + (o.dataset.words || "")),
-             mostUsed: !!o.dataset.mostUsed };
+    catalog.push({ code: o.value, text: o.textContent, name: o.textContent.slice(o.value.length).trim(), group: group });
   });
-  // Typing: the matches, each once (the "most used" copies are left out: they are listed in their sub-section too); an
-  // exact code, or a search only one infraction matches, selects it (replacing an earlier choice the new words do not
-  // name, which stays listed until then so that it is never dropped unseen).
+  var byCode = {};
+  catalog.forEach(function (e) { byCode[e.code] = e; });
+  var finderEntries = JSON.parse(document.getElementById("infraction-finder").textContent || "[]");
+  var usage = JSON.parse(document.getElementById("infraction-usage").textContent || "{}");
+  infraction.hidden = true;
+  pickerBox.hidden = false;
+  form.querySelector("label[for=infraction]").htmlFor = "infraction-search";
+
+  // Best first (search.js `rank`: an exact code, the start of a code, then names, phrases, notes; ties to what this
+  // event uses most); only what the form lists.
+  // A code typed lists the codes it is or starts, not the texts that merely mention it.
+  var rankedFor = { q: null, hits: [] };
+  var byCodeKind = function (h) { return h.kind === "code" || h.kind === "code-prefix"; };
+  function hits(q) {
+    if (rankedFor.q !== q) {
+      var all = rank(finderEntries, q, { lang: document.documentElement.lang, usage: usage })
+        .filter(function (h) { return byCode[h.code]; });
+      rankedFor = { q: q, hits: all.some(byCodeKind) ? all.filter(byCodeKind) : all };
+    }
+    return rankedFor.hits;
+  }
+  function ranked(q) { return hits(q).map(function (h) { return byCode[h.code]; }); }
+  function found(e, q) { return hits(q).some(function (h) { return h.code === e.code; }); }
+
+  function pickerRow(e, chosen) {
+    var li = document.createElement("li"), b = document.createElement("button");
+    b.type = "button"; b.className = "pick"; b.dataset.code = e.code;
+    b.setAttribute("aria-pressed", e.code === chosen ? "true" : "false");
+    var code = document.createElement("span"); code.className = "pick-code"; code.textContent = e.code;
+    var name = document.createElement("span"); name.className = "pick-name"; name.textContent = e.name;
+    b.appendChild(code); b.appendChild(document.createTextNode(" ")); b.appendChild(name);
+    if (e.group) {
+      var sub = document.createElement("small"); sub.className = "pick-sub"; sub.textContent = e.group;
+      b.appendChild(sub);
+    }
+    b.addEventListener("click", function () { choose(e.code); });
+    li.appendChild(b);
+    return li;
+  }
+
+  function drawPicker() {
+    var q = search.value.trim(), chosen = infraction.value;
+    var list = q ? ranked(q) : mostUsed.map(function (c) { return byCode[c]; }).filter(Boolean);
+    if (!q && chosen && byCode[chosen] && list.indexOf(byCode[chosen]) === -1) list.unshift(byCode[chosen]);
+    pickerHead.textContent = q
+      ? (list.length ? ngettext("%(num)s infraction found, best first:", "%(num)s infractions found, best first:", list.length)
+                     : _("No infraction matches “%(typed)s”", { typed: q }))
+      : (mostUsed.length ? _("Most used at this event:") : "");
+    pickerHead.hidden = !pickerHead.textContent;
+    rowsBox.textContent = "";
+    var shown = showAll ? list : list.slice(0, FIRST_ROWS);
+    shown.forEach(function (e) { rowsBox.appendChild(pickerRow(e, chosen)); });
+    moreButton.hidden = shown.length === list.length;
+    moreButton.textContent = ngettext("Show all %(num)s", "Show all %(num)s", list.length);
+  }
+  moreButton.addEventListener("click", function () { showAll = true; drawPicker(); });
+
+  var dropped = null;  // the choice the search stopped finding, said until another is chosen
+  function choose(code) {
+    infraction.value = code; dropped = null;
+    staleNote.hidden = true; staleNote.textContent = "";
+    search.removeAttribute("aria-invalid");
+    drawPicker(); suggest(); saveDraft();
+  }
+
+  // Typing: the rows follow the words; an exact code chooses its infraction; a choice the words no longer find goes.
   function filterInfractions() {
-    var q = fold(search.value.trim()), keep = infraction.value;
-    infraction.textContent = "";
-    var groups = {}, shown = 0, exact = null, matched = 0, only = null;
-    allOptions.forEach(function (o) {
-      if (q && o.mostUsed) return;
-      if (q && o.value && o.value.toLowerCase() === q) exact = o.value;
-      var match = !o.value || matches(o.value, o.words, q);
-      if (!match && o.value !== keep) return;
-      var opt = new Option(o.text, o.value);
-      if (o.value) shown++;
-      if (o.value && match) { matched++; only = o.value; }
-      if (o.group) {
-        if (!groups[o.group]) { groups[o.group] = document.createElement("optgroup"); groups[o.group].label = o.group; infraction.appendChild(groups[o.group]); }
-        groups[o.group].appendChild(opt);
-      } else { infraction.appendChild(opt); }
-    });
-    infraction.value = keep;
-    if (!q) return;
-    var first = infraction.options[0];
-    first.textContent = shown ? ngettext("%(num)s match — choose…", "%(num)s matches — choose…", shown) : _("No infraction matches “%(typed)s”", { typed: search.value });
-    if (exact && keep !== exact) { infraction.value = exact; suggest(); }
-    else if (matched === 1 && keep !== only) { infraction.value = only; suggest(); }  // the one the words name
+    var q = search.value.trim(), chosen = infraction.value;
+    showAll = false;
+    var exact = q && hits(q).filter(function (h) { return h.kind === "code"; })[0];  // only an exact code chooses
+    if (exact && exact.code !== chosen) { choose(exact.code); return; }
+    if (chosen && q && byCode[chosen] && !found(byCode[chosen], q)) {
+      dropped = byCode[chosen];
+      infraction.value = "";
+      if (!penaltyTouched) penalty.value = "";
+      suggest();
+    }
+    if (dropped && q) {
+      staleNote.textContent = _("“%(typed)s” does not match %(infraction)s: it is no longer chosen. Choose the infraction again.",
+                                { typed: q, infraction: dropped.text });
+      staleNote.hidden = false;
+    }
+    drawPicker();
   }
 
   function checkPenalty() {
     var s = last, chosen = penalty.value;
     var needReason = false;
+    var alt = s && chosen ? s.alternatives.filter(function (a) { return a.rank === chosen; })[0] : null;
     if (s && s.suggested && chosen) {
-      needReason = s.in_range.indexOf(chosen) === -1;  // below the suggestion or above the default's top
+      // below the suggestion or above the default's top, and not the policy's own alternative
+      needReason = s.in_range.indexOf(chosen) === -1 && !alt;
     }
+    panel.querySelectorAll(".take-alt").forEach(function (b) {
+      var on = b.dataset.rank === chosen;
+      b.setAttribute("aria-pressed", on ? "true" : "false");
+      var taken = b.parentNode.querySelector(".alt-taken");
+      if (on && !taken) {
+        taken = document.createElement("span"); taken.className = "alt-taken"; taken.setAttribute("role", "status");
+        taken.textContent = _("Recorded with the condition as the reason.");
+        b.parentNode.appendChild(taken);
+      } else if (!on && taken) taken.remove();
+    });
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
     pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1));
   }
@@ -216,6 +324,15 @@ function main() {
     panel.textContent = "";
     if (!s.ok) { panel.hidden = true; return; }
     panel.classList.toggle("upgraded", !!s.upgraded);  // an upgrade looks like one: the whole panel, not a line in green
+    var chosen = byCode[infraction.value];
+    if (chosen) {  // the chosen infraction in full, code and name, where the penalty is read
+      var named = document.createElement("p");
+      named.className = "chosen";
+      var code = document.createElement("strong");
+      code.textContent = chosen.code;
+      named.appendChild(code); named.appendChild(document.createTextNode(" " + chosen.name));
+      panel.appendChild(named);
+    }
     if (s.local) {
       var where = document.createElement("p");
       where.className = "note local";
@@ -240,6 +357,12 @@ function main() {
       line.textContent = s.explanation;
       panel.appendChild(line);
     }
+    var base = s.upgraded && s.default && s.suggested ? upgradeBase(s) : "";
+    if (base) {  // an upgrade names what it upgrades (issue 33, guard 8)
+      var from = document.createElement("p");
+      from.className = "upgrade-base"; from.textContent = base;
+      panel.appendChild(from);
+    }
     if (s.because.length) {
       var refs = document.createElement("p");
       refs.appendChild(document.createTextNode(_("Earlier:") + " "));
@@ -257,13 +380,36 @@ function main() {
       });
       panel.appendChild(refs);
     }
+    // The policy's own alternative is one tap: its penalty, with its condition as the reason (the server records it;
+    // nothing to type). Issue 33, guard 6.
     s.alternatives.forEach(function (alt) {
       var p = document.createElement("p");
       p.className = "alt";
       p.textContent = _("Instead: %(penalty)s when %(condition)s", { penalty: alt.penalty, condition: alt.condition });
+      if (alt.rank && penalty.querySelector("option[value='" + alt.rank + "']")) {
+        var take = document.createElement("button");
+        take.type = "button"; take.className = "button take-alt"; take.dataset.rank = alt.rank;
+        take.textContent = _("Give %(penalty)s: the condition holds", { penalty: alt.penalty });
+        take.addEventListener("click", function () {
+          penalty.value = alt.rank; penaltyTouched = true; $("#deviation_reason").value = "";
+          checkPenalty(); saveDraft();
+        });
+        p.appendChild(document.createElement("br")); p.appendChild(take);
+      }
       panel.appendChild(p);
     });
     panel.hidden = false;
+  }
+
+  // "default Warning, one rank up: Loss of Game": the ranks counted in the penalty list's order (the policy's).
+  function upgradeBase(s) {
+    var ids = Array.prototype.map.call(penalty.options, function (o) { return o.value; });
+    var name = function (id) { var o = penalty.options[ids.indexOf(id)]; return o ? o.textContent : id; };
+    var steps = ids.indexOf(s.suggested) - ids.indexOf(s.default.max);
+    if (ids.indexOf(s.suggested) === -1 || ids.indexOf(s.default.max) === -1 || steps < 1) return "";
+    var dflt = s.default.min === s.default.max ? name(s.default.max) : name(s.default.min) + " – " + name(s.default.max);
+    return ngettext("default %(default)s, one rank up: %(penalty)s", "default %(default)s, %(num)s ranks up: %(penalty)s",
+                    steps, { default: dflt, penalty: name(s.suggested) });
   }
 
   function suggest() {
@@ -355,12 +501,13 @@ function main() {
       problems.push(field);
     };
     var k = kind();
-    need(infraction, !!infraction.value, _("Choose the infraction."));
+    need(search, !!infraction.value, _("Choose the infraction."));  // the select is out of sight: the search has the focus
     if (k === "player") need(playerInput, !!playerInput.value.trim(), _("Type a few letters of the player's name or their player ID."));
     if (k !== "spectator") need(table, !!table.value, _("Give the table number."));
     if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, _("Choose the penalty."));
     if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), _("Describe the penalty given: the policy does not name it."));
-    if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1) {
+    var offered = last && last.alternatives.some(function (a) { return a.rank === penalty.value; });
+    if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1 && !offered) {
       need($("#deviation_reason"), !!$("#deviation_reason").value.trim(), _("This penalty departs from the suggestion: give a short reason."));
       reasonField.hidden = false;
     }
@@ -378,6 +525,7 @@ function main() {
   // network may drop before that page comes.
   form.addEventListener("outbox:sent", function () { try { localStorage.removeItem(DRAFT); } catch (e) {} });
   form.addEventListener("outbox:queued", function () {
+    justSaved = Date.now();  // the form is emptied: a second tap on Save sends nothing (see the submit listener)
     try { localStorage.removeItem(DRAFT); } catch (e) {}
     last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);
     if (proposed) proposed.value = "";
@@ -385,7 +533,7 @@ function main() {
     setTimeout(function () {  // after the form's reset: the round stays, the rest is empty
       form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
       form.querySelector(".new-player").hidden = true;
-      filterInfractions(); showTablePlayers();
+      staleNote.hidden = true; dropped = null; showAll = false; drawPicker(); showTablePlayers();
       var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
     }, 0);
   });
@@ -410,7 +558,7 @@ function main() {
       var folded = p.closest("[hidden]"); if (folded) folded.hidden = false;  // e.g. the reason for other minutes
     });
     record.state = "editing";  // out of the send queue while the judge corrects it; saving sends it again
-    return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); suggest(); });
+    return Outbox.put(record).then(function () { syncPlayerId(); showTablePlayers(); drawPicker(); suggest(); });
   });
 
   // Call stopwatch: elapsed time by the server's clock (servertime.js: the phone's may be off) and what the policy
@@ -428,8 +576,11 @@ function main() {
         var owed = owedNow = Math.ceil(secs / 60) + plus;
         watch.querySelector(".owed").textContent = "· " + _("over %(over)s min: %(owed)s min owed so far", { over: over, owed: owed });
         owedHint.hidden = false;
-        owedHint.textContent = _("The call has run %(ran)s min: the policy owes the match %(owed)s min (counted again by the server when you save).",
-                                 { ran: Math.floor(secs / 60), owed: owed });
+        // why this many: the time the call has been open, rounded up to the minute (issue 33, guard 8)
+        var open = { minutes: Math.floor(secs / 60), seconds: secs % 60, up: Math.ceil(secs / 60), plus: plus, owed: owed };
+        owedHint.textContent = plus
+          ? _("Call open %(minutes)s min %(seconds)s s, rounded up: %(up)s min, plus %(plus)s: the policy owes the match %(owed)s min (counted again by the server when you save).", open)
+          : _("Call open %(minutes)s min %(seconds)s s, rounded up: the policy owes the match %(owed)s min (counted again by the server when you save).", open);
         if (!extension.dataset.touched) { extension.value = owed; if (proposed) proposed.value = "1"; }
       }
     };
@@ -455,7 +606,24 @@ function main() {
   $("#new_player").addEventListener("change", function (e) {
     form.querySelector(".new-player").hidden = !e.target.checked; syncPlayerId(); suggest();
   });
+  // Issue 33, guard 3: a second tap on Save a moment after a save, or on the form that save just emptied, does
+  // nothing (it would send an empty form and the server's refusal would replace "Saved on this phone"). Typing or
+  // choosing anything in the form makes it a new record again. Runs before page.js's listener on the document.
+  form.addEventListener("input", function () { justSaved = 0; });
+  form.addEventListener("change", function () { justSaved = 0; });
+  form.addEventListener("click", function (e) { if (!e.target.closest("[type=submit]")) justSaved = 0; });
+  form.addEventListener("submit", function (event) {
+    if (justSaved || form.dataset.sending === "1") {
+      event.preventDefault(); event.stopPropagation();
+      var said = document.getElementById("outbox-said");
+      if (said) said.scrollIntoView({ block: "nearest" });
+    }
+  });
+  // Tapping the Table field takes the whole number (a table carried over from the last incident is replaced, not
+  // typed after: "8" then "10" is 10, not 810).
+  table.addEventListener("focus", function () { setTimeout(function () { table.select(); }, 0); });
   form.addEventListener("submit", function (event) {  // a double tap sends once; the one-time key covers retries
+    if (event.defaultPrevented && justSaved) return;
     var b = form.querySelector("[type=submit]");
     setTimeout(function () {
       // kept back by the phone's own check (offline: page.js, outboxCheck): nothing is being saved, the button stays
@@ -473,6 +641,7 @@ function main() {
   syncPlayerId();
   showTablePlayers();
   checkSeat();
+  drawPicker();
   if (infraction.value) suggest();
 }
 

@@ -74,7 +74,10 @@ export function sentRow(record, answer, now) {
   return { key: record.key, owner: record.owner, kind: record.kind, event_id: String(record.event_id || ""),
            summary: record.summary, sent_at: now, created: now, url: (answer.url || "").split("?")[0],
            number: answer.number || null, changed: !!answer.changed, suggested: answer.suggested || null,
-           waited: !!record.waited };
+           waited: !!record.waited,
+           // what the server confirmed, for a time extension: "Table 5: 4 min added; it now ends at 18:16." and the
+           // policy's reminder (issue 33, guard 2): said in the banner when it went in the background
+           said: record.kind === "extension" ? String(answer.message || "") : "" };
 }
 
 // Records that waited on the phone and went in the last ten minutes, newest first: the banner says each was sent,

@@ -110,12 +110,13 @@ function render() {
       p.appendChild(drop);
       banner.appendChild(p);
     });
-    recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; })
-      .forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
+    var gone = recentlySent(sent, Date.now()).filter(function (r) { return staffed.indexOf(eventOf(r)) !== -1; });
+    gone.slice(0, 1).forEach(function (r) {  // what waited on the phone and has gone, as which record (events the judge still staffs)
       var p = el("p", "outbox-sent");
       // TRANSLATORS: what became of a record that waited on the phone ("Sent as incident #4"), before its summary
       p.appendChild(el("strong", "", _("%(sent)s:", { sent: sentText(r) }) + " "));
       p.appendChild(document.createTextNode(r.summary + " "));
+      if (r.said) p.appendChild(el("span", "sent-said", r.said + " "));
       if (r.url) { var open = el("a", "", _("Open it")); open.href = r.url; p.appendChild(open); p.appendChild(document.createTextNode(" ")); }
       var ok = el("button", "link", _("OK"));
       ok.type = "button";
@@ -123,6 +124,17 @@ function render() {
       p.appendChild(ok);
       banner.appendChild(p);
     });
+    // the newest in full; the older ones on one line, with one OK for them all (issue 33, guard 5)
+    if (gone.length > 1) {
+      var older = gone.slice(1), line = el("p", "outbox-sent outbox-older");
+      line.appendChild(el("strong", "", ngettext("%(num)s earlier record sent:", "%(num)s earlier records sent:", older.length) + " "));
+      line.appendChild(document.createTextNode(older.map(sentText).join(", ") + " "));
+      var okAll = el("button", "link", _("OK"));
+      okAll.type = "button";
+      okAll.addEventListener("click", function () { older.forEach(acknowledgeSent); });
+      line.appendChild(okAll);
+      banner.appendChild(line);
+    }
     flagged.forEach(function (r) {
       var p = el("p", "outbox-changed");
       p.appendChild(el("strong", "", _("Check incident #%(number)s:", { number: r.number }) + " "));
@@ -215,6 +227,10 @@ function fieldsOf(form) {
 document.addEventListener("submit", function (event) {
   var by = event.submitter, form = event.target;
   var text = (by && by.dataset && by.dataset.confirm) || (form.dataset && form.dataset.confirm);
+  if (text && by && by.dataset.ends) {  // the time left, counted now: "{left}" in the question (a round's clock)
+    var left = Math.max(0, Math.ceil((Date.parse(by.dataset.ends) - Date.now()) / 60000));
+    text = text.replace("{left}", _("%(minutes)s min", { minutes: left }));
+  }
   if (text && !confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
 }, true);
 
@@ -387,7 +403,18 @@ try { if (sessionStorage.getItem("judgeapp:reloaded") && !body.dataset.signedOut
 
 // A page the service worker answered from the phone's copy (sw.js marks it: data-kept, when the copy was made): when the
 // event changed since (another judge's incident, a decision, the event closed), it is loaded afresh from the server.
+// With no network it says so, and when the copy was made (issue 33, guard 7): what changed since is not on it.
+function keptNote() {
+  if (document.getElementById("kept-note")) return;
+  var main = document.querySelector("main") || body, note = document.createElement("p");
+  note.id = "kept-note"; note.className = "flash flash-info"; note.setAttribute("role", "status");
+  note.textContent = _("No network: this page is this phone's copy, made at %(time)s. What changed since is not shown.",
+                       { time: venueClock(parseInt(body.dataset.kept, 10), body.dataset.tz) });
+  main.insertBefore(note, main.firstChild);
+  window.addEventListener("online", function () { note.remove(); }, { once: true });
+}
 if (user && body.dataset.kept) {
+  if (!navigator.onLine) keptNote();
   fetch("/offline/changed.json", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
     .then(function (r) { return r.ok ? r.json() : null; })
     .then(function (answer) {
@@ -401,7 +428,7 @@ if (user && body.dataset.kept) {
         setTimeout(resolve, 1000);
       });
       told.then(function () { location.reload(); });
-    }).catch(function () {});
+    }).catch(keptNote);
 }
 
 if (user) {

@@ -59,6 +59,7 @@ from ..reports.event import (
     AppealLine,
     Count,
     DeckProblem,
+    DeviationLine,
     DQLine,
     EventReport,
     JudgeAppeals,
@@ -427,6 +428,27 @@ def report_of(
             )
     serious.sort(key=lambda p: (p.round, p.number))
 
+    # Penalties other than the suggestion, with the reason given for each (the judge's, or the head judge's decline).
+    deviations = []
+    for i in standing:
+        if i.deviation_reason and i.rank_id != i.suggested_rank_id:
+            name, code = _who(i)
+            deviations.append(
+                DeviationLine(
+                    i.number,
+                    name,
+                    code,
+                    i.round.number,
+                    _table(i.table_number),
+                    _infraction(policy, i.infraction_code),
+                    rank_name(i.rank_id) if i.rank_id else _("no penalty"),
+                    rank_name(i.suggested_rank_id) if i.suggested_rank_id else _("no penalty"),
+                    i.judge.name,
+                    i.deviation_reason,
+                )
+            )
+    deviations.sort(key=lambda p: (p.round, p.number))
+
     top = policy.top_rank.id if policy.top_rank else None
     dqs = []
     for i in standing:
@@ -550,6 +572,7 @@ def report_of(
         incidents_logged=len(rec.incidents),
         serious_from=catalog_name(serious_from) if serious_from else "",
         serious=serious,
+        deviations=deviations,
         dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),
         appeals=appeal_lines,
@@ -659,6 +682,7 @@ INCIDENT_HEADER = [
     _l("suggested_rank"),
     _l("upgraded"),
     _l("suggestion_explanation"),
+    _l("penalty_reason"),
     _l("judge"),
     _l("time"),
     _l("appeal_outcome"),
@@ -742,6 +766,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 rank_name(i.suggested_rank_id) if i.suggested_rank_id else "",
                 _yes(i.upgraded),
                 i.suggestion_explanation or "",
+                i.deviation_reason or "",  # why the penalty is not the suggested one
                 i.judge.name,
                 f"{local(i.created_at):%Y-%m-%d %H:%M}",
                 outcome,

@@ -560,3 +560,47 @@ def test_the_time_extension_csv_has_the_extra_turns_given(app, finished):
     assert add_time(finished["judge"], finished["event_id"], table=2, extra_turns=2, minutes=0, adjust_reason="Turns")
     rows = rows_of(finished["head"].get(f"{base(finished)}/export/time-extensions.csv"))
     assert [(r["table"], r["minutes"], r["extra_turns"]) for r in rows if r["extra_turns"]] == [("2", "0", "2")]
+
+
+# ---- the reason for a penalty other than the suggestion (issue 33, guard 13) -------------------------------------------
+
+
+@pytest.fixture
+def deviated(app, floor):
+    """Aiko Mori's second 3.5 (a Loss of Game suggested, as a repeat) given as a Warning, with the judge's reason."""
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning").status_code == 302
+    response = log(
+        judge,
+        floor["event_id"],
+        player="P-001",
+        infraction="3.5.3.2",
+        penalty="warning",
+        deviation_reason="Opponent's shuffle <b>caused</b> it",
+    )
+    assert response.status_code == 302, text(response)
+    return floor
+
+
+def test_the_incident_csv_gives_the_reason_for_a_penalty_other_than_the_suggestion(app, deviated, organizer):
+    first, second = rows_of(organizer.get(f"/events/{deviated['event_id']}/export/incidents.csv"))
+    assert (second["rank"], second["suggested_rank"]) == ("Warning", "Loss of Game")
+    assert second["penalty_reason"] == "Opponent's shuffle <b>caused</b> it"
+    assert first["penalty_reason"] == ""
+
+
+def test_the_report_page_and_pdf_list_each_penalty_other_than_the_suggestion_with_its_reason(
+    app, deviated, organizer, tmp_path
+):
+    page = text(organizer.get(f"/events/{deviated['event_id']}/report"))
+    assert "Penalties other than the suggestion (1)" in page
+    assert "Opponent&#39;s shuffle &lt;b&gt;caused&lt;/b&gt; it" in page  # the judge's words, inert
+    assert "Warning instead of Loss of Game" in page
+    body = " ".join(pdf_text(organizer.get(f"/events/{deviated['event_id']}/report.pdf").data, tmp_path).split())
+    assert "Penalties other than the suggestion (1)" in body
+    assert "Opponent's shuffle <b>caused</b> it" in body and "Warning instead of Loss of Game" in body
+
+
+def test_a_csv_export_names_its_charset_once(app, deviated, organizer):
+    response = organizer.get(f"/events/{deviated['event_id']}/export/incidents.csv")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"

@@ -502,3 +502,21 @@ def test_a_recommended_penalty_the_head_judge_accepted_is_their_final_decision_a
 def incident_row(app, number):
     with app.app_context():
         return db.session.scalar(select(Incident).where(Incident.number == number))
+
+
+# ---- the challenge box follows the decision (issue 33, guard 12) -------------------------------------------------------
+
+
+def test_the_challenge_box_is_ticked_for_upheld_and_unticked_and_locked_for_a_changed_ruling(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 2)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    page = ruled["head"].get(f"/events/{ruled['event_id']}/appeals/1").get_data(as_text=True)
+    box = re.search(r"<input[^>]*id=\"count_challenge\"[^>]*>", page).group(0)
+    assert "checked" in box and "disabled" not in box
+    assert "An upheld appeal uses one of the player's challenges unless you untick this." in page
+    refused = decide(ruled["head"], ruled["event_id"], outcome="changed", penalty="loss_of_game", reason="")
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    box = re.search(r"<input[^>]*id=\"count_challenge\"[^>]*>", page).group(0)
+    assert "checked" not in box and "disabled" in box
+    assert "An overturned or changed ruling uses no challenge." in page

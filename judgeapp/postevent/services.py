@@ -31,6 +31,7 @@ from ..infractions import ExtensionReason, Policy
 from ..infractions.calltimes import CallTimes, summarize
 from ..investigations.services import report_number
 from ..lifecycles import CallState
+from ..permissions import TABLE, Action
 from ..models import (
     Appeal,
     AppealStatus,
@@ -77,11 +78,22 @@ Local = Callable[[datetime], datetime]
 
 @dataclass
 class Blocker:
-    """Something unfinished that keeps the event open, with the page where it is finished."""
+    """Something unfinished that keeps the event open, with the page where it is finished and, on that page, the
+    button that finishes it: `anchor` is its id, `action` its label, `permission` (on `record`) who may press it."""
 
     text: str
     endpoint: str
     args: dict
+    action: str = ""
+    anchor: str = ""
+    permission: Action | None = None
+    record: Any = None
+    action_endpoint: str = ""  # the page with the button, when it is not `endpoint`'s
+
+    @property
+    def who(self) -> str:
+        """Who may finish it, for someone who may not (the table's own words)."""
+        return str(TABLE[self.permission].refused) if self.permission else ""
 
 
 def blockers(session: Session, event: Event, *, local: Local, now: datetime | None = None) -> list[Blocker]:
@@ -105,6 +117,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "appeals.show",
                 {"number": appeal.number},
+                _("Decide appeal #%(number)s", number=appeal.number),
+                "decide",
+                Action.DECIDE_APPEAL,
+                appeal,
             )
         )
     investigated = set()
@@ -124,6 +140,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "investigations.show",
                 {"number": inv.number},
+                _("Write up and finalize %(number)s", number=report_number(event, inv)),
+                "write-up",
+                Action.WRITE_UP,
+                inv,
             )
         )
     for incident in session.scalars(
@@ -141,6 +161,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                     ),
                     "incidents.show",
                     {"number": incident.number},
+                    _("Accept or decline the recommendation"),
+                    "recommendation",
+                    Action.ACCEPT_RECOMMENDATION,
+                    incident,
                 )
             )
     for dc in session.scalars(
@@ -158,6 +182,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "deckchecks.show",
                 {"deck_check_id": dc.id},
+                _("End the deck check"),
+                "end-deck-check",
+                Action.END_DECK_CHECK,
+                dc,
             )
         )
     for call in session.scalars(
@@ -174,6 +202,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "calls.show",
                 {"number": call.number},
+                _("Close the call"),
+                "close-call",
+                Action.CLOSE_CALL,
+                call,
             )
         )
     played = rounds_of(session, event)
@@ -190,6 +222,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                     ),
                     "clock.clock",
                     {},
+                    _("End round %(number)s now", number=played[-1].number),
+                    "end-round",
+                    Action.END_ROUND,
+                    played[-1],
+                    "events.show",  # the end button is on the event page
                 )
             )
     return out

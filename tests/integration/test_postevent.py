@@ -604,3 +604,34 @@ def test_the_report_page_and_pdf_list_each_penalty_other_than_the_suggestion_wit
 def test_a_csv_export_names_its_charset_once(app, deviated, organizer):
     response = organizer.get(f"/events/{deviated['event_id']}/export/incidents.csv")
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+
+
+# ---- every blocker links to the action that resolves it (issue 33, guard 11) -------------------------------------------
+
+
+def test_each_thing_that_keeps_the_event_open_links_to_the_button_that_finishes_it(app, dq, organizer):
+    assert (
+        log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning").status_code
+        == 302
+    )
+    page = dq["judge"].get(f"{base(dq)}/incidents/2/appeal").get_data(as_text=True)
+    appealed = post(
+        dq["judge"],
+        f"{base(dq)}/incidents/2/appeal",
+        key=KEY_RE.search(page).group(1),
+        appellant=f"player:{dq['players']['P-001']}",
+        contest="Not me",
+    )
+    assert appealed.status_code == 302
+    listing = dq["head"].get(f"{base(dq)}/close").get_data(as_text=True)
+    assert f'href="{base(dq)}/appeals/1#decide">Decide appeal #1</a>' in listing
+    assert f'href="{base(dq)}/investigations/1#write-up">Write up and finalize DQ-{dq["event_id"]}-1</a>' in listing
+    assert f'href="{base(dq)}#end-round">End round 1 now</a>' in listing
+    # each target is there for the head judge, where the link lands
+    assert 'id="decide"' in dq["head"].get(f"{base(dq)}/appeals/1").get_data(as_text=True)
+    assert 'id="write-up"' in dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)
+    assert 'id="end-round"' in dq["head"].get(base(dq)).get_data(as_text=True)
+    # the organizer may not do these: they are told who can, not sent to a page without the button
+    theirs = text(organizer.get(f"{base(dq)}/close"))
+    assert "#end-round" not in theirs and "Only the head judge and the scorekeeper end rounds." in theirs
+    assert "#decide" not in theirs and "Only the head judge, or the judge they handed this appeal to, decides it." in theirs

@@ -15,7 +15,7 @@ from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
-from .. import audit, names
+from .. import audit, names, permissions
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..choices import catalog_name
 from ..errors import FieldError
@@ -37,6 +37,7 @@ from ..models import (
     User,
     utcnow,
 )
+from ..permissions import Action
 from ..records import MAX_CODE, MAX_NAME, lock_event
 from .forms import ROLE_IN_SENTENCE
 
@@ -325,6 +326,28 @@ def add_staff(
         else issue_link(session, user, TokenPurpose.INVITE, lifetime=invite_lifetime, actor=actor)
     )
     return StaffResult(assignment, invite)
+
+
+def join_as_scorekeeper(session: Session, *, actor: User, roles: frozenset[str], event: Event) -> StaffAssignment:
+    """The organizer makes themselves the event's scorekeeper (to start and end rounds); their own account, so no
+    invitation. Holding the role already changes nothing (a repeated tap)."""
+    permissions.transition(session, Action.JOIN_AS_SCOREKEEPER, user=actor, roles=roles, event=event)
+    held = session.scalar(
+        select(StaffAssignment).where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.user_id == actor.id,
+            StaffAssignment.role == Role.SCOREKEEPER,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
+    if held is not None:
+        return held
+    assignment = StaffAssignment(event_id=event.id, user_id=actor.id, role=Role.SCOREKEEPER)
+    session.add(assignment)
+    audit.record(
+        session, actor, "staff.add", assignment, event_id=event.id, user=actor.email, role=Role.SCOREKEEPER.value, own=True
+    )
+    return assignment
 
 
 def current_assignment(session: Session, event: Event, assignment_id: int) -> StaffAssignment | None:

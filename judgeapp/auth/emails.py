@@ -9,9 +9,8 @@ import smtplib
 from datetime import timedelta
 
 from flask import current_app, url_for
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from .. import mail
 from ..i18n import DEFAULT_LANGUAGE, LANGUAGES

@@ -111,7 +111,9 @@ def update_event(
     policy = _check_policy_level(catalog, data.policy_id, data.level, uploaded)
     started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
     if data.rounds < started:
-        raise FieldError("rounds", ngettext("%(num)d round has already started.", "%(num)d rounds have already started.", started))
+        raise FieldError(
+            "rounds", ngettext("%(num)d round has already started.", "%(num)d rounds have already started.", started)
+        )
     if (policy.id, data.level) != (event.policy_id, event.level):
         logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
         if logged:
@@ -345,7 +347,14 @@ def join_as_scorekeeper(session: Session, *, actor: User, roles: frozenset[str],
     assignment = StaffAssignment(event_id=event.id, user_id=actor.id, role=Role.SCOREKEEPER)
     session.add(assignment)
     audit.record(
-        session, actor, "staff.add", assignment, event_id=event.id, user=actor.email, role=Role.SCOREKEEPER.value, own=True
+        session,
+        actor,
+        "staff.add",
+        assignment,
+        event_id=event.id,
+        user=actor.email,
+        role=Role.SCOREKEEPER.value,
+        own=True,
     )
     return assignment
 
@@ -480,9 +489,10 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
     previous = current_round(session, event)
     last = previous.number if previous else 0
     if last >= event.rounds:
-        raise FieldError("round", ngettext(
-                "The event's only round has been started.", "All %(num)d rounds have been started.", event.rounds
-            ))
+        raise FieldError(
+            "round",
+            ngettext("The event's only round has been started.", "All %(num)d rounds have been started.", event.rounds),
+        )
     if previous is not None and previous.ended_at is None:
         end_round(session, actor=actor, event=event, rnd=previous, now=now)
     rnd = Round(

@@ -31,7 +31,6 @@ from ..infractions import ExtensionReason, Policy
 from ..infractions.calltimes import CallTimes, summarize
 from ..investigations.services import report_number
 from ..lifecycles import CallState
-from ..permissions import TABLE, Action
 from ..models import (
     Appeal,
     AppealStatus,
@@ -54,6 +53,7 @@ from ..models import (
     User,
     utcnow,
 )
+from ..permissions import TABLE, Action
 from ..records import MAX_REASON, lock_event
 from ..reports import written
 from ..reports.event import (

@@ -137,7 +137,9 @@ def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(li
     asked = []
     phone.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     finalize.click()  # the dialog is answered within the click
-    assert asked and asked[0].startswith("No statement has been taken: not the player's, the opponent's nor a witness's.")
+    assert asked and asked[0].startswith(
+        "No statement has been taken: not the player's, the opponent's nor a witness's."
+    )
     assert "Finalize and lock this investigation without any?" in asked[0]
     phone.reload()
     assert phone.get_by_role("button", name="Finalize and lock").count() == 1  # nothing was locked

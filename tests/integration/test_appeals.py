@@ -449,7 +449,7 @@ def test_at_a_transformers_event_the_opponent_may_contest_the_penalty_and_no_cha
     assert appeal.status is AppealStatus.UPHELD and not appeal.uses_challenge
 
 
-# ---- appeal rights follow the ruling, not a clerical fix (issue 33, guard 14) -----------------------------------------
+# ---- appeal rights follow the ruling, not a clerical fix (issue 33, guard 14) ----------------------------------------
 
 
 def correct_as_head_judge(ruled, **fields):
@@ -490,13 +490,18 @@ def test_a_recommended_penalty_the_head_judge_accepted_is_their_final_decision_a
     assert "Appeal once the head judge has accepted or declined it" not in before
     assert "decision on it will be final: there is no appeal of it" in before
     url = f"/events/{ruled['event_id']}/incidents/2/accept"
-    assert ruled["head"].post(url, data={"csrf_token": csrf_token(ruled["head"], "/account/password")}).status_code == 302
+    assert (
+        ruled["head"].post(url, data={"csrf_token": csrf_token(ruled["head"], "/account/password")}).status_code == 302
+    )
     after = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
     assert "The head judge has decided on this ruling: their decision is final." in after
     assert "Send the appeal to the head judge" not in after
     incident_page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/2"))
     assert "Player appeals" not in incident_page
-    assert file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code == 409
+    assert (
+        file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code
+        == 409
+    )
 
 
 def incident_row(app, number):
@@ -504,7 +509,7 @@ def incident_row(app, number):
         return db.session.scalar(select(Incident).where(Incident.number == number))
 
 
-# ---- the challenge box follows the decision (issue 33, guard 12) -------------------------------------------------------
+# ---- the challenge box follows the decision (issue 33, guard 12) -----------------------------------------------------
 
 
 def test_the_challenge_box_is_ticked_for_upheld_and_unticked_and_locked_for_a_changed_ruling(app, ruled):

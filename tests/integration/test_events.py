@@ -208,7 +208,7 @@ def test_a_csv_with_old_mac_line_endings_imports_and_a_stray_carriage_return_is_
     assert odd.status_code < 500  # found by the form fuzzer: a CR inside a field broke the csv reader
 
 
-# ---- an organizer who may not start rounds (issue 33, guard 10) --------------------------------------------------------
+# ---- an organizer who may not start rounds (issue 33, guard 10) ------------------------------------------------------
 
 
 def test_an_organizer_who_may_not_start_rounds_is_told_who_can_and_adds_themselves_as_scorekeeper_in_one_tap(
@@ -243,7 +243,9 @@ def test_an_organizer_who_may_not_start_rounds_is_told_who_can_and_adds_themselv
     assert "Start next round" in page and "Add me as scorekeeper" not in page
     assert post_form(organizer, f"{event}/rounds", {}, form_page=event).status_code == 302
     with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(Round).where(Round.event_id == floor["event_id"])) == 2
+        assert (
+            db.session.scalar(select(func.count()).select_from(Round).where(Round.event_id == floor["event_id"])) == 2
+        )
 
 
 def test_only_the_events_organizer_may_add_themselves_as_scorekeeper(app, floor):

@@ -562,7 +562,7 @@ def test_the_time_extension_csv_has_the_extra_turns_given(app, finished):
     assert [(r["table"], r["minutes"], r["extra_turns"]) for r in rows if r["extra_turns"]] == [("2", "0", "2")]
 
 
-# ---- the reason for a penalty other than the suggestion (issue 33, guard 13) -------------------------------------------
+# ---- the reason for a penalty other than the suggestion (issue 33, guard 13) -----------------------------------------
 
 
 @pytest.fixture
@@ -606,7 +606,7 @@ def test_a_csv_export_names_its_charset_once(app, deviated, organizer):
     assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
 
 
-# ---- every blocker links to the action that resolves it (issue 33, guard 11) -------------------------------------------
+# ---- every blocker links to the action that resolves it (issue 33, guard 11) -----------------------------------------
 
 
 def test_each_thing_that_keeps_the_event_open_links_to_the_button_that_finishes_it(app, dq, organizer):
@@ -634,4 +634,7 @@ def test_each_thing_that_keeps_the_event_open_links_to_the_button_that_finishes_
     # the organizer may not do these: they are told who can, not sent to a page without the button
     theirs = text(organizer.get(f"{base(dq)}/close"))
     assert "#end-round" not in theirs and "Only the head judge and the scorekeeper end rounds." in theirs
-    assert "#decide" not in theirs and "Only the head judge, or the judge they handed this appeal to, decides it." in theirs
+    assert (
+        "#decide" not in theirs
+        and "Only the head judge, or the judge they handed this appeal to, decides it." in theirs
+    )

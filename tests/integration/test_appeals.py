@@ -462,6 +462,7 @@ def correct_as_head_judge(ruled, **fields):
 def test_a_head_judge_who_only_corrects_the_table_number_leaves_the_floor_judges_ruling_appealable(app, ruled):
     assert correct_as_head_judge(ruled, table="1", note="Wrong table").status_code == 302
     assert incident_row(app, 1).table_number == 1
+    assert "Player appeals" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
     assert "final" not in form and "Send the appeal to the head judge" in form
     assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
@@ -476,6 +477,9 @@ def test_a_head_judge_who_changes_the_penalty_makes_the_ruling_their_own_final_d
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
     assert "The head judge has decided on this ruling: their decision is final." in form
     assert "Send the appeal to the head judge" not in form
+    incident_page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
+    assert "Player appeals" not in incident_page
+    assert "The head judge has decided on this ruling: their decision is final." in incident_page
     assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 409
     assert appeals(app, ruled["event_id"]) == []
 
@@ -498,6 +502,7 @@ def test_a_recommended_penalty_the_head_judge_accepted_is_their_final_decision_a
     assert "Send the appeal to the head judge" not in after
     incident_page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/2"))
     assert "Player appeals" not in incident_page
+    assert "The head judge has decided on this ruling: their decision is final." in incident_page
     assert (
         file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code
         == 409

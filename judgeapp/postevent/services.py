@@ -15,6 +15,7 @@ from typing import Any
 
 from defusedcsv import csv
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 from flask_babel import pgettext
 from sqlalchemy import func, select
@@ -237,10 +238,10 @@ def warnings(session: Session, event: Event) -> list[str]:
     played = len(rounds_of(session, event))
     if played < event.rounds:
         return [
-            _(
-                "Only %(played)s of the %(planned)s planned rounds were started. "
-                "Close anyway if the event ended early.",
-                played=played,
+            ngettext(
+                "Only %(num)d of the %(planned)s planned rounds was started. Close anyway if the event ended early.",
+                "Only %(num)d of the %(planned)s planned rounds were started. Close anyway if the event ended early.",
+                played,
                 planned=event.rounds,
             )
         ]

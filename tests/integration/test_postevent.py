@@ -110,7 +110,7 @@ def test_open_appeals_unfinished_investigations_and_a_running_round_keep_the_eve
     assert "Appeal #1 of incident #2 (Aiko Mori) is waiting for a decision." in listing
     assert f"Disqualification investigation DQ-{dq['event_id']}-1 (Chen Yu) is not finalized." in listing
     assert "Round 1 is still being played" in listing
-    assert "Only 1 of the 5 planned rounds were started" in listing
+    assert "Only 1 of the 5 planned rounds was started" in listing
 
     response = close(organizer, dq)
     assert response.status_code == 409

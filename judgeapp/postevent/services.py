@@ -15,9 +15,8 @@ from typing import Any
 
 from defusedcsv import csv
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
-from flask_babel import pgettext
+from flask_babel import ngettext, pgettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 

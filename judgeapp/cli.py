@@ -10,6 +10,7 @@ import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 from sqlalchemy import select
 
 from .errors import EventClosed, FieldError
@@ -473,7 +474,12 @@ def catalog_check(path):
         for problem in err.problems:
             click.echo(problem, err=True)
         click.echo(
-            _("%(path)s: %(count)s problem(s); the catalog cannot be used.", path=path, count=len(err.problems)),
+            ngettext(
+                "%(path)s: %(num)d problem; the catalog cannot be used.",
+                "%(path)s: %(num)d problems; the catalog cannot be used.",
+                len(err.problems),
+                path=path,
+            ),
             err=True,
         )
         sys.exit(1)

@@ -67,7 +67,10 @@ class IncidentState(str, enum.Enum):
     LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
     RECOMMENDED = "recommended"  # a penalty only the head judge may give, waiting for them
     UNDER_APPEAL = "under_appeal"  # an appeal waits for the head judge (or their proxy)
-    DECIDED = "decided"  # the head judge decided (their own ruling, a correction, an appeal, a recommendation, a DQ)
+    # the head judge decided (their own ruling, a correction of its infraction or penalty, an appeal, a recommended
+    # penalty accepted or declined, a DQ): their decision is final, not appealable. A correction that changes neither
+    # infraction nor penalty (a table number, the account) leaves the ruling the floor judge's: still LOGGED.
+    DECIDED = "decided"
     PROXY_DECIDED = (
         "proxy_decided"  # the head judge's proxy decided an appeal: final for the floor, appealable once more
     )
@@ -152,7 +155,10 @@ INCIDENT = Machine(
         "appeal": {
             IncidentState.RECOMMENDED: (
                 _l("The ruling is not complete: the head judge has not decided the recommended penalty yet."),
-                _l("Appeal once the head judge has accepted or declined it."),
+                _l(
+                    "The head judge's decision on it will be final: there is no appeal of it. Add a note now with "
+                    "what the player contests, for the head judge to read before they decide."
+                ),
             ),
             IncidentState.DECIDED: (_l("The head judge has decided on this ruling: their decision is final."), ""),
             IncidentState.VOID: (_l("This incident is void: there is no ruling to appeal."), ""),

@@ -89,6 +89,7 @@ class Action(str, enum.Enum):
     MANAGE_STAFF = "manage_staff"
     EDIT_PLAYERS = "edit_players"
     START_ROUND = "start_round"
+    JOIN_AS_SCOREKEEPER = "join_as_scorekeeper"  # the organizer, to start and end rounds themselves
     END_ROUND = "end_round"
     IMPORT_PAIRINGS = "import_pairings"
     IMPORT_TOURNAMENT = "import_tournament"  # a pairing program's file: players and every round's pairings
@@ -191,6 +192,9 @@ TABLE: dict[Action, Rule] = {
         grants(H, S), _l("Only the head judge and the scorekeeper start rounds."), EVENT, "change"
     ),
     Action.END_ROUND: Rule(grants(H, S), _l("Only the head judge and the scorekeeper end rounds."), ROUND, "end"),
+    Action.JOIN_AS_SCOREKEEPER: Rule(
+        grants(O), _l("Only the event's organizer adds themselves as its scorekeeper."), EVENT, "change"
+    ),
     Action.IMPORT_PAIRINGS: Rule(
         grants(H, S), _l("Only the head judge and the scorekeeper import pairings."), EVENT, "change"
     ),

@@ -16,6 +16,7 @@ from ..choices import catalog_name, catalog_text
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
 from ..infractions import Challenges, Outcome, Policy
+from ..lifecycles import INCIDENT, IllegalTransition
 from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User, utcnow
 from ..permissions import Action, roles_at
 from ..permissions import Role as Authority
@@ -118,6 +119,10 @@ def why_not_appealable(session: Session, event: Event, incident: Incident) -> st
         return _("The head judge has decided an appeal of this ruling: their decision is final.")
     if Authority.HEAD_JUDGE in roles_at(session, incident.judge, event):
         return _("The head judge made this ruling: it is final.")
+    try:  # the lifecycle's answer, the one filing would get: a recommendation decided, a ruling the head judge changed
+        INCIDENT.move(permissions.incident_state_of(session, incident), "appeal")
+    except IllegalTransition as refused:
+        return refused.why
     return None
 
 

@@ -12,6 +12,7 @@ from ..choices import infraction_choices_of, infraction_namer, penalty_choices, 
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..incidents import services as incidents
+from ..infractions import Outcome
 from ..models import Event, Player, Role, StaffAssignment
 from ..permissions import Action, event_route, found
 from ..permissions import Role as Authority
@@ -140,6 +141,8 @@ def show(event, roles, number):
                 "success",
             )
             return redirect(url_for("appeals.index", event_id=event.id))
+    if form.outcome.data not in (None, "", Outcome.UPHELD.value):
+        form.count_challenge.data = False  # an overturned or changed ruling uses no challenge: the box says so
     proxy_form = ProxyForm()
     proxy_form.proxy.choices = [SelectChoice("", _("Nobody: I decide"))] + [
         SelectChoice(str(u.id), u.name) for u in services.proxy_candidates(db.session, event, appeal)

@@ -9,7 +9,7 @@ from datetime import timedelta
 from typing import Any
 
 from flask import current_app, url_for
-from flask_babel import force_locale
+from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
 from .. import jobs, mail
@@ -99,10 +99,10 @@ def _role(role) -> str:
 def _expires(purpose: TokenPurpose) -> str:
     minutes = max(1, int(lifetime(purpose).total_seconds() // 60))
     if minutes % (24 * 60) == 0:
-        return _("%(days)s day(s)", days=minutes // (24 * 60))
+        return ngettext("%(num)d day", "%(num)d days", minutes // (24 * 60))
     if minutes % 60 == 0:
-        return _("%(hours)s hour(s)", hours=minutes // 60)
-    return _("%(minutes)s minutes", minutes=minutes)
+        return ngettext("%(num)d hour", "%(num)d hours", minutes // 60)
+    return ngettext("%(num)d minute", "%(num)d minutes", minutes)
 
 
 def send_invite(user: User, url: str, *, event_name: str, role, organizer: str, event=None) -> None:

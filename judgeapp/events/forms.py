@@ -171,6 +171,10 @@ class EndRoundForm(Form):
     submit = SubmitField(_l("End this round now"))
 
 
+class JoinAsScorekeeperForm(Form):
+    submit = SubmitField(_l("Add me as scorekeeper"))
+
+
 class PairingsForm(Form):
     file = FileField(
         _l("Pairings CSV"),

@@ -40,6 +40,7 @@ from ..models import (
     User,
     utcnow,
 )
+from ..permissions import Action
 from ..records import MAX_CODE, MAX_NAME, lock_event
 from ..sandbox import ParseRefused, run_limited
 from .forms import ROLE_IN_SENTENCE
@@ -114,7 +115,9 @@ def update_event(
     policy = _check_policy_level(catalog, data.policy_id, data.level, uploaded)
     started = session.scalar(select(func.max(Round.number)).where(Round.event_id == event.id)) or 0
     if data.rounds < started:
-        raise FieldError("rounds", _("%(started)s rounds have already started.", started=started))
+        raise FieldError(
+            "rounds", ngettext("%(num)d round has already started.", "%(num)d rounds have already started.", started)
+        )
     if (policy.id, data.level) != (event.policy_id, event.level):
         logged = session.scalar(select(func.count()).select_from(Incident).where(Incident.event_id == event.id))
         if logged:
@@ -501,6 +504,35 @@ def answer_invitation(
     return invitation
 
 
+def join_as_scorekeeper(session: Session, *, actor: User, roles: frozenset[str], event: Event) -> StaffAssignment:
+    """The organizer makes themselves the event's scorekeeper (to start and end rounds); their own account, so no
+    invitation. Holding the role already changes nothing (a repeated tap)."""
+    permissions.transition(session, Action.JOIN_AS_SCOREKEEPER, user=actor, roles=roles, event=event)
+    held = session.scalar(
+        select(StaffAssignment).where(
+            StaffAssignment.event_id == event.id,
+            StaffAssignment.user_id == actor.id,
+            StaffAssignment.role == Role.SCOREKEEPER,
+            StaffAssignment.ended_at.is_(None),
+        )
+    )
+    if held is not None:
+        return held
+    assignment = StaffAssignment(event_id=event.id, user_id=actor.id, role=Role.SCOREKEEPER)
+    session.add(assignment)
+    audit.record(
+        session,
+        actor,
+        "staff.add",
+        assignment,
+        event_id=event.id,
+        user=actor.email,
+        role=Role.SCOREKEEPER.value,
+        own=True,
+    )
+    return assignment
+
+
 def current_assignment(session: Session, event: Event, assignment_id: int) -> StaffAssignment | None:
     """A role someone holds now at this event; None for an ended one or another event's."""
     assignment = session.get(StaffAssignment, assignment_id)
@@ -631,7 +663,10 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
     previous = current_round(session, event)
     last = previous.number if previous else 0
     if last >= event.rounds:
-        raise FieldError("round", _("All %(rounds)s rounds have been started.", rounds=event.rounds))
+        raise FieldError(
+            "round",
+            ngettext("The event's only round has been started.", "All %(num)d rounds have been started.", event.rounds),
+        )
     if previous is not None and previous.ended_at is None:
         end_round(session, actor=actor, event=event, rnd=previous, now=now)
     rnd = Round(

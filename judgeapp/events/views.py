@@ -26,6 +26,7 @@ from .forms import (
     EventForm,
     ImportForm,
     ImportStepForm,
+    JoinAsScorekeeperForm,
     PairingsForm,
     PlayerForm,
     PolicyUploadForm,
@@ -131,6 +132,7 @@ def show(event, roles):
         staff=services.current_staff(db.session, event),
         start_form=StartRoundForm(),
         end_form=EndRoundForm(),
+        join_form=JoinAsScorekeeperForm(),
         ends_at=services.round_ends_at,
         keeps_open=_what_keeps_it_open(event, roles),
     )
@@ -518,6 +520,20 @@ def start_round(event, roles):
             ),
         )
     return redirect(url_for("events.show", event_id=event.id))
+
+
+@bp.route("/events/<int:event_id>/staff/me-as-scorekeeper", methods=["POST"])
+@event_route(Action.JOIN_AS_SCOREKEEPER)
+def join_as_scorekeeper(event, roles):
+    """The organizer, who may not start rounds, becomes the scorekeeper in one tap (events/show.html offers it)."""
+    if JoinAsScorekeeperForm().validate_on_submit():
+        button(
+            lambda: services.join_as_scorekeeper(db.session, actor=current_user, roles=roles, event=event),
+            _("You are now this event's scorekeeper: you can start and end its rounds."),
+        )
+    else:
+        flash(_("The form had expired; nothing was changed. Try again."), "error")
+    return redirect(url_for("events.show", event_id=event.id, _anchor="rounds"))
 
 
 @bp.route("/events/<int:event_id>/rounds/<int:number>/end", methods=["POST"])

@@ -628,6 +628,10 @@ class IncidentEdit:
     note: str = ""  # why the correction
 
 
+# what makes a ruling: a head judge's correction of one of these is their own decision (issue 33, guard 14)
+RULING_FIELDS = frozenset({"infraction_code", "rank_id", "status"})
+
+
 def snapshot(incident: Incident) -> dict:
     return {
         "round": incident.round.number,
@@ -675,7 +679,9 @@ def correct_incident(
     )
     if changed:
         incident.updated_at = utcnow()
-        if Role.HEAD_JUDGE in roles:  # their correction is their decision: final for the floor judge
+        if Role.HEAD_JUDGE in roles and RULING_FIELDS & changed.keys():
+            # a new infraction or penalty is their decision, final; a clerical fix (a table number, the account)
+            # leaves the ruling the floor judge's, and the player may still appeal it to the head judge
             incident.head_judge_decided_at = incident.updated_at
         note = " ".join((data.note or "").split())[:MAX_REASON] or None
         audit.record(

@@ -16,7 +16,7 @@ from typing import Any
 from defusedcsv import csv
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from flask_babel import pgettext
+from flask_babel import ngettext, pgettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
@@ -53,12 +53,14 @@ from ..models import (
     User,
     utcnow,
 )
+from ..permissions import TABLE, Action
 from ..records import MAX_REASON, lock_event
 from ..reports import written
 from ..reports.event import (
     AppealLine,
     Count,
     DeckProblem,
+    DeviationLine,
     DQLine,
     EventReport,
     JudgeAppeals,
@@ -76,11 +78,22 @@ Local = Callable[[datetime], datetime]
 
 @dataclass
 class Blocker:
-    """Something unfinished that keeps the event open, with the page where it is finished."""
+    """Something unfinished that keeps the event open, with the page where it is finished and, on that page, the
+    button that finishes it: `anchor` is its id, `action` its label, `permission` (on `record`) who may press it."""
 
     text: str
     endpoint: str
     args: dict
+    action: str = ""
+    anchor: str = ""
+    permission: Action | None = None
+    record: Any = None
+    action_endpoint: str = ""  # the page with the button, when it is not `endpoint`'s
+
+    @property
+    def who(self) -> str:
+        """Who may finish it, for someone who may not (the table's own words)."""
+        return str(TABLE[self.permission].refused) if self.permission else ""
 
 
 def blockers(session: Session, event: Event, *, local: Local, now: datetime | None = None) -> list[Blocker]:
@@ -104,6 +117,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "appeals.show",
                 {"number": appeal.number},
+                _("Decide appeal #%(number)s", number=appeal.number),
+                "decide",
+                Action.DECIDE_APPEAL,
+                appeal,
             )
         )
     investigated = set()
@@ -123,6 +140,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "investigations.show",
                 {"number": inv.number},
+                _("Write up and finalize %(number)s", number=report_number(event, inv)),
+                "write-up",
+                Action.WRITE_UP,
+                inv,
             )
         )
     for incident in session.scalars(
@@ -140,6 +161,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                     ),
                     "incidents.show",
                     {"number": incident.number},
+                    _("Accept or decline the recommendation"),
+                    "recommendation",
+                    Action.ACCEPT_RECOMMENDATION,
+                    incident,
                 )
             )
     for dc in session.scalars(
@@ -157,6 +182,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "deckchecks.show",
                 {"deck_check_id": dc.id},
+                _("End the deck check"),
+                "end-deck-check",
+                Action.END_DECK_CHECK,
+                dc,
             )
         )
     for call in session.scalars(
@@ -173,6 +202,10 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                 ),
                 "calls.show",
                 {"number": call.number},
+                _("Close the call"),
+                "close-call",
+                Action.CLOSE_CALL,
+                call,
             )
         )
     played = rounds_of(session, event)
@@ -189,6 +222,11 @@ def blockers(session: Session, event: Event, *, local: Local, now: datetime | No
                     ),
                     "clock.clock",
                     {},
+                    _("End round %(number)s now", number=played[-1].number),
+                    "end-round",
+                    Action.END_ROUND,
+                    played[-1],
+                    "events.show",  # the end button is on the event page
                 )
             )
     return out
@@ -199,10 +237,10 @@ def warnings(session: Session, event: Event) -> list[str]:
     played = len(rounds_of(session, event))
     if played < event.rounds:
         return [
-            _(
-                "Only %(played)s of the %(planned)s planned rounds were started. "
-                "Close anyway if the event ended early.",
-                played=played,
+            ngettext(
+                "Only %(num)d of the %(planned)s planned rounds was started. Close anyway if the event ended early.",
+                "Only %(num)d of the %(planned)s planned rounds were started. Close anyway if the event ended early.",
+                played,
                 planned=event.rounds,
             )
         ]
@@ -427,6 +465,27 @@ def report_of(
             )
     serious.sort(key=lambda p: (p.round, p.number))
 
+    # Penalties other than the suggestion, with the reason given for each (the judge's, or the head judge's decline).
+    deviations = []
+    for i in standing:
+        if i.deviation_reason and i.rank_id != i.suggested_rank_id:
+            name, code = _who(i)
+            deviations.append(
+                DeviationLine(
+                    i.number,
+                    name,
+                    code,
+                    i.round.number,
+                    _table(i.table_number),
+                    _infraction(policy, i.infraction_code),
+                    rank_name(i.rank_id) if i.rank_id else _("no penalty"),
+                    rank_name(i.suggested_rank_id) if i.suggested_rank_id else _("no penalty"),
+                    i.judge.name,
+                    i.deviation_reason,
+                )
+            )
+    deviations.sort(key=lambda p: (p.round, p.number))
+
     top = policy.top_rank.id if policy.top_rank else None
     dqs = []
     for i in standing:
@@ -550,6 +609,7 @@ def report_of(
         incidents_logged=len(rec.incidents),
         serious_from=catalog_name(serious_from) if serious_from else "",
         serious=serious,
+        deviations=deviations,
         dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),
         appeals=appeal_lines,
@@ -659,6 +719,7 @@ INCIDENT_HEADER = [
     _l("suggested_rank"),
     _l("upgraded"),
     _l("suggestion_explanation"),
+    _l("penalty_reason"),
     _l("judge"),
     _l("time"),
     _l("appeal_outcome"),
@@ -742,6 +803,7 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 rank_name(i.suggested_rank_id) if i.suggested_rank_id else "",
                 _yes(i.upgraded),
                 i.suggestion_explanation or "",
+                i.deviation_reason or "",  # why the penalty is not the suggested one
                 i.judge.name,
                 f"{local(i.created_at):%Y-%m-%d %H:%M}",
                 outcome,

@@ -175,7 +175,7 @@ def export(event, roles, kind):
         body = services.to_csv(header, rows(event_policy(event), event, records))
     return send_file(
         BytesIO(body),
-        mimetype="text/csv; charset=utf-8",
+        mimetype="text/csv",  # Werkzeug adds the charset (utf-8): naming it here too sent it twice
         as_attachment=True,
         max_age=0,
         download_name=f"{kind}_{slug(event.name)}_{event.date.isoformat()}.csv",

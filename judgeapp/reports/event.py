@@ -46,6 +46,22 @@ class PenaltyLine:
 
 
 @dataclass
+class DeviationLine:
+    """A penalty other than the one the policy suggested, and the reason given for it."""
+
+    number: int
+    player: str
+    player_id: str
+    round: int
+    table: str
+    infraction: str
+    rank: str
+    suggested: str
+    judge: str
+    reason: str
+
+
+@dataclass
 class DQLine:
     number: int  # the incident
     player: str
@@ -137,6 +153,7 @@ class EventReport:
     incidents_logged: int
     serious_from: str  # the lowest rank listed in full ("Loss of Game")
     serious: list[PenaltyLine]
+    deviations: list[DeviationLine]  # penalties other than the suggestion, with their reasons
     dqs: list[DQLine]
     appeals_by_judge: list[JudgeAppeals]
     appeals: list[AppealLine]

@@ -198,7 +198,7 @@ def test_using_a_reset_link_ends_the_other_sessions(app, make_user, mailbox, job
     post_form(app.test_client(), "/account/forgot", {"email": "  JUDGE@example.test "})
     run_jobs(job_worker)
     url = mailbox.link(email)
-    assert "1 hour(s)" in mailbox.to(email)[-1].get_body(("plain",)).get_content()
+    assert "(the link works once, for 1 hour):" in mailbox.to(email)[-1].get_body(("plain",)).get_content()
     browser = app.test_client()
     assert use_link(browser, url).status_code == 302
     assert browser.get("/").status_code == 200  # this browser is signed in

@@ -447,3 +447,86 @@ def test_at_a_transformers_event_the_opponent_may_contest_the_penalty_and_no_cha
     decide(tf_ruled["head"], tf_ruled["event_id"], outcome="upheld")
     [appeal] = appeals(app, tf_ruled["event_id"])
     assert appeal.status is AppealStatus.UPHELD and not appeal.uses_challenge
+
+
+# ---- appeal rights follow the ruling, not a clerical fix (issue 33, guard 14) ----------------------------------------
+
+
+def correct_as_head_judge(ruled, **fields):
+    url = f"/events/{ruled['event_id']}/incidents/1/edit"
+    data = {"round": "1", "table": "2", "infraction": "3.5.2", "penalty": "warning", "description": ""}
+    data.update(fields)
+    return ruled["head"].post(url, data={"csrf_token": csrf_token(ruled["head"], url), **data})
+
+
+def test_a_head_judge_who_only_corrects_the_table_number_leaves_the_floor_judges_ruling_appealable(app, ruled):
+    assert correct_as_head_judge(ruled, table="1", note="Wrong table").status_code == 302
+    assert incident_row(app, 1).table_number == 1
+    assert "Player appeals" in text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert "final" not in form and "Send the appeal to the head judge" in form
+    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 302
+    [appeal] = appeals(app, ruled["event_id"])
+    assert appeal.status is AppealStatus.OPEN and appeal.ruling["rank_id"] == "warning"
+
+
+def test_a_head_judge_who_changes_the_penalty_makes_the_ruling_their_own_final_decision(app, ruled):
+    response = correct_as_head_judge(ruled, penalty="loss_of_game", deviation_reason="Repeated after a caution")
+    assert response.status_code == 302, text(response)
+    assert incident_row(app, 1).rank_id == "loss_of_game"
+    form = text(ruled["judge"].get(appeal_url(ruled["event_id"])))
+    assert "The head judge has decided on this ruling: their decision is final." in form
+    assert "Send the appeal to the head judge" not in form
+    incident_page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/1"))
+    assert "Player appeals" not in incident_page
+    assert "The head judge has decided on this ruling: their decision is final." in incident_page
+    assert file_appeal(ruled["judge"], ruled["event_id"]).status_code == 409
+    assert appeals(app, ruled["event_id"]) == []
+
+
+def test_a_recommended_penalty_the_head_judge_accepted_is_their_final_decision_as_the_page_said_before(app, ruled):
+    assert (
+        log(ruled["judge"], ruled["event_id"], player="P-003", infraction="4.1", penalty="disqualification").status_code
+        == 302
+    )
+    before = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
+    assert "The ruling is not complete" in before
+    assert "Appeal once the head judge has accepted or declined it" not in before
+    assert "decision on it will be final: there is no appeal of it" in before
+    url = f"/events/{ruled['event_id']}/incidents/2/accept"
+    assert (
+        ruled["head"].post(url, data={"csrf_token": csrf_token(ruled["head"], "/account/password")}).status_code == 302
+    )
+    after = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
+    assert "The head judge has decided on this ruling: their decision is final." in after
+    assert "Send the appeal to the head judge" not in after
+    incident_page = text(ruled["judge"].get(f"/events/{ruled['event_id']}/incidents/2"))
+    assert "Player appeals" not in incident_page
+    assert "The head judge has decided on this ruling: their decision is final." in incident_page
+    assert (
+        file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-003")).status_code
+        == 409
+    )
+
+
+def incident_row(app, number):
+    with app.app_context():
+        return db.session.scalar(select(Incident).where(Incident.number == number))
+
+
+# ---- the challenge box follows the decision (issue 33, guard 12) -----------------------------------------------------
+
+
+def test_the_challenge_box_is_ticked_for_upheld_and_unticked_and_locked_for_a_changed_ruling(app, ruled):
+    set_challenge_limit(app, ruled["event_id"], 2)
+    file_appeal(ruled["judge"], ruled["event_id"], appellant=player_value(app, ruled, "P-001"))
+    page = ruled["head"].get(f"/events/{ruled['event_id']}/appeals/1").get_data(as_text=True)
+    box = re.search(r"<input[^>]*id=\"count_challenge\"[^>]*>", page).group(0)
+    assert "checked" in box and "disabled" not in box
+    assert "An upheld appeal uses one of the player's challenges unless you untick this." in page
+    refused = decide(ruled["head"], ruled["event_id"], outcome="changed", penalty="loss_of_game", reason="")
+    assert refused.status_code == 400
+    page = refused.get_data(as_text=True)
+    box = re.search(r"<input[^>]*id=\"count_challenge\"[^>]*>", page).group(0)
+    assert "checked" not in box and "disabled" in box
+    assert "An overturned or changed ruling uses no challenge." in page

@@ -300,7 +300,7 @@ def test_an_organizer_who_asks_for_japanese_gets_the_commands_messages_in_japane
     monkeypatch.setenv("JUDGEAPP_LANGUAGE", "ja_JP.UTF-8")  # written the way LANG is
     assert "問題が1件あります。" in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output
     monkeypatch.setenv("JUDGEAPP_LANGUAGE", "xx")  # a language judgeapp does not have: English
-    assert "problem(s); the catalog cannot be used." in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output
+    assert ": 1 problem; the catalog cannot be used." in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output
 
 
 def test_catalog_search_prints_the_infractions_best_first_as_json_with_code_name_and_score(cli):

@@ -209,3 +209,52 @@ def test_a_csv_with_old_mac_line_endings_imports_and_a_stray_carriage_return_is_
     )
     odd = follow_job(client, odd, job_worker)  # its job ends, done or failed with a reason: never a 500
     assert odd.status_code < 500  # found by the form fuzzer: a CR inside a field broke the csv reader
+
+
+# ---- an organizer who may not start rounds (issue 33, guard 10) ------------------------------------------------------
+
+
+def test_an_organizer_who_may_not_start_rounds_is_told_who_can_and_adds_themselves_as_scorekeeper_in_one_tap(
+    app, floor
+):
+    from judgeapp.models import Role, StaffAssignment
+    from tests.integration.test_incidents import signed_in, text
+
+    organizer = signed_in(app, floor["organizer"][1])
+    event = f"/events/{floor['event_id']}"
+    page = text(organizer.get(event))
+    assert "Start next round" not in page
+    assert "Only the head judge and the scorekeeper start rounds." in page
+    assert "Head judge: Head Judge" in page and "Scorekeeper: Scorekeeper" in page
+    assert f'action="{event}/staff/me-as-scorekeeper"' in page and "Add me as scorekeeper" in page
+
+    assert post_form(organizer, f"{event}/staff/me-as-scorekeeper", {}, form_page=event).status_code == 302
+    assert post_form(organizer, f"{event}/staff/me-as-scorekeeper", {}, form_page=event).status_code == 302  # again
+    with app.app_context():
+        mine = db.session.scalars(
+            select(StaffAssignment).where(
+                StaffAssignment.event_id == floor["event_id"], StaffAssignment.user_id == floor["organizer"][0]
+            )
+        ).all()
+        assert [(a.role, a.ended_at) for a in mine] == [(Role.SCOREKEEPER, None)]
+        added = db.session.scalars(
+            select(AuditEntry).where(AuditEntry.action == "staff.add", AuditEntry.actor_id == floor["organizer"][0])
+        ).all()
+        [entry] = [e for e in added if e.details["user"] == floor["organizer"][1]]  # once, for both taps
+        assert entry.details["role"] == "scorekeeper" and entry.details["own"] is True
+    page = text(organizer.get(event))
+    assert "Start next round" in page and "Add me as scorekeeper" not in page
+    assert post_form(organizer, f"{event}/rounds", {}, form_page=event).status_code == 302
+    with app.app_context():
+        assert (
+            db.session.scalar(select(func.count()).select_from(Round).where(Round.event_id == floor["event_id"])) == 2
+        )
+
+
+def test_only_the_events_organizer_may_add_themselves_as_scorekeeper(app, floor):
+    from tests.integration.test_incidents import signed_in
+
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    event = f"/events/{floor['event_id']}"
+    assert "Add me as scorekeeper" not in judge.get(event).get_data(as_text=True)
+    assert post_form(judge, f"{event}/staff/me-as-scorekeeper", {}, form_page=event).status_code == 403

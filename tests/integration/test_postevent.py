@@ -111,7 +111,7 @@ def test_open_appeals_unfinished_investigations_and_a_running_round_keep_the_eve
     assert "Appeal #1 of incident #2 (Aiko Mori) is waiting for a decision." in listing
     assert f"Disqualification investigation DQ-{dq['event_id']}-1 (Chen Yu) is not finalized." in listing
     assert "Round 1 is still being played" in listing
-    assert "Only 1 of the 5 planned rounds were started" in listing
+    assert "Only 1 of the 5 planned rounds was started" in listing
 
     response = close(organizer, dq)
     assert response.status_code == 409
@@ -565,3 +565,81 @@ def test_the_time_extension_csv_has_the_extra_turns_given(app, finished):
     assert add_time(finished["judge"], finished["event_id"], table=2, extra_turns=2, minutes=0, adjust_reason="Turns")
     rows = rows_of(finished["head"].get(f"{base(finished)}/export/time-extensions.csv"))
     assert [(r["table"], r["minutes"], r["extra_turns"]) for r in rows if r["extra_turns"]] == [("2", "0", "2")]
+
+
+# ---- the reason for a penalty other than the suggestion (issue 33, guard 13) -----------------------------------------
+
+
+@pytest.fixture
+def deviated(app, floor):
+    """Aiko Mori's second 3.5 (a Loss of Game suggested, as a repeat) given as a Warning, with the judge's reason."""
+    judge = signed_in(app, floor["people"]["floor_judge"][1])
+    assert log(judge, floor["event_id"], player="P-001", infraction="3.5.2", penalty="warning").status_code == 302
+    response = log(
+        judge,
+        floor["event_id"],
+        player="P-001",
+        infraction="3.5.3.2",
+        penalty="warning",
+        deviation_reason="Opponent's shuffle <b>caused</b> it",
+    )
+    assert response.status_code == 302, text(response)
+    return floor
+
+
+def test_the_incident_csv_gives_the_reason_for_a_penalty_other_than_the_suggestion(app, deviated, organizer):
+    first, second = rows_of(organizer.get(f"/events/{deviated['event_id']}/export/incidents.csv"))
+    assert (second["rank"], second["suggested_rank"]) == ("Warning", "Loss of Game")
+    assert second["penalty_reason"] == "Opponent's shuffle <b>caused</b> it"
+    assert first["penalty_reason"] == ""
+
+
+def test_the_report_page_and_pdf_list_each_penalty_other_than_the_suggestion_with_its_reason(
+    app, deviated, organizer, tmp_path
+):
+    page = text(organizer.get(f"/events/{deviated['event_id']}/report"))
+    assert "Penalties other than the suggestion (1)" in page
+    assert "Opponent&#39;s shuffle &lt;b&gt;caused&lt;/b&gt; it" in page  # the judge's words, inert
+    assert "Warning instead of Loss of Game" in page
+    body = " ".join(pdf_text(organizer.get(f"/events/{deviated['event_id']}/report.pdf").data, tmp_path).split())
+    assert "Penalties other than the suggestion (1)" in body
+    assert "Opponent's shuffle <b>caused</b> it" in body and "Warning instead of Loss of Game" in body
+
+
+def test_a_csv_export_names_its_charset_once(app, deviated, organizer):
+    response = organizer.get(f"/events/{deviated['event_id']}/export/incidents.csv")
+    assert response.headers["Content-Type"] == "text/csv; charset=utf-8"
+
+
+# ---- every blocker links to the action that resolves it (issue 33, guard 11) -----------------------------------------
+
+
+def test_each_thing_that_keeps_the_event_open_links_to_the_button_that_finishes_it(app, dq, organizer):
+    assert (
+        log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning").status_code
+        == 302
+    )
+    page = dq["judge"].get(f"{base(dq)}/incidents/2/appeal").get_data(as_text=True)
+    appealed = post(
+        dq["judge"],
+        f"{base(dq)}/incidents/2/appeal",
+        key=KEY_RE.search(page).group(1),
+        appellant=f"player:{dq['players']['P-001']}",
+        contest="Not me",
+    )
+    assert appealed.status_code == 302
+    listing = dq["head"].get(f"{base(dq)}/close").get_data(as_text=True)
+    assert f'href="{base(dq)}/appeals/1#decide">Decide appeal #1</a>' in listing
+    assert f'href="{base(dq)}/investigations/1#write-up">Write up and finalize DQ-{dq["event_id"]}-1</a>' in listing
+    assert f'href="{base(dq)}#end-round">End round 1 now</a>' in listing
+    # each target is there for the head judge, where the link lands
+    assert 'id="decide"' in dq["head"].get(f"{base(dq)}/appeals/1").get_data(as_text=True)
+    assert 'id="write-up"' in dq["head"].get(f"{base(dq)}/investigations/1").get_data(as_text=True)
+    assert 'id="end-round"' in dq["head"].get(base(dq)).get_data(as_text=True)
+    # the organizer may not do these: they are told who can, not sent to a page without the button
+    theirs = text(organizer.get(f"{base(dq)}/close"))
+    assert "#end-round" not in theirs and "Only the head judge and the scorekeeper end rounds." in theirs
+    assert (
+        "#decide" not in theirs
+        and "Only the head judge, or the judge they handed this appeal to, decides it." in theirs
+    )

@@ -110,6 +110,7 @@ ONE_TAP = {
     "events.start_round",
     "events.import_step",  # applies the pending file
     "events.end_round",
+    "events.join_as_scorekeeper",  # the organizer becomes the scorekeeper: their roles changed
     "investigations.accept",
     "appeals.seen",
     "appeals.delegate",

@@ -417,10 +417,18 @@ def test_correcting_the_infraction_rechecks_the_penalty_against_the_earlier_hist
     assert (second.infraction_code, second.upgraded, second.upgrade_refs) == ("3.5.3.2", True, [1])
 
 
-def test_the_head_judges_correction_of_a_floor_ruling_is_their_decision(world):
+def test_the_head_judges_correction_of_a_floor_rulings_penalty_is_their_decision(world):
+    world.log(player="P-001")
+    correct(world, "head_judge", rank_id="loss_of_game", deviation_reason="Repeated after a caution")
+    assert world.incident(1).head_judge_decided_at is not None
+    assert world.entries("incident.correct")[0].actor_id == world.user("head_judge").id
+
+
+def test_the_head_judges_clerical_correction_leaves_the_ruling_the_floor_judges(world):
+    """Issue 33, guard 14: a new table number changes neither infraction nor penalty, so the ruling stays appealable."""
     world.log(player="P-001")
     correct(world, "head_judge", table_number=1)
-    assert world.incident(1).head_judge_decided_at is not None
+    assert world.incident(1).head_judge_decided_at is None
     assert world.entries("incident.correct")[0].actor_id == world.user("head_judge").id
 
 

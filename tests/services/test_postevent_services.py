@@ -77,7 +77,7 @@ def test_open_appeals_recommendations_deck_checks_and_a_running_round_keep_the_e
     assert caught.value.blockers[-1].text.startswith("Round 1 is still being played: the last table ends at ")
     assert world.event.closed_at is None and world.entries("event.close") == []
     assert services.warnings(world.session, world.event) == [
-        "Only 1 of the 5 planned rounds were started. Close anyway if the event ended early."
+        "Only 1 of the 5 planned rounds was started. Close anyway if the event ended early."
     ]
 
 

@@ -187,6 +187,8 @@ def follow_job(client, response, worker):
     assert match, location
     worker.wait(int(match.group(1)))
     return client.get(location)
+
+
 def run_jobs(worker: Worker) -> list:
     """Wait until every job submitted so far has ended (the worker ran them: a reset mail is sent off the request)."""
     from sqlalchemy import select

@@ -162,7 +162,7 @@ def test_the_organizer_asks_for_the_qr_sheet_sees_it_being_prepared_and_download
     assert phone.locator("#qr-sheet-title").inner_text() == "QR sheet, tables 1 to 16"
     assert no_horizontal_scroll(phone)
     shot(phone, "79-qr-sheet-being-prepared")
-    worker = Worker(live_server.app)
+    worker = Worker(live_server.app).start()
     try:
         refresh_until(phone, "#qr-sheet-download")
     finally:

@@ -101,7 +101,7 @@ def test_the_organizer_downloads_the_report_as_pdf_and_csv_and_closes_the_event(
 
     phone.get_by_role("button", name="Prepare the PDF (A4)").click()  # a job (issue 32), made by the worker
     phone.get_by_text("The report's PDF is being prepared").wait_for()
-    worker = Worker(live_server.app)
+    worker = Worker(live_server.app).start()
     try:
         refresh_until(phone, "#report-pdf-download")
     finally:

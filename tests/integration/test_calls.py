@@ -655,13 +655,12 @@ def test_a_form_error_sent_while_the_tables_call_is_live_is_shown_at_its_field(a
     assert re.search(rf'aria-describedby="{field}-error"', page)
 
 
-def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_the_requests_host(app, calls):
+def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_the_requests_host(
+    app, calls, job_worker
+):
     import subprocess
 
-    from tests.conftest import Worker
-
-    app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/"
-    job_worker = Worker(app)  # started after the setting: the worker renders the sheet with the app's configuration
+    app.config["JUDGEAPP_BASE_URL"] = "https://judge.example.org/"  # before the worker starts (at its first wait)
     organizer = app.test_client()
     forged = {"base_url": "http://evil.example", "headers": {"X-Forwarded-Host": "evil.example"}}  # the Host header
     token = CSRF.search(text(organizer.get("/login", **forged))).group(1)
@@ -670,10 +669,7 @@ def test_call_links_and_the_qr_sheet_carry_the_configured_public_address_never_t
     page = text(organizer.get(f"/events/{calls['event_id']}/calls/links?first=7&last=8", **forged))
     assert f'href="https://judge.example.org{calls["links"][7]}"' in page
     assert "evil.example" not in page and "localhost" not in page
-    try:
-        pdf = qr_sheet(organizer, job_worker, calls["event_id"], 7, 8, **forged)
-    finally:
-        job_worker.stop()
+    pdf = qr_sheet(organizer, job_worker, calls["event_id"], 7, 8, **forged)
     words = subprocess.run(["pdftotext", "-", "-"], input=pdf.data, capture_output=True, check=True).stdout.decode()
     assert f"https://judge.example.org{calls['links'][7]}" in words.replace("\n", "")
     assert "evil.example" not in words

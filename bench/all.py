@@ -27,6 +27,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
     load_seconds = "60" if quick else "600"
     return [
         ("engine", [PYTHON, "bench/run.py"]),
+        ("finder", [PYTHON, "bench/finder.py"]),
         ("page weight", [PYTHON, "bench/page_weight.py"]),
         ("network", [PYTHON, "bench/network.py"]),
         ("taps", [PYTHON, "bench/taps.py"]),

@@ -4,7 +4,8 @@ The phrases are bench/phrases/<policy>.<lang>.tsv (phrase, then the codes that c
 finder's words were tuned, none of them an infraction's own name. Every third phrase is held out: the policy's words
 were never tuned on it. The same hand wrote the phrases and the policy's words, so many held-out phrases are in the
 data word for word: the held-out phrases whose wording is nowhere in the data are measured apart too, the fairest
-figure here. Goal in each policy and
+figure here. bench/phrases/*.fresh.tsv were written after the words and never tuned on: new wordings of the same
+situations, reported apart. Goal in each policy and
 language: top-3 >= 90 %, top-1 >= 70 %. The phrases that still miss are printed (`--misses` also for the held-out ones).
 
 Run: make bench (or .venv/bin/python bench/finder.py [--misses])
@@ -54,9 +55,18 @@ def main() -> None:
     args = parser.parse_args()
     catalog = load_catalog(str(ROOT / "data" / "infractions.yaml"))
     for path in sorted(PHRASES.glob("*.tsv")):
-        policy_id, lang = path.stem.rsplit(".", 1)
+        policy_id, lang, *fresh = path.stem.split(".")
         entries = finder_entries(catalog.policy(policy_id))
         rows = read_phrases(path)
+        if fresh:  # written after the words, never tuned on: one figure, its misses shown
+            top1, top3, misses = measure(entries, rows)
+            label = f"{policy_id} {lang}, fresh, written after the words ({len(rows)} phrases)"
+            print(f"{label:<72} top-1 {top1:5.1f} %   top-3 {top3:5.1f} %")
+            for goal, value, name in ((TOP1_GOAL, top1, "top-1"), (TOP3_GOAL, top3, "top-3")):
+                record("finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal)
+            for miss in misses:
+                print(f"    miss (fresh): {miss}")
+            continue
         tuned = [r for i, r in enumerate(rows) if i % 3 != 2]
         held = [r for i, r in enumerate(rows) if i % 3 == 2]
         # the same hand wrote the phrases and the policy's words: a held-out phrase the data holds word for word says
@@ -69,9 +79,7 @@ def main() -> None:
             label = f"{policy_id} {lang}, {part} ({len(chosen)} phrases)"
             print(f"{label:<72} top-1 {top1:5.1f} %   top-3 {top3:5.1f} %")
             for goal, value, name in ((TOP1_GOAL, top1, "top-1"), (TOP3_GOAL, top3, "top-3")):
-                record(
-                    "finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal
-                )
+                record("finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal)
             if part == "tuned" or (part.startswith("held out,") and args.misses):
                 for miss in misses:
                     print(f"    miss ({part}): {miss}")

@@ -476,7 +476,9 @@ def catalog_check(path):
 
 @catalog.command("search")
 @click.option("--policy", "policy_id", required=True)
-@click.option("--lang", default="en", show_default=True, help="The language of the names shown: en or one the policy is named in.")
+@click.option(
+    "--lang", default="en", show_default=True, help="The language of the names shown: en or one the policy is named in."
+)
 @click.option("--level", default=None, help="Also show each infraction's default penalty at this level.")
 @click.argument("query")
 def catalog_search(policy_id, lang, level, query):

@@ -38,7 +38,6 @@ from .catalog import (
     UnnamedPenalties,
     UpgradeResult,
 )
-
 from .search import fold
 
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

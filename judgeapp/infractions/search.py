@@ -55,9 +55,12 @@ EXACT, FORM, PREFIX, TYPO, CJK_PART = 10, 9, 6, 5, 8  # how well a query word ma
 _KIND = {NAME: "name", PHRASE: "phrase", NOTE: "note"}
 
 STOP = frozenset(
-    "a an the of to in on at his her their my your our and or is was were be been for with from he she they it its i "
-    "we you by as that this them him me so into up".split()
-)
+    [
+        "a", "an", "the", "of", "to", "in", "on", "at", "his", "her", "their", "my", "your", "our", "and", "or", "is",
+        "was", "were", "be", "been", "for", "with", "from", "he", "she", "they", "it", "its", "i", "we", "you", "by",
+        "as", "that", "this", "them", "him", "me", "so", "into", "up",
+    ]
+)  # fmt: skip
 
 # Irregular forms judges say, each to the word it is a form of (the small stemmer handles the regular ones).
 IRREGULAR = {
@@ -119,9 +122,7 @@ def stem(word: str) -> str:
         w = w[:-3] + "y"
     elif w.endswith("ing") and len(w) >= 6:
         w = w[:-3]
-    elif w.endswith("ed") and len(w) >= 5:
-        w = w[:-2]
-    elif w.endswith("es") and len(w) >= 5:
+    elif (w.endswith("ed") and len(w) >= 5) or (w.endswith("es") and len(w) >= 5):
         w = w[:-2]
     elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
         w = w[:-1]
@@ -163,16 +164,30 @@ def _word_points(q: str, qs: str, w: str) -> int:
     return 0
 
 
-def _cjk_points(run: str, text: str) -> int:
-    """EXACT when the text holds the run whole, else CJK_PART scaled by how many of its two-character pieces the text
-    holds (at least half of them), else 0."""
-    if run in text:
+def _cjk_points(run: str, field: _Field) -> int:
+    """How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of
+    the share of its two-character pieces the field holds (at least half of them, for a run of three or more), and a
+    Japanese word of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of
+    whose pieces it holds; else 0."""
+    if run in field.text:
         return EXACT
-    if len(run) < 3:
-        return 0
-    total = len(run) - 1
-    found = sum(1 for i in range(total) if run[i : i + 2] in text)
-    return CJK_PART * found // total if found * 2 >= total else 0
+    best = 0
+    if len(run) >= 3:
+        total = len(run) - 1
+        found = sum(1 for i in range(total) if run[i : i + 2] in field.text)
+        if found * 2 >= total:
+            best = CJK_PART * found // total
+    for word in field.jwords:
+        if len(word) < 2:
+            continue
+        if word in run:
+            best = max(best, min(CJK_PART, 4 + len(word)))
+        elif len(word) >= 3:
+            total = len(word) - 1
+            found = sum(1 for i in range(total) if word[i : i + 2] in run)
+            if found * 3 >= total * 2:
+                best = max(best, (CJK_PART - 2) * found // total)
+    return best
 
 
 @dataclass(frozen=True)
@@ -194,7 +209,8 @@ class Hit:
 class _Field:
     weight: int
     text: str
-    words: tuple[str, ...]
+    words: tuple[str, ...]  # its words of Latin letters and digits
+    jwords: tuple[str, ...]  # its runs of Japanese script
 
 
 def _looks_like_code(q: str) -> bool:
@@ -202,7 +218,13 @@ def _looks_like_code(q: str) -> bool:
 
 
 def _fields(entry: dict[str, Any]) -> list[_Field]:
-    return [_Field(w, t, tuple(x for k, x in terms(t) if k == "w")) for w, t in entry["fields"]]
+    fields = []
+    for weight, text in entry["fields"]:
+        found = terms(text)
+        fields.append(
+            _Field(weight, text, tuple(x for k, x in found if k == "w"), tuple(x for k, x in found if k == "j"))
+        )
+    return fields
 
 
 _LAST: list[Any] = [None, []]  # the last entries list ranked and its fields: a judge's keystrokes search one list
@@ -223,8 +245,10 @@ def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[t
         top = top_weight = 0
         qs = stem(t) if kind == "w" else ""
         for f in fields:
-            pts = _cjk_points(t, f.text) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
-            if pts * f.weight > top * top_weight or (pts and pts * f.weight == top * top_weight and f.weight > top_weight):
+            pts = _cjk_points(t, f) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
+            if pts * f.weight > top * top_weight or (
+                pts and pts * f.weight == top * top_weight and f.weight > top_weight
+            ):
                 top, top_weight = pts, f.weight
         out.append((top, top_weight))
     return out
@@ -248,7 +272,13 @@ def _score(
         return None
     joined, bonus = " ".join(t for _, t in qterms), 0
     for f in fields:
-        b = 300 * f.weight if f.text == joined else 150 * f.weight if len(qterms) > 1 and f" {joined} " in f" {f.text} " else 0
+        b = (
+            300 * f.weight
+            if f.text == joined
+            else 150 * f.weight
+            if len(qterms) > 1 and f" {joined} " in f" {f.text} "
+            else 0
+        )
         bonus = max(bonus, b)
     return total + bonus, _KIND[best_weight], whole
 

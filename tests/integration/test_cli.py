@@ -301,3 +301,39 @@ def test_an_organizer_who_asks_for_japanese_gets_the_commands_messages_in_japane
     assert "問題が1件あります。" in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output
     monkeypatch.setenv("JUDGEAPP_LANGUAGE", "xx")  # a language judgeapp does not have: English
     assert "problem(s); the catalog cannot be used." in cli("catalog", "check", str(FIX / "unknown_rank.yaml")).output
+
+
+def test_catalog_search_prints_the_infractions_best_first_as_json_with_code_name_and_score(cli):
+    result = cli("catalog", "search", "--policy", "bushiroad-afr", "drew extra card")
+    assert result.exit_code == 0, result.output
+    found = json.loads(result.output)
+    assert found[0]["code"] == "3.5.4" and found[0]["name"] == "Drawing Extra Cards" and found[0]["whole"] is True
+    assert [f["score"] for f in found] == sorted((f["score"] for f in found), reverse=True)
+    assert {"code", "name", "score", "kind"} <= set(found[0])
+
+
+def test_catalog_search_names_in_the_language_asked_and_gives_the_default_at_the_level(cli):
+    result = cli("catalog", "search", "--policy", "bushiroad-afr", "--lang", "ja", "--level", "2", "スマホ")
+    assert result.exit_code == 0, result.output
+    first = json.loads(result.output)[0]
+    assert (first["code"], first["name"], first["penalty"]) == ("3.17", "対戦中の不要な電子機器の使用", "警告")
+
+
+def test_catalog_search_finds_nothing_for_an_unknown_word_as_an_empty_list(cli):
+    result = cli("catalog", "search", "--policy", "mtg-ipg", "zzzzqx")
+    assert result.exit_code == 0 and json.loads(result.output) == []
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--policy", "nope"], "Error: unknown policy 'nope'"),
+        (["--policy", "mtg-ipg", "--lang", "ja"], "Error: unknown language 'ja'; valid choices: en"),
+        (["--policy", "bushiroad-afr", "--lang", "fr"], "Error: unknown language 'fr'; valid choices: en, ja"),
+        (["--policy", "bushiroad-afr", "--level", "9"], "Error: unknown level '9'"),
+    ],
+)
+def test_catalog_search_exits_2_with_one_line_for_an_unknown_policy_language_or_level(cli, args, message):
+    result = cli("catalog", "search", *args, "drew")
+    assert result.exit_code == 2
+    assert len(result.output.strip().splitlines()) == 1 and result.output.startswith(message)

@@ -91,7 +91,14 @@ def test_a_partial_prefix_lists_but_is_not_a_whole_word_match(bushiroad):
 
 @pytest.mark.parametrize(
     ("query", "code"),
-    [("スロープレイ", "3.20.1"), ("マーク", "3.11.1"), ("ドロー", "3.5.4"), ("暴言", "3.8.1"), ("スリーブ", "3.11.1"), ("引きすぎ", "3.5.4")],
+    [
+        ("スロープレイ", "3.20.1"),
+        ("マーク", "3.11.1"),
+        ("ドロー", "3.5.4"),
+        ("暴言", "3.8.1"),
+        ("スリーブ", "3.11.1"),
+        ("引きすぎ", "3.5.4"),
+    ],
 )
 def test_the_japanese_words_players_use_find_their_infraction(bushiroad, query, code):
     family = code.rsplit(".", 1)[0] if code.count(".") > 1 else code
@@ -151,7 +158,13 @@ def test_word_forms_meet_at_one_stem_and_one_edit_is_one_typo():
 
 
 def test_text_splits_into_words_and_runs_of_japanese_script():
-    assert terms("don't drew 2 引きすぎ！ すまほ") == [("w", "dont"), ("w", "drew"), ("w", "2"), ("j", "引きすぎ"), ("j", "すまほ")]
+    assert terms("don't drew 2 引きすぎ！ すまほ") == [
+        ("w", "dont"),
+        ("w", "drew"),
+        ("w", "2"),
+        ("j", "引きすぎ"),
+        ("j", "すまほ"),
+    ]
 
 
 # ---- the words as policy data
@@ -198,11 +211,13 @@ def test_an_uploaded_policy_may_carry_phrases_and_the_finder_uses_them():
         (
             '        phrases:\n          en:\n            - {source: "x", words: [overdraw]}\n'
             '            - {source: "y", words: [ｏｖｅｒｄｒａｗ]}\n',
-            "<catalog>:31: policies.house-rules.infractions[0].phrases.en[1].words[0]: phrase 'ｏｖｅｒｄｒａｗ' appears twice",
+            "<catalog>:31: policies.house-rules.infractions[0].phrases.en[1].words[0]: "
+            "phrase 'ｏｖｅｒｄｒａｗ' appears twice",
         ),
         (
             '        phrases:\n          ja: {source: "x", words: [引きすぎ]}\n',
-            "<catalog>:29: policies.house-rules.infractions[0].phrases.ja: the policy is not named in 'ja': no phrases in it",
+            "<catalog>:29: policies.house-rules.infractions[0].phrases.ja: "
+            "the policy is not named in 'ja': no phrases in it",
         ),
         (
             '        phrases:\n          en: {source: "x", words: []}\n',

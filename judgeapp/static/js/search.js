@@ -29,15 +29,17 @@ export function matches(code, text, query) {
 //   entries: the policy's finder entries as the server exports them (judgeapp/infractions/search.py
 //     `finder_entries(policy)`, which the incident form embeds as JSON: <script type="application/json"
 //     id="infraction-finder">{{ entries|tojson }}</script>): [{code, fields: [[weight, folded text], ...]}], in
-//     catalog order. Names to show come from the form's own choices (code -> "code name").
+//     catalog order. Names to show come from the form's own choices (code -> "code name"). Weights: NAME (a name in
+//     any language, and its reading), PHRASE (the policy's phrases, game words and short forms; the source text's
+//     synonyms; the sub-section's name), NOTE (notes and remedy).
 //   lang: the page's language; every language the policy speaks is searched whatever it is (accepted, for later).
-//     Weights: NAME (a name in any language, and its reading), PHRASE (the policy's phrases, game words and short
-//     forms; the source text's synonyms; the sub-section's name), NOTE (notes and remedy).
 //   usage: {code: how often this event used it}; ties go to the most used, then to catalog order.
 //   score: an integer, higher is better. kind: "code" (the query is the code), "code-prefix" (the start of a code),
 //     "name", "phrase" or "note" (where the best-matching words are). whole: every word of the query matched a
-//     whole word (or its form) or the whole code: only such a result may be selected by itself; a word's start, a typo
-//     or an n-gram of Japanese text only lists.
+//     whole word (or its form), a Japanese run was found whole, or the query is the whole code: only such a result
+//     may be selected by itself; a word's start, a typo or part of a Japanese run only lists.
+//   Order: per query word, how well it matched (exact, form, start, typo) times where (name 4, phrase 3, note 1), a
+//   word fewer entries match counting for more; a bonus when a field is the query itself or holds its words in a row.
 // An empty query, or one of only little words, finds nothing (the picker shows the most used instead).
 
 export var NAME = 4, PHRASE = 3, NOTE = 1;
@@ -129,15 +131,28 @@ function wordPoints(q, qs, w) {
   return 0;
 }
 
-// How well a run of Japanese script matches a text: EXACT when the text holds it whole, else CJK_PART scaled by how
-// many of its two-character pieces the text holds (at least half of them), else 0.
-function cjkPoints(run, text) {
-  if (text.indexOf(run) !== -1) return EXACT;
-  var chars = Array.from(run);
-  if (chars.length < 3) return 0;
-  var total = chars.length - 1, found = 0;
-  for (var i = 0; i < total; i++) if (text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
-  return found * 2 >= total ? Math.floor((CJK_PART * found) / total) : 0;
+// How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of the share
+// of its two-character pieces the field holds (at least half of them, for a run of three or more), and a Japanese word
+// of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of whose pieces it
+// holds; else 0.
+function cjkPoints(run, field) {
+  if (field.text.indexOf(run) !== -1) return EXACT;
+  var best = 0, chars = Array.from(run), total, found, i;
+  if (chars.length >= 3) {
+    total = chars.length - 1; found = 0;
+    for (i = 0; i < total; i++) if (field.text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
+    if (found * 2 >= total) best = Math.floor((CJK_PART * found) / total);
+  }
+  field.jwords.forEach(function (word) {
+    var w = Array.from(word);
+    if (w.length < 2) return;
+    if (run.indexOf(word) !== -1) { best = Math.max(best, Math.min(CJK_PART, 4 + w.length)); return; }
+    if (w.length < 3) return;
+    var t = w.length - 1, f = 0;
+    for (var j = 0; j < t; j++) if (run.indexOf(w[j] + w[j + 1]) !== -1) f++;
+    if (f * 3 >= t * 2) best = Math.max(best, Math.floor(((CJK_PART - 2) * f) / t));
+  });
+  return best;
 }
 
 // An entry's fields with their words, worked out once per entries array (kept beside it, not on the caller's objects).
@@ -146,8 +161,10 @@ function fieldTerms(entry) {
   var got = CACHE.get(entry);
   if (!got) {
     got = entry.fields.map(function (f) {
-      var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
-      return { weight: f[0], text: f[1], words: words };
+      var found = terms(f[1]), pick = function (kind) {
+        return found.filter(function (t) { return t[0] === kind; }).map(function (t) { return t[1]; });
+      };
+      return { weight: f[0], text: f[1], words: pick("w"), jwords: pick("j") };
     });
     CACHE.set(entry, got);
   }
@@ -162,7 +179,7 @@ function termMatches(fields, qterms) {
     var top = 0, topWeight = 0, qs = t[0] === "w" ? stem(t[1]) : "";
     fields.forEach(function (f) {
       var pts = 0;
-      if (t[0] === "j") pts = cjkPoints(t[1], f.text);
+      if (t[0] === "j") pts = cjkPoints(t[1], f);
       else f.words.forEach(function (w) { var p = wordPoints(t[1], qs, w); if (p > pts) pts = p; });
       if (pts * f.weight > top * topWeight || (pts && pts * f.weight === top * topWeight && f.weight > topWeight)) {
         top = pts; topWeight = f.weight;

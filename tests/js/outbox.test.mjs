@@ -72,10 +72,17 @@ test("a sent record keeps its incident's address without the query, its number a
                       { url: "/events/3/incidents/12?saved=1", number: 12, changed: true, suggested: "loss_of_game" }, 1000);
   assert.deepEqual(row, { key: "k", owner: "7", kind: "incident", event_id: "3", summary: "Incident · table 4",
                           sent_at: 1000, created: 1000, url: "/events/3/incidents/12", number: 12, changed: true,
-                          suggested: "loss_of_game", waited: true });
+                          suggested: "loss_of_game", waited: true, said: "" });
   const bare = sentRow({ key: "k", owner: "7", kind: "deck_check" }, {}, 5);
   assert.equal(bare.url, ""); assert.equal(bare.number, null); assert.equal(bare.changed, false);
   assert.equal(bare.event_id, "");
+});
+
+test("a sent time extension keeps what the server confirmed, to say it when it went in the background", () => {
+  const said = "Table 5: 4 min added; it now ends at 18:16. Tell both players how much extra time …";
+  const row = sentRow({ key: "k", owner: "7", kind: "extension", waited: true }, { url: "/events/1/clock", message: said }, 9);
+  assert.equal(row.said, said);
+  assert.equal(sentRow({ key: "k", owner: "7", kind: "incident" }, { message: "Saved" }, 9).said, "");
 });
 
 test("the last 20 sent records are kept and the older ones dropped", () => {

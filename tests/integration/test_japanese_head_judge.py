@@ -143,9 +143,15 @@ def test_a_players_call_page_at_a_japanese_event_is_in_japanese_and_loads_no_jud
     assert "ゲームを止めて卓で待っていてください" in waiting and ">更新</a>" in waiting
     scripts = re.findall(r'<script[^>]*src="([^"?]+)', waiting)
     assert scripts == ["/static/js/call-status.js"]  # the player's own script only: no judge script, no i18n.js
-    unknown = app.test_client().get(calls["links"][7][:-1] + "x")
+    # a made-up link is believed of no event (i18n.SIGNED_LINK_ENDPOINTS): its 404 speaks the phone's language, and a
+    # phone that asks for none gets the default one, which tells nothing of event N
+    forged = calls["links"][7][:-1] + "x"
+    unknown = app.test_client().get(forged, headers={"Accept-Language": "ja-JP,ja;q=0.9"})
     assert unknown.status_code == 404 and '<html lang="ja">' in text(unknown)
     assert "このジャッジコールのリンクは登録されていません。" in text(unknown)
+    unasked = app.test_client().get(forged)
+    assert unasked.status_code == 404 and '<html lang="en">' in text(unasked)
+    assert "This call link is not known." in text(unasked)
 
 
 def test_the_call_queue_reads_in_japanese_for_a_japanese_judge(app, calls):

@@ -595,13 +595,13 @@ def test_the_incident_csv_gives_the_reason_for_a_penalty_other_than_the_suggesti
 
 
 def test_the_report_page_and_pdf_list_each_penalty_other_than_the_suggestion_with_its_reason(
-    app, deviated, organizer, tmp_path
+    app, deviated, organizer, tmp_path, job_worker
 ):
     page = text(organizer.get(f"/events/{deviated['event_id']}/report"))
     assert "Penalties other than the suggestion (1)" in page
     assert "Opponent&#39;s shuffle &lt;b&gt;caused&lt;/b&gt; it" in page  # the judge's words, inert
     assert "Warning instead of Loss of Game" in page
-    body = " ".join(pdf_text(organizer.get(f"/events/{deviated['event_id']}/report.pdf").data, tmp_path).split())
+    body = " ".join(pdf_text(report_pdf(organizer, job_worker, deviated["event_id"]).data, tmp_path).split())
     assert "Penalties other than the suggestion (1)" in body
     assert "Opponent's shuffle <b>caused</b> it" in body and "Warning instead of Loss of Game" in body
 

@@ -71,20 +71,27 @@ class Task:
     counting: str = ""
     time_limit: int | None = None  # seconds; None: JOBS_TIME_LIMIT
     memory_mb: int | None = None  # None: JOBS_MEMORY_MB
+    list_limit: int | None = None  # items kept of a list in its result; None: RESULT_LIST_LIMIT
 
 
 TASKS: dict[str, Task] = {}
 
 
 def task(
-    kind: str, *, counting: str = "", time_limit: int | None = None, memory_mb: int | None = None
+    kind: str,
+    *,
+    counting: str = "",
+    time_limit: int | None = None,
+    memory_mb: int | None = None,
+    list_limit: int | None = None,
 ) -> Callable[[Callable[[Job, Progress], dict[str, Any] | None]], Callable[[Job, Progress], dict[str, Any] | None]]:
     """Register the function that runs jobs of `kind`: `run(job, progress) -> result summary (or None)`. It runs in
     the worker, in an application context, with `job` loaded in `db.session`; it commits its own work (in short
-    transactions when the work is long). Raise `JobError(readable reason)` to end the job failed."""
+    transactions when the work is long). Raise `JobError(readable reason)` to end the job failed. `list_limit`: a
+    task whose result lists are already bounded by their own rule keeps that many items (see `bounded`)."""
 
     def register(run: Callable[[Job, Progress], dict[str, Any] | None]) -> Callable[[Job, Progress], Any]:
-        TASKS[kind] = Task(kind, run, counting, time_limit, memory_mb)
+        TASKS[kind] = Task(kind, run, counting, time_limit, memory_mb, list_limit)
         return run
 
     return register
@@ -310,9 +317,10 @@ def _child(app: Flask, job_id: int, megabytes: int) -> int:
                 language = language_of(job.actor, event)
             else:
                 language = event.language if event is not None else app.config.get("JUDGEAPP_LANGUAGE") or "en"
+            registered = TASKS[job.kind]  # read now: after the task's commit, `job` would be read again
             with force_locale(language):
                 try:
-                    result = TASKS[job.kind].run(job, Progress(db.session, job_id))
+                    result = registered.run(job, Progress(db.session, job_id))
                 except MemoryError:
                     return MEMORY_EXIT
                 except JobError as err:
@@ -328,7 +336,7 @@ def _child(app: Flask, job_id: int, megabytes: int) -> int:
                     ))  # fmt: skip
                     return 0
             db.session.commit()
-            _end(app, job_id, result=bounded(result or {}))
+            _end(app, job_id, result=bounded(result or {}, limit=registered.list_limit or RESULT_LIST_LIMIT))
             return 0
         except MemoryError:
             return MEMORY_EXIT
@@ -367,23 +375,28 @@ def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str
         db.session.remove()
 
 
-def bounded(value: Any, depth: int = 0) -> Any:
-    """A result kept small: every list cut to RESULT_LIST_LIMIT items (a `<key>_more` count beside it), nesting cut
-    at 6 levels, strings at 2,000 characters."""
+def bounded(value: Any, depth: int = 0, limit: int = RESULT_LIST_LIMIT) -> Any:
+    """A result kept small: every list cut to `limit` items (a `<key>_more` count beside it, added to the count the
+    task put there itself, as the import does for its rejections past the first 200), nesting cut at 6 levels,
+    strings at 2,000 characters."""
     if isinstance(value, str):
         return value[:2000]
     if depth > 6:
         return None
     if isinstance(value, dict):
         out: dict[str, Any] = {}
+        cut: dict[str, int] = {}
         for key, item in value.items():
-            if isinstance(item, list) and len(item) > RESULT_LIST_LIMIT:
-                out[f"{key}_more"] = len(item) - RESULT_LIST_LIMIT
-                item = item[:RESULT_LIST_LIMIT]
-            out[str(key)] = bounded(item, depth + 1)
+            if isinstance(item, list) and len(item) > limit:
+                cut[f"{key}_more"] = len(item) - limit
+                item = item[:limit]
+            out[str(key)] = bounded(item, depth + 1, limit)
+        for key, more in cut.items():
+            counted = out.get(key)
+            out[key] = more + (counted if isinstance(counted, int) and not isinstance(counted, bool) else 0)
         return out
     if isinstance(value, list | tuple):
-        return [bounded(item, depth + 1) for item in value[:RESULT_LIST_LIMIT]]
+        return [bounded(item, depth + 1, limit) for item in value[:limit]]
     return value
 
 

@@ -257,7 +257,7 @@ def import_running(session: Session, event: Event) -> Job | None:
     return jobs.running_for(session, event.id, "import")
 
 
-@jobs.task("import", counting="players_written")
+@jobs.task("import", counting="players_written", list_limit=MAX_REJECTED)  # the report keeps 200 rejections
 def _import_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     """Read the kept upload (no transaction open), then apply it in batches, each batch's commit carrying the
     job's counts. Stops at "needs the organizer" (columns to name, rounds to confirm): the job page asks."""

@@ -42,9 +42,9 @@ def listed(html: str) -> list[str]:
     return re.findall(r'/players/\d+">([^<]+)</a>', body)
 
 
-def test_a_japanese_player_list_is_imported_with_readings_handles_and_bushiroad_ids(app, organizer_of):
+def test_a_japanese_player_list_is_imported_with_readings_handles_and_bushiroad_ids(app, organizer_of, job_worker):
     client, event_id = organizer_of("ja")
-    assert import_players(client, event_id, SAMPLE).status_code == 200
+    assert import_players(client, event_id, SAMPLE, job_worker).status_code == 200
     with app.app_context():
         players = {p.name: p for p in db.session.scalars(select(Player).where(Player.event_id == event_id))}
         first = players["渡辺 一郎"]
@@ -53,9 +53,9 @@ def test_a_japanese_player_list_is_imported_with_readings_handles_and_bushiroad_
         assert players["後藤 誠"].handle is None
 
 
-def test_a_japanese_events_players_are_listed_in_gojuon_order_of_their_readings(app, organizer_of):
+def test_a_japanese_events_players_are_listed_in_gojuon_order_of_their_readings(app, organizer_of, job_worker):
     client, event_id = organizer_of("ja")
-    import_players(client, event_id, SAMPLE)
+    import_players(client, event_id, SAMPLE, job_worker)
     post_form(client, f"/events/{event_id}/players", {"name": "Anna Berg", "player_code": "X-1"})
     html = client.get(f"/events/{event_id}/players", headers=JA).get_data(as_text=True)
     assert listed(html) == [*GOJUON, "Anna Berg"], "か and が together, a player without a reading last"
@@ -63,17 +63,17 @@ def test_a_japanese_events_players_are_listed_in_gojuon_order_of_their_readings(
     assert "<h1>プレイヤー " in html and "プレイヤーを追加" in html and "大会ファイルを読み込む" in html
 
 
-def test_an_english_events_players_keep_the_order_of_their_names(app, organizer_of):
+def test_an_english_events_players_keep_the_order_of_their_names(app, organizer_of, job_worker):
     client, event_id = organizer_of("en")
-    import_players(client, event_id, SAMPLE)
+    import_players(client, event_id, SAMPLE, job_worker)
     html = client.get(f"/events/{event_id}/players").get_data(as_text=True)
     assert listed(html) == sorted(GOJUON)  # the order of the names' characters, as before
     assert listed(html) != GOJUON
 
 
-def test_the_import_report_reads_in_japanese(app, organizer_of):
+def test_the_import_report_reads_in_japanese(app, organizer_of, job_worker):
     client, event_id = organizer_of("ja")
-    html = import_players(client, event_id, SAMPLE).get_data(as_text=True)
+    html = import_players(client, event_id, SAMPLE, job_worker).get_data(as_text=True)
     assert "新しいプレイヤー5人。" in html and "<dt>不戦勝</dt>" in html
 
 

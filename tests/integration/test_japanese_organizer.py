@@ -67,10 +67,10 @@ def test_the_event_page_in_japanese_writes_the_date_2026年11月23日_and_names_
     assert '<dt>Language</dt><dd id="event-language">日本語</dd>' in html
 
 
-def test_an_import_in_japanese_says_what_is_wrong_with_each_row_in_japanese(japanese_organizer):
+def test_an_import_in_japanese_says_what_is_wrong_with_each_row_in_japanese(japanese_organizer, job_worker):
     client, event_id = japanese_organizer
     body = "name,player id,round,table,opponent id\n山田 太郎,J-1,,,\n鈴木 花,,,,\n,J-3,,,\n佐藤 蓮,J-4,2,x,J-1\n"
-    html = page(import_players(client, event_id, body))
+    html = page(import_players(client, event_id, body, job_worker))
     assert "表計算ファイル（CSVかTSV）" in html, "the file's format, named in Japanese"
     problems = [problem for _, problem in rejected_rows(html)]
     assert "プレイヤーIDが空欄です" in problems
@@ -78,9 +78,9 @@ def test_an_import_in_japanese_says_what_is_wrong_with_each_row_in_japanese(japa
     assert "第2ラウンド：卓番号「x」が数字ではありません" in problems
 
 
-def test_a_spreadsheet_whose_columns_are_unknown_asks_for_them_in_japanese(japanese_organizer):
+def test_a_spreadsheet_whose_columns_are_unknown_asks_for_them_in_japanese(japanese_organizer, job_worker):
     client, event_id = japanese_organizer
-    html = page(import_players(client, event_id, "Teilnehmer;Kennung\r\nLena Pike;K-1\r\n"))
+    html = page(import_players(client, event_id, "Teilnehmer;Kennung\r\nLena Pike;K-1\r\n", job_worker))
     assert 'id="column-mapping"' in html
     assert "ファイルの列を認識できませんでした。プレイヤーの名前かIDがどの列にあるか選んでください。" in html
     assert '<option value="">読み込まない</option>' in html and ">読み（フリガナ）</option>" in html

@@ -329,7 +329,7 @@ def _child(app: Flask, job_id: int, megabytes: int) -> int:
                     return 0
                 except Exception as err:
                     db.session.rollback()
-                    log.error("job %s (%s) failed:\n%s", job_id, job.kind, traceback.format_exc())
+                    log.error("job %s (%s) failed:\n%s", job_id, registered.kind, traceback.format_exc())
                     _end(app, job_id, failed=_(
                         "It stopped on an unexpected error (%(error)s); the details are in the worker's log.",
                         error=type(err).__name__,

@@ -42,8 +42,8 @@ PLAYER_ERRORS = {
 
 
 def player_error(code: int):
-    """A player's error page: their own small page (call.css, no script, no judges' menu), in the language of the
-    table's event unless the phone asks for another one we have (the route's event_id; i18n.select_locale)."""
+    """A player's error page: their own small page (call.css, no script, no judges' menu), in the language the phone
+    asks for, else the default: a link that is not a real table's says nothing of any event, not even its language."""
     title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
     text = str(text) % {"raise_hand": RAISE_YOUR_HAND}
     return render_template("calls/error.html", code=code, title=str(title), text=text), code

@@ -43,7 +43,8 @@ PLAYER_ERRORS = {
 
 def player_error(code: int):
     """A player's error page: their own small page (call.css, no script, no judges' menu), in the language the phone
-    asks for, else the default: a link that is not a real table's says nothing of any event, not even its language."""
+    asks for, else the table's event's once its link is checked (g.link_event), else the default: a made-up link says
+    nothing of any event, not even its language (i18n.SIGNED_LINK_ENDPOINTS)."""
     title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
     text = str(text) % {"raise_hand": RAISE_YOUR_HAND}
     return render_template("calls/error.html", code=code, title=str(title), text=text), code

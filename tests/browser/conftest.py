@@ -57,6 +57,8 @@ def _serve(tmp_path, *demo_options, worker=False):
     runner = app.test_cli_runner()
     assert runner.invoke(args=["demo", "--password", DEMO_PASSWORD, *demo_options]).exit_code == 0
     server = make_server("127.0.0.1", 0, app, threaded=True)
+    # The public address a deployment configures (links in emails, statement and call links): this server's own.
+    app.config["JUDGEAPP_BASE_URL"] = f"http://127.0.0.1:{server.server_port}"
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     url = Server(f"http://127.0.0.1:{server.server_port}")

@@ -153,11 +153,15 @@ def test_the_organizer_asks_for_the_qr_sheet_sees_it_being_prepared_and_download
     log_in(phone, live_server, "organizer@demo.test")
     phone.goto(f"{live_server}/events/1")
     phone.get_by_role("link", name="Tables' call links and QR sheet").click()
+    # The click returns once the page's answer starts arriving: count and measure it once it has loaded (its whole
+    # list parsed, its styles applied), which a busy machine makes take a while.
+    phone.wait_for_url(f"{live_server}/events/1/calls/links**")  # and its load event
     assert phone.locator("#table-links li").count() == 16  # the demo's 32 players sit at 16 tables
     assert no_horizontal_scroll(phone)
     shot(phone, "79-call-links-page")
     phone.get_by_role("button", name="Prepare the QR sheet (PDF)").click()
     phone.get_by_text("The QR sheet is being prepared: it will be offered for download on this page.").wait_for()
+    phone.wait_for_load_state()  # the page after the redirect, loaded before it is measured
     assert phone.locator("#qr-sheet-state").inner_text() == "Waiting to be prepared."  # no worker has taken it yet
     assert phone.locator("#qr-sheet-title").inner_text() == "QR sheet, tables 1 to 16"
     assert no_horizontal_scroll(phone)

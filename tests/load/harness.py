@@ -31,6 +31,7 @@ from tests.conftest import CSRF_RE, KEY_RE
 ROOT = Path(__file__).resolve().parents[2]
 SAVED_RE = re.compile(r"/events/(\d+)/incidents/(\d+)\?saved=1$")
 PASSWORD = "load-test-password"
+STARTUP_SECONDS = 120  # gunicorn and its workers up: a condition waited for, generous for a busy machine
 CODES = [("3.5.2", "warning"), ("3.2.1", "warning"), ("3.3.1", "caution"), ("3.9.1", "warning")]
 
 
@@ -101,7 +102,8 @@ class Gunicorn:
             raise
 
     def _wait_until_up(self, workers: int) -> None:
-        deadline = time.monotonic() + 30
+        # Four workers each import the app and load every policy: on a busy 2-core machine that took over 30 s
+        deadline = time.monotonic() + STARTUP_SECONDS
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"gunicorn exited with {self.process.returncode}")
@@ -111,7 +113,7 @@ class Gunicorn:
             except requests.RequestException:  # not listening yet, or a worker still booting
                 pass
             time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start within 30 s")
+        raise RuntimeError(f"gunicorn did not start within {STARTUP_SECONDS} s")
 
     def workers(self) -> list[int]:
         """Worker processes: the master's children, read from /proc."""
@@ -136,10 +138,10 @@ class Gunicorn:
 
     def wait_for_answers(self, method: str, path: str, count: int) -> list[tuple[int, int]]:
         """answered_by() once `count` answers are logged (a worker logs an answer just after sending it)."""
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 60
         while len(answers := self.answered_by(method, path)) < count:
             if time.monotonic() > deadline:
-                raise RuntimeError(f"{len(answers)} of {count} answers to {method} {path} logged after 30 s")
+                raise RuntimeError(f"{len(answers)} of {count} answers to {method} {path} logged after 60 s")
             time.sleep(0.02)
         return answers
 

@@ -3,12 +3,14 @@ and for a browser, the venue's clock, and a refusal that says why on the page.""
 
 from __future__ import annotations
 
+import io
 import re
 from datetime import datetime
 from typing import NoReturn
 from urllib.parse import unquote, urlsplit
 
-from flask import abort, flash, jsonify, make_response, redirect, render_template
+from flask import abort, flash, jsonify, make_response, redirect, render_template, send_file
+from werkzeug.wrappers import Response
 
 from .texts import gettext as _
 from .texts import lazy_gettext as _l
@@ -183,4 +185,14 @@ def too_large_text(limit: int | None) -> str:
         "What was sent is larger than this page accepts (at most %(size)s). Nothing was saved: go back and send "
         "a smaller file, or shorten the text.",
         size=size,
+    )
+
+
+def send_kept(kept) -> Response:
+    """A file a job made and kept (renders.stored_file: a JobFile, or None when there is none of that kind at that
+    event), sent as a download that is read, never made again: 404 when there is none."""
+    if kept is None:
+        abort(404)
+    return send_file(
+        io.BytesIO(kept.data), mimetype=kept.mimetype, as_attachment=True, download_name=kept.filename, max_age=0
     )

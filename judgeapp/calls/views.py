@@ -3,9 +3,7 @@ taking, handing to the head judge and closing. Thin views."""
 
 from __future__ import annotations
 
-import io
-
-from flask import abort, current_app, flash, g, jsonify, redirect, render_template, request, send_file, url_for
+from flask import current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -16,7 +14,7 @@ from ..extensions import db, limiter
 from ..incidents.services import table_count
 from ..models import utcnow
 from ..permissions import Action, Role, decide, event_route, found
-from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form
+from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form, send_kept
 from . import bp, services
 from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
@@ -358,9 +356,4 @@ def sheet(event, roles):
 def sheet_download(event, roles, sheet_id):
     """A finished QR sheet (`sheet_id`: the id of the job that made it), as stored: a GET that reads, never
     renders."""
-    kept = renders.stored_file(db.session, event, renders.QR_SHEET, sheet_id)
-    if kept is None:
-        abort(404)
-    return send_file(
-        io.BytesIO(kept.data), mimetype=kept.mimetype, as_attachment=True, download_name=kept.filename, max_age=0
-    )
+    return send_kept(renders.stored_file(db.session, event, renders.QR_SHEET, sheet_id))

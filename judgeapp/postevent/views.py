@@ -16,7 +16,7 @@ from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
 from ..reports import in_language, slug
 from ..reports.event import bar_chart_svg
-from ..web import refuse_form
+from ..web import refuse_form, send_kept
 from . import bp, services
 from .forms import CloseForm, LookupForm, ReopenForm, ReportPdfForm
 
@@ -156,12 +156,7 @@ def prepare_report_pdf(event, roles):
 def report_pdf_download(event, roles, pdf_id):
     """A finished report PDF (`pdf_id`: the id of the job that made it), as stored: a GET that reads, never
     renders."""
-    kept = renders.stored_file(db.session, event, renders.EVENT_REPORT, pdf_id)
-    if kept is None:
-        abort(404)
-    return send_file(
-        BytesIO(kept.data), mimetype=kept.mimetype, as_attachment=True, max_age=0, download_name=kept.filename
-    )
+    return send_kept(renders.stored_file(db.session, event, renders.EVENT_REPORT, pdf_id))
 
 
 @bp.route("/events/<int:event_id>/export/<kind>.csv")

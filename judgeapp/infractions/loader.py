@@ -94,6 +94,15 @@ def _more_line(more: int) -> str:
     return f"… and {more:,} more problems" if more != 1 else "… and 1 more problem"
 
 
+def _yaml_refusal(path: str, exc: yaml.YAMLError) -> CatalogError:
+    """A file libyaml could not read, said with its line and column where the error has them."""
+    if isinstance(exc, yaml.MarkedYAMLError):
+        mark = exc.problem_mark or exc.context_mark
+        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
+        return CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"])
+    return CatalogError(path, [f"{path}: YAML error: {exc}"])
+
+
 def _bounded(text: str, path: str) -> None:
     """Refuse, before anything is composed, a file that no policy needs and that could cost the server dear: an
     anchor or alias (`&a`, `*a`: the "billion laughs" of YAML), nesting deeper than MAX_DEPTH, more than MAX_EVENTS
@@ -120,12 +129,8 @@ def _bounded(text: str, path: str) -> None:
                 raise CatalogError(path, [f"{where}: a text longer than {MAX_SCALAR_CHARS:,} characters"])
             if events > MAX_EVENTS:
                 raise CatalogError(path, [f"{where}: more than {MAX_EVENTS:,} entries; a policy has far fewer"])
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-        raise CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"]) from None
     except yaml.YAMLError as exc:
-        raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
+        raise _yaml_refusal(path, exc) from None
     finally:
         loader.dispose()
 
@@ -825,12 +830,8 @@ def parse_catalog(text: str, path: str = "<catalog>") -> Catalog:
         # One parse gives both the nodes (for line numbers and duplicate keys) and the data.
         root = loader.get_single_node()
         data = loader.construct_document(root) if root is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"{path}:{mark.line + 1}:{mark.column + 1}" if mark else path
-        raise CatalogError(path, [f"{where}: YAML syntax error: {exc.problem or exc.context}"]) from None
     except yaml.YAMLError as exc:
-        raise CatalogError(path, [f"{path}: YAML error: {exc}"]) from None
+        raise _yaml_refusal(path, exc) from None
     finally:
         loader.dispose()
 

@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session
 from . import audit
 from .lifecycles import JOB, JobState
 from .models import Event, Job, User, utcnow
+from .sandbox import address_space_limit
 from .texts import gettext as _
 from .texts import lazy_gettext as _l
 
@@ -344,13 +345,8 @@ def _child(app: Flask, job_id: int, megabytes: int) -> int:
 
 def _limit_memory(megabytes: int) -> None:
     """RLIMIT_AS: what this process maps now (the worker's code and libraries) plus the job's own `megabytes`."""
-    with open("/proc/self/statm") as statm:
-        mapped = int(statm.read().split()[0]) * resource.getpagesize()
-    limit = mapped + megabytes * 1024 * 1024
     _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    resource.setrlimit(resource.RLIMIT_AS, (address_space_limit(megabytes), hard))
 
 
 def _end(app: Flask, job_id: int, *, failed: str | None = None, result: dict[str, Any] | None = None) -> None:

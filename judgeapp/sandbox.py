@@ -123,13 +123,22 @@ def _address_space_now() -> int:
         return 0
 
 
+def address_space_limit(megabytes: int) -> int:
+    """An RLIMIT_AS in bytes for a forked process: what it maps now (the parent's code, libraries and data, which it
+    starts as a copy of) plus `megabytes` of its own, never above the hard limit already in force. The parse's child
+    here and each job's process (jobs.py) are limited this way."""
+    limit = _address_space_now() + megabytes * 1024 * 1024
+    _soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    return limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+
+
 def _child(write_fd: int, lim: Limits, func: Callable[..., Any], args: tuple, kwargs: dict) -> None:
     code = 0
     try:
         faulthandler.disable()  # a crash here is expected of a hostile file: no traceback dump in the server's log
         signal.signal(signal.SIGXCPU, signal.SIG_DFL)
         resource.setrlimit(resource.RLIMIT_CPU, (lim.cpu_seconds, lim.cpu_seconds + 1))
-        limit = _address_space_now() + lim.memory_mb * 1024 * 1024
+        limit = address_space_limit(lim.memory_mb)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # a crash leaves no core file behind
         try:

@@ -187,7 +187,11 @@ self.addEventListener("message", function (event) {
       mine = fresh = { account: account, checked: data.checked, until: data.until, urls: (data.current || []).slice() };
     }
     return Promise.all(data.urls.map(function (path) {
-      var done = keptAt[path] >= data.checked && !fetching[path] ? Promise.resolve(true) : fetchAndKeep(path);
+      var done = keptAt[path] >= data.checked && !fetching[path] ? Promise.resolve(true) : fetchAndKeep(path).then(
+        function (kept) {  // joined a fetch answered before the phone knew this account (a load not yet controlled): once more
+          if (kept) return true;
+          return phoneAccount().then(function (now) { return now === data.account ? fetchAndKeep(path) : false; });
+        });
       // each page counts as current from the moment it is kept (unless something was sent meanwhile)
       return done.then(function (kept) { if (kept && mine && fresh === mine) mine.urls.push(path); });
     }));

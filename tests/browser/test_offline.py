@@ -40,17 +40,18 @@ def ready_for_offline(page, base):
     while not page.evaluate("!!document.body.dataset.user"):
         assert time.monotonic() < deadline, f"{page.url}: not the signed-in page after 60 s"
         page.reload()
-    eventually(
-        page,
-        """async () => {
+    missing = """async () => {
         const copy = await JudgeOutbox.copy(document.body.dataset.user);
         const cache = await caches.open('judgeapp-pages');
-        if (!copy) return false;
-        for (const url of copy.events[0].pages) if (!(await cache.match(url))) return false;
-        return true;
-    }""",
-        seconds=30,  # the worker fetches the pages in the background: slower on a loaded CI machine
-    )
+        if (!copy) return ['(no copy)'];
+        const out = [];
+        for (const url of copy.events[0].pages) if (!(await cache.match(url))) out.push(url);
+        return out;
+    }"""
+    deadline = time.monotonic() + 30  # the worker fetches the pages in the background: slower on a loaded CI machine
+    while left := page.evaluate(missing):
+        assert time.monotonic() < deadline, f"{page.url}: not kept after 30 s: {left}"
+        page.wait_for_timeout(100)
 
 
 def eventually(page, script: str, seconds: float = 15):

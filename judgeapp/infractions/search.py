@@ -79,6 +79,115 @@ IRREGULAR = {
 }  # fmt: skip
 
 
+# ---- Japanese word analysis (the same in judgeapp/static/js/search.js `pieces`): no dictionary, only the kind of each
+# character. A run of Japanese script is cut where kanji, katakana and hiragana meet; a kanji run is a stem, a katakana
+# run is a word, and hiragana is okurigana, particles, endings or now and then a word of its own. So 取った, 取る, 取り,
+# 取って are all 取; 払ってない, 払わない, 払って are 払; 引きすぎた, 引き過ぎ and 引きすぎ are 引 + すぎ; and
+# 山札から多めに取った is 山札, 多, 取. The phrases in the data are cut the same way (`finder_entries`), so a query's
+# pieces meet the infraction's by the same stems.
+
+# particles and the like that end a word in hiragana (longest first where one starts another)
+JA_PARTICLES = ("から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や")
+# endings of a verb written in hiragana (いじった, いじって, いじる -> いじ), longest first
+JA_ENDINGS = (
+    "なかった", "ちゃった", "ってない", "ていた", "ている", "てない", "ました", "ません", "ってた", "ってる", "ます",
+    "った", "って", "いた", "いて", "んだ", "んで", "ない", "てる", "てた", "た", "て", "る", "り",
+)  # fmt: skip
+# hiragana that says little (a piece of only these is dropped)
+JA_STOP = frozenset(
+    [
+        "こと", "もの", "ため", "よう", "とき", "ところ", "ちゃん", "さん", "くん", "ない", "ある", "いる", "する", "なる",
+        "これ", "それ", "あれ", "この", "その", "あの", "ここ", "そこ", "まだ", "もう", "ずっと", "ちょっと", "しま",
+    ]
+)  # fmt: skip
+SUGI = "すぎ"  # ～すぎ / ～過ぎ (too much): a piece of its own
+
+
+def _ja_kind(c: int) -> str:
+    if 0x3041 <= c <= 0x309F:
+        return "h"
+    if 0x30A0 <= c <= 0x30FF:
+        return "h" if c == 0x30FC else "k"  # ー joins the run before it (see _ja_chunks)
+    return "c"  # kanji and 々
+
+
+def _ja_chunks(run: str) -> list[tuple[str, str]]:
+    """A run of Japanese script (not yet kana-folded) cut where its script changes: ("c", kanji), ("k", katakana),
+    ("h", hiragana); the long vowel mark ー stays with the run before it (katakana at the start)."""
+    out: list[tuple[str, str]] = []
+    for ch in run:
+        c = ord(ch)
+        kind = _ja_kind(c)
+        if c == 0x30FC:
+            kind = out[-1][0] if out else "k"
+        if out and out[-1][0] == kind:
+            out[-1] = (kind, out[-1][1] + ch)
+        else:
+            out.append((kind, ch))
+    return out
+
+
+def _ja_stem(word: str) -> str:
+    """A hiragana word without a verb's ending, when two characters or more are left (いじった -> いじ)."""
+    for end in JA_ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= 2:
+            return word[: -len(end)]
+    return word
+
+
+def _ja_hiragana(text: str, after_word: bool) -> list[str]:
+    """The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana: 取った) or after a
+    katakana word as する (ドローした) is dropped, but for ～すぎ; another part is a word, by its stem (`_ja_stem`),
+    unless it says little."""
+    parts, cur, i = [], "", 0
+    while i < len(text):
+        hit = next((p for p in JA_PARTICLES if text.startswith(p, i)), "")
+        if hit:
+            parts.append(cur)
+            cur, i = "", i + len(hit)
+        else:
+            cur, i = cur + text[i], i + 1
+    parts.append(cur)
+    out: list[str] = []
+    for n, part in enumerate(parts):
+        at = part.find(SUGI)
+        head = part[:at] if at >= 0 else part
+        if head and not (n == 0 and after_word):
+            word = _ja_stem(head)
+            if (len(word) >= 2 or at >= 0) and word not in JA_STOP:
+                out.append(word)
+        if at >= 0:
+            out.append(SUGI)
+    return out
+
+
+def pieces(run: str) -> list[str]:
+    """The content pieces of a run of Japanese script (NFKC, lower case, katakana as typed), folded: each kanji run as
+    a stem (its okurigana and endings dropped), each katakana word, the hiragana words between particles by their
+    stems, and すぎ for ～すぎ or ～過ぎ. Particles (を、が、に、で、から、の …) are dropped."""
+    chunks = _ja_chunks(run)
+    out: list[str] = []
+    for n, (kind, text) in enumerate(chunks):
+        nxt = chunks[n + 1][1] if n + 1 < len(chunks) else ""
+        if kind == "c":
+            sugi = text.endswith("過") and nxt.startswith("ぎ")
+            stem_ = text[:-1] if sugi else text
+            out += [stem_] if stem_ else []
+            out += [SUGI] if sugi else []
+        elif kind == "k":
+            if len(text) >= 2:
+                out.append(fold(text))
+        else:
+            after = chunks[n - 1][0] if n else ""
+            out += _ja_hiragana(text, after == "c" or (after == "k" and text[0] in "しすさせ"))
+    return out
+
+
+def _normal(text: str) -> str:
+    """Text as typed, made comparable but for kana: NFKC, lower case, one space between words."""
+    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).lower()).strip()
+
+
 def _is_cjk(c: int) -> bool:
     return (
         0x3040 <= c <= 0x30FF or 0x3400 <= c <= 0x4DBF or 0x4E00 <= c <= 0x9FFF or 0xF900 <= c <= 0xFAFF or c == 0x3005
@@ -164,29 +273,27 @@ def _word_points(q: str, qs: str, w: str) -> int:
     return 0
 
 
-def _cjk_points(run: str, field: _Field) -> int:
-    """How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of
-    the share of its two-character pieces the field holds (at least half of them, for a run of three or more), and a
-    Japanese word of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of
-    whose pieces it holds; else 0."""
-    if run in field.text:
+def _piece_points(piece: str, field: _Field) -> int:
+    """How well a Japanese piece (`pieces`) matches a field: EXACT when the field has the same piece (the same stem:
+    取 of 取った meets 取 of 取る); CJK_PART when the field's text holds it (two characters or more with a kanji, three
+    of kana: 山札 in 山札の上); for one kanji, PREFIX when a piece of the field starts with it (罵 of 罵った, 罵倒);
+    else the better of a piece of the field it holds (対戦中 holds 対戦) and, for three characters or more, the share
+    of its two-character pieces the field holds (at least half); else 0."""
+    if piece in field.pieces:
         return EXACT
+    if len(piece) >= (2 if any(_ja_kind(ord(c)) == "c" for c in piece) else 3) and piece in field.text:
+        return CJK_PART
     best = 0
-    if len(run) >= 3:
-        total = len(run) - 1
-        found = sum(1 for i in range(total) if run[i : i + 2] in field.text)
+    if len(piece) == 1:
+        return PREFIX if any(p.startswith(piece) for p in field.pieces) else 0
+    for p in field.pieces:
+        if len(p) >= 2 and p in piece:
+            best = max(best, min(CJK_PART, 4 + len(p)))
+    if len(piece) >= 3:
+        total = len(piece) - 1
+        found = sum(1 for i in range(total) if piece[i : i + 2] in field.text)
         if found * 2 >= total:
-            best = CJK_PART * found // total
-    for word in field.jwords:
-        if len(word) < 2:
-            continue
-        if word in run:
-            best = max(best, min(CJK_PART, 4 + len(word)))
-        elif len(word) >= 3:
-            total = len(word) - 1
-            found = sum(1 for i in range(total) if word[i : i + 2] in run)
-            if found * 3 >= total * 2:
-                best = max(best, (CJK_PART - 2) * found // total)
+            best = max(best, CJK_PART * found // total)
     return best
 
 
@@ -210,7 +317,7 @@ class _Field:
     weight: int
     text: str
     words: tuple[str, ...]  # its words of Latin letters and digits
-    jwords: tuple[str, ...]  # its runs of Japanese script
+    pieces: frozenset[str]  # its Japanese pieces (`pieces`)
 
 
 def _looks_like_code(q: str) -> bool:
@@ -219,11 +326,8 @@ def _looks_like_code(q: str) -> bool:
 
 def _fields(entry: dict[str, Any]) -> list[_Field]:
     fields = []
-    for weight, text in entry["fields"]:
-        found = terms(text)
-        fields.append(
-            _Field(weight, text, tuple(x for k, x in found if k == "w"), tuple(x for k, x in found if k == "j"))
-        )
+    for weight, text, jpieces in entry["fields"]:
+        fields.append(_Field(weight, text, tuple(x for k, x in terms(text) if k == "w"), frozenset(jpieces)))
     return fields
 
 
@@ -245,7 +349,7 @@ def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[t
         top = top_weight = 0
         qs = stem(t) if kind == "w" else ""
         for f in fields:
-            pts = _cjk_points(t, f) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
+            pts = _piece_points(t, f) if kind == "j" else max((_word_points(t, qs, w) for w in f.words), default=0)
             if pts * f.weight > top * top_weight or (
                 pts and pts * f.weight == top * top_weight and f.weight > top_weight
             ):
@@ -255,10 +359,11 @@ def _term_matches(fields: list[_Field], qterms: list[tuple[str, str]]) -> list[t
 
 
 def _score(
-    fields: list[_Field], found: list[tuple[int, int]], rarity: list[int], qterms: list[tuple[str, str]]
+    fields: list[_Field], found: list[tuple[int, int]], rarity: list[int], joined: str, words: int
 ) -> tuple[int, str, bool] | None:
     """An entry's score: per matched term its rarity (fewer entries matching it, more) times (20 + points x weight),
-    plus a bonus when a field is the query itself, or holds its words in a run."""
+    plus a bonus when a field is the query itself (`joined`: its words and Japanese runs, folded), or holds its
+    `words` (more than one) in a run."""
     total = best = best_weight = 0
     whole = True
     for (top, top_weight), r in zip(found, rarity, strict=True):
@@ -270,13 +375,13 @@ def _score(
             whole = False
     if not total:
         return None
-    joined, bonus = " ".join(t for _, t in qterms), 0
+    bonus = 0
     for f in fields:
         b = (
             300 * f.weight
             if f.text == joined
             else 150 * f.weight
-            if len(qterms) > 1 and f" {joined} " in f" {f.text} "
+            if words > 1 and f" {joined} " in f" {f.text} "
             else 0
         )
         bonus = max(bonus, b)
@@ -293,10 +398,13 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
     entries match counting for more; ties go to the most used (`usage`: code -> count at this event), then to
     catalog order. An empty query, or only little words, finds nothing."""
     usage = usage or {}
-    q = re.sub(r"\s+", " ", fold(query or "").strip())
+    typed = _normal(query or "")  # katakana as typed: the Japanese analysis tells it from hiragana
+    q = fold(typed)
     if not q:
         return []
-    qterms = [t for t in terms(q) if t[0] != "w" or t[1] not in STOP]
+    said = [t for t in terms(typed) if t[0] != "w" or t[1] not in STOP]
+    qterms = [(k, x) for k, t in said for x in ([t] if k == "w" else pieces(t))]
+    joined = " ".join(fold(t) for _, t in said)
     code_like = _looks_like_code(q)
     if not qterms and not code_like:
         return []
@@ -312,7 +420,7 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
         elif code_like and code.startswith(q):
             s = 500000 + (1000 if code[len(q) : len(q) + 1] == "." else 0) - len(code), "code-prefix", False
         else:
-            s = _score(fields[index], found[index], rarity, qterms)
+            s = _score(fields[index], found[index], rarity, joined, len(said))
         if s:
             hits.append((-s[0], -usage.get(entry["code"], 0), index, Hit(entry["code"], *s)))
     return [hit for *_, hit in sorted(hits, key=lambda x: x[:3])]
@@ -320,7 +428,7 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
 
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:
     """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
-    `rank`): `{"code", "fields": [[weight, folded text], …]}`. NAME: its name in every language and the readings;
+    `rank`): `{"code", "fields": [[weight, folded text, its Japanese pieces (`pieces`)], …]}`. NAME: its name in every language and the readings;
     PHRASE: the policy's phrases for it in every language, the source text's synonyms, its sub-section's names; NOTE:
     its notes and remedy in every language. Every language is searched whatever the page's: a Japanese judge may type
     an English word."""
@@ -338,7 +446,8 @@ def finder_entries(policy: Policy) -> list[dict[str, Any]]:
                 folded = re.sub(r"\s+", " ", fold(text)).strip()
                 if folded and (weight, folded) not in seen:
                     seen.add((weight, folded))
-                    fields.append([weight, folded])
+                    runs = [t for k, t in terms(_normal(text)) if k == "j"]
+                    fields.append([weight, folded, list(dict.fromkeys(p for run in runs for p in pieces(run)))])
         out.append({"code": inf.code, "fields": fields})
     return out
 

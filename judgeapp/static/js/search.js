@@ -64,6 +64,96 @@ var IRREGULAR = {
   did: "do", done: "do", does: "do", has: "have", had: "have", men: "man", dice: "die", children: "child"
 };
 
+// ---- Japanese word analysis (judgeapp/infractions/search.py `pieces`, the same step by step): no dictionary, only the
+// kind of each character. A run of Japanese script is cut where kanji, katakana and hiragana meet; a kanji run is a
+// stem, a katakana run a word, and hiragana is okurigana, particles, endings or now and then a word of its own: 取った,
+// 取る, 取り, 取って are all 取; 払ってない, 払わない are 払; 引きすぎた, 引き過ぎ are 引 + すぎ; 山札から多めに取った is
+// 山札, 多, 取. The server cuts the phrases in the data the same way (the third member of each finder field).
+var JA_PARTICLES = ["から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や"];
+var JA_ENDINGS = ["なかった", "ちゃった", "ってない", "ていた", "ている", "てない", "ました", "ません", "ってた", "ってる",
+  "ます", "った", "って", "いた", "いて", "んだ", "んで", "ない", "てる", "てた", "た", "て", "る", "り"];
+var JA_STOP = ["こと", "もの", "ため", "よう", "とき", "ところ", "ちゃん", "さん", "くん", "ない", "ある", "いる", "する",
+  "なる", "これ", "それ", "あれ", "この", "その", "あの", "ここ", "そこ", "まだ", "もう", "ずっと", "ちょっと", "しま"];
+var SUGI = "すぎ";
+
+function jaKind(c) {
+  if (c >= 0x3041 && c <= 0x309f) return "h";
+  if (c >= 0x30a0 && c <= 0x30ff) return c === 0x30fc ? "h" : "k";
+  return "c";
+}
+
+// A run cut where its script changes: [kind, text], kind "c" kanji, "k" katakana, "h" hiragana; ー stays with the run
+// before it (katakana at the start).
+function jaChunks(run) {
+  var out = [];
+  for (var ch of run) {
+    var c = ch.codePointAt(0), kind = jaKind(c);
+    if (c === 0x30fc) kind = out.length ? out[out.length - 1][0] : "k";
+    if (out.length && out[out.length - 1][0] === kind) out[out.length - 1][1] += ch;
+    else out.push([kind, ch]);
+  }
+  return out;
+}
+
+// A hiragana word without a verb's ending, when two characters or more are left (いじった -> いじ).
+function jaStem(word) {
+  var w = Array.from(word);
+  for (var i = 0; i < JA_ENDINGS.length; i++) {
+    var end = JA_ENDINGS[i], n = Array.from(end).length;
+    if (word.endsWith(end) && w.length - n >= 2) return w.slice(0, w.length - n).join("");
+  }
+  return word;
+}
+
+// The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana) or after a katakana
+// word as する is dropped, but for ～すぎ; another part is a word, by its stem, unless it says little.
+function jaHiragana(text, afterWord) {
+  var parts = [], cur = "", chars = Array.from(text), i = 0;
+  while (i < chars.length) {
+    var rest = chars.slice(i).join(""), hit = "";
+    for (var j = 0; j < JA_PARTICLES.length; j++) if (rest.startsWith(JA_PARTICLES[j])) { hit = JA_PARTICLES[j]; break; }
+    if (hit) { parts.push(cur); cur = ""; i += Array.from(hit).length; }
+    else { cur += chars[i]; i++; }
+  }
+  parts.push(cur);
+  var out = [];
+  parts.forEach(function (part, n) {
+    var at = part.indexOf(SUGI), head = at >= 0 ? part.slice(0, at) : part;
+    if (head && !(n === 0 && afterWord)) {
+      var word = jaStem(head);
+      if ((Array.from(word).length >= 2 || at >= 0) && JA_STOP.indexOf(word) === -1) out.push(word);
+    }
+    if (at >= 0) out.push(SUGI);
+  });
+  return out;
+}
+
+// The content pieces of a run of Japanese script (NFKC, lower case, katakana as typed), folded: each kanji run as a
+// stem (okurigana and endings dropped), each katakana word, the hiragana words between particles by their stems, and
+// すぎ for ～すぎ or ～過ぎ. Particles (を、が、に、で、から、の …) are dropped.
+export function pieces(run) {
+  var chunks = jaChunks(run), out = [];
+  chunks.forEach(function (chunk, n) {
+    var kind = chunk[0], text = chunk[1], next = n + 1 < chunks.length ? chunks[n + 1][1] : "";
+    if (kind === "c") {
+      var sugi = text.endsWith("過") && next.startsWith("ぎ"), stem = sugi ? Array.from(text).slice(0, -1).join("") : text;
+      if (stem) out.push(stem);
+      if (sugi) out.push(SUGI);
+    } else if (kind === "k") {
+      if (Array.from(text).length >= 2) out.push(fold(text));
+    } else {
+      var after = n ? chunks[n - 1][0] : "";
+      out = out.concat(jaHiragana(text, after === "c" || (after === "k" && "しすさせ".indexOf(text[0]) !== -1)));
+    }
+  });
+  return out;
+}
+
+// Text as typed, made comparable but for kana: NFKC, lower case, one space between words.
+function normal(text) {
+  return String(text == null ? "" : text).normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim();
+}
+
 // Latin letters and digits make words; anything else outside Japanese script separates them.
 function isCjk(c) {
   return (c >= 0x3040 && c <= 0x30ff) || (c >= 0x3400 && c <= 0x4dbf) || (c >= 0x4e00 && c <= 0x9fff) ||
@@ -131,27 +221,28 @@ function wordPoints(q, qs, w) {
   return 0;
 }
 
-// How well a run of Japanese script matches a field: EXACT when the field holds it whole; else the better of the share
-// of its two-character pieces the field holds (at least half of them, for a run of three or more), and a Japanese word
-// of the field the run holds (a judge's sentence around a phrase: スマホ見てた holds スマホ) or most of whose pieces it
-// holds; else 0.
-function cjkPoints(run, field) {
-  if (field.text.indexOf(run) !== -1) return EXACT;
-  var best = 0, chars = Array.from(run), total, found, i;
-  if (chars.length >= 3) {
-    total = chars.length - 1; found = 0;
-    for (i = 0; i < total; i++) if (field.text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
-    if (found * 2 >= total) best = Math.floor((CJK_PART * found) / total);
+// How well a Japanese piece matches a field: EXACT when the field has the same piece (the same stem); CJK_PART when
+// the field's text holds it (two characters or more with a kanji, three of kana); for one kanji, PREFIX when a piece of
+// the field starts with it (罵, 罵倒); else the better of a piece of the field it holds (対戦中 holds 対戦) and, for
+// three characters or more, the share of its two-character pieces the field holds (at least half); else 0.
+function piecePoints(piece, field) {
+  if (field.pieces.has(piece)) return EXACT;
+  var chars = Array.from(piece), best = 0, i;
+  var kanji = chars.some(function (c) { return jaKind(c.codePointAt(0)) === "c"; });
+  if (chars.length >= (kanji ? 2 : 3) && field.text.indexOf(piece) !== -1) return CJK_PART;
+  if (chars.length === 1) {
+    for (var p of field.pieces) if (p.startsWith(piece)) return PREFIX;
+    return 0;
   }
-  field.jwords.forEach(function (word) {
-    var w = Array.from(word);
-    if (w.length < 2) return;
-    if (run.indexOf(word) !== -1) { best = Math.max(best, Math.min(CJK_PART, 4 + w.length)); return; }
-    if (w.length < 3) return;
-    var t = w.length - 1, f = 0;
-    for (var j = 0; j < t; j++) if (run.indexOf(w[j] + w[j + 1]) !== -1) f++;
-    if (f * 3 >= t * 2) best = Math.max(best, Math.floor(((CJK_PART - 2) * f) / t));
+  field.pieces.forEach(function (p) {
+    var n = Array.from(p).length;
+    if (n >= 2 && piece.indexOf(p) !== -1) best = Math.max(best, Math.min(CJK_PART, 4 + n));
   });
+  if (chars.length >= 3) {
+    var total = chars.length - 1, found = 0;
+    for (i = 0; i < total; i++) if (field.text.indexOf(chars[i] + chars[i + 1]) !== -1) found++;
+    if (found * 2 >= total) best = Math.max(best, Math.floor((CJK_PART * found) / total));
+  }
   return best;
 }
 
@@ -161,10 +252,8 @@ function fieldTerms(entry) {
   var got = CACHE.get(entry);
   if (!got) {
     got = entry.fields.map(function (f) {
-      var found = terms(f[1]), pick = function (kind) {
-        return found.filter(function (t) { return t[0] === kind; }).map(function (t) { return t[1]; });
-      };
-      return { weight: f[0], text: f[1], words: pick("w"), jwords: pick("j") };
+      var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
+      return { weight: f[0], text: f[1], words: words, pieces: new Set(f[2] || []) };
     });
     CACHE.set(entry, got);
   }
@@ -179,7 +268,7 @@ function termMatches(fields, qterms) {
     var top = 0, topWeight = 0, qs = t[0] === "w" ? stem(t[1]) : "";
     fields.forEach(function (f) {
       var pts = 0;
-      if (t[0] === "j") pts = cjkPoints(t[1], f);
+      if (t[0] === "j") pts = piecePoints(t[1], f);
       else f.words.forEach(function (w) { var p = wordPoints(t[1], qs, w); if (p > pts) pts = p; });
       if (pts * f.weight > top * topWeight || (pts && pts * f.weight === top * topWeight && f.weight > topWeight)) {
         top = pts; topWeight = f.weight;
@@ -190,8 +279,9 @@ function termMatches(fields, qterms) {
 }
 
 // An entry's score: per matched term its rarity (fewer entries matching it, more) times (20 + points x weight), plus a
-// bonus when a field is the query itself, or holds its words in a run.
-function score(fields, found, rarity, qterms) {
+// bonus when a field is the query itself (joined: its words and Japanese runs, folded), or holds its words (more than
+// one) in a run.
+function score(fields, found, rarity, joined, words) {
   var total = 0, best = 0, bestWeight = 0, whole = true;
   found.forEach(function (m, i) {
     var top = m[0], topWeight = m[1];
@@ -202,10 +292,10 @@ function score(fields, found, rarity, qterms) {
     if (top < FORM) whole = false;
   });
   if (!total) return null;
-  var joined = qterms.map(function (t) { return t[1]; }).join(" "), bonus = 0;
+  var bonus = 0;
   fields.forEach(function (f) {
     var b = f.text === joined ? 300 * f.weight
-      : qterms.length > 1 && (" " + f.text + " ").indexOf(" " + joined + " ") !== -1 ? 150 * f.weight : 0;
+      : words > 1 && (" " + f.text + " ").indexOf(" " + joined + " ") !== -1 ? 150 * f.weight : 0;
     if (b > bonus) bonus = b;
   });
   return { score: total + bonus, kind: KIND[bestWeight], whole: whole };
@@ -215,9 +305,15 @@ function rarityOf(n, df) { return Math.floor((100 * n) / (n + 3 * df)); }
 
 export function rank(entries, query, options) {
   var opts = options || {}, usage = opts.usage || {};
-  var q = fold(String(query == null ? "" : query)).trim().replace(/\s+/g, " ");
+  var typed = normal(query), q = fold(typed);  // katakana as typed: the Japanese analysis tells it from hiragana
   if (!q) return [];
-  var qterms = terms(q).filter(function (t) { return t[0] !== "w" || STOP.indexOf(t[1]) === -1; });
+  var said = terms(typed).filter(function (t) { return t[0] !== "w" || STOP.indexOf(t[1]) === -1; });
+  var qterms = [];
+  said.forEach(function (t) {
+    if (t[0] === "w") qterms.push(t);
+    else pieces(t[1]).forEach(function (p) { qterms.push(["j", p]); });
+  });
+  var joined = said.map(function (t) { return fold(t[1]); }).join(" ");
   var codeLike = looksLikeCode(q);
   if (!qterms.length && !codeLike) return [];
   var fields = entries.map(fieldTerms), found = fields.map(function (f) { return termMatches(f, qterms); });
@@ -230,7 +326,7 @@ export function rank(entries, query, options) {
     if (q === code) s = { score: 1000000, kind: "code", whole: true };
     else if (codeLike && code.indexOf(q) === 0) {
       s = { score: 500000 + (code.charAt(q.length) === "." ? 1000 : 0) - code.length, kind: "code-prefix", whole: false };
-    } else s = score(fields[index], found[index], rarity, qterms);
+    } else s = score(fields[index], found[index], rarity, joined, said.length);
     if (s) hits.push({ code: entry.code, score: s.score, kind: s.kind, whole: s.whole, used: usage[entry.code] || 0, index: index });
   });
   hits.sort(function (a, b) { return b.score - a.score || b.used - a.used || a.index - b.index; });

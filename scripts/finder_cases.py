@@ -9,6 +9,7 @@ Run after changing the ranker or a policy's words, then read the diff: every cha
 from __future__ import annotations
 
 import json
+import unicodedata
 import sys
 from pathlib import Path
 
@@ -16,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from judgeapp.infractions import load_catalog  # noqa: E402
-from judgeapp.infractions.search import finder_entries, rank_entries  # noqa: E402
+from judgeapp.infractions.search import finder_entries, pieces, rank_entries  # noqa: E402
 
 OUT = ROOT / "tests" / "shared" / "finder_cases.json"
 TOP = 3
@@ -86,8 +87,34 @@ EXTRA = {
         "引き過ぎ",
         "ひきすぎ",
         "手札",
+        # Japanese word analysis (issue 33, i33-ja): inflections to the stem, particles dropped, ～すぎ / ～過ぎ
+        "相手を怒鳴りつけた",
+        "山札をめくりすぎた",
+        "手札を何度もシャッフルしてた",
+        "デッキを切ってない",
+        "勝敗を書き間違えた",
+        "ストックを払わずにアタックした",
+        "引き過ぎた",
+        "ドローしすぎた",
+        "ｽﾄｯｸ払ってなかった",
+        "スマホいじってる",
+        "カードを多めに引いた",
+        "罵る",
+        "見過ごした",
+        "ちゃんと切ってない",
     ],
 }
+
+# Japanese runs and the pieces the analysis cuts them into (search.py and search.js `pieces`): one at least per rule
+PIECES = [
+    "取った", "取る", "取り", "取って", "払ってない", "払わない", "払って", "書いた", "書く", "罵った",
+    "引きすぎ", "引き過ぎ", "引きすぎた", "見過ぎ", "見過ごした", "ひきすぎ", "ヒキスギ", "考えすぎ",
+    "山札から多めに取った", "勝ち負けを逆に書いた", "デッキをシャッフルしてない", "デッキがシャッフルしてある",
+    "ドローしすぎ", "スマホいじってた", "スマホをいじる", "手札をいじりすぎ", "いじった", "トリガー忘れ",
+    "シャッフル不足", "しゃっふる", "ちゃんと切ってない", "遅れてきた", "うるさい", "相手にひどいことを言った",
+    "対戦中にスマホ", "クライマックスだけ反ってる", "ストックの払い忘れ", "サイコロが落ちた", "々", "ー", "ーー",
+    "すぎ", "を", "からまでの", "のぞいた", "わざとマーク",
+]  # fmt: skip
 
 
 def policy_words(policy) -> list[str]:
@@ -120,14 +147,17 @@ def main() -> None:
                 if hits:
                     case["first"] = {"kind": hits[0].kind, "whole": hits[0].whole, "score": hits[0].score}
                 cases.append(case)
+    runs = [{"run": unicodedata.normalize("NFKC", r).lower(), "pieces": pieces(unicodedata.normalize("NFKC", r).lower())} for r in PIECES]
     about = (
         "The finder's cases, shared by the server (judgeapp/infractions/search.py, tests/unit/test_finder.py) and the "
         "phone (judgeapp/static/js/search.js, tests/js/search.test.mjs): for each query of a policy, the codes of the "
-        "top results in order, and the first result's kind, whole-word flag and score. Written by "
+        "top results in order, and the first result's kind, whole-word flag and score; and `pieces`: Japanese runs "
+        "(NFKC, lower case) and the pieces the Japanese word analysis cuts them into (search.py and search.js `pieces`). "
+        "Written by "
         "scripts/finder_cases.py; a changed order is a changed answer, read the diff."
     )
-    OUT.write_text(json.dumps({"about": about, "cases": cases}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    print(f"{len(cases)} cases written to {OUT.relative_to(ROOT)}")
+    OUT.write_text(json.dumps({"about": about, "cases": cases, "pieces": runs}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(cases)} cases and {len(runs)} runs written to {OUT.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -88,10 +88,11 @@ IRREGULAR = {
 
 # particles and the like that end a word in hiragana (longest first where one starts another)
 JA_PARTICLES = ("から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や")
-# endings of a verb written in hiragana (いじった, いじって, いじる -> いじ), longest first
+# endings of a verb written in hiragana (いじった, いじって -> いじ), longest first; not る or り, which end many a word
+# written in hiragana for its katakana (しゃっふる)
 JA_ENDINGS = (
     "なかった", "ちゃった", "ってない", "ていた", "ている", "てない", "ました", "ません", "ってた", "ってる", "ます",
-    "った", "って", "いた", "いて", "んだ", "んで", "ない", "てる", "てた", "た", "て", "る", "り",
+    "った", "って", "いた", "いて", "んだ", "んで", "ない", "てる", "てた", "た", "て",
 )  # fmt: skip
 # hiragana that says little (a piece of only these is dropped)
 JA_STOP = frozenset(

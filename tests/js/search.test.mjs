@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { fold, matches, rank, stem, oneEdit } from "../../judgeapp/static/js/search.js";
+import { fold, matches, pieces, rank, stem, oneEdit } from "../../judgeapp/static/js/search.js";
 
 const CASES = JSON.parse(readFileSync(new URL("../shared/search_cases.json", import.meta.url), "utf8"));
 const FINDER = JSON.parse(readFileSync(new URL("../shared/finder_cases.json", import.meta.url), "utf8"));
@@ -32,6 +32,11 @@ test("the finder ranks every shared case in the server's order, with its kind, w
     assert.deepEqual(hits.slice(0, 3).map((h) => h.code), c.top, where);
     if (c.first) assert.deepEqual({ kind: hits[0].kind, whole: hits[0].whole, score: hits[0].score }, c.first, where);
   }
+});
+
+test("a Japanese run is cut into the server's pieces: stems without okurigana or endings, particles dropped", () => {
+  assert.ok(FINDER.pieces.length >= 40);
+  for (const c of FINDER.pieces) assert.deepEqual(pieces(c.run), c.pieces, c.run);
 });
 
 test("word forms meet at one stem, and one edit is one typo", () => {

@@ -3,12 +3,13 @@ as the phone's judgeapp/static/js/search.js on the shared cases (tests/shared/fi
 words as policy data the loader checks."""
 
 import json
+import unicodedata
 from pathlib import Path
 
 import pytest
 
 from judgeapp.infractions import CatalogError, load_catalog, parse_catalog
-from judgeapp.infractions.search import finder_entries, one_edit, rank, rank_entries, stem, terms
+from judgeapp.infractions.search import finder_entries, one_edit, pieces, rank, rank_entries, stem, terms
 from tests.conftest import CATALOG
 
 SHARED = json.loads((Path(__file__).parents[1] / "shared" / "finder_cases.json").read_text(encoding="utf-8"))
@@ -38,6 +39,11 @@ def test_the_shared_cases_are_at_least_200_over_both_languages_and_several_polic
 @pytest.fixture(scope="module")
 def entries(catalog):
     return {pid: finder_entries(p) for pid, p in catalog.policies.items()}
+
+
+@pytest.mark.parametrize("case", SHARED["pieces"], ids=[c["run"] for c in SHARED["pieces"]])
+def test_the_server_cuts_each_shared_japanese_run_into_the_pieces_the_phone_gives(case):
+    assert pieces(case["run"]) == case["pieces"]
 
 
 @pytest.mark.parametrize("case", SHARED["cases"], ids=[f"{c['policy']}:{c['query']}" for c in SHARED["cases"]])
@@ -165,6 +171,44 @@ def test_text_splits_into_words_and_runs_of_japanese_script():
         ("j", "引きすぎ"),
         ("j", "すまほ"),
     ]
+
+
+# ---- Japanese word analysis: inflections meet at the stem the data's words share, particles are dropped
+
+
+@pytest.mark.parametrize(
+    ("forms", "expected"),
+    [
+        (("取った", "取る", "取り", "取って"), ["取"]),
+        (("払ってない", "払わない", "払って"), ["払"]),
+        (("書いた", "書く"), ["書"]),
+        (("罵った", "罵る"), ["罵"]),
+        (("引きすぎ", "引き過ぎ", "引きすぎた", "引き過ぎた"), ["引", "すぎ"]),
+        (("山札から多めに取った", "山札から多く取る"), ["山札", "多", "取"]),
+        (("デッキをシャッフルしてない", "デッキがシャッフルしてある", "ﾃﾞｯｷのｼｬｯﾌﾙ"), ["でっき", "しゃっふる"]),
+        (("スマホをいじってた", "スマホいじってる"), ["すまほ", "いじ"]),
+        (("ドローしすぎた",), ["どろー", "すぎ"]),
+        (("見過ごした",), ["見過"]),  # 過 + ご is another word (overlook), not ～過ぎ
+    ],
+)
+def test_japanese_verb_forms_and_particles_reduce_to_the_pieces_the_data_shares(forms, expected):
+    for form in forms:
+        assert pieces(unicodedata.normalize("NFKC", form).lower()) == expected, form
+
+
+@pytest.mark.parametrize(
+    ("query", "right"),
+    [
+        ("相手を怒鳴りつけた", {"3.8.1", "3.8.2"}),
+        ("山札をめくりすぎた", {"3.5.3.1", "3.5.3.2"}),
+        ("手札を何度もシャッフルしてた", {"3.21"}),
+        ("デッキを切ってない", {"3.12"}),
+        ("勝敗を書き間違えた", {"3.19.1"}),
+        ("ストックを払わずにアタックした", {"3.3.1", "3.3.2", "3.3.3"}),
+    ],
+)
+def test_an_inflected_japanese_sentence_finds_its_infraction_first(bushiroad, query, right):
+    assert codes(bushiroad, query)[0] in right, codes(bushiroad, query)
 
 
 # ---- the words as policy data

@@ -318,7 +318,7 @@ class _Field:
     weight: int
     text: str
     words: tuple[str, ...]  # its words of Latin letters and digits
-    pieces: frozenset[str]  # its Japanese pieces (`pieces`)
+    pieces: frozenset[str]  # the pieces of its runs of Japanese script (`pieces`)
 
 
 def _looks_like_code(q: str) -> bool:
@@ -327,8 +327,10 @@ def _looks_like_code(q: str) -> bool:
 
 def _fields(entry: dict[str, Any]) -> list[_Field]:
     fields = []
-    for weight, text, jpieces in entry["fields"]:
-        fields.append(_Field(weight, text, tuple(x for k, x in terms(text) if k == "w"), frozenset(jpieces)))
+    for weight, text in entry["fields"]:
+        folded, runs = fold(text), [t for k, t in terms(text) if k == "j"]
+        words = tuple(x for k, x in terms(folded) if k == "w")
+        fields.append(_Field(weight, folded, words, frozenset(p for run in runs for p in pieces(run))))
     return fields
 
 
@@ -429,7 +431,8 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
 
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:
     """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
-    `rank`): `{"code", "fields": [[weight, folded text, its Japanese pieces (`pieces`)], …]}`. NAME: its name in every language and the readings;
+    `rank`): `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
+(the Japanese analysis, `pieces`, tells katakana from hiragana; each side folds the text itself). NAME: its name in every language and the readings;
     PHRASE: the policy's phrases for it in every language, the source text's synonyms, its sub-section's names; NOTE:
     its notes and remedy in every language. Every language is searched whatever the page's: a Japanese judge may type
     an English word."""
@@ -444,11 +447,10 @@ def finder_entries(policy: Policy) -> list[dict[str, Any]]:
         seen: set[tuple[int, str]] = set()
         for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
             for text in texts:
-                folded = re.sub(r"\s+", " ", fold(text)).strip()
+                typed, folded = _normal(text), re.sub(r"\s+", " ", fold(text)).strip()
                 if folded and (weight, folded) not in seen:
                     seen.add((weight, folded))
-                    runs = [t for k, t in terms(_normal(text)) if k == "j"]
-                    fields.append([weight, folded, list(dict.fromkeys(p for run in runs for p in pieces(run)))])
+                    fields.append([weight, typed])
         out.append({"code": inf.code, "fields": fields})
     return out
 

@@ -28,7 +28,8 @@ export function matches(code, text, query) {
 // rank(entries, query, {lang, usage}) -> [{code, score, kind, whole}], best first.
 //   entries: the policy's finder entries as the server exports them (judgeapp/infractions/search.py
 //     `finder_entries(policy)`, which the incident form embeds as JSON: <script type="application/json"
-//     id="infraction-finder">{{ entries|tojson }}</script>): [{code, fields: [[weight, folded text], ...]}], in
+//     id="infraction-finder">{{ entries|tojson }}</script>): [{code, fields: [[weight, text], ...]}] (text in NFKC and
+//     lower case, katakana as written: rank folds it, and cuts its Japanese into pieces), in
 //     catalog order. Names to show come from the form's own choices (code -> "code name"). Weights: NAME (a name in
 //     any language, and its reading), PHRASE (the policy's phrases, game words and short forms; the source text's
 //     synonyms; the sub-section's name), NOTE (notes and remedy).
@@ -36,10 +37,12 @@ export function matches(code, text, query) {
 //   usage: {code: how often this event used it}; ties go to the most used, then to catalog order.
 //   score: an integer, higher is better. kind: "code" (the query is the code), "code-prefix" (the start of a code),
 //     "name", "phrase" or "note" (where the best-matching words are). whole: every word of the query matched a
-//     whole word (or its form), a Japanese run was found whole, or the query is the whole code: only such a result
-//     may be selected by itself; a word's start, a typo or part of a Japanese run only lists.
-//   Order: per query word, how well it matched (exact, form, start, typo) times where (name 4, phrase 3, note 1), a
-//   word fewer entries match counting for more; a bonus when a field is the query itself or holds its words in a row.
+//     whole word (or its form), every Japanese piece met the same piece (its stem) in the text, or the query is the
+//     whole code: only such a result may be selected by itself; a word's start, a typo or part of a Japanese piece
+//     only lists.
+//   Order: per query word (a Japanese run: per piece, see `pieces`), how well it matched (exact, form, start, typo)
+//   times where (name 4, phrase 3, note 1), a word fewer entries match counting for more; a bonus when a field is the
+//   query itself or holds its words in a row.
 // An empty query, or one of only little words, finds nothing (the picker shows the most used instead).
 
 export var NAME = 4, PHRASE = 3, NOTE = 1;
@@ -68,7 +71,7 @@ var IRREGULAR = {
 // kind of each character. A run of Japanese script is cut where kanji, katakana and hiragana meet; a kanji run is a
 // stem, a katakana run a word, and hiragana is okurigana, particles, endings or now and then a word of its own: 取った,
 // 取る, 取り, 取って are all 取; 払ってない, 払わない are 払; 引きすぎた, 引き過ぎ are 引 + すぎ; 山札から多めに取った is
-// 山札, 多, 取. The server cuts the phrases in the data the same way (the third member of each finder field).
+// 山札, 多, 取. A field's text is cut the same way, so a query's pieces meet the infraction's by the same stems.
 var JA_PARTICLES = ["から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や"];
 var JA_ENDINGS = ["なかった", "ちゃった", "ってない", "ていた", "ている", "てない", "ました", "ません", "ってた", "ってる",
   "ます", "った", "って", "いた", "いて", "んだ", "んで", "ない", "てる", "てた", "た", "て"];
@@ -252,8 +255,10 @@ function fieldTerms(entry) {
   var got = CACHE.get(entry);
   if (!got) {
     got = entry.fields.map(function (f) {
-      var words = terms(f[1]).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
-      return { weight: f[0], text: f[1], words: words, pieces: new Set(f[2] || []) };
+      var text = fold(f[1]), cut = [];
+      var words = terms(text).filter(function (t) { return t[0] === "w"; }).map(function (t) { return t[1]; });
+      terms(f[1]).forEach(function (t) { if (t[0] === "j") cut = cut.concat(pieces(t[1])); });
+      return { weight: f[0], text: text, words: words, pieces: new Set(cut) };
     });
     CACHE.set(entry, got);
   }

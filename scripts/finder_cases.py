@@ -9,8 +9,8 @@ Run after changing the ranker or a policy's words, then read the diff: every cha
 from __future__ import annotations
 
 import json
-import unicodedata
 import sys
+import unicodedata
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -147,16 +147,21 @@ def main() -> None:
                 if hits:
                     case["first"] = {"kind": hits[0].kind, "whole": hits[0].whole, "score": hits[0].score}
                 cases.append(case)
-    runs = [{"run": unicodedata.normalize("NFKC", r).lower(), "pieces": pieces(unicodedata.normalize("NFKC", r).lower())} for r in PIECES]
+    runs = [
+        {"run": unicodedata.normalize("NFKC", r).lower(), "pieces": pieces(unicodedata.normalize("NFKC", r).lower())}
+        for r in PIECES
+    ]
     about = (
         "The finder's cases, shared by the server (judgeapp/infractions/search.py, tests/unit/test_finder.py) and the "
         "phone (judgeapp/static/js/search.js, tests/js/search.test.mjs): for each query of a policy, the codes of the "
         "top results in order, and the first result's kind, whole-word flag and score; and `pieces`: Japanese runs "
-        "(NFKC, lower case) and the pieces the Japanese word analysis cuts them into (search.py and search.js `pieces`). "
-        "Written by "
-        "scripts/finder_cases.py; a changed order is a changed answer, read the diff."
+        "(NFKC, lower case) and the pieces the Japanese word analysis cuts them into (search.py and search.js "
+        "`pieces`). Written by scripts/finder_cases.py; a changed order is a changed answer, read the diff."
     )
-    OUT.write_text(json.dumps({"about": about, "cases": cases, "pieces": runs}, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    OUT.write_text(
+        json.dumps({"about": about, "cases": cases, "pieces": runs}, ensure_ascii=False, indent=1) + "\n",
+        encoding="utf-8",
+    )
     print(f"{len(cases)} cases and {len(runs)} runs written to {OUT.relative_to(ROOT)}")
 
 

@@ -87,7 +87,24 @@ IRREGULAR = {
 # pieces meet the infraction's by the same stems.
 
 # particles and the like that end a word in hiragana (longest first where one starts another)
-JA_PARTICLES = ("から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や")
+JA_PARTICLES = (
+    "から",
+    "まで",
+    "より",
+    "ので",
+    "のに",
+    "けど",
+    "を",
+    "が",
+    "に",
+    "で",
+    "は",
+    "へ",
+    "と",
+    "も",
+    "の",
+    "や",
+)
 # endings of a verb written in hiragana (いじった, いじって -> いじ), longest first; not る or り, which end many a word
 # written in hiragana for its katakana (しゃっふる)
 JA_ENDINGS = (
@@ -97,8 +114,9 @@ JA_ENDINGS = (
 # hiragana that says little (a piece of only these is dropped)
 JA_STOP = frozenset(
     [
-        "こと", "もの", "ため", "よう", "とき", "ところ", "ちゃん", "さん", "くん", "ない", "ある", "いる", "する", "なる",
-        "これ", "それ", "あれ", "この", "その", "あの", "ここ", "そこ", "まだ", "もう", "ずっと", "ちょっと", "しま",
+        "こと", "もの", "ため", "よう", "とき", "ところ", "ちゃん", "さん", "くん", "ない", "ある", "いる", "する",
+        "なる", "これ", "それ", "あれ", "この", "その", "あの", "ここ", "そこ", "まだ", "もう", "ずっと", "ちょっと",
+        "しま",
     ]
 )  # fmt: skip
 SUGI = "すぎ"  # ～すぎ / ～過ぎ (too much): a piece of its own
@@ -137,9 +155,9 @@ def _ja_stem(word: str) -> str:
 
 
 def _ja_hiragana(text: str, after_word: bool) -> list[str]:
-    """The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana: 取った) or after a
-    katakana word as する (ドローした) is dropped, but for ～すぎ; another part is a word, by its stem (`_ja_stem`),
-    unless it says little."""
+    """The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana: 取った) or
+    after a katakana word as する (ドローした) is dropped, but for ～すぎ; another part is a word, by its stem
+    (`_ja_stem`), unless it says little."""
     parts, cur, i = [], "", 0
     while i < len(text):
         hit = next((p for p in JA_PARTICLES if text.startswith(p, i)), "")
@@ -432,10 +450,10 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:
     """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
     `rank`): `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
-(the Japanese analysis, `pieces`, tells katakana from hiragana; each side folds the text itself). NAME: its name in every language and the readings;
-    PHRASE: the policy's phrases for it in every language, the source text's synonyms, its sub-section's names; NOTE:
-    its notes and remedy in every language. Every language is searched whatever the page's: a Japanese judge may type
-    an English word."""
+    (the Japanese analysis, `pieces`, tells katakana from hiragana; each side folds the text itself). NAME: its name
+    in every language and the readings; PHRASE: the policy's phrases for it in every language, the source text's
+    synonyms, its sub-section's names; NOTE: its notes and remedy in every language. Every language is searched
+    whatever the page's: a Japanese judge may type an English word."""
     out = []
     for inf in policy.infractions:
         sub = policy.subsection(inf.subsection)

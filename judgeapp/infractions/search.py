@@ -83,28 +83,13 @@ IRREGULAR = {
 # character. A run of Japanese script is cut where kanji, katakana and hiragana meet; a kanji run is a stem, a katakana
 # run is a word, and hiragana is okurigana, particles, endings or now and then a word of its own. So 取った, 取る, 取り,
 # 取って are all 取; 払ってない, 払わない, 払って are 払; 引きすぎた, 引き過ぎ and 引きすぎ are 引 + すぎ; and
-# 山札から多めに取った is 山札, 多, 取. The phrases in the data are cut the same way (`finder_entries`), so a query's
-# pieces meet the infraction's by the same stems.
+# 山札から多めに取った is 山札, 多, 取. A field's text is cut the same way (`_fields`), so a query's pieces meet the
+# infraction's by the same stems.
 
 # particles and the like that end a word in hiragana (longest first where one starts another)
 JA_PARTICLES = (
-    "から",
-    "まで",
-    "より",
-    "ので",
-    "のに",
-    "けど",
-    "を",
-    "が",
-    "に",
-    "で",
-    "は",
-    "へ",
-    "と",
-    "も",
-    "の",
-    "や",
-)
+    "から", "まで", "より", "ので", "のに", "けど", "を", "が", "に", "で", "は", "へ", "と", "も", "の", "や",
+)  # fmt: skip
 # endings of a verb written in hiragana (いじった, いじって -> いじ), longest first; not る or り, which end many a word
 # written in hiragana for its katakana (しゃっふる)
 JA_ENDINGS = (

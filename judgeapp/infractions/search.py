@@ -140,12 +140,12 @@ def _ja_stem(word: str) -> str:
 
 
 def _ja_hiragana(text: str, after_word: bool) -> list[str]:
-    """The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana: 取った) or
-    after a katakana word as する (ドローした) is dropped, but for ～すぎ; another part is a word, by its stem
-    (`_ja_stem`), unless it says little."""
+    """The pieces of a hiragana chunk: cut at particles (not right after て or で: してもらった, 見てもいい are one
+    verb); its first part right after a kanji (okurigana: 取った) or after a katakana word as する (ドローした) is
+    dropped, but for ～すぎ; another part is a word, by its stem (`_ja_stem`), unless it says little."""
     parts, cur, i = [], "", 0
     while i < len(text):
-        hit = next((p for p in JA_PARTICLES if text.startswith(p, i)), "")
+        hit = "" if cur[-1:] in ("て", "で") else next((p for p in JA_PARTICLES if text.startswith(p, i)), "")
         if hit:
             parts.append(cur)
             cur, i = "", i + len(hit)
@@ -277,15 +277,32 @@ def _word_points(q: str, qs: str, w: str) -> int:
     return 0
 
 
+def _kana_forms(a: str, b: str) -> bool:
+    """Two pieces of kana that are forms of one word written in kana: one is the other and a character more (めく
+    of めくった, and めくる; いじ, いじる), or they differ only in a last る, り, れ or っ (めくる, めくり); two characters
+    or more shared, no kanji."""
+    if len(a) < len(b):
+        a, b = b, a
+    if len(b) < 2 or any(_ja_kind(ord(c)) == "c" for c in b):
+        return False
+    if len(a) == len(b) + 1:
+        return a[:-1] == b
+    return len(a) == len(b) >= 3 and a[:-1] == b[:-1] and a[-1] in "るりれっ" and b[-1] in "るりれっ"
+
+
 def _piece_points(piece: str, field: _Field) -> int:
     """How well a Japanese piece (`pieces`) matches a field: EXACT when the field has the same piece (the same stem:
-    取 of 取った meets 取 of 取る); CJK_PART when the field's text holds it (two characters or more with a kanji, three
+    取 of 取った meets 取 of 取る); FORM when a piece of kana is another form of one of the field's (`_kana_forms`);
+    CJK_PART when the field's text holds it (two characters or more with a kanji, three
     of kana: 山札 in 山札の上); for one kanji, PREFIX when a piece of the field starts with it (罵 of 罵った, 罵倒);
     else the better of a piece of the field it holds (対戦中 holds 対戦) and, for three characters or more, the share
     of its two-character pieces the field holds (at least half); else 0."""
     if piece in field.pieces:
         return EXACT
-    if len(piece) >= (2 if any(_ja_kind(ord(c)) == "c" for c in piece) else 3) and piece in field.text:
+    kanji = any(_ja_kind(ord(c)) == "c" for c in piece)
+    if not kanji and any(_kana_forms(piece, p) for p in field.pieces):
+        return FORM
+    if len(piece) >= (2 if kanji else 3) and piece in field.text:
         return CJK_PART
     best = 0
     if len(piece) == 1:

@@ -189,6 +189,7 @@ def test_text_splits_into_words_and_runs_of_japanese_script():
         (("スマホをいじってた", "スマホいじってる"), ["すまほ", "いじ"]),
         (("ドローしすぎた",), ["どろー", "すぎ"]),
         (("見過ごした",), ["見過"]),  # 過 + ご is another word (overlook), not ～過ぎ
+        (("カットしてもらってない", "カットしてもらった"), ["かっと"]),  # て + も is a verb going on, not the particle
     ],
 )
 def test_japanese_verb_forms_and_particles_reduce_to_the_pieces_the_data_shares(forms, expected):
@@ -209,6 +210,13 @@ def test_japanese_verb_forms_and_particles_reduce_to_the_pieces_the_data_shares(
 )
 def test_an_inflected_japanese_sentence_finds_its_infraction_first(bushiroad, query, right):
     assert codes(bushiroad, query)[0] in right, codes(bushiroad, query)
+
+
+def test_a_verb_written_in_kana_meets_its_other_forms_but_a_different_word_does_not():
+    entries = [{"code": "1", "fields": [[3, "山札をめくった"]]}, {"code": "2", "fields": [[3, "すとっぷ"]]}]
+    for query in ("めくる", "めくり", "めくった", "めくって"):
+        assert [(h.code, h.whole) for h in rank_entries(entries, query)] == [("1", True)], query
+    assert rank_entries(entries, "すとっく") == []  # ストック is not a form of ストップ
 
 
 # ---- the words as policy data

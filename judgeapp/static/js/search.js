@@ -108,13 +108,16 @@ function jaStem(word) {
   return word;
 }
 
-// The pieces of a hiragana chunk: cut at particles; its first part right after a kanji (okurigana) or after a katakana
-// word as する is dropped, but for ～すぎ; another part is a word, by its stem, unless it says little.
+// The pieces of a hiragana chunk: cut at particles (not right after て or で: してもらった is one verb); its first part
+// right after a kanji (okurigana) or after a katakana word as する is dropped, but for ～すぎ; another part is a word,
+// by its stem, unless it says little.
 function jaHiragana(text, afterWord) {
   var parts = [], cur = "", chars = Array.from(text), i = 0;
   while (i < chars.length) {
-    var rest = chars.slice(i).join(""), hit = "";
-    for (var j = 0; j < JA_PARTICLES.length; j++) if (rest.startsWith(JA_PARTICLES[j])) { hit = JA_PARTICLES[j]; break; }
+    var rest = chars.slice(i).join(""), hit = "", last = cur.slice(-1);
+    if (last !== "て" && last !== "で") {
+      for (var j = 0; j < JA_PARTICLES.length; j++) if (rest.startsWith(JA_PARTICLES[j])) { hit = JA_PARTICLES[j]; break; }
+    }
     if (hit) { parts.push(cur); cur = ""; i += Array.from(hit).length; }
     else { cur += chars[i]; i++; }
   }
@@ -224,7 +227,19 @@ function wordPoints(q, qs, w) {
   return 0;
 }
 
-// How well a Japanese piece matches a field: EXACT when the field has the same piece (the same stem); CJK_PART when
+// Two pieces of kana that are forms of one word written in kana: one is the other and a character more (めく, めくる),
+// or they differ only in a last る, り, れ or っ (めくる, めくり); two characters or more shared, no kanji.
+function kanaForms(a, b) {
+  var x = Array.from(a), y = Array.from(b);
+  if (x.length < y.length) { var t = x; x = y; y = t; }
+  if (y.length < 2 || y.some(function (c) { return jaKind(c.codePointAt(0)) === "c"; })) return false;
+  if (x.length === y.length + 1) return x.slice(0, -1).join("") === y.join("");
+  return x.length === y.length && y.length >= 3 && x.slice(0, -1).join("") === y.slice(0, -1).join("") &&
+    "るりれっ".indexOf(x[x.length - 1]) !== -1 && "るりれっ".indexOf(y[y.length - 1]) !== -1;
+}
+
+// How well a Japanese piece matches a field: EXACT when the field has the same piece (the same stem); FORM when a
+// piece of kana is another form of one of the field's (kanaForms); CJK_PART when
 // the field's text holds it (two characters or more with a kanji, three of kana); for one kanji, PREFIX when a piece of
 // the field starts with it (罵, 罵倒); else the better of a piece of the field it holds (対戦中 holds 対戦) and, for
 // three characters or more, the share of its two-character pieces the field holds (at least half); else 0.
@@ -232,6 +247,7 @@ function piecePoints(piece, field) {
   if (field.pieces.has(piece)) return EXACT;
   var chars = Array.from(piece), best = 0, i;
   var kanji = chars.some(function (c) { return jaKind(c.codePointAt(0)) === "c"; });
+  if (!kanji) for (var f of field.pieces) if (kanaForms(piece, f)) return FORM;
   if (chars.length >= (kanji ? 2 : 3) && field.text.indexOf(piece) !== -1) return CJK_PART;
   if (chars.length === 1) {
     for (var p of field.pieces) if (p.startsWith(piece)) return PREFIX;

@@ -278,9 +278,9 @@ def _word_points(q: str, qs: str, w: str) -> int:
 
 
 def _kana_forms(a: str, b: str) -> bool:
-    """Two pieces of kana that are forms of one word written in kana: one is the other and a character more (めく
-    of めくった, and めくる; いじ, いじる), or they differ only in a last る, り, れ or っ (めくる, めくり); two characters
-    or more shared, no kanji."""
+    """Two pieces of kana that are forms of one word written in kana: one is the other and a character more
+    (めく of めくった, and めくる; いじ, いじる), or they differ only in a last る, り, れ or っ (めくる, めくり); two
+    characters or more shared, no kanji."""
     if len(a) < len(b):
         a, b = b, a
     if len(b) < 2 or any(_ja_kind(ord(c)) == "c" for c in b):

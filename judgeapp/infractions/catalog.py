@@ -209,6 +209,8 @@ class RepeatRule(Named):
     description: str
     steps: int = 1
     above_highest_prior: bool = False  # UP counts from the highest earlier penalty when it is above the default
+    above_last_given: bool = False  # UP counts from the penalty actually given last time, even below the default
+    offered: bool = False  # "the judge may escalate": offered and explained, never applied by itself
     rank: Rank | None = None
     ladder: tuple[Rank, ...] = ()
     cap: Rank | None = None
@@ -223,6 +225,35 @@ class RepeatRule(Named):
 
     def section_in(self, lang: str | None) -> str:
         return self.sections.get(lang) or self.section
+
+
+class ConfirmedBy(str, Enum):
+    """Who must decide or confirm a penalty before it stands."""
+
+    HEAD_JUDGE = "head_judge"
+    HEAD_JUDGE_OR_ASSISTANT = "head_judge_or_assistant"  # the head judge or an assistant head judge
+    JUDGES = "judges"  # a number of judges, the head judge among them
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A penalty of one of `ranks`, at one of `levels` (empty: every level), that a floor judge may only recommend:
+    it waits until the head judge (or as `by` says) confirms it. `exceptions` are infractions and sub-sections the
+    rule leaves to the floor judge (Yu-Gi-Oh!: a match loss for tardiness)."""
+
+    ranks: frozenset[str]
+    by: ConfirmedBy
+    section: str
+    levels: frozenset[int] = frozenset()
+    exceptions: frozenset[str] = frozenset()
+    judges: int | None = None  # for ConfirmedBy.JUDGES: how many
+
+    def holds_for(self, infraction: Infraction, rank_id: str | None, level: int) -> bool:
+        if rank_id is None or rank_id not in self.ranks:
+            return False
+        if self.levels and level not in self.levels:
+            return False
+        return infraction.code not in self.exceptions and infraction.subsection not in self.exceptions
 
 
 @dataclass(frozen=True)
@@ -344,6 +375,7 @@ class Policy(Named):
     appeals: AppealRules = AppealRules()
     unnamed_penalties: UnnamedPenalties | None = None
     event_settings: EventSettings | None = None
+    confirmations: tuple[Confirmation, ...] = ()
     names: Names = field(default=NO_NAMES, compare=False)
     name_sources: tuple[tuple[str, str], ...] = ()  # per language: where the names in it come from
     texts: Texts = field(default=NO_TEXTS, compare=False)  # `source` in other languages
@@ -373,6 +405,11 @@ class Policy(Named):
         """Whether a judge may record this infraction's penalty in words (no rank): the text leaves penalties to
         another document and gives this infraction no default."""
         return self.unnamed_penalties is not None and infraction.discretion
+
+    def confirmation_for(self, infraction: Infraction, rank_id: str | None, level: int) -> Confirmation | None:
+        """The first of the policy's confirmation rules that holds for this penalty: a floor judge's ruling is then a
+        recommendation waiting for the head judge (or whom the rule names)."""
+        return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level)), None)
 
     def challenge_limit(self, event_limit: int | None) -> int | None:
         """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from .catalog import (
     Alternative,
+    Confirmation,
     Counts,
     Infraction,
     Level,
@@ -46,6 +47,16 @@ class Prior:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """An escalation the text leaves to the judge ("repeats may be escalated"): shown with its reason, never applied
+    by itself."""
+
+    rule: RepeatRule
+    rank: Rank
+    because: tuple[Prior, ...]
+
+
+@dataclass(frozen=True)
 class Suggestion:
     policy: Policy
     level: Level
@@ -59,6 +70,8 @@ class Suggestion:
     alternatives: tuple[Alternative, ...]
     rule: RepeatRule | None = None  # the repeat rule that upgraded it
     range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
+    offered: tuple[Offer, ...] = ()  # escalations the judge may choose, each with the rule that offers it
+    confirmation: Confirmation | None = None  # who must confirm the suggested penalty when a floor judge gives it
 
     def explanation(self, lang: str | None = None) -> str:
         """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted, in `lang`
@@ -76,8 +89,24 @@ class Suggestion:
             return words["not_penalized"]
         if self.suggested is None or self.default is None:  # no default, so nothing suggested
             return words["discretion"]
+        offers = "".join(words["offered"].format(**self._offer_words(o, lang)) for o in self.offered)
         if not self.upgraded or self.rule is None:
-            return words["default"].format(level=level, penalty=self.default.label(lang))
+            return words["default"].format(level=level, penalty=self.default.label(lang)) + offers
+        return self._upgraded_words(self.rule, self.suggested, lang) + offers
+
+    def _offer_words(self, offer: Offer, lang: str | None) -> dict[str, str]:
+        words = phrases(lang)
+        return {
+            "rank": offer.rank.name_in(lang),
+            "section": offer.rule.section_in(lang),
+            "nth": _ordinal(len(offer.because) + 1, lang),
+            "n": str(len(offer.because) + 1),
+            "what": rule_subject(offer.rule, self.infraction, lang),
+            "window": words[f"window_{offer.rule.window.value}"],
+        }
+
+    def _upgraded_words(self, rule: RepeatRule, suggested: Rank, lang: str | None) -> str:
+        words = phrases(lang)
         last = self.because[-1]
         where = words["incident"].format(ref=last.ref) if last.ref is not None else last.infraction_code
         if last.round is not None:
@@ -85,10 +114,10 @@ class Suggestion:
         return words["upgraded"].format(
             nth=_ordinal(len(self.because) + 1, lang),
             n=len(self.because) + 1,
-            what=rule_subject(self.rule, self.infraction, lang),
-            window=words[f"window_{self.rule.window.value}"],
-            section=self.rule.section_in(lang),
-            rank=self.suggested.name_in(lang),
+            what=rule_subject(rule, self.infraction, lang),
+            window=words[f"window_{rule.window.value}"],
+            section=rule.section_in(lang),
+            rank=suggested.name_in(lang),
             where=where,
         )
 
@@ -107,9 +136,17 @@ class Suggestion:
                 for p in self.because
             ],
             "head_judge_only": self.head_judge_only,
+            "offered": [
+                {"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in self.offered
+            ],
+            "confirm": _confirm_dict(self.confirmation),
             "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
             "explanation": self.explanation(lang),
         }
+
+
+def _confirm_dict(c: Confirmation | None) -> dict[str, Any] | None:
+    return None if c is None else {"by": c.by.value, "judges": c.judges, "section": c.section}
 
 
 # The explanation's phrases per language (kept here, not in the gettext catalogs: the domain is pure Python, and
@@ -131,6 +168,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "in this match",
         "penalty_in": "penalty in {subsection}",
         "penalty": "penalty",
+        "offered": " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself.",
     },
     "ja": {
         "no_default_but": "{level}では標準の罰則はありません。{when}。",
@@ -147,6 +185,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "このマッチで",
         "penalty_in": "{subsection}の罰則",
         "penalty": "罰則",
+        "offered": "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。",
     },
 }
 
@@ -264,7 +303,9 @@ def _upgraded_rank(policy: Policy, rule: RepeatRule, base: Rank, counted: tuple[
         rank = rule.ladder[min(n - rule.from_count, len(rule.ladder) - 1)]
     else:
         start = base
-        if rule.above_highest_prior:
+        if rule.above_last_given and counted and counted[-1].rank_id in {r.id for r in policy.ranks}:
+            start = policy.rank(counted[-1].rank_id)  # the penalty actually given last time, even below the default
+        elif rule.above_highest_prior:
             earlier = [policy.rank(p.rank_id) for p in counted if p.rank_id in {r.id for r in policy.ranks}]
             start = max([base, *earlier], key=lambda r: r.order)
         rank = policy.rank_above(start, rule.steps)
@@ -289,9 +330,11 @@ def suggest(
     because: tuple[Prior, ...] = ()
     suggested: Rank | None = None
     chosen: RepeatRule | None = None
+    offered: tuple[Offer, ...] = ()
     if default is not None:
         prior = tuple(prior)
         suggested = default.min
+        offers: list[Offer] = []
         for rule in policy.repeat_rules:
             if not rule_applies(policy, rule, inf, lv.number):
                 continue
@@ -299,8 +342,11 @@ def suggest(
             if len(counted) + 1 < rule.from_count:
                 continue
             rank = _upgraded_rank(policy, rule, default.min, counted)
-            if rank.order > suggested.order:
+            if rule.offered:
+                offers.append(Offer(rule, rank, counted))
+            elif rank.order > suggested.order:
                 suggested, chosen, because = rank, rule, counted
+        offered = tuple(o for o in offers if o.rank.order > suggested.order)
     upgraded = chosen is not None
     return Suggestion(
         policy=policy,
@@ -315,6 +361,8 @@ def suggest(
         alternatives=inf.alternatives_at(lv.number),
         rule=chosen,
         range_to=chosen.range_to if chosen is not None else None,
+        offered=offered,
+        confirmation=policy.confirmation_for(inf, suggested.id if suggested else None, lv.number),
     )
 
 
@@ -325,6 +373,8 @@ def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
     top = max(suggestion.default.max.order, suggestion.suggested.order)
     if suggestion.range_to is not None:
         top = max(top, suggestion.range_to.order)
+    for offer in suggestion.offered:  # an escalation the text offers is the judge's call: no reason to type
+        top = max(top, offer.rank.order)
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
 
 

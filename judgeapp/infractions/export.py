@@ -39,6 +39,8 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "section": r.section,
                 "steps": r.steps,
                 "above_highest_prior": r.above_highest_prior,
+                "above_last_given": r.above_last_given,
+                "offered": r.offered,
                 "rank": r.rank.id if r.rank else None,
                 "ladder": [x.id for x in r.ladder],
                 "cap": r.cap.id if r.cap else None,
@@ -55,6 +57,17 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
         "ranks": [{"id": r.id, "name": r.name, "order": r.order, "names": _names(r.names)} for r in policy.ranks],
         "levels": [{"number": lv.number, "name": lv.name, "names": _names(lv.names)} for lv in policy.levels],
         "head_judge_only": sorted(policy.head_judge_only),
+        "confirm": [
+            {
+                "ranks": sorted(c.ranks),
+                "by": c.by.value,
+                "judges": c.judges,
+                "levels": sorted(c.levels),
+                "exceptions": sorted(c.exceptions),
+                "section": c.section,
+            }
+            for c in policy.confirmations
+        ],
         "report_to_head_judge": sorted(policy.report_to_head_judge),
         "unnamed_penalties": policy.unnamed_penalties is not None,
         "infractions": [

@@ -19,6 +19,8 @@ from .catalog import (
     Alternative,
     AppealRules,
     Catalog,
+    Confirmation,
+    ConfirmedBy,
     Counts,
     EventSettings,
     ExtensionReason,
@@ -282,7 +284,8 @@ class RawRepeatRule(_Strict):
     from_count: int = Field(default=2, ge=2)
     result: Annotated[UpgradeResult, Field(strict=False)]
     steps: int = Field(default=1, ge=1)
-    above: Literal["default", "highest_prior"] = "default"
+    above: Literal["default", "highest_prior", "last_given"] = "default"
+    offered: bool = False  # "the judge may escalate": offered and explained, never applied by itself
     rank: str | None = None
     ladder: list[str] = []
     cap: str | None = None
@@ -293,6 +296,17 @@ class RawRepeatRule(_Strict):
     names: LocalNames = {}  # `name` in other languages
     sections: LocalNames = {}  # `section` in other languages
     texts: RuleTexts = {}
+
+
+class RawConfirmation(_Strict):
+    """Penalties a floor judge may only recommend: who must decide or confirm them, per rank and level."""
+
+    ranks: Annotated[list[str], Field(min_length=1)]
+    by: Annotated[ConfirmedBy, Field(strict=False)]
+    judges: int | None = Field(default=None, ge=2)
+    levels: list[int | str] = []
+    exceptions: list[str] = []  # infractions and sub-sections the floor judge still gives alone
+    section: str
 
 
 class RawTimeRule(_Strict):
@@ -348,6 +362,7 @@ class RawPolicy(_Strict):
     appeals: RawAppeals | None = None
     unnamed_penalties: RawUnnamedPenalties | None = None
     event_settings: RawEventSettings | None = None
+    confirm: list[RawConfirmation] = []
 
 
 class RawCatalog(_Strict):
@@ -502,6 +517,23 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for i, lv in enumerate(rule.levels):
             if _level_number(p, lv) is None:
                 errs.append(((*rpath, "levels", i), f"{lv} is not a level of this policy"))
+        if rule.above != "default" and rule.result is not UpgradeResult.UP:
+            errs.append(((*rpath, "above"), f"above: {rule.above} says where result: up counts from; this rule's "
+                         f"result is {rule.result.value}"))
+        if rule.offered and rule.range_to is not None:
+            errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
+    for n, conf in enumerate(p.confirm):
+        cpath = (*base, "confirm", n)
+        for i, r in enumerate(conf.ranks):
+            known_rank(r, (*cpath, "ranks", i))
+        for i, lv in enumerate(conf.levels):
+            if _level_number(p, lv) is None:
+                errs.append(((*cpath, "levels", i), f"{lv} is not a level of this policy"))
+        for i, code in enumerate(conf.exceptions):
+            if code not in names:
+                errs.append(((*cpath, "exceptions", i), f"{code!r} is neither an infraction nor a sub-section of this policy"))
+        if (conf.by is ConfirmedBy.JUDGES) != (conf.judges is not None):
+            errs.append(((*cpath, "judges"), "the number of judges is given exactly when by: judges"))
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
         if inf.subsection not in subsection_codes:
@@ -724,6 +756,8 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 description=" ".join(r.description.split()),
                 steps=r.steps,
                 above_highest_prior=r.above == "highest_prior",
+                above_last_given=r.above == "last_given",
+                offered=r.offered,
                 rank=by_id[r.rank] if r.rank else None,
                 ladder=tuple(by_id[x] for x in r.ladder),
                 cap=by_id[r.cap] if r.cap else None,
@@ -770,6 +804,17 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             UnnamedPenalties(p.unnamed_penalties.section, " ".join(p.unnamed_penalties.summary.split()))
             if p.unnamed_penalties
             else None
+        ),
+        confirmations=tuple(
+            Confirmation(
+                ranks=frozenset(c.ranks),
+                by=c.by,
+                section=c.section,
+                levels=frozenset(numbers(c.levels)),
+                exceptions=frozenset(c.exceptions),
+                judges=c.judges,
+            )
+            for c in p.confirm
         ),
         event_settings=(
             EventSettings(

@@ -62,6 +62,8 @@ def python_answer(catalog, case) -> dict:
         "head_judge_only": s.head_judge_only,
         "in_range": [r.id for r in expected_ranks(policy, s)],
         "alternatives": [a.penalty.label(lang) for a in s.alternatives],
+        "offered": [{"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in s.offered],
+        "confirm": s.as_dict(lang)["confirm"],
         "explanation": s.explanation(lang),
     }
 

@@ -429,10 +429,18 @@ def _description(text: str | None) -> str:
     return description
 
 
-def _status_for(policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
-    """A penalty only the head judge may give, or an infraction only the head judge decides (Transformers 5.1:
-    cheating), is a recommendation when anyone else rules it."""
-    pending = (infraction.head_judge_only or rank_id in policy.head_judge_only) and Role.HEAD_JUDGE not in roles
+def _status_for(
+    policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str], level: int
+) -> IncidentStatus:
+    """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
+    cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
+    recommendation when anyone else rules it: it waits in the head judge's queue."""
+    needs_head_judge = (
+        infraction.head_judge_only
+        or rank_id in policy.head_judge_only
+        or policy.confirmation_for(infraction, rank_id, level) is not None
+    )
+    pending = needs_head_judge and Role.HEAD_JUDGE not in roles
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 
@@ -504,7 +512,7 @@ def log_incident(
             ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    status = _status_for(policy, infraction, rank_id, roles)
+    status = _status_for(policy, infraction, rank_id, roles, event.level)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,
@@ -667,7 +675,7 @@ def correct_incident(
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = _status_for(policy, infraction, rank_id, roles)
+        incident.status = _status_for(policy, infraction, rank_id, roles, event.level)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

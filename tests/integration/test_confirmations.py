@@ -1,0 +1,97 @@
+"""A penalty the policy has its head judge confirm (`confirm:` per rank and level, issue 35: a Pokémon Double Prize
+Card and above, a Yu-Gi-Oh! match loss but for tardiness) is saved as recommended when a floor judge gives it, and
+waits in the head judge's queue as a floor judge's disqualification does; at another level, for an infraction the rule
+excepts, or given by the head judge, it stands. On the made-up policy of tests/fixtures/catalogs/rules.yaml."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgeapp import create_app
+from judgeapp.extensions import db, limiter
+from judgeapp.models import IncidentStatus
+from tests.conftest import app_config
+from tests.integration.test_incidents import incidents, log, signed_in
+from tests.shared.engine_cases import RULES_CATALOG
+
+
+@pytest.fixture
+def app(tmp_path, smtp_server):
+    mail = {"MAIL_BACKEND": "smtp", "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[1], "MAIL_USE_TLS": False}
+    app = create_app(app_config(tmp_path, JUDGEAPP_CATALOG=str(RULES_CATALOG), **mail))
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+        limiter.reset()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
+def staffed_event(app, make_user, make_event, level: int) -> dict:
+    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.models import Event, Role, User
+
+    people = {role: make_user(name=role.replace("_", " ").title()) for role in ("head_judge", "floor_judge")}
+    organizer = make_user(organizer=True, name="Organizer")
+    event_id = make_event(organizer[0], policy_id="rules-demo", level=level)
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        for role, (_, email) in people.items():
+            assign_staff(db.session, actor=event.organizer, event=event, email=email, name="", role=Role(role))
+        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
+        add_player(db.session, actor=event.organizer, event=event, name="Aiko Mori", player_code="P-001", team=None)
+        db.session.commit()
+    return {"event_id": event_id, "people": people}
+
+
+def give(app, event, who, infraction, penalty):
+    judge = signed_in(app, event["people"][who][1])
+    response = log(
+        judge,
+        event["event_id"],
+        player="P-001",
+        table="1",
+        infraction=infraction,
+        penalty=penalty,
+        deviation_reason="The game state could not be repaired.",
+    )
+    assert response.status_code == 302, re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
+    return incidents(app, event["event_id"])[-1]
+
+
+def test_c1_a_floor_judges_game_loss_at_the_confirmed_level_is_recommended_and_waits_for_the_head_judge(
+    app, make_user, make_event
+):
+    event = staffed_event(app, make_user, make_event, level=2)
+    incident = give(app, event, "floor_judge", "2.1", "game_loss")
+    assert incident.status is IncidentStatus.RECOMMENDED and incident.rank_id == "game_loss"
+    head = signed_in(app, event["people"]["head_judge"][1])
+    assert 'aria-label="1 waiting for you"' in head.get(f"/events/{event['event_id']}").get_data(as_text=True)
+    feed = head.get(f"/events/{event['event_id']}/feed?partial=1").get_data(as_text=True)
+    assert "#1 · Game Loss — recommended, your decision" in feed
+
+
+def test_c1_just_below_the_confirmed_rank_a_floor_judges_warning_stands(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, level=2)
+    assert give(app, event, "floor_judge", "2.1", "warning").status is IncidentStatus.STANDING
+
+
+def test_c1_at_a_level_the_rule_does_not_name_the_same_game_loss_stands(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, level=1)
+    assert give(app, event, "floor_judge", "2.1", "game_loss").status is IncidentStatus.STANDING
+
+
+def test_c1_an_infraction_the_rule_excepts_stands_when_a_floor_judge_gives_the_confirmed_rank(
+    app, make_user, make_event
+):
+    event = staffed_event(app, make_user, make_event, level=2)
+    assert give(app, event, "floor_judge", "3.1", "game_loss").status is IncidentStatus.STANDING
+
+
+def test_c1_the_head_judges_own_game_loss_stands(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, level=2)
+    assert give(app, event, "head_judge", "2.1", "game_loss").status is IncidentStatus.STANDING

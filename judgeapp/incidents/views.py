@@ -279,6 +279,8 @@ def suggest(event, roles):
         in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
         head_judge_infraction=infraction.head_judge_only,
+        # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)
+        confirm_ranks=[r.id for r in policy.ranks if policy.confirmation_for(infraction, r.id, event.level)],
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[

@@ -13,7 +13,7 @@ from judgeapp import create_app
 from judgeapp.extensions import db, limiter
 from judgeapp.models import IncidentStatus
 from tests.conftest import app_config
-from tests.integration.test_incidents import incidents, log, signed_in
+from tests.integration.test_incidents import incidents, log, signed_in, suggestion
 from tests.shared.engine_cases import RULES_CATALOG
 
 
@@ -32,6 +32,7 @@ def app(tmp_path, smtp_server):
 
 
 def staffed_event(app, make_user, make_event, level: int) -> dict:
+    """An event of the made-up policy at `level`, round 1 running, a head judge, a floor judge and one player."""
     from judgeapp.events.services import add_player, assign_staff, start_round
     from judgeapp.models import Event, Role, User
 
@@ -95,3 +96,23 @@ def test_c1_an_infraction_the_rule_excepts_stands_when_a_floor_judge_gives_the_c
 def test_c1_the_head_judges_own_game_loss_stands(app, make_user, make_event):
     event = staffed_event(app, make_user, make_event, level=2)
     assert give(app, event, "head_judge", "2.1", "game_loss").status is IncidentStatus.STANDING
+
+
+def test_the_suggestion_names_the_ranks_to_confirm_and_offers_the_escalation_the_text_leaves_to_the_judge(
+    app, make_user, make_event
+):
+    from judgeapp.models import Player
+
+    event = staffed_event(app, make_user, make_event, level=2)
+    give(app, event, "floor_judge", "10.1", "warning")
+    with app.app_context():
+        player_id = db.session.query(Player.id).scalar()
+    judge = signed_in(app, event["people"]["floor_judge"][1])
+    answer = suggestion(judge, event["event_id"], player_id=player_id, infraction="10.1").get_json()
+    assert answer["confirm_ranks"] == ["game_loss", "match_loss", "disqualification"]
+    assert answer["suggested"] == "warning" and answer["upgraded"] is False
+    assert answer["offered"] == [{"rule": "may-escalate", "rank": "game_loss", "because": [1]}]
+    assert answer["in_range"] == ["warning", "game_loss"]
+    assert "The judge may escalate to Game Loss (R10: 2nd penalty in 10 at this event)" in answer["explanation"]
+    excepted = suggestion(judge, event["event_id"], player_id=player_id, infraction="3.1").get_json()
+    assert excepted["confirm_ranks"] == ["disqualification"]

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
+import { confirmRanks, countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
 
 const FILE = process.env.JUDGEAPP_ENGINE_CASES;
 const WHY = "no JUDGEAPP_ENGINE_CASES: run through pytest tests/unit/test_javascript.py, which writes the Python answers";
@@ -80,4 +80,16 @@ test("an earlier penalty logged on the phone and not sent yet upgrades, named by
   assert.equal(s.suggested, "loss_of_game");
   assert.equal(s.explanation, "Upgraded: 2nd penalty in 1 at this event (§9): Loss of Game — after 1.2, round 3");
   assert.deepEqual(s.because, [{ infraction: "1.2", rank: "warning", ref: null, number: null, round: 3 }]);
+});
+
+test("the ranks a policy has the head judge confirm, per level and infraction, with its exceptions", () => {
+  const policy = {
+    ...POLICY,
+    confirm: [{ ranks: ["loss_of_game", "disqualification"], by: "head_judge_or_assistant", judges: null, levels: [1],
+                exceptions: ["2"], section: "C1" }],
+  };
+  assert.deepEqual(confirmRanks(policy, "1.1", 1), ["loss_of_game", "disqualification"]);
+  assert.deepEqual(confirmRanks(policy, "2.1", 1), [], "an excepted sub-section");
+  assert.deepEqual(confirmRanks(policy, "9.9", 1), [], "an unknown code");
+  assert.deepEqual(confirmRanks(POLICY, "1.1", 1), [], "a policy without confirm");
 });

@@ -203,6 +203,14 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
   }) + offered;
 }
 
+// The ranks the policy has the head judge confirm for `code` at `level` (the view's confirm_ranks, offline).
+export function confirmRanks(policy, code, level) {
+  var infraction = infractionByCode(policy, code);
+  if (!infraction) return [];
+  return policy.ranks.filter(function (r) { return confirmationFor(policy, infraction, r.id, level) !== null; })
+    .map(function (r) { return r.id; });
+}
+
 // The first of the policy's confirmation rules that holds for this penalty (catalog.py Policy.confirmation_for).
 function confirmationFor(policy, infraction, rankId, level) {
   var rules = policy.confirm || [];

@@ -1,6 +1,6 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
-import { suggest as suggestOnPhone } from "./engine.js";
+import { confirmRanks, suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
@@ -317,7 +317,8 @@ function main() {
       } else if (!on && taken) taken.remove();
     });
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
-    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1));
+    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1 ||
+                                                      (s.confirm_ranks || []).indexOf(chosen) !== -1));
   }
 
   function render(s) {
@@ -477,6 +478,7 @@ function main() {
                              document.documentElement.lang);  // names and explanation in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
+      s.confirm_ranks = confirmRanks(policy, code, ev.level);
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
       s.because.forEach(function (b) { b.url = "/events/" + ev.id + "/incidents/" + b.number; });
       return s;

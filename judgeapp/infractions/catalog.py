@@ -279,6 +279,7 @@ class Infraction(Named):
     repeat_rules: tuple[str, ...] | None = None  # the policy's rules that may upgrade it; None: every rule
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
+    severity: str = ""  # one row of a section split by severity (`major`: code `5.5.1-major`); "" when not split
     names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
     texts: Texts = field(default=NO_TEXTS, compare=False)  # notes, remedy, section_note in other languages
     phrases: tuple[Phrases, ...] = field(default=(), compare=False)  # judges' words for it, for the finder

@@ -168,7 +168,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "in this match",
         "penalty_in": "penalty in {subsection}",
         "penalty": "penalty",
-        "offered": " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself.",
+        "offered": (
+            " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself."
+        ),
     },
     "ja": {
         "no_default_but": "{level}では標準の罰則はありません。{when}。",
@@ -185,7 +187,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "このマッチで",
         "penalty_in": "{subsection}の罰則",
         "penalty": "罰則",
-        "offered": "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。",
+        "offered": (
+            "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。"
+        ),
     },
 }
 

@@ -215,6 +215,7 @@ class RawPhrases(_Strict):
 
 class RawInfraction(_Strict):
     code: str
+    severity: str | None = Field(default=None, pattern=r"^[a-z][a-z]*$")  # a section split by severity: `major`
     name: str
     subsection: str
     notes: str
@@ -369,6 +370,10 @@ class RawCatalog(_Strict):
     policies: dict[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")], RawPolicy] = Field(min_length=1)
 
 
+# a code's severity suffix, as judges write a section split by severity: `5.5.1-major`
+SEVERITY_SUFFIX = re.compile(r"-([a-z]+)$")
+
+
 # ---- paths and lines ---------------------------------------------------------------------
 
 PathT = tuple[str | int, ...]
@@ -518,8 +523,12 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             if _level_number(p, lv) is None:
                 errs.append(((*rpath, "levels", i), f"{lv} is not a level of this policy"))
         if rule.above != "default" and rule.result is not UpgradeResult.UP:
-            errs.append(((*rpath, "above"), f"above: {rule.above} says where result: up counts from; this rule's "
-                         f"result is {rule.result.value}"))
+            errs.append(
+                (
+                    (*rpath, "above"),
+                    f"above: {rule.above} says where result: up counts from; this rule's result is {rule.result.value}",
+                )
+            )
         if rule.offered and rule.range_to is not None:
             errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
     for n, conf in enumerate(p.confirm):
@@ -531,11 +540,22 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 errs.append(((*cpath, "levels", i), f"{lv} is not a level of this policy"))
         for i, code in enumerate(conf.exceptions):
             if code not in names:
-                errs.append(((*cpath, "exceptions", i), f"{code!r} is neither an infraction nor a sub-section of this policy"))
+                errs.append(
+                    ((*cpath, "exceptions", i), f"{code!r} is neither an infraction nor a sub-section of this policy")
+                )
         if (conf.by is ConfirmedBy.JUDGES) != (conf.judges is not None):
             errs.append(((*cpath, "judges"), "the number of judges is given exactly when by: judges"))
+    split: dict[str, list[int]] = {}  # a section split by severity: its code without the suffix -> the infractions
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
+        suffix = SEVERITY_SUFFIX.search(inf.code)
+        if inf.severity is not None and not inf.code.endswith(f"-{inf.severity}"):
+            section = SEVERITY_SUFFIX.sub("", inf.code)
+            errs.append(((*ipath, "code"), f"a row of severity {inf.severity} is coded {section}-{inf.severity}"))
+        elif inf.severity is not None:
+            split.setdefault(inf.code[: -len(inf.severity) - 1], []).append(n)
+        elif suffix:
+            errs.append(((*ipath, "severity"), f"the code ends in a severity: say `severity: {suffix.group(1)}`"))
         if inf.subsection not in subsection_codes:
             errs.append(((*ipath, "subsection"), f"{inf.subsection!r} is not a sub-section of this policy"))
         for i, rid in enumerate(inf.repeat_rules or []):
@@ -584,6 +604,21 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for key in level_keys:
             if key not in inf.defaults:
                 errs.append(((*ipath, "defaults"), f"{key} missing: every level of the policy needs a default"))
+    codes = {i.code for i in p.infractions}
+    for section, members in split.items():
+        if section in codes:
+            n = next(i for i, inf in enumerate(p.infractions) if inf.code == section)
+            errs.append(
+                ((*base, "infractions", n, "code"), f"{section} is split by severity: its rows carry the severity")
+            )
+        if len(members) == 1:
+            n = members[0]
+            errs.append(
+                (
+                    (*base, "infractions", n, "severity"),
+                    f"{section} has one severity only: a code carries a severity when its section has several",
+                )
+            )
     return errs
 
 
@@ -710,6 +745,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
     infractions = tuple(
         Infraction(
             code=i.code,
+            severity=i.severity or "",
             name=i.name,
             subsection=i.subsection,
             notes=i.notes.strip(),

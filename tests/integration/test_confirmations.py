@@ -60,7 +60,8 @@ def give(app, event, who, infraction, penalty):
         penalty=penalty,
         deviation_reason="The game state could not be repaired.",
     )
-    assert response.status_code == 302, re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
+    errors = re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
+    assert response.status_code == 302, errors
     return incidents(app, event["event_id"])[-1]
 
 

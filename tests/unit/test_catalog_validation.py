@@ -271,7 +271,8 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "    head_judge_only: [disqualification]\n",
-            "    head_judge_only: [disqualification]\n    confirm: [{ranks: [disqualification], by: judges, section: C}]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: judges, section: C}]\n",
             "confirm[0].judges",
             "the number of judges is given exactly when by: judges",
         ),
@@ -326,3 +327,64 @@ def test_the_new_rule_forms_load_from_the_rules_fixture():
         ["3.1"],
     )
     assert policy.confirmations[1].judges == 3
+
+
+@pytest.mark.parametrize(
+    "bad, where, message",
+    [
+        (
+            '      - {code: "3.1", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n"
+            '      - {code: "3.1-minor", severity: minor, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].code",
+            "a row of severity major is coded 3.1-major",
+        ),
+        (
+            '      - {code: "3.1-major", name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "the code ends in a severity: say `severity: major`",
+        ),
+        (
+            '      - {code: "3.1-major", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "3.1 has one severity only: a code carries a severity when its section has several",
+        ),
+        (
+            '      - {code: "1.1-major", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n"
+            '      - {code: "1.1-minor", severity: minor, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[0].code",
+            "1.1 is split by severity: its rows carry the severity",
+        ),
+        (
+            '      - {code: "3.1-Major", severity: Major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "String should match pattern",
+        ),
+    ],
+)
+def test_a_section_split_by_severity_is_coded_as_judges_write_it_or_refused_with_its_line(
+    tmp_path, bad, where, message
+):
+    """`5.5.1-major`: a section the text splits by severity carries it as a lower-case suffix, said in `severity`."""
+    path = tmp_path / "severity.yaml"
+    text = (FIX / "valid.yaml").read_text()
+    assert text.endswith("\n") and "    infractions:\n" in text
+    path.write_text(text + bad)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        p.startswith(f"{path}:") and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems
+    ), "\n".join(info.value.problems)
+
+
+def test_the_rows_of_a_section_split_by_severity_load_with_their_severity():
+    policy = load_catalog(FIX / "rules.yaml").policy("rules-demo")
+    assert policy.infraction("11.1-major").severity == "major"
+    assert policy.infraction("11.1-minor").severity == "minor"
+    assert policy.infraction("2.1").severity == ""

@@ -117,3 +117,20 @@ def test_the_suggestion_names_the_ranks_to_confirm_and_offers_the_escalation_the
     assert "The judge may escalate to Game Loss (R10: 2nd penalty in 10 at this event)" in answer["explanation"]
     excepted = suggestion(judge, event["event_id"], player_id=player_id, infraction="3.1").get_json()
     assert excepted["confirm_ranks"] == ["disqualification"]
+
+
+def test_the_quick_reference_says_who_confirms_each_rank_and_marks_the_escalation_left_to_the_judge(app, make_user):
+    _, email = make_user(name="Floor Judge")
+    page = " ".join(signed_in(app, email).get("/reference/rules-demo").get_data(as_text=True).split())
+    assert (
+        "Game Loss, Match Loss given by a floor judge waits for the head judge or an assistant head judge (C1)."
+        " At Open only. Not for 3.1." in page
+    )
+    assert (
+        "Disqualification given by a floor judge waits for 3 judges, the head judge among them (C2). At Open only."
+        in page
+    )
+    assert "Disqualification given by a floor judge waits for the head judge (C3)." in page
+    offered = page.split('id="rule-may-escalate"')[1].split("</li>")[0]
+    assert "The judge's call: offered, never applied by itself." in offered
+    assert "never applied by itself" not in page.split('id="rule-from-given"')[1].split("</li>")[0]

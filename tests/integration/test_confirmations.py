@@ -134,3 +134,29 @@ def test_the_quick_reference_says_who_confirms_each_rank_and_marks_the_escalatio
     offered = page.split('id="rule-may-escalate"')[1].split("</li>")[0]
     assert "The judge's call: offered, never applied by itself." in offered
     assert "never applied by itself" not in page.split('id="rule-from-given"')[1].split("</li>")[0]
+
+
+def test_penalty_suggest_answers_with_the_offered_escalation_and_whom_to_confirm(app):
+    import json
+
+    runner = app.test_cli_runner()
+    offered = json.loads(
+        runner.invoke(
+            args=["penalty", "suggest", "--policy", "rules-demo", "--level", "1", "--infraction", "10.1"]
+            + ["--prior", "10.1:warning"]
+        ).output
+    )
+    assert (offered["suggested"], offered["upgraded"], offered["confirm"]) == ("warning", False, None)
+    assert offered["offered"] == [{"rule": "may-escalate", "rank": "game_loss", "because": [1]}]
+    split = runner.invoke(
+        args=["penalty", "suggest", "--policy", "rules-demo", "--level", "2"] + ["--infraction", "11.1-major"]
+    )
+    answer = json.loads(split.output)
+    assert answer["suggested"] == "game_loss"
+    assert answer["confirm"] == {"by": "head_judge_or_assistant", "judges": None, "section": "C1"}
+
+
+def test_catalog_check_passes_on_the_fixture_that_uses_every_rule_form(app):
+    result = app.test_cli_runner().invoke(args=["catalog", "check", str(RULES_CATALOG)])
+    assert result.exit_code == 0, result.output
+    assert result.output.split()[0] == "rules-demo"

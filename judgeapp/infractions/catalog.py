@@ -257,6 +257,14 @@ class Confirmation:
 
 
 @dataclass(frozen=True)
+class LateRow:
+    """Defaults for a player at least `from_minute` minutes late (tardiness by minutes, issue 35)."""
+
+    from_minute: int
+    defaults: dict[int, PenaltyRange]
+
+
+@dataclass(frozen=True)
 class Subsection(Named):
     code: str
     name: str
@@ -280,6 +288,7 @@ class Infraction(Named):
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
     severity: str = ""  # one row of a section split by severity (`major`: code `5.5.1-major`); "" when not split
+    late_rows: tuple[LateRow, ...] = ()  # defaults by minutes late, earliest first; `defaults` when minutes unknown
     names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
     texts: Texts = field(default=NO_TEXTS, compare=False)  # notes, remedy, section_note in other languages
     phrases: tuple[Phrases, ...] = field(default=(), compare=False)  # judges' words for it, for the finder
@@ -288,8 +297,18 @@ class Infraction(Named):
     def discretion(self) -> bool:
         return self.penalized and self.defaults is None
 
-    def default_at(self, level: int) -> PenaltyRange | None:
+    def default_at(self, level: int, minutes_late: int | None = None) -> PenaltyRange | None:
+        """The default at `level`; for an infraction with defaults by minutes late, the row for `minutes_late` (the
+        general default when the minutes are not known, or fewer than the first row's)."""
+        row = self.late_row(minutes_late)
+        if row is not None:
+            return row.defaults[level]
         return None if self.defaults is None else self.defaults[level]
+
+    def late_row(self, minutes_late: int | None) -> LateRow | None:
+        if minutes_late is None:
+            return None
+        return next((r for r in reversed(self.late_rows) if r.from_minute <= minutes_late), None)
 
     def alternatives_at(self, level: int) -> tuple[Alternative, ...]:
         return tuple(a for a in self.alternatives if level in a.levels)

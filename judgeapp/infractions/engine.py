@@ -72,6 +72,7 @@ class Suggestion:
     range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
     offered: tuple[Offer, ...] = ()  # escalations the judge may choose, each with the rule that offers it
     confirmation: Confirmation | None = None  # who must confirm the suggested penalty when a floor judge gives it
+    minutes_late: int | None = None  # the row chosen by minutes late, when the infraction has such rows
 
     def explanation(self, lang: str | None = None) -> str:
         """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted, in `lang`
@@ -91,6 +92,13 @@ class Suggestion:
             return words["discretion"]
         offers = "".join(words["offered"].format(**self._offer_words(o, lang)) for o in self.offered)
         if not self.upgraded or self.rule is None:
+            if self.minutes_late is not None:
+                return (
+                    words["default_late"].format(
+                        level=level, penalty=self.default.label(lang), minutes=self.minutes_late
+                    )
+                    + offers
+                )
             return words["default"].format(level=level, penalty=self.default.label(lang)) + offers
         return self._upgraded_words(self.rule, self.suggested, lang) + offers
 
@@ -140,6 +148,8 @@ class Suggestion:
                 {"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in self.offered
             ],
             "confirm": _confirm_dict(self.confirmation),
+            "asks_minutes_late": bool(self.infraction.late_rows),
+            "minutes_late": self.minutes_late,
             "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
             "explanation": self.explanation(lang),
         }
@@ -160,6 +170,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_penalized": "Not an infraction: no penalty.",
         "discretion": "No default penalty: the judge decides, guided by similar infractions.",
         "default": "Default at {level}: {penalty}.",
+        "default_late": "Default at {level} for {minutes} minutes late: {penalty}.",
         "upgraded": "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
         "incident": "incident #{ref}",
         "in_round": "{where}, round {round}",
@@ -179,6 +190,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_penalized": "違反ではありません。罰則はありません。",
         "discretion": "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
         "default": "{level}の標準の罰則：{penalty}",
+        "default_late": "{level}で{minutes}分の遅刻の標準の罰則：{penalty}",
         "upgraded": "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
         "incident": "違反記録 #{ref}",
         "in_round": "{where}（第{round}ラウンド）",
@@ -325,12 +337,15 @@ def suggest(
     prior: Iterable[Prior] = (),
     today: date | None = None,
     this_round: int | None = None,
+    minutes_late: int | None = None,
 ) -> Suggestion:
     """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event: the
-    default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie)."""
+    default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie). For an
+    infraction with defaults by minutes late, `minutes_late` picks the row."""
     lv = policy.level(level)
     inf = infraction if isinstance(infraction, Infraction) else policy.infraction(infraction)
-    default = inf.default_at(lv.number) if inf.penalized else None
+    row = inf.late_row(minutes_late) if inf.penalized else None
+    default = inf.default_at(lv.number, minutes_late) if inf.penalized else None
     because: tuple[Prior, ...] = ()
     suggested: Rank | None = None
     chosen: RepeatRule | None = None
@@ -367,6 +382,7 @@ def suggest(
         range_to=chosen.range_to if chosen is not None else None,
         offered=offered,
         confirmation=policy.confirmation_for(inf, suggested.id if suggested else None, lv.number),
+        minutes_late=minutes_late if row is not None else None,
     )
 
 

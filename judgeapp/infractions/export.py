@@ -81,6 +81,10 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "repeats": i.repeats.value,
                 "repeat_rules": None if i.repeat_rules is None else list(i.repeat_rules),
                 "defaults": None if i.defaults is None else {str(lv): _range(r) for lv, r in i.defaults.items()},
+                "minutes_late": [
+                    {"from": row.from_minute, "defaults": {str(lv): _range(r) for lv, r in row.defaults.items()}}
+                    for row in i.late_rows
+                ],
                 "alternatives": [
                     {
                         "condition": a.condition,

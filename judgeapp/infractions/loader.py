@@ -25,6 +25,7 @@ from .catalog import (
     EventSettings,
     ExtensionReason,
     Infraction,
+    LateRow,
     Level,
     Names,
     PenaltyRange,
@@ -213,6 +214,13 @@ class RawPhrases(_Strict):
     words: Annotated[list[Phrase], Field(min_length=1)]
 
 
+class RawLateRow(_Strict):
+    """Defaults for a player at least `from` minutes late."""
+
+    from_: int = Field(alias="from", ge=0)
+    defaults: dict[str, Range]
+
+
 class RawInfraction(_Strict):
     code: str
     severity: str | None = Field(default=None, pattern=r"^[a-z][a-z]*$")  # a section split by severity: `major`
@@ -223,6 +231,7 @@ class RawInfraction(_Strict):
     penalized: bool = True
     discretion: bool = False
     defaults: dict[str, Range] | None = None
+    minutes_late: list[RawLateRow] = []  # defaults by minutes late (tardiness), earliest first
     repeat_any_action: bool = False
     alternatives: list[RawAlternative] = []
     section_note: str = ""
@@ -583,6 +592,22 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                     if key in seen_words:
                         errs.append(((*bpath, w), f"phrase {word!r} appears twice"))
                     seen_words.add(key)
+        previous = -1
+        for r, row in enumerate(inf.minutes_late):
+            rpath = (*ipath, "minutes_late", r)
+            if row.from_ <= previous:
+                errs.append(((*rpath, "from"), f"rows by minutes late go upwards: {row.from_} after {previous}"))
+            previous = row.from_
+            for key, rng in row.defaults.items():
+                if key not in level_keys:
+                    errs.append(((*rpath, "defaults", key), f"{key!r} is not a level of this policy"))
+                else:
+                    check_range(rng, (*rpath, "defaults", key))
+            for key in level_keys:
+                if key not in row.defaults:
+                    errs.append(((*rpath, "defaults"), f"{key} missing: every level of the policy needs a default"))
+        if inf.minutes_late and inf.defaults is None:
+            errs.append(((*ipath, "minutes_late"), "defaults by minutes late need `defaults` for unknown minutes"))
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
@@ -746,6 +771,10 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
         Infraction(
             code=i.code,
             severity=i.severity or "",
+            late_rows=tuple(
+                LateRow(row.from_, {number_of_key[k]: rng(v) for k, v in row.defaults.items()})
+                for row in i.minutes_late
+            ),
             name=i.name,
             subsection=i.subsection,
             notes=i.notes.strip(),

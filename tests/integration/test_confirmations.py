@@ -5,6 +5,7 @@ excepts, or given by the head judge, it stands. On the made-up policy of tests/f
 
 from __future__ import annotations
 
+import json
 import re
 
 import pytest
@@ -136,22 +137,16 @@ def test_the_quick_reference_says_who_confirms_each_rank_and_marks_the_escalatio
     assert "never applied by itself" not in page.split('id="rule-from-given"')[1].split("</li>")[0]
 
 
-def test_penalty_suggest_answers_with_the_offered_escalation_and_whom_to_confirm(app):
-    import json
+def suggest_cli(app, level, infraction, *extra):
+    args = ["penalty", "suggest", "--policy", "rules-demo", "--level", str(level), "--infraction", infraction, *extra]
+    return app.test_cli_runner().invoke(args=args)
 
-    runner = app.test_cli_runner()
-    offered = json.loads(
-        runner.invoke(
-            args=["penalty", "suggest", "--policy", "rules-demo", "--level", "1", "--infraction", "10.1"]
-            + ["--prior", "10.1:warning"]
-        ).output
-    )
+
+def test_penalty_suggest_answers_with_the_offered_escalation_and_whom_to_confirm(app):
+    offered = json.loads(suggest_cli(app, 1, "10.1", "--prior", "10.1:warning").output)
     assert (offered["suggested"], offered["upgraded"], offered["confirm"]) == ("warning", False, None)
     assert offered["offered"] == [{"rule": "may-escalate", "rank": "game_loss", "because": [1]}]
-    split = runner.invoke(
-        args=["penalty", "suggest", "--policy", "rules-demo", "--level", "2"] + ["--infraction", "11.1-major"]
-    )
-    answer = json.loads(split.output)
+    answer = json.loads(suggest_cli(app, 2, "11.1-major").output)
     assert answer["suggested"] == "game_loss"
     assert answer["confirm"] == {"by": "head_judge_or_assistant", "judges": None, "section": "C1"}
 
@@ -160,3 +155,17 @@ def test_catalog_check_passes_on_the_fixture_that_uses_every_rule_form(app):
     result = app.test_cli_runner().invoke(args=["catalog", "check", str(RULES_CATALOG)])
     assert result.exit_code == 0, result.output
     assert result.output.split()[0] == "rules-demo"
+
+
+def test_penalty_suggest_picks_the_row_by_minutes_late_and_says_when_it_needs_them(app):
+    def ask(*extra):
+        return json.loads(suggest_cli(app, 2, "9.3", *extra).output)
+
+    unknown = ask()
+    assert (unknown["suggested"], unknown["asks_minutes_late"], unknown["minutes_late"]) == ("warning", True, None)
+    assert ask("--minutes-late", "2")["suggested"] == "warning"
+    at_threshold = ask("--minutes-late", "3")
+    assert (at_threshold["suggested"], at_threshold["minutes_late"]) == ("game_loss", 3)
+    assert at_threshold["explanation"] == "Default at Open for 3 minutes late: Game Loss."
+    refused = suggest_cli(app, 2, "9.3", "--minutes-late", "-1")
+    assert refused.exit_code == 2

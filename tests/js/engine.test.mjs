@@ -16,7 +16,7 @@ function fields(answer) {
     suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
     in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
-    confirm: answer.confirm, explanation: answer.explanation,
+    confirm: answer.confirm, minutes_late: answer.minutes_late, explanation: answer.explanation,
   };
 }
 
@@ -27,7 +27,8 @@ function expectedPart(expect, got) {
 test("every shared engine case gives the expected suggestion and the Python engine's answer", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.cases.length >= 20);
   for (const c of fixture.cases) {
-    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang));
+    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang,
+                               c.minutes_late ?? null));
     assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
     assert.deepEqual(got, c.python, c.name);
   }

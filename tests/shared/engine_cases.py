@@ -50,7 +50,13 @@ def python_answer(catalog, case) -> dict:
         for p in case["priors"]
     ]
     s = suggest(
-        policy, case["level"], case["infraction"], priors, today=_day(case.get("today")), this_round=case.get("round")
+        policy,
+        case["level"],
+        case["infraction"],
+        priors,
+        today=_day(case.get("today")),
+        this_round=case.get("round"),
+        minutes_late=case.get("minutes_late"),
     )
     return {
         "suggested": s.suggested.id if s.suggested else None,
@@ -64,6 +70,7 @@ def python_answer(catalog, case) -> dict:
         "alternatives": [a.penalty.label(lang) for a in s.alternatives],
         "offered": [{"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in s.offered],
         "confirm": s.as_dict(lang)["confirm"],
+        "minutes_late": s.minutes_late,
         "explanation": s.explanation(lang),
     }
 

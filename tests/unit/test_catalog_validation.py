@@ -388,3 +388,73 @@ def test_the_rows_of_a_section_split_by_severity_load_with_their_severity():
     assert policy.infraction("11.1-major").severity == "major"
     assert policy.infraction("11.1-minor").severity == "minor"
     assert policy.infraction("2.1").severity == ""
+
+
+LATE = (
+    '      - {code: "3.1", name: Late, subsection: "1", notes: N., defaults: {level_1: warning, level_2: warning},\n'
+    "         minutes_late: [%s]}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "rows, where, message",
+    [
+        (
+            "{from: 5, defaults: {level_1: warning, level_2: warning}}, "
+            "{from: 5, defaults: {level_1: warning, level_2: loss_of_game}}",
+            "infractions[2].minutes_late[1].from",
+            "rows by minutes late go upwards: 5 after 5",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning}}",
+            "infractions[2].minutes_late[0].defaults",
+            "level_2 missing: every level of the policy needs a default",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning, level_2: red_card}}",
+            "infractions[2].minutes_late[0].defaults.level_2.max",
+            "'red_card' is not a rank of this policy",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning, level_2: warning, level_9: warning}}",
+            "infractions[2].minutes_late[0].defaults.level_9",
+            "'level_9' is not a level of this policy",
+        ),
+        (
+            "{from: -1, defaults: {level_1: warning, level_2: warning}}",
+            "infractions[2].minutes_late[0].from",
+            "Input should be greater than or equal to 0",
+        ),
+        (
+            "{after: 3, defaults: {level_1: warning, level_2: warning}}",
+            "infractions[2].minutes_late[0].after",
+            "Extra inputs are not permitted",
+        ),
+    ],
+)
+def test_defaults_by_minutes_late_that_cannot_mean_anything_are_refused_with_file_line_and_field(
+    tmp_path, rows, where, message
+):
+    path = tmp_path / "late.yaml"
+    path.write_text((FIX / "valid.yaml").read_text() + LATE % rows)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        p.startswith(f"{path}:") and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems
+    ), "\n".join(info.value.problems)
+
+
+def test_defaults_by_minutes_late_need_the_general_default_for_unknown_minutes(tmp_path):
+    path = tmp_path / "late.yaml"
+    text = (FIX / "valid.yaml").read_text() + (
+        '      - {code: "3.1", name: Late, subsection: "1", notes: N., discretion: true,\n'
+        "         minutes_late: [{from: 3, defaults: {level_1: warning, level_2: warning}}]}\n"
+    )
+    path.write_text(text)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        "policies.house-rules.infractions[2].minutes_late: defaults by minutes late need `defaults` for unknown minutes"
+        in p
+        for p in info.value.problems
+    ), "\n".join(info.value.problems)

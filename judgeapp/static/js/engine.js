@@ -51,6 +51,7 @@ var PHRASES = {
     not_penalized: "Not an infraction: no penalty.",
     discretion: "No default penalty: the judge decides, guided by similar infractions.",
     "default": "Default at {level}: {penalty}.",
+    default_late: "Default at {level} for {minutes} minutes late: {penalty}.",
     upgraded: "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
     incident: "incident #{ref}",
     in_round: "{where}, round {round}",
@@ -68,6 +69,7 @@ var PHRASES = {
     not_penalized: "違反ではありません。罰則はありません。",
     discretion: "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
     "default": "{level}の標準の罰則：{penalty}",
+    default_late: "{level}で{minutes}分の遅刻の標準の罰則：{penalty}",
     upgraded: "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
     incident: "違反記録 #{ref}",
     in_round: "{where}（第{round}ラウンド）",
@@ -178,7 +180,7 @@ function offerWords(offers, infraction, lang) {
   }).join("");
 }
 
-function explanation(policy, level, infraction, dflt, suggested, rule, because, lang, offers) {
+function explanation(policy, level, infraction, dflt, suggested, rule, because, lang, offers, lateRow) {
   var words = phrases(lang), levelName = nameIn(level, lang);
   if (!infraction.penalized) {
     var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
@@ -192,6 +194,9 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
   }
   if (!suggested) return words.discretion;
   var offered = offerWords(offers, infraction, lang);
+  if (!rule && lateRow) {
+    return fill(words.default_late, { level: levelName, penalty: rangeLabel(policy, dflt, lang), minutes: lateRow.minutes }) + offered;
+  }
   if (!rule) return fill(words["default"], { level: levelName, penalty: rangeLabel(policy, dflt, lang) }) + offered;
   var last = because[because.length - 1];
   var where = last.ref !== null && last.ref !== undefined ? fill(words.incident, { ref: last.ref }) : last.infraction;
@@ -201,6 +206,14 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
     window: words["window_" + rule.window], section: sectionIn(rule, lang),
     rank: nameIn(suggested, lang), where: where
   }) + offered;
+}
+
+// The row of defaults for `minutes` late (catalog.py Infraction.late_row): the last that starts at or before it.
+function lateRowFor(infraction, minutes) {
+  if (minutes === null || minutes === undefined) return null;
+  var rows = infraction.minutes_late || [], found = null;
+  rows.forEach(function (r) { if (r.from <= minutes) found = r; });
+  return found ? { defaults: found.defaults, minutes: minutes } : null;
 }
 
 // The ranks the policy has the head judge confirm for `code` at `level` (the view's confirm_ranks, offline).
@@ -228,11 +241,13 @@ function confirmationFor(policy, infraction, rankId, level) {
 // priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's round
 // (for rules counting within a match); lang: the page's language, for the names and the explanation (English when
 // absent)
-export function suggest(policy, levelNumber, code, priors, today, thisRound, lang) {
+export function suggest(policy, levelNumber, code, priors, today, thisRound, lang, minutesLate) {
   var level = levelByNumber(policy, levelNumber);
   var infraction = infractionByCode(policy, code);
   if (!infraction) throw new Error("unknown infraction " + code);
   var dflt = infraction.penalized && infraction.defaults ? infraction.defaults[String(level.number)] : null;
+  var lateRow = infraction.penalized ? lateRowFor(infraction, minutesLate) : null;
+  if (lateRow) dflt = lateRow.defaults[String(level.number)];
   var because = [], suggested = null, chosen = null, offers = [];
   if (dflt) {
     suggested = rankById(policy, dflt.min);
@@ -283,6 +298,8 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
       .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang), rank: a.penalty.min }; }),
-    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang, offers)
+    asks_minutes_late: !!(infraction.minutes_late && infraction.minutes_late.length),
+    minutes_late: lateRow ? lateRow.minutes : null,
+    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang, offers, lateRow)
   };
 }

@@ -206,6 +206,7 @@ class IncidentInput:
     extension_reason: str = ""  # why the judge gives other than the minutes the policy owes for the call
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
+    minutes_late: int | None = None  # for an infraction with defaults by minutes late: how late the player was
     phone: PhoneView | None = None  # logged offline: what the phone showed
     infraction_query: str = ""  # the words the judge searched with when choosing the infraction
 
@@ -362,10 +363,18 @@ def rank_of(policy: Policy, rank_id: str, field_name: str):
 
 
 def resuggest(session: Session, policy: Policy, event: Event, incident: Incident, infraction: Infraction) -> Suggestion:
-    """Put `infraction` on the incident with the engine's suggestion against the history before it."""
+    """Put `infraction` on the incident with the engine's suggestion against the history before it (and the minutes
+    late it was logged with, for defaults by minutes late)."""
     priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
+    incident.minutes_late = incident.minutes_late if infraction.late_rows else None
     suggestion = suggest(
-        policy, event.level, infraction, priors, today=incident.created_at.date(), this_round=incident.round.number
+        policy,
+        event.level,
+        infraction,
+        priors,
+        today=incident.created_at.date(),
+        this_round=incident.round.number,
+        minutes_late=incident.minutes_late,
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
@@ -461,6 +470,20 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
     return minutes
 
 
+MAX_MINUTES_LATE = 24 * 60
+
+
+def check_minutes_late(infraction: Infraction, minutes: int | None) -> int | None:
+    """How late the player was, kept only for an infraction whose defaults go by minutes late."""
+    if not infraction.late_rows or minutes is None:
+        return None
+    if minutes < 0:
+        raise FieldError("minutes_late", _("Minutes cannot be negative."))
+    if minutes > MAX_MINUTES_LATE:
+        raise FieldError("minutes_late", _("At most %(limit)s minutes.", limit=MAX_MINUTES_LATE))
+    return minutes
+
+
 def log_incident(
     session: Session,
     policy: Policy,
@@ -485,8 +508,15 @@ def log_incident(
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
     phone = data.phone
     logged_at = phone.logged_at if phone else None
+    minutes_late = check_minutes_late(infraction, data.minutes_late)
     suggestion = suggest(
-        policy, event.level, infraction, priors, today=(logged_at or now).date(), this_round=rnd.number
+        policy,
+        event.level,
+        infraction,
+        priors,
+        today=(logged_at or now).date(),
+        this_round=rnd.number,
+        minutes_late=minutes_late,
     )
     changed = bool(
         phone
@@ -531,6 +561,7 @@ def log_incident(
         upgrade_refs=[p.ref for p in suggestion.because],
         deviation_reason=reason,
         description=description,
+        minutes_late=minutes_late,
         status=status,
         deck_check_id=deck_check.id if deck_check else None,
         call_started_at=call_started,

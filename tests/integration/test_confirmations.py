@@ -169,3 +169,56 @@ def test_penalty_suggest_picks_the_row_by_minutes_late_and_says_when_it_needs_th
     assert at_threshold["explanation"] == "Default at Open for 3 minutes late: Game Loss."
     refused = suggest_cli(app, 2, "9.3", "--minutes-late", "-1")
     assert refused.exit_code == 2
+
+
+# ---- defaults by minutes late, from the incident form -------------------------------------------------------------
+
+
+def test_the_form_asks_the_minutes_late_and_the_engine_picks_the_row_from_them(app, make_user, make_event):
+    from judgeapp.models import Player
+
+    event = staffed_event(app, make_user, make_event, level=2)
+    with app.app_context():
+        player_id = db.session.query(Player.id).scalar()
+    judge = signed_in(app, event["people"]["floor_judge"][1])
+    page = judge.get(f"/events/{event['event_id']}/incidents/new").get_data(as_text=True)
+    assert 'id="minutes-late-field" hidden' in page and 'name="minutes_late"' in page  # shown where asked (script)
+
+    def ask(**minutes):
+        params = {"player_id": player_id, "infraction": "9.3", **minutes}
+        return suggestion(judge, event["event_id"], **params).get_json()
+
+    unknown = ask()
+    assert (unknown["asks_minutes_late"], unknown["suggested"], unknown["minutes_late"]) == (True, "warning", None)
+    assert ask(minutes_late=2)["suggested"] == "warning"  # just below the 3-minute row
+    assert ask(minutes_late=3)["suggested"] == "game_loss"  # at it
+    assert ask(minutes_late=11)["suggested"] == "match_loss"
+    assert suggestion(judge, event["event_id"], player_id=player_id, infraction="2.1").get_json()[
+        "asks_minutes_late"
+    ] is (False)
+
+
+def test_an_incident_logged_with_minutes_late_keeps_them_and_is_checked_against_their_row(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, level=2)
+    judge = signed_in(app, event["people"]["head_judge"][1])
+    saved = log(
+        judge, event["event_id"], player="P-001", table="1", infraction="9.3", penalty="game_loss", minutes_late="3"
+    )
+    assert saved.status_code == 302
+    [incident] = incidents(app, event["event_id"])
+    assert (incident.minutes_late, incident.suggested_rank_id, incident.rank_id) == (3, "game_loss", "game_loss")
+    assert incident.deviation_reason in (None, "")  # the row's default: no reason needed
+    assert "for 3 minutes late" in incident.suggestion_explanation
+    below = log(
+        judge, event["event_id"], player="P-001", table="1", infraction="9.3", penalty="game_loss", minutes_late="2"
+    )
+    assert below.status_code == 400  # a game loss at 2 minutes is above the row's default: a reason is needed
+    assert "Reason for this penalty" in below.get_data(as_text=True)
+
+
+def test_minutes_late_are_not_kept_for_an_infraction_whose_defaults_do_not_go_by_them(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, level=2)
+    judge = signed_in(app, event["people"]["head_judge"][1])
+    log(judge, event["event_id"], player="P-001", table="1", infraction="2.1", penalty="warning", minutes_late="7")
+    [incident] = incidents(app, event["event_id"])
+    assert incident.minutes_late is None

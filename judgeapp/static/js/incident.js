@@ -413,11 +413,18 @@ function main() {
                     steps, { default: dflt, penalty: name(s.suggested) });
   }
 
+  // The minutes late the judge gave (for defaults by minutes late), or null.
+  function minutesLate() {
+    var field = $("#minutes_late"), n = field ? parseInt(field.value, 10) : NaN;
+    return isNaN(n) || n < 0 ? null : n;
+  }
+
   function suggest() {
     var k = kind(), code = infraction.value;
     if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
     var params = new URLSearchParams({ kind: k, infraction: code });
     var roundField = $("#round"); if (roundField && roundField.value) params.set("round", roundField.value);
+    var late = minutesLate(); if (late !== null) params.set("minutes_late", String(late));
     if (k === "player") {
       if (playerId.value) params.set("player_id", playerId.value);
       else if (playerInput.value.trim().length >= 2 && !$("#new_player").checked) params.set("player", playerInput.value);
@@ -431,6 +438,8 @@ function main() {
     var show = function (s) {
       if (mine !== requestNo) return;  // a newer question was asked meanwhile
       last = s && s.ok ? s : null;
+      var lateField = $("#minutes-late-field");  // asked only where the policy's default goes by minutes late
+      if (lateField) lateField.hidden = !(s && s.ok && s.asks_minutes_late) && !$("#minutes_late").value;
       if (!s) { panel.hidden = true; phoneShown(null); return; }
       render(s);
       phoneShown(s.local && s.ok ? s : null);
@@ -475,7 +484,7 @@ function main() {
       var policy = copy.policies[ev.policy];
       var roundNo = $("#round") && parseInt($("#round").value, 10);
       var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo,
-                             document.documentElement.lang);  // names and explanation in the page's language
+                             document.documentElement.lang, minutesLate());  // in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.confirm_ranks = confirmRanks(policy, code, ev.level);
@@ -603,6 +612,7 @@ function main() {
   var roundField = $("#round"); if (roundField) roundField.addEventListener("change", function () { checkSeat(); suggest(); });
   search.addEventListener("input", filterInfractions);
   infraction.addEventListener("change", suggest);
+  var lateInput = $("#minutes_late"); if (lateInput) lateInput.addEventListener("input", suggest);
   penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });
   var team = $("#team"); if (team) team.addEventListener("change", suggest);
   $("#new_player").addEventListener("change", function (e) {

@@ -352,9 +352,11 @@ function main() {
       h.appendChild(document.createTextNode(" · " + _("default at level %(level)s: %(penalty)s", { level: s.level, penalty: s.default_label })));
     }
     panel.appendChild(h);
-    if (s.upgraded || !s.default_label) {  // the default is already in the heading line
+    var offered = (s.offered || []).length > 0, late = s.minutes_late !== null && s.minutes_late !== undefined;
+    // the default is already in the heading line, unless the minutes late chose it or an escalation is offered
+    if (s.upgraded || !s.default_label || offered || late) {
       var line = document.createElement("p");
-      line.className = s.upgraded ? "upgrade" : "muted";
+      line.className = s.upgraded ? "upgrade" : (offered ? "note offered" : "muted");
       line.textContent = s.explanation;
       panel.appendChild(line);
     }

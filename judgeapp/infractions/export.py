@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import Names, PenaltyRange, Policy
+from .catalog import Infraction, Names, PenaltyRange, Policy
 
 
 def _range(r: PenaltyRange | None) -> dict[str, str] | None:
@@ -17,6 +17,16 @@ def _range(r: PenaltyRange | None) -> dict[str, str] | None:
 
 def _names(names: Names) -> dict[str, str]:
     return dict(names.names)
+
+
+def _late_rows(i: Infraction) -> dict[str, Any]:
+    if not i.late_rows:
+        return {}
+    rows = [
+        {"from": row.from_minute, "defaults": {str(lv): _range(r) for lv, r in row.defaults.items()}}
+        for row in i.late_rows
+    ]
+    return {"minutes_late": rows}
 
 
 def policy_as_json(policy: Policy) -> dict[str, Any]:
@@ -81,10 +91,6 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "repeats": i.repeats.value,
                 "repeat_rules": None if i.repeat_rules is None else list(i.repeat_rules),
                 "defaults": None if i.defaults is None else {str(lv): _range(r) for lv, r in i.defaults.items()},
-                "minutes_late": [
-                    {"from": row.from_minute, "defaults": {str(lv): _range(r) for lv, r in row.defaults.items()}}
-                    for row in i.late_rows
-                ],
                 "alternatives": [
                     {
                         "condition": a.condition,
@@ -96,6 +102,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                     for a in i.alternatives
                 ],
             }
+            | _late_rows(i)  # only where the defaults go by minutes late: the phone's copy stays small
             for i in policy.infractions
         ],
     }

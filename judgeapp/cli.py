@@ -535,7 +535,8 @@ penalty = AppGroup("penalty", help="Ask the penalty engine.")
 @click.option("--level", required=True, help="The level's number or the policy's own name for it (competitive).")
 @click.option("--infraction", required=True)
 @click.option("--prior", multiple=True, metavar="CODE:RANK", help="An earlier standing penalty of the player.")
-def penalty_suggest(policy_id, level, infraction, prior):
+@click.option("--minutes-late", type=click.IntRange(min=0), help="For tardiness by minutes: how late the player was.")
+def penalty_suggest(policy_id, level, infraction, prior, minutes_late):
     """Print the suggested penalty as one JSON object."""
     cat = current_catalog()
     try:
@@ -548,7 +549,7 @@ def penalty_suggest(policy_id, level, infraction, prior):
             pol.infraction(code)
             pol.rank(rank)
             priors.append(Prior(code, rank, ref=n))
-        result = suggest(pol, pol.level(level).number, infraction, priors)
+        result = suggest(pol, pol.level(level).number, infraction, priors, minutes_late=minutes_late)
     except UnknownChoice as err:
         click.echo(f"Error: {err}", err=True)
         sys.exit(2)

@@ -358,6 +358,7 @@ class Incident(Base):
     upgrade_refs: Mapped[list[int]] = mapped_column(JSON, default=list)  # incident numbers that made it a repeat
     deviation_reason: Mapped[str | None] = mapped_column(Text)
     description: Mapped[str] = mapped_column(Text, default="")
+    minutes_late: Mapped[int | None]  # for tardiness by minutes (the policy's rows): how late, as the judge gave it
     status: Mapped[IncidentStatus] = mapped_column(_enum(IncidentStatus), default=IncidentStatus.STANDING)
     status_reason: Mapped[str | None] = mapped_column(Text)
     deck_check_id: Mapped[int | None] = mapped_column(ForeignKey("deck_checks.id"))

@@ -57,6 +57,12 @@ class IncidentForm(OutboxFields):
     infraction = SelectField(_l("Infraction"), validators=[DataRequired(message=_l("Choose the infraction."))])
     # the words the judge searched with: the server refuses an infraction they do not find (a choice left over)
     infraction_query = StringField(validators=[Optional(), Length(max=200)])
+    minutes_late = NumericField(
+        _l("Minutes late"),
+        validators=[Optional(), NumberRange(0, 1440, _l("0 to 1440 minutes."))],
+        description=_l("The policy's default for this infraction depends on how late the player was."),
+        render_kw=NUMERIC,
+    )
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
     deviation_reason = StringField(
         _l("Reason for this penalty"),

@@ -206,6 +206,7 @@ class IncidentInput:
     extension_reason: str = ""  # why the judge gives other than the minutes the policy owes for the call
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
+    minutes_late: int | None = None  # for an infraction with defaults by minutes late: how late the player was
     phone: PhoneView | None = None  # logged offline: what the phone showed
     infraction_query: str = ""  # the words the judge searched with when choosing the infraction
 
@@ -362,10 +363,18 @@ def rank_of(policy: Policy, rank_id: str, field_name: str):
 
 
 def resuggest(session: Session, policy: Policy, event: Event, incident: Incident, infraction: Infraction) -> Suggestion:
-    """Put `infraction` on the incident with the engine's suggestion against the history before it."""
+    """Put `infraction` on the incident with the engine's suggestion against the history before it (and the minutes
+    late it was logged with, for defaults by minutes late)."""
     priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
+    incident.minutes_late = incident.minutes_late if infraction.late_rows else None
     suggestion = suggest(
-        policy, event.level, infraction, priors, today=incident.created_at.date(), this_round=incident.round.number
+        policy,
+        event.level,
+        infraction,
+        priors,
+        today=incident.created_at.date(),
+        this_round=incident.round.number,
+        minutes_late=incident.minutes_late,
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
@@ -429,10 +438,18 @@ def _description(text: str | None) -> str:
     return description
 
 
-def _status_for(policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str]) -> IncidentStatus:
-    """A penalty only the head judge may give, or an infraction only the head judge decides (Transformers 5.1:
-    cheating), is a recommendation when anyone else rules it."""
-    pending = (infraction.head_judge_only or rank_id in policy.head_judge_only) and Role.HEAD_JUDGE not in roles
+def _status_for(
+    policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str], level: int
+) -> IncidentStatus:
+    """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
+    cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
+    recommendation when anyone else rules it: it waits in the head judge's queue."""
+    needs_head_judge = (
+        infraction.head_judge_only
+        or rank_id in policy.head_judge_only
+        or policy.confirmation_for(infraction, rank_id, level) is not None
+    )
+    pending = needs_head_judge and Role.HEAD_JUDGE not in roles
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 
@@ -450,6 +467,20 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
                 round=event.round_minutes,
             ),
         )
+    return minutes
+
+
+MAX_MINUTES_LATE = 24 * 60
+
+
+def check_minutes_late(infraction: Infraction, minutes: int | None) -> int | None:
+    """How late the player was, kept only for an infraction whose defaults go by minutes late."""
+    if not infraction.late_rows or minutes is None:
+        return None
+    if minutes < 0:
+        raise FieldError("minutes_late", _("Minutes cannot be negative."))
+    if minutes > MAX_MINUTES_LATE:
+        raise FieldError("minutes_late", _("At most %(limit)s minutes.", limit=MAX_MINUTES_LATE))
     return minutes
 
 
@@ -477,8 +508,15 @@ def log_incident(
     priors = priors_of_players(session, event, [p.id for p in subjects.players])
     phone = data.phone
     logged_at = phone.logged_at if phone else None
+    minutes_late = check_minutes_late(infraction, data.minutes_late)
     suggestion = suggest(
-        policy, event.level, infraction, priors, today=(logged_at or now).date(), this_round=rnd.number
+        policy,
+        event.level,
+        infraction,
+        priors,
+        today=(logged_at or now).date(),
+        this_round=rnd.number,
+        minutes_late=minutes_late,
     )
     changed = bool(
         phone
@@ -504,7 +542,7 @@ def log_incident(
             ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    status = _status_for(policy, infraction, rank_id, roles)
+    status = _status_for(policy, infraction, rank_id, roles, event.level)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,
@@ -523,6 +561,7 @@ def log_incident(
         upgrade_refs=[p.ref for p in suggestion.because],
         deviation_reason=reason,
         description=description,
+        minutes_late=minutes_late,
         status=status,
         deck_check_id=deck_check.id if deck_check else None,
         call_started_at=call_started,
@@ -667,7 +706,7 @@ def correct_incident(
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = _status_for(policy, infraction, rank_id, roles)
+        incident.status = _status_for(policy, infraction, rank_id, roles, event.level)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

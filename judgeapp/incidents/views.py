@@ -165,6 +165,7 @@ def new(event, roles):
             deviation_reason=form.deviation_reason.data or "",
             description=form.description.data or "",
             extension_minutes=form.extension.data,
+            minutes_late=form.minutes_late.data,
             extension_proposed=form.extension_proposed.data == "1",
             extension_reason=form.extension_reason.data or "",
             call_started_at=parse_utc(form.call_started_at.data),
@@ -258,7 +259,12 @@ def suggest(event, roles):
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
     this_round = int_or_none(args.get("round"))  # the form's round, for rules that count within a match
-    suggestion = suggest_penalty(policy, event.level, infraction, priors, today=utcnow().date(), this_round=this_round)
+    minutes_late = int_or_none(args.get("minutes_late"))  # for defaults by minutes late
+    if minutes_late is not None and minutes_late < 0:
+        minutes_late = None
+    suggestion = suggest_penalty(
+        policy, event.level, infraction, priors, today=utcnow().date(), this_round=this_round, minutes_late=minutes_late
+    )
     lang = language()  # names and the explanation in the judge's language
     body = suggestion.as_dict(lang)
     body.update(
@@ -279,6 +285,8 @@ def suggest(event, roles):
         in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
         head_judge_infraction=infraction.head_judge_only,
+        # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)
+        confirm_ranks=[r.id for r in policy.ranks if policy.confirmation_for(infraction, r.id, event.level)],
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
         alternatives=[

@@ -209,6 +209,8 @@ class RepeatRule(Named):
     description: str
     steps: int = 1
     above_highest_prior: bool = False  # UP counts from the highest earlier penalty when it is above the default
+    above_last_given: bool = False  # UP counts from the penalty actually given last time, even below the default
+    offered: bool = False  # "the judge may escalate": offered and explained, never applied by itself
     rank: Rank | None = None
     ladder: tuple[Rank, ...] = ()
     cap: Rank | None = None
@@ -223,6 +225,43 @@ class RepeatRule(Named):
 
     def section_in(self, lang: str | None) -> str:
         return self.sections.get(lang) or self.section
+
+
+class ConfirmedBy(str, Enum):
+    """Who must decide or confirm a penalty before it stands."""
+
+    HEAD_JUDGE = "head_judge"
+    HEAD_JUDGE_OR_ASSISTANT = "head_judge_or_assistant"  # the head judge or an assistant head judge
+    JUDGES = "judges"  # a number of judges, the head judge among them
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """A penalty of one of `ranks`, at one of `levels` (empty: every level), that a floor judge may only recommend:
+    it waits until the head judge (or as `by` says) confirms it. `exceptions` are infractions and sub-sections the
+    rule leaves to the floor judge (Yu-Gi-Oh!: a match loss for tardiness)."""
+
+    ranks: frozenset[str]
+    by: ConfirmedBy
+    section: str
+    levels: frozenset[int] = frozenset()
+    exceptions: frozenset[str] = frozenset()
+    judges: int | None = None  # for ConfirmedBy.JUDGES: how many
+
+    def holds_for(self, infraction: Infraction, rank_id: str | None, level: int) -> bool:
+        if rank_id is None or rank_id not in self.ranks:
+            return False
+        if self.levels and level not in self.levels:
+            return False
+        return infraction.code not in self.exceptions and infraction.subsection not in self.exceptions
+
+
+@dataclass(frozen=True)
+class LateRow:
+    """Defaults for a player at least `from_minute` minutes late (tardiness by minutes, issue 35)."""
+
+    from_minute: int
+    defaults: dict[int, PenaltyRange]
 
 
 @dataclass(frozen=True)
@@ -248,6 +287,8 @@ class Infraction(Named):
     repeat_rules: tuple[str, ...] | None = None  # the policy's rules that may upgrade it; None: every rule
     synonyms: tuple[str, ...] = ()  # other words the source text itself uses for this infraction, for search
     head_judge_only: bool = False  # only the head judge decides it: a floor judge's ruling is a recommendation
+    severity: str = ""  # one row of a section split by severity (`major`: code `5.5.1-major`); "" when not split
+    late_rows: tuple[LateRow, ...] = ()  # defaults by minutes late, earliest first; `defaults` when minutes unknown
     names: Names = field(default=NO_NAMES, compare=False)  # the name in other languages, and its reading
     texts: Texts = field(default=NO_TEXTS, compare=False)  # notes, remedy, section_note in other languages
     phrases: tuple[Phrases, ...] = field(default=(), compare=False)  # judges' words for it, for the finder
@@ -256,8 +297,18 @@ class Infraction(Named):
     def discretion(self) -> bool:
         return self.penalized and self.defaults is None
 
-    def default_at(self, level: int) -> PenaltyRange | None:
+    def default_at(self, level: int, minutes_late: int | None = None) -> PenaltyRange | None:
+        """The default at `level`; for an infraction with defaults by minutes late, the row for `minutes_late` (the
+        general default when the minutes are not known, or fewer than the first row's)."""
+        row = self.late_row(minutes_late)
+        if row is not None:
+            return row.defaults[level]
         return None if self.defaults is None else self.defaults[level]
+
+    def late_row(self, minutes_late: int | None) -> LateRow | None:
+        if minutes_late is None:
+            return None
+        return next((r for r in reversed(self.late_rows) if r.from_minute <= minutes_late), None)
 
     def alternatives_at(self, level: int) -> tuple[Alternative, ...]:
         return tuple(a for a in self.alternatives if level in a.levels)
@@ -344,6 +395,7 @@ class Policy(Named):
     appeals: AppealRules = AppealRules()
     unnamed_penalties: UnnamedPenalties | None = None
     event_settings: EventSettings | None = None
+    confirmations: tuple[Confirmation, ...] = ()
     names: Names = field(default=NO_NAMES, compare=False)
     name_sources: tuple[tuple[str, str], ...] = ()  # per language: where the names in it come from
     texts: Texts = field(default=NO_TEXTS, compare=False)  # `source` in other languages
@@ -373,6 +425,11 @@ class Policy(Named):
         """Whether a judge may record this infraction's penalty in words (no rank): the text leaves penalties to
         another document and gives this infraction no default."""
         return self.unnamed_penalties is not None and infraction.discretion
+
+    def confirmation_for(self, infraction: Infraction, rank_id: str | None, level: int) -> Confirmation | None:
+        """The first of the policy's confirmation rules that holds for this penalty: a floor judge's ruling is then a
+        recommendation waiting for the head judge (or whom the rule names)."""
+        return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level)), None)
 
     def challenge_limit(self, event_limit: int | None) -> int | None:
         """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""

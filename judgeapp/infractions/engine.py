@@ -11,6 +11,7 @@ from typing import Any
 
 from .catalog import (
     Alternative,
+    Confirmation,
     Counts,
     Infraction,
     Level,
@@ -46,6 +47,16 @@ class Prior:
 
 
 @dataclass(frozen=True)
+class Offer:
+    """An escalation the text leaves to the judge ("repeats may be escalated"): shown with its reason, never applied
+    by itself."""
+
+    rule: RepeatRule
+    rank: Rank
+    because: tuple[Prior, ...]
+
+
+@dataclass(frozen=True)
 class Suggestion:
     policy: Policy
     level: Level
@@ -59,6 +70,9 @@ class Suggestion:
     alternatives: tuple[Alternative, ...]
     rule: RepeatRule | None = None  # the repeat rule that upgraded it
     range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
+    offered: tuple[Offer, ...] = ()  # escalations the judge may choose, each with the rule that offers it
+    confirmation: Confirmation | None = None  # who must confirm the suggested penalty when a floor judge gives it
+    minutes_late: int | None = None  # the row chosen by minutes late, when the infraction has such rows
 
     def explanation(self, lang: str | None = None) -> str:
         """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted, in `lang`
@@ -76,8 +90,31 @@ class Suggestion:
             return words["not_penalized"]
         if self.suggested is None or self.default is None:  # no default, so nothing suggested
             return words["discretion"]
+        offers = "".join(words["offered"].format(**self._offer_words(o, lang)) for o in self.offered)
         if not self.upgraded or self.rule is None:
-            return words["default"].format(level=level, penalty=self.default.label(lang))
+            if self.minutes_late is not None:
+                return (
+                    words["default_late"].format(
+                        level=level, penalty=self.default.label(lang), minutes=self.minutes_late
+                    )
+                    + offers
+                )
+            return words["default"].format(level=level, penalty=self.default.label(lang)) + offers
+        return self._upgraded_words(self.rule, self.suggested, lang) + offers
+
+    def _offer_words(self, offer: Offer, lang: str | None) -> dict[str, str]:
+        words = phrases(lang)
+        return {
+            "rank": offer.rank.name_in(lang),
+            "section": offer.rule.section_in(lang),
+            "nth": _ordinal(len(offer.because) + 1, lang),
+            "n": str(len(offer.because) + 1),
+            "what": rule_subject(offer.rule, self.infraction, lang),
+            "window": words[f"window_{offer.rule.window.value}"],
+        }
+
+    def _upgraded_words(self, rule: RepeatRule, suggested: Rank, lang: str | None) -> str:
+        words = phrases(lang)
         last = self.because[-1]
         where = words["incident"].format(ref=last.ref) if last.ref is not None else last.infraction_code
         if last.round is not None:
@@ -85,10 +122,10 @@ class Suggestion:
         return words["upgraded"].format(
             nth=_ordinal(len(self.because) + 1, lang),
             n=len(self.because) + 1,
-            what=rule_subject(self.rule, self.infraction, lang),
-            window=words[f"window_{self.rule.window.value}"],
-            section=self.rule.section_in(lang),
-            rank=self.suggested.name_in(lang),
+            what=rule_subject(rule, self.infraction, lang),
+            window=words[f"window_{rule.window.value}"],
+            section=rule.section_in(lang),
+            rank=suggested.name_in(lang),
             where=where,
         )
 
@@ -107,9 +144,19 @@ class Suggestion:
                 for p in self.because
             ],
             "head_judge_only": self.head_judge_only,
+            "offered": [
+                {"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in self.offered
+            ],
+            "confirm": _confirm_dict(self.confirmation),
+            "asks_minutes_late": bool(self.infraction.late_rows),
+            "minutes_late": self.minutes_late,
             "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
             "explanation": self.explanation(lang),
         }
+
+
+def _confirm_dict(c: Confirmation | None) -> dict[str, Any] | None:
+    return None if c is None else {"by": c.by.value, "judges": c.judges, "section": c.section}
 
 
 # The explanation's phrases per language (kept here, not in the gettext catalogs: the domain is pure Python, and
@@ -123,6 +170,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_penalized": "Not an infraction: no penalty.",
         "discretion": "No default penalty: the judge decides, guided by similar infractions.",
         "default": "Default at {level}: {penalty}.",
+        "default_late": "Default at {level} for {minutes} minutes late: {penalty}.",
         "upgraded": "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
         "incident": "incident #{ref}",
         "in_round": "{where}, round {round}",
@@ -131,6 +179,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "in this match",
         "penalty_in": "penalty in {subsection}",
         "penalty": "penalty",
+        "offered": (
+            " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself."
+        ),
     },
     "ja": {
         "no_default_but": "{level}では標準の罰則はありません。{when}。",
@@ -139,6 +190,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "not_penalized": "違反ではありません。罰則はありません。",
         "discretion": "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
         "default": "{level}の標準の罰則：{penalty}",
+        "default_late": "{level}で{minutes}分の遅刻の標準の罰則：{penalty}",
         "upgraded": "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
         "incident": "違反記録 #{ref}",
         "in_round": "{where}（第{round}ラウンド）",
@@ -147,6 +199,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_match": "このマッチで",
         "penalty_in": "{subsection}の罰則",
         "penalty": "罰則",
+        "offered": (
+            "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。"
+        ),
     },
 }
 
@@ -264,7 +319,9 @@ def _upgraded_rank(policy: Policy, rule: RepeatRule, base: Rank, counted: tuple[
         rank = rule.ladder[min(n - rule.from_count, len(rule.ladder) - 1)]
     else:
         start = base
-        if rule.above_highest_prior:
+        if rule.above_last_given and counted and counted[-1].rank_id in {r.id for r in policy.ranks}:
+            start = policy.rank(counted[-1].rank_id)  # the penalty actually given last time, even below the default
+        elif rule.above_highest_prior:
             earlier = [policy.rank(p.rank_id) for p in counted if p.rank_id in {r.id for r in policy.ranks}]
             start = max([base, *earlier], key=lambda r: r.order)
         rank = policy.rank_above(start, rule.steps)
@@ -280,18 +337,23 @@ def suggest(
     prior: Iterable[Prior] = (),
     today: date | None = None,
     this_round: int | None = None,
+    minutes_late: int | None = None,
 ) -> Suggestion:
     """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event: the
-    default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie)."""
+    default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie). For an
+    infraction with defaults by minutes late, `minutes_late` picks the row."""
     lv = policy.level(level)
     inf = infraction if isinstance(infraction, Infraction) else policy.infraction(infraction)
-    default = inf.default_at(lv.number) if inf.penalized else None
+    row = inf.late_row(minutes_late) if inf.penalized else None
+    default = inf.default_at(lv.number, minutes_late) if inf.penalized else None
     because: tuple[Prior, ...] = ()
     suggested: Rank | None = None
     chosen: RepeatRule | None = None
+    offered: tuple[Offer, ...] = ()
     if default is not None:
         prior = tuple(prior)
         suggested = default.min
+        offers: list[Offer] = []
         for rule in policy.repeat_rules:
             if not rule_applies(policy, rule, inf, lv.number):
                 continue
@@ -299,8 +361,11 @@ def suggest(
             if len(counted) + 1 < rule.from_count:
                 continue
             rank = _upgraded_rank(policy, rule, default.min, counted)
-            if rank.order > suggested.order:
+            if rule.offered:
+                offers.append(Offer(rule, rank, counted))
+            elif rank.order > suggested.order:
                 suggested, chosen, because = rank, rule, counted
+        offered = tuple(o for o in offers if o.rank.order > suggested.order)
     upgraded = chosen is not None
     return Suggestion(
         policy=policy,
@@ -315,6 +380,9 @@ def suggest(
         alternatives=inf.alternatives_at(lv.number),
         rule=chosen,
         range_to=chosen.range_to if chosen is not None else None,
+        offered=offered,
+        confirmation=policy.confirmation_for(inf, suggested.id if suggested else None, lv.number),
+        minutes_late=minutes_late if row is not None else None,
     )
 
 
@@ -325,6 +393,8 @@ def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
     top = max(suggestion.default.max.order, suggestion.suggested.order)
     if suggestion.range_to is not None:
         top = max(top, suggestion.range_to.order)
+    for offer in suggestion.offered:  # an escalation the text offers is the judge's call: no reason to type
+        top = max(top, offer.rank.order)
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .catalog import Names, PenaltyRange, Policy
+from .catalog import Infraction, Names, PenaltyRange, Policy
 
 
 def _range(r: PenaltyRange | None) -> dict[str, str] | None:
@@ -17,6 +17,16 @@ def _range(r: PenaltyRange | None) -> dict[str, str] | None:
 
 def _names(names: Names) -> dict[str, str]:
     return dict(names.names)
+
+
+def _late_rows(i: Infraction) -> dict[str, Any]:
+    if not i.late_rows:
+        return {}
+    rows = [
+        {"from": row.from_minute, "defaults": {str(lv): _range(r) for lv, r in row.defaults.items()}}
+        for row in i.late_rows
+    ]
+    return {"minutes_late": rows}
 
 
 def policy_as_json(policy: Policy) -> dict[str, Any]:
@@ -39,6 +49,8 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "section": r.section,
                 "steps": r.steps,
                 "above_highest_prior": r.above_highest_prior,
+                "above_last_given": r.above_last_given,
+                "offered": r.offered,
                 "rank": r.rank.id if r.rank else None,
                 "ladder": [x.id for x in r.ladder],
                 "cap": r.cap.id if r.cap else None,
@@ -55,6 +67,17 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
         "ranks": [{"id": r.id, "name": r.name, "order": r.order, "names": _names(r.names)} for r in policy.ranks],
         "levels": [{"number": lv.number, "name": lv.name, "names": _names(lv.names)} for lv in policy.levels],
         "head_judge_only": sorted(policy.head_judge_only),
+        "confirm": [
+            {
+                "ranks": sorted(c.ranks),
+                "by": c.by.value,
+                "judges": c.judges,
+                "levels": sorted(c.levels),
+                "exceptions": sorted(c.exceptions),
+                "section": c.section,
+            }
+            for c in policy.confirmations
+        ],
         "report_to_head_judge": sorted(policy.report_to_head_judge),
         "unnamed_penalties": policy.unnamed_penalties is not None,
         "infractions": [
@@ -79,6 +102,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                     for a in i.alternatives
                 ],
             }
+            | _late_rows(i)  # only where the defaults go by minutes late: the phone's copy stays small
             for i in policy.infractions
         ],
     }

@@ -19,10 +19,13 @@ from .catalog import (
     Alternative,
     AppealRules,
     Catalog,
+    Confirmation,
+    ConfirmedBy,
     Counts,
     EventSettings,
     ExtensionReason,
     Infraction,
+    LateRow,
     Level,
     Names,
     PenaltyRange,
@@ -211,8 +214,16 @@ class RawPhrases(_Strict):
     words: Annotated[list[Phrase], Field(min_length=1)]
 
 
+class RawLateRow(_Strict):
+    """Defaults for a player at least `from` minutes late."""
+
+    from_: int = Field(alias="from", ge=0)
+    defaults: dict[str, Range]
+
+
 class RawInfraction(_Strict):
     code: str
+    severity: str | None = Field(default=None, pattern=r"^[a-z][a-z]*$")  # a section split by severity: `major`
     name: str
     subsection: str
     notes: str
@@ -220,6 +231,7 @@ class RawInfraction(_Strict):
     penalized: bool = True
     discretion: bool = False
     defaults: dict[str, Range] | None = None
+    minutes_late: list[RawLateRow] = []  # defaults by minutes late (tardiness), earliest first
     repeat_any_action: bool = False
     alternatives: list[RawAlternative] = []
     section_note: str = ""
@@ -282,7 +294,8 @@ class RawRepeatRule(_Strict):
     from_count: int = Field(default=2, ge=2)
     result: Annotated[UpgradeResult, Field(strict=False)]
     steps: int = Field(default=1, ge=1)
-    above: Literal["default", "highest_prior"] = "default"
+    above: Literal["default", "highest_prior", "last_given"] = "default"
+    offered: bool = False  # "the judge may escalate": offered and explained, never applied by itself
     rank: str | None = None
     ladder: list[str] = []
     cap: str | None = None
@@ -293,6 +306,17 @@ class RawRepeatRule(_Strict):
     names: LocalNames = {}  # `name` in other languages
     sections: LocalNames = {}  # `section` in other languages
     texts: RuleTexts = {}
+
+
+class RawConfirmation(_Strict):
+    """Penalties a floor judge may only recommend: who must decide or confirm them, per rank and level."""
+
+    ranks: Annotated[list[str], Field(min_length=1)]
+    by: Annotated[ConfirmedBy, Field(strict=False)]
+    judges: int | None = Field(default=None, ge=2)
+    levels: list[int | str] = []
+    exceptions: list[str] = []  # infractions and sub-sections the floor judge still gives alone
+    section: str
 
 
 class RawTimeRule(_Strict):
@@ -348,10 +372,15 @@ class RawPolicy(_Strict):
     appeals: RawAppeals | None = None
     unnamed_penalties: RawUnnamedPenalties | None = None
     event_settings: RawEventSettings | None = None
+    confirm: list[RawConfirmation] = []
 
 
 class RawCatalog(_Strict):
     policies: dict[Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9-]*$")], RawPolicy] = Field(min_length=1)
+
+
+# a code's severity suffix, as judges write a section split by severity: `5.5.1-major`
+SEVERITY_SUFFIX = re.compile(r"-([a-z]+)$")
 
 
 # ---- paths and lines ---------------------------------------------------------------------
@@ -502,8 +531,40 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for i, lv in enumerate(rule.levels):
             if _level_number(p, lv) is None:
                 errs.append(((*rpath, "levels", i), f"{lv} is not a level of this policy"))
+        if rule.above != "default" and rule.result is not UpgradeResult.UP:
+            errs.append(
+                (
+                    (*rpath, "above"),
+                    f"above: {rule.above} says where result: up counts from; this rule's result is {rule.result.value}",
+                )
+            )
+        if rule.offered and rule.range_to is not None:
+            errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
+    for n, conf in enumerate(p.confirm):
+        cpath = (*base, "confirm", n)
+        for i, r in enumerate(conf.ranks):
+            known_rank(r, (*cpath, "ranks", i))
+        for i, lv in enumerate(conf.levels):
+            if _level_number(p, lv) is None:
+                errs.append(((*cpath, "levels", i), f"{lv} is not a level of this policy"))
+        for i, code in enumerate(conf.exceptions):
+            if code not in names:
+                errs.append(
+                    ((*cpath, "exceptions", i), f"{code!r} is neither an infraction nor a sub-section of this policy")
+                )
+        if (conf.by is ConfirmedBy.JUDGES) != (conf.judges is not None):
+            errs.append(((*cpath, "judges"), "the number of judges is given exactly when by: judges"))
+    split: dict[str, list[int]] = {}  # a section split by severity: its code without the suffix -> the infractions
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
+        suffix = SEVERITY_SUFFIX.search(inf.code)
+        if inf.severity is not None and not inf.code.endswith(f"-{inf.severity}"):
+            section = SEVERITY_SUFFIX.sub("", inf.code)
+            errs.append(((*ipath, "code"), f"a row of severity {inf.severity} is coded {section}-{inf.severity}"))
+        elif inf.severity is not None:
+            split.setdefault(inf.code[: -len(inf.severity) - 1], []).append(n)
+        elif suffix:
+            errs.append(((*ipath, "severity"), f"the code ends in a severity: say `severity: {suffix.group(1)}`"))
         if inf.subsection not in subsection_codes:
             errs.append(((*ipath, "subsection"), f"{inf.subsection!r} is not a sub-section of this policy"))
         for i, rid in enumerate(inf.repeat_rules or []):
@@ -531,6 +592,22 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                     if key in seen_words:
                         errs.append(((*bpath, w), f"phrase {word!r} appears twice"))
                     seen_words.add(key)
+        previous = -1
+        for r, row in enumerate(inf.minutes_late):
+            rpath = (*ipath, "minutes_late", r)
+            if row.from_ <= previous:
+                errs.append(((*rpath, "from"), f"rows by minutes late go upwards: {row.from_} after {previous}"))
+            previous = row.from_
+            for key, rng in row.defaults.items():
+                if key not in level_keys:
+                    errs.append(((*rpath, "defaults", key), f"{key!r} is not a level of this policy"))
+                else:
+                    check_range(rng, (*rpath, "defaults", key))
+            for key in level_keys:
+                if key not in row.defaults:
+                    errs.append(((*rpath, "defaults"), f"{key} missing: every level of the policy needs a default"))
+        if inf.minutes_late and inf.defaults is None:
+            errs.append(((*ipath, "minutes_late"), "defaults by minutes late need `defaults` for unknown minutes"))
         if not inf.penalized or inf.discretion:
             if inf.defaults is not None:
                 why = "not penalized" if not inf.penalized else "left to the judge's discretion"
@@ -552,6 +629,21 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
         for key in level_keys:
             if key not in inf.defaults:
                 errs.append(((*ipath, "defaults"), f"{key} missing: every level of the policy needs a default"))
+    codes = {i.code for i in p.infractions}
+    for section, members in split.items():
+        if section in codes:
+            n = next(i for i, inf in enumerate(p.infractions) if inf.code == section)
+            errs.append(
+                ((*base, "infractions", n, "code"), f"{section} is split by severity: its rows carry the severity")
+            )
+        if len(members) == 1:
+            n = members[0]
+            errs.append(
+                (
+                    (*base, "infractions", n, "severity"),
+                    f"{section} has one severity only: a code carries a severity when its section has several",
+                )
+            )
     return errs
 
 
@@ -678,6 +770,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
     infractions = tuple(
         Infraction(
             code=i.code,
+            severity=i.severity or "",
+            late_rows=tuple(
+                LateRow(row.from_, {number_of_key[k]: rng(v) for k, v in row.defaults.items()})
+                for row in i.minutes_late
+            ),
             name=i.name,
             subsection=i.subsection,
             notes=i.notes.strip(),
@@ -724,6 +821,8 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 description=" ".join(r.description.split()),
                 steps=r.steps,
                 above_highest_prior=r.above == "highest_prior",
+                above_last_given=r.above == "last_given",
+                offered=r.offered,
                 rank=by_id[r.rank] if r.rank else None,
                 ladder=tuple(by_id[x] for x in r.ladder),
                 cap=by_id[r.cap] if r.cap else None,
@@ -770,6 +869,17 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             UnnamedPenalties(p.unnamed_penalties.section, " ".join(p.unnamed_penalties.summary.split()))
             if p.unnamed_penalties
             else None
+        ),
+        confirmations=tuple(
+            Confirmation(
+                ranks=frozenset(c.ranks),
+                by=c.by,
+                section=c.section,
+                levels=frozenset(numbers(c.levels)),
+                exceptions=frozenset(c.exceptions),
+                judges=c.judges,
+            )
+            for c in p.confirm
         ),
         event_settings=(
             EventSettings(

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
+import { confirmRanks, countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
 
 const FILE = process.env.JUDGEAPP_ENGINE_CASES;
 const WHY = "no JUDGEAPP_ENGINE_CASES: run through pytest tests/unit/test_javascript.py, which writes the Python answers";
@@ -15,7 +15,8 @@ function fields(answer) {
   return {
     suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
-    in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), explanation: answer.explanation,
+    in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
+    confirm: answer.confirm, minutes_late: answer.minutes_late, explanation: answer.explanation,
   };
 }
 
@@ -26,7 +27,8 @@ function expectedPart(expect, got) {
 test("every shared engine case gives the expected suggestion and the Python engine's answer", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.cases.length >= 20);
   for (const c of fixture.cases) {
-    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang));
+    const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang,
+                               c.minutes_late ?? null));
     assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
     assert.deepEqual(got, c.python, c.name);
   }
@@ -79,4 +81,16 @@ test("an earlier penalty logged on the phone and not sent yet upgrades, named by
   assert.equal(s.suggested, "loss_of_game");
   assert.equal(s.explanation, "Upgraded: 2nd penalty in 1 at this event (§9): Loss of Game — after 1.2, round 3");
   assert.deepEqual(s.because, [{ infraction: "1.2", rank: "warning", ref: null, number: null, round: 3 }]);
+});
+
+test("the ranks a policy has the head judge confirm, per level and infraction, with its exceptions", () => {
+  const policy = {
+    ...POLICY,
+    confirm: [{ ranks: ["loss_of_game", "disqualification"], by: "head_judge_or_assistant", judges: null, levels: [1],
+                exceptions: ["2"], section: "C1" }],
+  };
+  assert.deepEqual(confirmRanks(policy, "1.1", 1), ["loss_of_game", "disqualification"]);
+  assert.deepEqual(confirmRanks(policy, "2.1", 1), [], "an excepted sub-section");
+  assert.deepEqual(confirmRanks(policy, "9.9", 1), [], "an unknown code");
+  assert.deepEqual(confirmRanks(POLICY, "1.1", 1), [], "a policy without confirm");
 });

@@ -50,7 +50,13 @@ def python_answer(catalog, case) -> dict:
         for p in case["priors"]
     ]
     s = suggest(
-        policy, case["level"], case["infraction"], priors, today=_day(case.get("today")), this_round=case.get("round")
+        policy,
+        case["level"],
+        case["infraction"],
+        priors,
+        today=_day(case.get("today")),
+        this_round=case.get("round"),
+        minutes_late=case.get("minutes_late"),
     )
     return {
         "suggested": s.suggested.id if s.suggested else None,
@@ -62,6 +68,9 @@ def python_answer(catalog, case) -> dict:
         "head_judge_only": s.head_judge_only,
         "in_range": [r.id for r in expected_ranks(policy, s)],
         "alternatives": [a.penalty.label(lang) for a in s.alternatives],
+        "offered": [{"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in s.offered],
+        "confirm": s.as_dict(lang)["confirm"],
+        "minutes_late": s.minutes_late,
         "explanation": s.explanation(lang),
     }
 

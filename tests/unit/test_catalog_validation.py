@@ -220,3 +220,241 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         "policies.house-rules.infractions[1].alternatives[0].penalty.min: 'yelow_card' is not a rank" in p
         for p in info.value.problems
     ), "\n".join(info.value.problems)
+
+
+@pytest.mark.parametrize(
+    "change, bad, where, message",
+    [
+        (
+            "result: up, section",
+            "result: rank, rank: warning, above: last_given, section",
+            "repeat_rules[0].above",
+            "above: last_given says where result: up counts from; this rule's result is rank",
+        ),
+        (
+            "result: up, section",
+            "result: up, above: last_time, section",
+            "repeat_rules[0].above",
+            "Input should be 'default', 'highest_prior' or 'last_given'",
+        ),
+        (
+            "result: up, section",
+            "result: up, offered: true, range_to: loss_of_game, section",
+            "repeat_rules[0].range_to",
+            "an offered escalation is the judge's call already: no range_to",
+        ),
+        (
+            "result: up, section",
+            'result: up, offered: "yes", section',
+            "repeat_rules[0].offered",
+            "Input should be a valid boolean",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    confirm: [{ranks: [red_card], by: head_judge, section: C}]\n",
+            "confirm[0].ranks[0]",
+            "'red_card' is not a rank of this policy",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [warning], levels: [3], by: head_judge, section: C}]\n",
+            "confirm[0].levels[0]",
+            "3 is not a level of this policy",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [warning], exceptions: ['9.9'], by: head_judge, section: C}]\n",
+            "confirm[0].exceptions[0]",
+            "'9.9' is neither an infraction nor a sub-section of this policy",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: judges, section: C}]\n",
+            "confirm[0].judges",
+            "the number of judges is given exactly when by: judges",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: head_judge, judges: 3, section: C}]\n",
+            "confirm[0].judges",
+            "the number of judges is given exactly when by: judges",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    confirm: [{ranks: [warning], by: floor_judge, section: C}]\n",
+            "confirm[0].by",
+            "Input should be 'head_judge', 'head_judge_or_assistant' or 'judges'",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    confirm: [{ranks: [], by: head_judge, section: C}]\n",
+            "confirm[0].ranks",
+            "List should have at least 1 item",
+        ),
+    ],
+)
+def test_a_new_rule_form_that_cannot_mean_anything_is_refused_with_file_line_and_field(
+    tmp_path, change, bad, where, message
+):
+    """Upgrades from the penalty given last time, offered escalations and confirmations per rank and level (issue 35)
+    are checked like every other field: the file, the line and the field's path are named."""
+    path = tmp_path / "rules.yaml"
+    text = (FIX / "valid.yaml").read_text()
+    assert change in text
+    path.write_text(text.replace(change, bad, 1))
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        p.startswith(f"{path}:") and p.split(":")[1].isdigit() and f"policies.house-rules.{where}: {message}" in p
+        for p in info.value.problems
+    ), "\n".join(info.value.problems)
+
+
+def test_the_new_rule_forms_load_from_the_rules_fixture():
+    policy = load_catalog(FIX / "rules.yaml").policy("rules-demo")
+    by_id = {r.id: r for r in policy.repeat_rules}
+    assert by_id["from-given"].above_last_given and not by_id["from-given"].above_highest_prior
+    assert by_id["may-escalate"].offered and not by_id["from-given"].offered
+    first = policy.confirmations[0]
+    assert (sorted(first.ranks), first.by.value, sorted(first.levels), sorted(first.exceptions)) == (
+        ["game_loss", "match_loss"],
+        "head_judge_or_assistant",
+        [2],
+        ["3.1"],
+    )
+    assert policy.confirmations[1].judges == 3
+
+
+@pytest.mark.parametrize(
+    "bad, where, message",
+    [
+        (
+            '      - {code: "3.1", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n"
+            '      - {code: "3.1-minor", severity: minor, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].code",
+            "a row of severity major is coded 3.1-major",
+        ),
+        (
+            '      - {code: "3.1-major", name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "the code ends in a severity: say `severity: major`",
+        ),
+        (
+            '      - {code: "3.1-major", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "3.1 has one severity only: a code carries a severity when its section has several",
+        ),
+        (
+            '      - {code: "1.1-major", severity: major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n"
+            '      - {code: "1.1-minor", severity: minor, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[0].code",
+            "1.1 is split by severity: its rows carry the severity",
+        ),
+        (
+            '      - {code: "3.1-Major", severity: Major, name: Split, subsection: "1", notes: N., '
+            "defaults: {level_1: warning, level_2: warning}}\n",
+            "infractions[2].severity",
+            "String should match pattern",
+        ),
+    ],
+)
+def test_a_section_split_by_severity_is_coded_as_judges_write_it_or_refused_with_its_line(
+    tmp_path, bad, where, message
+):
+    """`5.5.1-major`: a section the text splits by severity carries it as a lower-case suffix, said in `severity`."""
+    path = tmp_path / "severity.yaml"
+    text = (FIX / "valid.yaml").read_text()
+    assert text.endswith("\n") and "    infractions:\n" in text
+    path.write_text(text + bad)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        p.startswith(f"{path}:") and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems
+    ), "\n".join(info.value.problems)
+
+
+def test_the_rows_of_a_section_split_by_severity_load_with_their_severity():
+    policy = load_catalog(FIX / "rules.yaml").policy("rules-demo")
+    assert policy.infraction("11.1-major").severity == "major"
+    assert policy.infraction("11.1-minor").severity == "minor"
+    assert policy.infraction("2.1").severity == ""
+
+
+LATE = (
+    '      - {code: "3.1", name: Late, subsection: "1", notes: N., defaults: {level_1: warning, level_2: warning},\n'
+    "         minutes_late: [%s]}\n"
+)
+
+
+@pytest.mark.parametrize(
+    "rows, where, message",
+    [
+        (
+            "{from: 5, defaults: {level_1: warning, level_2: warning}}, "
+            "{from: 5, defaults: {level_1: warning, level_2: loss_of_game}}",
+            "infractions[2].minutes_late[1].from",
+            "rows by minutes late go upwards: 5 after 5",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning}}",
+            "infractions[2].minutes_late[0].defaults",
+            "level_2 missing: every level of the policy needs a default",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning, level_2: red_card}}",
+            "infractions[2].minutes_late[0].defaults.level_2.max",
+            "'red_card' is not a rank of this policy",
+        ),
+        (
+            "{from: 3, defaults: {level_1: warning, level_2: warning, level_9: warning}}",
+            "infractions[2].minutes_late[0].defaults.level_9",
+            "'level_9' is not a level of this policy",
+        ),
+        (
+            "{from: -1, defaults: {level_1: warning, level_2: warning}}",
+            "infractions[2].minutes_late[0].from",
+            "Input should be greater than or equal to 0",
+        ),
+        (
+            "{after: 3, defaults: {level_1: warning, level_2: warning}}",
+            "infractions[2].minutes_late[0].after",
+            "Extra inputs are not permitted",
+        ),
+    ],
+)
+def test_defaults_by_minutes_late_that_cannot_mean_anything_are_refused_with_file_line_and_field(
+    tmp_path, rows, where, message
+):
+    path = tmp_path / "late.yaml"
+    path.write_text((FIX / "valid.yaml").read_text() + LATE % rows)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        p.startswith(f"{path}:") and f"policies.house-rules.{where}: {message}" in p for p in info.value.problems
+    ), "\n".join(info.value.problems)
+
+
+def test_defaults_by_minutes_late_need_the_general_default_for_unknown_minutes(tmp_path):
+    path = tmp_path / "late.yaml"
+    text = (FIX / "valid.yaml").read_text() + (
+        '      - {code: "3.1", name: Late, subsection: "1", notes: N., discretion: true,\n'
+        "         minutes_late: [{from: 3, defaults: {level_1: warning, level_2: warning}}]}\n"
+    )
+    path.write_text(text)
+    with pytest.raises(CatalogError) as info:
+        load_catalog(path)
+    assert any(
+        "policies.house-rules.infractions[2].minutes_late: defaults by minutes late need `defaults` for unknown minutes"
+        in p
+        for p in info.value.problems
+    ), "\n".join(info.value.problems)

@@ -35,6 +35,7 @@ def engine_fixture() -> dict:
             "today": c.get("today"),
             "round": c.get("round"),
             "lang": c.get("lang"),
+            "minutes_late": c.get("minutes_late"),
             "expect": c["expect"],
             "python": python_answer(catalog, c),
         }

@@ -51,6 +51,7 @@ var PHRASES = {
     not_penalized: "Not an infraction: no penalty.",
     discretion: "No default penalty: the judge decides, guided by similar infractions.",
     "default": "Default at {level}: {penalty}.",
+    default_late: "Default at {level} for {minutes} minutes late: {penalty}.",
     upgraded: "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
     incident: "incident #{ref}",
     in_round: "{where}, round {round}",
@@ -58,7 +59,8 @@ var PHRASES = {
     window_day: "today",
     window_match: "in this match",
     penalty_in: "penalty in {subsection}",
-    penalty: "penalty"
+    penalty: "penalty",
+    offered: " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself."
   },
   ja: {
     no_default_but: "{level}では標準の罰則はありません。{when}。",
@@ -67,6 +69,7 @@ var PHRASES = {
     not_penalized: "違反ではありません。罰則はありません。",
     discretion: "標準の罰則はありません。類似の違反を参考にジャッジが決めます。",
     "default": "{level}の標準の罰則：{penalty}",
+    default_late: "{level}で{minutes}分の遅刻の標準の罰則：{penalty}",
     upgraded: "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
     incident: "違反記録 #{ref}",
     in_round: "{where}（第{round}ラウンド）",
@@ -74,7 +77,8 @@ var PHRASES = {
     window_day: "本日",
     window_match: "このマッチで",
     penalty_in: "{subsection}の罰則",
-    penalty: "罰則"
+    penalty: "罰則",
+    offered: "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。"
   }
 };
 
@@ -142,7 +146,9 @@ function upgradedRank(policy, rule, base, counted) {
     rank = rankById(policy, rule.ladder[Math.min(n - rule.from_count, rule.ladder.length - 1)]);
   } else {
     var start = base;
-    if (rule.above_highest_prior) {
+    var last = counted.length ? policy.ranks.filter(function (x) { return x.id === counted[counted.length - 1].rank; })[0] : null;
+    if (rule.above_last_given && last) start = last;  // the penalty actually given last time, even below the default
+    else if (rule.above_highest_prior) {
       counted.forEach(function (p) {
         var r = policy.ranks.filter(function (x) { return x.id === p.rank; })[0];
         if (r && r.order > start.order) start = r;
@@ -161,7 +167,20 @@ function ruleSubject(rule, infraction, lang) {
   return phrases(lang).penalty;
 }
 
-function explanation(policy, level, infraction, dflt, suggested, rule, because, lang) {
+function sectionIn(rule, lang) { return (rule.sections || {})[baseLanguage(lang)] || rule.section; }
+
+// The sentences for the escalations the text leaves to the judge (engine.py Suggestion._offer_words).
+function offerWords(offers, infraction, lang) {
+  var words = phrases(lang);
+  return offers.map(function (o) {
+    return fill(words.offered, {
+      rank: nameIn(o.rank, lang), section: sectionIn(o.rule, lang), nth: ordinal(o.because.length + 1, lang),
+      n: o.because.length + 1, what: ruleSubject(o.rule, infraction, lang), window: words["window_" + o.rule.window]
+    });
+  }).join("");
+}
+
+function explanation(policy, level, infraction, dflt, suggested, rule, because, lang, offers, lateRow) {
   var words = phrases(lang), levelName = nameIn(level, lang);
   if (!infraction.penalized) {
     var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
@@ -174,27 +193,62 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
     return words.not_penalized;
   }
   if (!suggested) return words.discretion;
-  if (!rule) return fill(words["default"], { level: levelName, penalty: rangeLabel(policy, dflt, lang) });
+  var offered = offerWords(offers, infraction, lang);
+  if (!rule && lateRow) {
+    return fill(words.default_late, { level: levelName, penalty: rangeLabel(policy, dflt, lang), minutes: lateRow.minutes }) + offered;
+  }
+  if (!rule) return fill(words["default"], { level: levelName, penalty: rangeLabel(policy, dflt, lang) }) + offered;
   var last = because[because.length - 1];
   var where = last.ref !== null && last.ref !== undefined ? fill(words.incident, { ref: last.ref }) : last.infraction;
   if (last.round !== null && last.round !== undefined) where = fill(words.in_round, { where: where, round: last.round });
   return fill(words.upgraded, {
     nth: ordinal(because.length + 1, lang), n: because.length + 1, what: ruleSubject(rule, infraction, lang),
-    window: words["window_" + rule.window], section: (rule.sections || {})[baseLanguage(lang)] || rule.section,
+    window: words["window_" + rule.window], section: sectionIn(rule, lang),
     rank: nameIn(suggested, lang), where: where
-  });
+  }) + offered;
+}
+
+// The row of defaults for `minutes` late (catalog.py Infraction.late_row): the last that starts at or before it.
+function lateRowFor(infraction, minutes) {
+  if (minutes === null || minutes === undefined) return null;
+  var rows = infraction.minutes_late || [], found = null;
+  rows.forEach(function (r) { if (r.from <= minutes) found = r; });
+  return found ? { defaults: found.defaults, minutes: minutes } : null;
+}
+
+// The ranks the policy has the head judge confirm for `code` at `level` (the view's confirm_ranks, offline).
+export function confirmRanks(policy, code, level) {
+  var infraction = infractionByCode(policy, code);
+  if (!infraction) return [];
+  return policy.ranks.filter(function (r) { return confirmationFor(policy, infraction, r.id, level) !== null; })
+    .map(function (r) { return r.id; });
+}
+
+// The first of the policy's confirmation rules that holds for this penalty (catalog.py Policy.confirmation_for).
+function confirmationFor(policy, infraction, rankId, level) {
+  var rules = policy.confirm || [];
+  for (var i = 0; i < rules.length; i++) {
+    var c = rules[i];
+    if (rankId === null || c.ranks.indexOf(rankId) === -1) continue;
+    if (c.levels.length && c.levels.indexOf(level) === -1) continue;
+    if (c.exceptions.indexOf(infraction.code) !== -1 || c.exceptions.indexOf(infraction.subsection) !== -1) continue;
+    return { by: c.by, judges: c.judges === undefined ? null : c.judges, section: c.section };
+  }
+  return null;
 }
 
 // The suggestion for `code` at `levelNumber`, given the player's earlier penalties at this event.
 // priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's round
 // (for rules counting within a match); lang: the page's language, for the names and the explanation (English when
 // absent)
-export function suggest(policy, levelNumber, code, priors, today, thisRound, lang) {
+export function suggest(policy, levelNumber, code, priors, today, thisRound, lang, minutesLate) {
   var level = levelByNumber(policy, levelNumber);
   var infraction = infractionByCode(policy, code);
   if (!infraction) throw new Error("unknown infraction " + code);
   var dflt = infraction.penalized && infraction.defaults ? infraction.defaults[String(level.number)] : null;
-  var because = [], suggested = null, chosen = null;
+  var lateRow = infraction.penalized ? lateRowFor(infraction, minutesLate) : null;
+  if (lateRow) dflt = lateRow.defaults[String(level.number)];
+  var because = [], suggested = null, chosen = null, offers = [];
   if (dflt) {
     suggested = rankById(policy, dflt.min);
     var base = suggested;
@@ -203,14 +257,17 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
       var counted = countedBy(policy, rule, infraction, priors, today, thisRound);
       if (counted.length + 1 < rule.from_count) return;
       var rank = upgradedRank(policy, rule, base, counted);
-      if (rank.order > suggested.order) { suggested = rank; chosen = rule; because = counted; }
+      if (rule.offered) offers.push({ rule: rule, rank: rank, because: counted });
+      else if (rank.order > suggested.order) { suggested = rank; chosen = rule; because = counted; }
     });
+    offers = offers.filter(function (o) { return o.rank.order > suggested.order; });
   }
   var upgraded = chosen !== null;
   var inRange = policy.ranks.map(function (r) { return r.id; });
   if (suggested && dflt) {
     var top = Math.max(rankById(policy, dflt.max).order, suggested.order);
     if (chosen && chosen.range_to) top = Math.max(top, rankById(policy, chosen.range_to).order);
+    offers.forEach(function (o) { top = Math.max(top, o.rank.order); });  // the judge's call: no reason to type
     inRange = policy.ranks.filter(function (r) { return r.order >= suggested.order && r.order <= top; })
       .map(function (r) { return r.id; });
   }
@@ -232,11 +289,17 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     head_judge_only: !!infraction.head_judge_only ||
       (suggested !== null && policy.head_judge_only.indexOf(suggested.id) !== -1),
     head_judge_infraction: !!infraction.head_judge_only,
+    offered: offers.map(function (o) {
+      return { rule: o.rule.id, rank: o.rank.id, because: o.because.map(function (p) { return p.ref === undefined ? null : p.ref; }) };
+    }),
+    confirm: confirmationFor(policy, infraction, suggested ? suggested.id : null, level.number),
     unnamed_allowed: !!policy.unnamed_penalties && infraction.penalized && !infraction.defaults,
     in_range: inRange,
     penalized: infraction.penalized,
     alternatives: (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; })
       .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang), rank: a.penalty.min }; }),
-    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang)
+    asks_minutes_late: !!(infraction.minutes_late && infraction.minutes_late.length),
+    minutes_late: lateRow ? lateRow.minutes : null,
+    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang, offers, lateRow)
   };
 }

@@ -1,6 +1,6 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
-import { suggest as suggestOnPhone } from "./engine.js";
+import { confirmRanks, suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
@@ -317,7 +317,8 @@ function main() {
       } else if (!on && taken) taken.remove();
     });
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
-    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1));
+    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1 ||
+                                                      (s.confirm_ranks || []).indexOf(chosen) !== -1));
   }
 
   function render(s) {
@@ -351,9 +352,11 @@ function main() {
       h.appendChild(document.createTextNode(" · " + _("default at level %(level)s: %(penalty)s", { level: s.level, penalty: s.default_label })));
     }
     panel.appendChild(h);
-    if (s.upgraded || !s.default_label) {  // the default is already in the heading line
+    var offered = (s.offered || []).length > 0, late = s.minutes_late !== null && s.minutes_late !== undefined;
+    // the default is already in the heading line, unless the minutes late chose it or an escalation is offered
+    if (s.upgraded || !s.default_label || offered || late) {
       var line = document.createElement("p");
-      line.className = s.upgraded ? "upgrade" : "muted";
+      line.className = s.upgraded ? "upgrade" : (offered ? "note offered" : "muted");
       line.textContent = s.explanation;
       panel.appendChild(line);
     }
@@ -412,11 +415,18 @@ function main() {
                     steps, { default: dflt, penalty: name(s.suggested) });
   }
 
+  // The minutes late the judge gave (for defaults by minutes late), or null.
+  function minutesLate() {
+    var field = $("#minutes_late"), n = field ? parseInt(field.value, 10) : NaN;
+    return isNaN(n) || n < 0 ? null : n;
+  }
+
   function suggest() {
     var k = kind(), code = infraction.value;
     if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
     var params = new URLSearchParams({ kind: k, infraction: code });
     var roundField = $("#round"); if (roundField && roundField.value) params.set("round", roundField.value);
+    var late = minutesLate(); if (late !== null) params.set("minutes_late", String(late));
     if (k === "player") {
       if (playerId.value) params.set("player_id", playerId.value);
       else if (playerInput.value.trim().length >= 2 && !$("#new_player").checked) params.set("player", playerInput.value);
@@ -430,6 +440,8 @@ function main() {
     var show = function (s) {
       if (mine !== requestNo) return;  // a newer question was asked meanwhile
       last = s && s.ok ? s : null;
+      var lateField = $("#minutes-late-field");  // asked only where the policy's default goes by minutes late
+      if (lateField) lateField.hidden = !(s && s.ok && s.asks_minutes_late) && !$("#minutes_late").value;
       if (!s) { panel.hidden = true; phoneShown(null); return; }
       render(s);
       phoneShown(s.local && s.ok ? s : null);
@@ -474,9 +486,10 @@ function main() {
       var policy = copy.policies[ev.policy];
       var roundNo = $("#round") && parseInt($("#round").value, 10);
       var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo,
-                             document.documentElement.lang);  // names and explanation in the page's language
+                             document.documentElement.lang, minutesLate());  // in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
+      s.confirm_ranks = confirmRanks(policy, code, ev.level);
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
       s.because.forEach(function (b) { b.url = "/events/" + ev.id + "/incidents/" + b.number; });
       return s;
@@ -601,6 +614,7 @@ function main() {
   var roundField = $("#round"); if (roundField) roundField.addEventListener("change", function () { checkSeat(); suggest(); });
   search.addEventListener("input", filterInfractions);
   infraction.addEventListener("change", suggest);
+  var lateInput = $("#minutes_late"); if (lateInput) lateInput.addEventListener("input", suggest);
   penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });
   var team = $("#team"); if (team) team.addEventListener("change", suggest);
   $("#new_player").addEventListener("change", function (e) {

@@ -124,10 +124,14 @@ def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(li
     log_in(phone, live_server, "head@demo.test")
     phone.goto(f"{live_server}/events/{event_id}/investigations/1")
     phone.get_by_text("No statement yet.").wait_for(timeout=WAIT)
-    phone.get_by_label("Facts you consider established, and why").fill("Three cards bent at the corner.")
-    phone.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
-    phone.get_by_label("Disqualified for").select_option("4.1")
-    phone.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+
+    def write_up():
+        phone.get_by_label("Facts you consider established, and why").fill("Three cards bent at the corner.")
+        phone.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
+        phone.get_by_label("Disqualified for").select_option("4.1")
+        phone.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+
+    write_up()
     finalize = phone.get_by_role("button", name="Finalize and lock")
     finalize.scroll_into_view_if_needed()
     assert "No statement has been taken" in phone.locator("#no-statement").inner_text()
@@ -143,3 +147,9 @@ def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(li
     assert "Finalize and lock this investigation without any?" in asked[0]
     phone.reload()
     assert phone.get_by_role("button", name="Finalize and lock").count() == 1  # nothing was locked
+    # answered "OK": the form carries the answer, so the server (which asks the same without script) locks it at once
+    write_up()
+    phone.once("dialog", lambda d: d.accept())
+    phone.get_by_role("button", name="Finalize and lock").click()
+    phone.get_by_text("Investigation finalized and locked").wait_for(timeout=WAIT)
+    assert phone.locator("#confirm-without-statement").count() == 0

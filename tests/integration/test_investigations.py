@@ -3,6 +3,7 @@ and the PDF report read back as text."""
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -256,7 +257,7 @@ def test_finalizing_with_no_statement_on_file_answers_with_the_confirmation_step
     statements named at the confirmation field; nothing is locked and no disqualification is given."""
     response = post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP)
     assert response.status_code == 400
-    page = text(response)
+    page = html.unescape(text(response))
     assert "No statement is on file: not the player's, the opponent's nor a witness's." in page
     assert 'name="without_statement"' in page and "Finalize without any statement" in page
     assert "Deliberate, for advantage: cheating." in page  # the write-up typed is kept

@@ -315,9 +315,7 @@ def test_finalizing_with_no_statement_on_file_asks_for_confirmation_and_changes_
         write_up(dq, final=True)
     dq.session.rollback()
     assert caught.value.field == "without_statement"
-    assert caught.value.message.startswith(
-        "No statement is on file: not the player's, the opponent's nor a witness's."
-    )
+    assert caught.value.message.startswith("No statement is on file: not the player's, the opponent's nor a witness's.")
     assert investigation(dq).status is InvestigationStatus.OPEN and dq.entries("investigation.finalize") == []
     assert dq.incident(1).status is IncidentStatus.RECOMMENDED
 

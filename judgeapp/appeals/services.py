@@ -75,7 +75,10 @@ def challenges_text(challenges: Challenges) -> str:
         return _("no challenge limit at this event")
     # the noun follows the limit ("0 of 1 challenge left", "1 of 2 challenges left"); the appeals their own count
     left = ngettext(
-        "%(left)s of %(num)d challenge left", "%(left)s of %(num)d challenges left", challenges.limit, left=challenges.left
+        "%(left)s of %(num)d challenge left",
+        "%(left)s of %(num)d challenges left",
+        challenges.limit,
+        left=challenges.left,
     )
     if not challenges.waiting:
         return left

@@ -361,9 +361,5 @@ def test_older_decisions_on_the_judges_rulings_fold_to_one_line_and_the_newest_s
     shot(phone, "guard-5-decisions-opened")
     opened.first.get_by_role("button", name="Got it").click()  # acknowledges #2 only
     phone.locator("main > form.decision-news").first.wait_for()
-    assert (
-        phone.locator("#decisions-older summary")
-        .inner_text()
-        .startswith("1 earlier decision: #1 upheld")
-    )
+    assert phone.locator("#decisions-older summary").inner_text().startswith("1 earlier decision: #1 upheld")
     assert "incident #3: upheld" in phone.locator("main > form.decision-news").inner_text()

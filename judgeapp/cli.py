@@ -255,10 +255,11 @@ def users_reset_link(email):
     db.session.commit()
     minutes = int(lifetime(TokenPurpose.RESET).total_seconds() // 60)
     click.echo(
-        _(
-            "One-time link for %(email)s (works once, for %(minutes)s minutes; give it to them privately):",
+        ngettext(
+            "One-time link for %(email)s (works once, for %(num)s minute; give it to them privately):",
+            "One-time link for %(email)s (works once, for %(num)s minutes; give it to them privately):",
+            minutes,
             email=user.email,
-            minutes=minutes,
         )
     )
     click.echo(url)

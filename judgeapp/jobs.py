@@ -438,7 +438,7 @@ def run_worker(app: Flask, *, workers: int | None = None) -> None:
     _APP = app
     stale = fail_stale(app)
     if stale:
-        log.warning("%s job(s) left running by a stopped worker marked failed", stale)
+        log.warning("jobs left running by a stopped worker, marked failed: %s", stale)
     huey = app.extensions[QUEUE_KEY]
     consumer = huey.create_consumer(
         workers=workers or int(app.config["JOBS_WORKERS"]),

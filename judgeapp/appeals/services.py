@@ -73,15 +73,20 @@ def challenges_text(challenges: Challenges) -> str:
     """Challenges.explain() in the request's language: the challenges a player has left, and appeals still waiting."""
     if challenges.limit is None:
         return _("no challenge limit at this event")
-    if not challenges.waiting:
-        return _("%(left)s of %(limit)s challenges left", left=challenges.left, limit=challenges.limit)
-    return ngettext(
-        "%(left)s of %(limit)s challenges left, %(num)d appeal waiting for a decision",
-        "%(left)s of %(limit)s challenges left, %(num)d appeals waiting for a decision",
-        challenges.waiting,
+    # the noun follows the limit ("0 of 1 challenge left", "1 of 2 challenges left"); the appeals their own count
+    left = ngettext(
+        "%(left)s of %(num)d challenge left",
+        "%(left)s of %(num)d challenges left",
+        challenges.limit,
         left=challenges.left,
-        limit=challenges.limit,
     )
+    if not challenges.waiting:
+        return left
+    waiting = ngettext(
+        "%(num)d appeal waiting for a decision", "%(num)d appeals waiting for a decision", challenges.waiting
+    )
+    # TRANSLATORS: the challenges a player has left, then the appeals still waiting ("1 of 2 challenges left, …")
+    return _("%(challenges)s, %(waiting)s", challenges=left, waiting=waiting)
 
 
 CONTESTS = {"penalty": "the penalty", "remedy": "the remedy", "both": "the penalty and the remedy"}

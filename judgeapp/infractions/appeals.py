@@ -41,14 +41,6 @@ class Challenges:
     def may_appeal(self) -> bool:
         return self.limit is None or self.spent + self.waiting < self.limit
 
-    def explain(self) -> str:
-        if self.limit is None:
-            return "no challenge limit at this event"
-        text = f"{self.left} of {self.limit} challenges left"
-        if self.waiting:
-            text += f", {self.waiting} appeal{'s' if self.waiting > 1 else ''} waiting for a decision"
-        return text
-
 
 def link_expiry(created: datetime, days: int) -> datetime:
     """When a one-time statement link stops working: the policy's statement deadline after it was made."""

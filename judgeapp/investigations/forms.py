@@ -96,6 +96,7 @@ class WriteUpForm(Form):
         render_kw={"rows": 4},
         description=_l("What you told the player and what happens next."),
     )
+    without_statement = BooleanField(_l("Finalize without any statement"))  # asked only when none is on file
     save = SubmitField(_l("Save draft"))
     finalize = SubmitField(_l("Finalize and lock"))
 

@@ -544,9 +544,11 @@ def finalize(
     event: Event,
     investigation: Investigation,
     data: WriteUp,
+    without_statement: bool = False,
     now: datetime | None = None,
 ) -> None:
-    """Save the write-up and lock the investigation. A disqualification still recommended is given by this."""
+    """Save the write-up and lock the investigation. A disqualification still recommended is given by this. With no
+    statement on file it locks only when the head judge confirmed finalizing without any (`without_statement`)."""
     now = now or utcnow()
     save_write_up(session, policy, actor=actor, roles=roles, event=event, investigation=investigation, data=data)
     for name, message in (
@@ -560,6 +562,15 @@ def finalize(
     ):
         if not getattr(investigation, name):
             raise FieldError(name, message)
+    if not investigation.statements and not without_statement:  # asked here too: the phone's dialog needs script
+        raise FieldError(
+            "without_statement",
+            _(
+                "No statement is on file: not the player's, the opponent's nor a witness's. To lock the investigation"
+                " without any, tick “Finalize without any statement” and finalize again; statements taken later are"
+                " only dated addenda."
+            ),
+        )
     incident = investigation.incident
     if incident.status is IncidentStatus.RECOMMENDED:
         accept_recommendation(session, actor=actor, roles=roles, event=event, incident=incident)
@@ -585,6 +596,7 @@ def finalize(
         revoke_prizes=investigation.revoke_prizes,
         revoke_standing=investigation.revoke_standing,
         ejected=investigation.ejected,
+        without_statement=not investigation.statements,
     )
 
 

@@ -249,6 +249,7 @@ def write_up(event, roles, number):
                     event=event,
                     investigation=investigation,
                     data=data,
+                    without_statement=form.without_statement.data,
                 )
             else:
                 services.save_write_up(

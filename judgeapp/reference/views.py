@@ -1,14 +1,12 @@
 from flask import abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from ..choices import search_words
+from ..choices import finder_entries_of
 from ..extensions import current_catalog, event_policy
-from ..i18n import language
 from ..infractions import UnknownChoice
 from ..infractions.engine import rule_applies
-from ..infractions.search import search
 from ..permissions import Action, event_route
-from . import bp
+from . import bp, services
 
 
 @bp.route("/")
@@ -48,15 +46,18 @@ def _show(pol, event=None):
     if level not in {lv.number for lv in pol.levels}:
         level = pol.levels[0].number
     q = request.args.get("q", "")
-    found = search(pol, q)
-    lang = language()
+    found = services.found(pol, q)  # best first; the page lists the rest after them, hidden
+    found_codes = {inf.code for inf in found}
+    rest = [inf for inf in pol.infractions if inf.code not in found_codes]
     return render_template(
         "reference/policy.html",
         policy=pol,
         level=level,
         q=q,
         found=found,
+        found_codes=found_codes,
+        listed=[*found, *rest],
+        finder=finder_entries_of(pol),  # what static/js/reference.js searches as the judge types (search.js `rank`)
         repeat_rules_of=lambda inf: [r for r in pol.repeat_rules if rule_applies(pol, r, inf, level)],
         uploaded_for=event,
-        words_of=lambda inf: "; ".join(search_words(inf, lang)),  # found by besides the shown text (reference.js)
     )

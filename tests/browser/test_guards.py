@@ -4,9 +4,11 @@ test_picker.py)."""
 import re
 
 import pytest
+from sqlalchemy import select
 
 from tests.browser.conftest import log_in, shot
 from tests.browser.test_offline import incidents_in_db, ready_for_offline
+from tests.browser.test_phone import no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
 
@@ -272,3 +274,92 @@ def test_an_incident_saved_from_a_call_with_time_given_shows_the_policys_reminde
     time_line = confirmation.locator("p", has_text="Time:").inner_text()
     assert re.search(r"min added; table 1 now ends at \d\d:\d\d\.", time_line), time_line
     assert "Tell both players how much extra time" in time_line and "1.2.2" in time_line, time_line
+
+
+def decided_rulings(app, rulings):
+    """Fatima Floor's warnings (player, table, infraction), each appealed and decided by the head judge in turn."""
+    from judgeapp.appeals import services as appeals
+    from judgeapp.extensions import CATALOG_KEY, db
+    from judgeapp.incidents import services as incidents
+    from judgeapp.models import Event, Player, User
+    from judgeapp.permissions import roles_at
+
+    with app.app_context():
+        event = db.session.scalar(select(Event).where(Event.name == "Demo Open"))
+        policy = app.extensions[CATALOG_KEY].policy(event.policy_id)
+        floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
+        head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
+        for n, (code, table, infraction, outcome, reason) in enumerate(rulings, 1):
+            player = db.session.scalar(select(Player).where(Player.event_id == event.id, Player.player_code == code))
+            logged = incidents.log_incident(
+                db.session,
+                policy,
+                actor=floor,
+                roles=roles_at(db.session, floor, event),
+                event=event,
+                data=incidents.IncidentInput(
+                    key=f"guards-decision-news-{n:04d}",
+                    infraction_code=infraction,
+                    table_number=table,
+                    player_id=player.id,
+                    rank_id="warning",
+                ),
+            )
+            db.session.commit()
+            appeal, _ = appeals.file_appeal(
+                db.session,
+                actor=floor,
+                event=event,
+                incident=logged.incident,
+                data=appeals.AppealInput(
+                    key=f"guards-decision-appeal-{n:04d}", appellant=f"player:{player.id}", contest="Disputes it."
+                ),
+            )
+            db.session.commit()
+            appeals.decide(
+                db.session,
+                policy,
+                actor=head,
+                roles=roles_at(db.session, head, event),
+                event=event,
+                appeal=appeal,
+                data=appeals.Decision(outcome=outcome, reason=reason),
+            )
+            db.session.commit()
+
+
+def test_older_decisions_on_the_judges_rulings_fold_to_one_line_and_the_newest_stays_open(live_server, phone):
+    """Guard 5: as the phone's old "Sent as incident #N" notices, the head judge's decisions on this judge's rulings
+    show the newest in full; the older ones are one line that a tap opens, each still with its own "Got it"."""
+    decided_rulings(
+        live_server.app,
+        [
+            ("DEMO-001", 1, "3.5.2", "upheld", "Both players saw it."),
+            ("DEMO-003", 2, "3.4", "overturned", "The card was never revealed."),
+            ("DEMO-005", 3, "3.5.2", "upheld", "A warning, as ruled."),
+        ],
+    )
+    log_in(phone, live_server)
+    newest = phone.locator("main > form.decision-news")
+    assert newest.count() == 1
+    assert "Appeal of your ruling, incident #3: upheld" in newest.inner_text()
+    assert "A warning, as ruled." in newest.inner_text()
+    older = phone.locator("#decisions-older")
+    summary = older.locator("summary")
+    assert summary.inner_text().startswith("2 earlier decisions: #2 overturned, #1 upheld")
+    box = summary.bounding_box()
+    assert 44 <= box["height"] < 60  # one line, still a tap target
+    assert not older.locator("form.decision-news").first.is_visible()  # folded
+    assert no_horizontal_scroll(phone)
+    shot(phone, "guard-5-decisions-folded")
+
+    summary.click()  # a tap opens them, each in full with its own "Got it"
+    opened = older.locator("form.decision-news")
+    assert opened.count() == 2 and opened.first.is_visible()
+    assert "incident #2: overturned" in opened.first.inner_text()
+    assert "The card was never revealed." in opened.first.inner_text()
+    shot(phone, "guard-5-decisions-opened")
+    opened.first.get_by_role("button", name="Got it").click()  # acknowledges #2 only
+    phone.locator("main > form.decision-news").first.wait_for()
+    assert phone.locator("#decisions-older summary").inner_text().startswith("1 earlier decision: #1 upheld")
+    assert "incident #3: upheld" in phone.locator("main > form.decision-news").inner_text()

@@ -6,7 +6,7 @@ asks first, naming it."""
 import pytest
 from sqlalchemy import select
 
-from tests.browser.conftest import ARTIFACTS, log_in, shot
+from tests.browser.conftest import ARTIFACTS, PHONE, log_in, shot
 from tests.browser.test_floor_judge import no_horizontal_scroll
 
 pytestmark = pytest.mark.browser
@@ -93,7 +93,8 @@ def test_the_challenge_box_follows_the_decision_on_the_appeal(live_server_with_c
     assert "uses one of the player's challenges" in help_text.inner_text()
 
 
-def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(live_server, phone):
+def disqualified_without_statement(live_server) -> int:
+    """The head judge disqualifies DEMO-007 at table 4: the investigation opens with no statement. Returns the event."""
     from judgeapp.extensions import CATALOG_KEY, db
     from judgeapp.incidents import services as incidents
     from judgeapp.models import Event, Player, User
@@ -120,14 +121,23 @@ def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(li
         )
         db.session.commit()
         event_id = event.id
+    return event_id
+
+
+def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(live_server, phone):
+    event_id = disqualified_without_statement(live_server)
 
     log_in(phone, live_server, "head@demo.test")
     phone.goto(f"{live_server}/events/{event_id}/investigations/1")
     phone.get_by_text("No statement yet.").wait_for(timeout=WAIT)
-    phone.get_by_label("Facts you consider established, and why").fill("Three cards bent at the corner.")
-    phone.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
-    phone.get_by_label("Disqualified for").select_option("4.1")
-    phone.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+
+    def write_up():
+        phone.get_by_label("Facts you consider established, and why").fill("Three cards bent at the corner.")
+        phone.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
+        phone.get_by_label("Disqualified for").select_option("4.1")
+        phone.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+
+    write_up()
     finalize = phone.get_by_role("button", name="Finalize and lock")
     finalize.scroll_into_view_if_needed()
     assert "No statement has been taken" in phone.locator("#no-statement").inner_text()
@@ -143,3 +153,45 @@ def test_finalizing_a_disqualification_with_no_statement_asks_first_naming_it(li
     assert "Finalize and lock this investigation without any?" in asked[0]
     phone.reload()
     assert phone.get_by_role("button", name="Finalize and lock").count() == 1  # nothing was locked
+    # answered "OK": the form carries the answer, so the server (which asks the same without script) locks it at once
+    write_up()
+    phone.once("dialog", lambda d: d.accept())
+    phone.get_by_role("button", name="Finalize and lock").click()
+    phone.get_by_text("Investigation finalized and locked").wait_for(timeout=WAIT)
+    assert phone.locator("#confirm-without-statement").count() == 0
+
+
+def test_without_script_finalizing_with_no_statement_comes_back_asking_with_the_write_up_kept(live_server, browser):
+    """Guard 15 on the server: a phone without JavaScript gets no dialog, so the server answers the first "Finalize"
+    with the question at a box to tick, the write-up as typed; only the answer sent with it locks."""
+    event_id = disqualified_without_statement(live_server)
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, java_script_enabled=False
+    )
+    page = context.new_page()
+    try:
+        log_in(page, live_server, "head@demo.test")
+        page.goto(f"{live_server}/events/{event_id}/investigations/1")
+        page.get_by_label("Facts you consider established, and why").fill("Three cards bent at the corner.")
+        page.get_by_label("Your reasoning").fill("Bent only on the key cards: intentional.")
+        page.get_by_label("Disqualified for").select_option("4.1")
+        page.get_by_label("Summary of the decision").fill("Disqualified without prizes.")
+        page.get_by_role("button", name="Finalize and lock").click()
+        asked = page.locator("#confirm-without-statement")
+        asked.wait_for(timeout=WAIT)
+        assert (
+            asked.get_by_role("alert")
+            .inner_text()
+            .startswith("No statement is on file: not the player's, the opponent's nor a witness's.")
+        )
+        assert page.get_by_label("Your reasoning").input_value() == "Bent only on the key cards: intentional."
+        box = page.get_by_label("Finalize without any statement")
+        assert not box.is_checked()
+        assert no_horizontal_scroll(page)
+        asked.scroll_into_view_if_needed()
+        shot(page, "guards-15-finalize-without-statement-no-script")
+        box.check()
+        page.get_by_role("button", name="Finalize and lock").click()
+        page.get_by_text("Investigation finalized and locked").wait_for(timeout=WAIT)
+    finally:
+        context.close()

@@ -1,5 +1,7 @@
 """Real Chromium at 390x844: what a judge sees on a phone."""
 
+from urllib.parse import parse_qs, urlparse
+
 import pytest
 
 from tests.browser.conftest import PHONE, log_in, shot
@@ -58,8 +60,8 @@ def test_quick_reference_filters_as_you_type_without_reloading(live_server, phon
     search = phone.get_by_label("Search by code or words")
     search.press_sequentially("extra cards", delay=20)
     visible = phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts()
-    assert visible == ["3.5.3.1", "3.5.3.2", "3.5.4"]
-    assert phone.locator("#count").inner_text() == "3 of 57 infractions"  # Penalty Guide §3-4 and Floor Rules 4.4
+    assert visible[:3] == ["3.5.3.1", "3.5.3.2", "3.5.4"]  # the finder, best first: Penalty Guide §3-4's extra cards
+    assert phone.locator("#count").inner_text() == f"{len(visible)} of 57 infractions"
     assert phone.evaluate("window.__sameDocument") is True  # no page load happened
     search.fill("")
     search.press_sequentially("3.20", delay=20)
@@ -74,6 +76,42 @@ def test_quick_reference_filters_as_you_type_without_reloading(live_server, phon
     assert moderate.locator("tr.current").inner_text().split("\t") == ["Level 2", "Warning ~ Loss of Game"]
     assert no_horizontal_scroll(phone)
     shot(phone, "04-reference-search")
+
+
+@pytest.mark.parametrize(
+    ("email", "words", "first", "name"),
+    [
+        ("floor1@demo.test", "drew extra card", "3.5.4", "Drawing Extra Cards"),
+        ("floor-ja@demo.test", "引きすぎ", "3.5.4", "手札にカードを余分に加えてしまった"),
+    ],
+    ids=["english", "japanese"],
+)
+def test_a_judges_own_words_in_the_quick_reference_show_the_incident_forms_first_infraction_first(
+    live_server, phone, email, words, first, name
+):
+    log_in(phone, live_server, email)
+    phone.goto(f"{live_server}/reference/bushiroad-afr?level=2")
+    phone.locator("#q").press_sequentially(words, delay=20)
+    rows = phone.locator("#infractions .infraction:not([hidden])")
+    phone.wait_for_function(
+        "code => document.querySelector('#infractions .infraction:not([hidden])')?.dataset.code === code",
+        arg=first,
+        timeout=30000,
+    )
+    assert rows.first.locator(".code").inner_text() == first
+    assert rows.first.locator(".name").inner_text() == name
+    # the same order as the incident form's finder on the server (search.py `rank`), and as the page without script
+    with live_server.app.app_context():
+        from judgeapp.extensions import CATALOG_KEY
+        from judgeapp.reference.services import found
+
+        expected = [inf.code for inf in found(live_server.app.extensions[CATALOG_KEY].policy("bushiroad-afr"), words)]
+    assert rows.locator(".code").all_inner_texts() == expected
+    assert parse_qs(urlparse(phone.url).query)["q"] == [words]
+    assert no_horizontal_scroll(phone)
+    shot(phone, f"04b-reference-finder-{'ja' if email.startswith('floor-ja') else 'en'}")
+    phone.reload()  # the address kept the words: the server's page shows the same, best first
+    assert phone.locator("#infractions .infraction:not([hidden]) .code").all_inner_texts() == expected
 
 
 def test_quick_reference_shows_the_chosen_level_and_the_upgrade_rule(live_server, phone):

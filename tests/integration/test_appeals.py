@@ -155,7 +155,7 @@ def test_a_new_appeal_reaches_the_head_judges_queue_and_badge_without_a_reload(a
     assert "Appeal #1" in text(ruled["head"].get(partial))  # what the queue page fetches every 4 s
     assert ruled["head"].get("/appeals/waiting?format=json").get_json() == {"count": 1}  # what the badge fetches
     for page in ("/", f"/events/{ruled['event_id']}/players", "/rules"):
-        assert 'aria-label="1 appeals waiting for you">1</span>' in text(ruled["head"].get(page)), page
+        assert 'aria-label="1 appeal waiting for you">1</span>' in text(ruled["head"].get(page)), page
     assert "appeals waiting for you" not in text(ruled["judge"].get("/"))  # a floor judge has no queue
 
 
@@ -195,10 +195,10 @@ def test_a_player_with_no_challenge_left_cannot_appeal_and_the_screen_says_so(ap
         == 302
     )
     form = text(ruled["judge"].get(appeal_url(ruled["event_id"], 2)))
-    assert 'disabled> <span>Aiko Mori <span class="muted">(penalized; 0 of 1 challenges left)</span>' in form
+    assert 'disabled> <span>Aiko Mori <span class="muted">(penalized; 0 of 1 challenge left)</span>' in form
     response = file_appeal(ruled["judge"], ruled["event_id"], 2, appellant=player_value(app, ruled, "P-001"))
     assert response.status_code == 400
-    assert "Aiko Mori has no challenge left (0 of 1 challenges left); the ruling stands." in text(response)
+    assert "Aiko Mori has no challenge left (0 of 1 challenge left); the ruling stands." in text(response)
     assert len(appeals(app, ruled["event_id"])) == 1
 
 

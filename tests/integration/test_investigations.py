@@ -3,6 +3,7 @@ and the PDF report read back as text."""
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 import subprocess
@@ -249,6 +250,36 @@ def test_finalizing_gives_the_recommended_disqualification_and_locks_the_investi
     response = post(dq["head"], f"{base(dq)}/investigations/1/write-up", save="y", **{**WRITE_UP, "summary": "edited"})
     assert response.status_code == 409 and "finalized and locked: nothing was changed" in text(response)
     assert investigation(app).summary == WRITE_UP["summary"]
+
+
+def test_finalizing_with_no_statement_on_file_answers_with_the_confirmation_step_and_locks_nothing(app, dq):
+    """Without the phone's dialog (no JavaScript), the server asks: the form again, the input kept, the missing
+    statements named at the confirmation field; nothing is locked and no disqualification is given."""
+    response = post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP)
+    assert response.status_code == 400
+    page = html.unescape(text(response))
+    assert "No statement is on file: not the player's, the opponent's nor a witness's." in page
+    assert 'name="without_statement"' in page and "Finalize without any statement" in page
+    assert "Deliberate, for advantage: cheating." in page  # the write-up typed is kept
+    assert investigation(app).status is InvestigationStatus.OPEN
+    with app.app_context():
+        assert db.session.scalar(select(Incident)).status is IncidentStatus.RECOMMENDED
+        assert not db.session.scalars(select(AuditEntry).where(AuditEntry.action == "investigation.finalize")).all()
+
+
+def test_finalizing_with_no_statement_locks_only_when_the_post_carries_the_confirmation(app, dq):
+    url = f"{base(dq)}/investigations/1/write-up"
+    assert post(dq["head"], url, finalize="y", without_statement="y", **WRITE_UP).status_code == 302
+    inv = investigation(app)
+    assert inv.status is InvestigationStatus.FINALIZED and inv.finalized_at is not None
+    with app.app_context():
+        assert db.session.scalar(select(Incident)).status is IncidentStatus.STANDING
+
+
+def test_saving_a_draft_with_no_statement_asks_nothing(app, dq):
+    url = f"{base(dq)}/investigations/1/write-up"
+    assert post(dq["head"], url, save="y", **WRITE_UP).status_code == 302
+    assert investigation(app).status is InvestigationStatus.OPEN and investigation(app).summary == WRITE_UP["summary"]
 
 
 def test_after_finalizing_new_statements_are_dated_addenda_and_earlier_ones_are_unchanged(app, dq):

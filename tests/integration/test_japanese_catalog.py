@@ -77,4 +77,4 @@ def test_the_quick_reference_in_japanese_names_everything_in_japanese_and_finds_
     assert "大会レベル2</option>" in page and "<td>大会レベル2</td><td>警告～マッチの敗北</td>" in page
     assert "注意 &lt; 警告 &lt; ゲームの敗北 &lt; マッチの敗北 &lt; 失格" in page
     shown = re.findall(r'<li class="infraction" data-code="([^"]+)"[^>]*?(?<!hidden)>', page)
-    assert shown == ["3.9.1", "3.9.2"]  # the server's search: the reading in katakana finds both, nothing else
+    assert shown[:2] == ["3.9.1", "3.9.2"]  # the finder, best first: the reading in katakana names both

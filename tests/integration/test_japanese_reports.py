@@ -59,7 +59,12 @@ def disqualified(app, world, description=DESCRIPTION):
         description=description,
     )  # fmt: skip
     assert response.status_code == 302
-    assert post(head, f"{base(world)}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+    assert (
+        post(
+            head, f"{base(world)}/investigations/1/write-up", finalize="y", without_statement="y", **WRITE_UP
+        ).status_code
+        == 302
+    )
     return {**world, "judge": judge, "head": head}
 
 
@@ -167,7 +172,12 @@ def test_the_report_page_of_a_japanese_event_is_in_japanese_even_for_a_judge_who
 
 def test_an_english_events_reports_stay_english_for_a_judge_who_reads_japanese(app, dq, tmp_path, job_worker):
     set_locale(app, dq["people"]["head_judge"][0], "ja")
-    assert post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+    assert (
+        post(
+            dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", without_statement="y", **WRITE_UP
+        ).status_code
+        == 302
+    )
     report = pdf_text(dq["head"].get(f"{base(dq)}/investigations/1/report.pdf").data, tmp_path)
     assert "Disqualification report" in report and "Player and match" in report and "2026-11-28" in report
     assert "失格報告書" not in report and "年" not in report

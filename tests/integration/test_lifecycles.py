@@ -133,7 +133,10 @@ def test_a_floor_judge_cannot_correct_or_void_a_disqualification_the_head_judge_
     )
     assert accept.status_code == 302
     assert (
-        post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+        post(
+            dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", without_statement="y", **WRITE_UP
+        ).status_code
+        == 302
     )
     before = incident_row(app)
     assert_refused_as_final(dq["judge"].get(f"{incident_url(event_id)}/edit"))
@@ -472,7 +475,10 @@ def test_an_illegal_transition_answers_409_with_why_and_what_may_be_done_instead
     assert len(entries(app, "appeal.decide")) == 1
 
     assert (
-        post(dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+        post(
+            dq["head"], f"/events/{event_id}/investigations/1/write-up", finalize="y", without_statement="y", **WRITE_UP
+        ).status_code
+        == 302
     )
     locked = post(
         dq["head"],

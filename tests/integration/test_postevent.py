@@ -71,7 +71,12 @@ def close(client, world):
 @pytest.fixture
 def finished(app, dq, organizer):
     """The disqualification finalized, a warning logged, and the round over: ready to close."""
-    assert post(dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", **WRITE_UP).status_code == 302
+    assert (
+        post(
+            dq["head"], f"{base(dq)}/investigations/1/write-up", finalize="y", without_statement="y", **WRITE_UP
+        ).status_code
+        == 302
+    )
     assert (
         log(dq["judge"], dq["event_id"], player="P-001", table=2, infraction="3.5.2", penalty="warning").status_code
         == 302

@@ -285,6 +285,7 @@ def build_world(app):
             roles=H,
             event=event,
             investigation=final_investigation,
+            without_statement=True,  # only a link was asked for
             data=investigations.WriteUp(
                 hj_infraction="4.1",
                 hj_facts="seen",

@@ -190,7 +190,7 @@ def test_an_upheld_appeal_spends_one_challenge_and_an_overturned_one_does_not(ru
         (AppealStatus.OVERTURNED, False),
     ]
     left = services.challenges_of(ruled.session, ruled.event, ruled.player("P-001"))
-    assert left.explain() == "1 of 2 challenges left"
+    assert services.challenges_text(left) == "1 of 2 challenges left"
 
 
 def test_the_head_judge_may_decide_an_upheld_appeal_does_not_count(ruled):
@@ -209,7 +209,7 @@ def test_a_player_with_no_challenge_left_cannot_appeal(ruled):
     with pytest.raises(FieldError) as caught:
         file(ruled, 2)
     ruled.session.rollback()
-    assert caught.value.message == "Aiko Mori has no challenge left (0 of 1 challenges left); the ruling stands."
+    assert caught.value.message == "Aiko Mori has no challenge left (0 of 1 challenge left); the ruling stands."
     assert len(appeals(ruled)) == 1
 
 

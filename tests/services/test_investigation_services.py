@@ -5,6 +5,7 @@ when its incident stops being a disqualification."""
 from __future__ import annotations
 
 from datetime import timedelta
+from functools import partial
 
 import pytest
 from sqlalchemy import select
@@ -98,9 +99,11 @@ def link(world: World, name: str = "Eve Witness", role: str = "witness") -> str:
     return token
 
 
-def write_up(world: World, *, final: bool = False, who: str = "head_judge", **changes) -> None:
+def write_up(
+    world: World, *, final: bool = False, who: str = "head_judge", without_statement: bool = False, **changes
+) -> None:
     data = services.WriteUp(**{**WRITE_UP, **changes})
-    step = services.finalize if final else services.save_write_up
+    step = partial(services.finalize, without_statement=without_statement) if final else services.save_write_up
     step(
         world.session,
         world.policy,
@@ -305,6 +308,23 @@ def test_finalizing_gives_the_recommended_disqualification_and_locks_the_investi
         write_up(dq, summary="edited")
     assert "finalized and locked: nothing was changed" in caught.value.decision.why
     assert investigation(dq).summary == WRITE_UP["summary"]
+
+
+def test_finalizing_with_no_statement_on_file_asks_for_confirmation_and_changes_nothing(dq):
+    with pytest.raises(FieldError) as caught:
+        write_up(dq, final=True)
+    dq.session.rollback()
+    assert caught.value.field == "without_statement"
+    assert caught.value.message.startswith("No statement is on file: not the player's, the opponent's nor a witness's.")
+    assert investigation(dq).status is InvestigationStatus.OPEN and dq.entries("investigation.finalize") == []
+    assert dq.incident(1).status is IncidentStatus.RECOMMENDED
+
+
+def test_finalizing_with_no_statement_on_file_locks_once_confirmed(dq):
+    write_up(dq, final=True, without_statement=True)
+    assert investigation(dq).status is InvestigationStatus.FINALIZED
+    assert dq.incident(1).status is IncidentStatus.STANDING
+    assert dq.entries("investigation.finalize")[-1].details["without_statement"] is True
 
 
 def test_after_finalizing_new_statements_are_dated_addenda_and_earlier_ones_are_unchanged(dq):

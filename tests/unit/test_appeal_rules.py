@@ -33,12 +33,6 @@ def test_a_player_may_appeal_while_spent_and_waiting_appeals_stay_under_the_limi
     assert challenges.may_appeal is may and challenges.left == left
 
 
-def test_the_challenge_count_reads_as_a_judge_would_say_it():
-    assert Challenges(2, 1, 0).explain() == "1 of 2 challenges left"
-    assert Challenges(2, 0, 2).explain() == "2 of 2 challenges left, 2 appeals waiting for a decision"
-    assert Challenges(None, 0, 0).explain() == "no challenge limit at this event"
-
-
 def test_a_statement_link_expires_the_deadline_after_it_was_made():
     made = datetime(2026, 11, 21, 15, 30)
     assert link_expiry(made, 7) == made + timedelta(days=7)

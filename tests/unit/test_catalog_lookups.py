@@ -9,7 +9,7 @@ import pytest
 
 from judgeapp.infractions import UnknownChoice, extension_owed, load_catalog
 from judgeapp.infractions.export import policy_as_json
-from judgeapp.infractions.search import search
+from judgeapp.infractions.search import rank
 
 FIX = Path(__file__).resolve().parents[1] / "fixtures" / "catalogs"
 
@@ -22,32 +22,6 @@ def catalog():
 @pytest.fixture(scope="module")
 def house(catalog):
     return catalog.policy("house-rules")
-
-
-def codes(infractions):
-    return [i.code for i in infractions]
-
-
-@pytest.mark.parametrize(
-    "query, found",
-    [
-        ("1.", ["1.1"]),  # a code prefix
-        ("2.1", ["2.1"]),
-        ("EXTRA card", ["1.1"]),  # words, in any case
-        ("card handling", ["1.1"]),  # the sub-section's name
-        ("rude opponent", ["2.1"]),  # the notes
-        ("extra opponent", []),  # every word must be there
-        ("taunt", ["2.1"]),  # part of a word, here of one the text itself uses for it (a synonym)
-        ("FOUL lang", ["2.1"]),
-        ("9", []),
-    ],
-)
-def test_search_finds_infractions_by_code_prefix_or_by_every_word_typed(house, query, found):
-    assert codes(search(house, query)) == found
-
-
-def test_an_empty_search_lists_every_infraction_in_the_catalog_order(house):
-    assert codes(search(house, "   ")) == ["1.1", "2.1"]
 
 
 @pytest.mark.parametrize(
@@ -116,9 +90,10 @@ def test_the_phones_copy_of_a_policy_is_plain_json_with_what_the_engine_reads_an
         ("mtg-ipg", "bathroom", ["3.1", "3.3"]),  # IPG 3.1's approved delay and 3.3's example
     ],
 )
-def test_the_shipped_policies_are_found_by_the_words_their_own_texts_use(policy, query, found):
+def test_the_shipped_policies_are_found_first_by_the_words_their_own_texts_use(policy, query, found):
     shipped = load_catalog(Path(__file__).resolve().parents[2] / "data" / "infractions.yaml")
-    assert codes(search(shipped.policy(policy), query)) == found
+    first = [hit.code for hit in rank(shipped.policy(policy), query)][: len(found)]
+    assert sorted(first) == sorted(found)
 
 
 def test_a_policy_may_name_its_levels_as_its_text_does_and_key_defaults_and_rules_by_those_names(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 from judgeapp.infractions import load_catalog
 from judgeapp.infractions.export import policy_as_json
-from judgeapp.infractions.search import finder_entries, search_text
+from judgeapp.infractions.search import finder_entries
 from tests.conftest import CATALOG
 from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
 
@@ -80,13 +80,10 @@ def engine_fixture() -> dict:
                         }
                         sweep.append({**case, "python": python_answer(catalog, case)})
     policies = [*catalog.policies.values(), *rules.policies.values()]
-    bushiroad = catalog.policy("bushiroad-afr")  # for tests/js/search.test.mjs: what each infraction is found by
-    texts = [{"code": i.code, "text": search_text(bushiroad, i)} for i in bushiroad.infractions]
     return {
         "cases": cases,
         "sweep": sweep,
         "policies": {p.id: policy_as_json(p) for p in policies},
-        "search_texts": texts,
         "finder_entries": {p.id: finder_entries(p) for p in catalog.policies.values()},  # tests/js/search.test.mjs
     }
 

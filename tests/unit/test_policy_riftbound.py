@@ -15,7 +15,7 @@ import pytest
 
 from judgeapp.infractions import Prior, extension_owed, load_catalog, suggest
 from judgeapp.infractions.engine import expected_ranks
-from judgeapp.infractions.search import search
+from judgeapp.infractions.search import rank
 from tests.conftest import CATALOG
 
 W, GL, ML, DQ = "warning", "game_loss", "match_loss", "disqualification"
@@ -388,7 +388,7 @@ def test_time_extensions_follow_701_2_a_1_412_2_and_411_3_a(policy, reason, take
     [("pile shuffling", ["703.7"]), ("deck box", ["703.4"]), ("stealing", ["704.7"]), ("misgendering", ["704.3"])],
 )
 def test_the_words_the_text_itself_uses_find_the_error(policy, query, found):
-    assert [i.code for i in search(policy, query)] == found
+    assert [hit.code for hit in rank(policy, query)][: len(found)] == found  # the finder names it first
 
 
 # ---- through the command line ------------------------------------------------------------------------------

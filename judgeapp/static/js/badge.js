@@ -1,4 +1,4 @@
-import { _ } from "./i18n.js";
+import { _, ngettext } from "./i18n.js";
 
 // The header's live badges (appeals waiting for the head judge, judge calls waiting): refreshed every few seconds, so a
 // new appeal or call shows on every page without a reload. Each badge names its JSON address and how to read it out.
@@ -23,14 +23,14 @@ export function notCurrent() {
   if (worker) worker.postMessage({ type: "not-current" });
 }
 
-// What a badge's count is read out as: a whole sentence per badge (the page's data-say for any other).
+// What a badge's count is read out as: a whole sentence per badge, in the plural its count needs (as base.html's).
 var SAY = {
-  "calls-badge": function (n) { return _("%(count)s judge calls waiting", { count: n }); },
-  "appeals-badge": function (n) { return _("%(count)s appeals waiting for you", { count: n }); }
+  "calls-badge": function (n) { return ngettext("%(num)s judge call waiting", "%(num)s judge calls waiting", n); },
+  "appeals-badge": function (n) {
+    return ngettext("%(num)s appeal waiting for you", "%(num)s appeals waiting for you", n);
+  }
 };
-function readOut(link, n) {
-  return SAY[link.id] ? SAY[link.id](n) : link.dataset.say.replace("%(num)s", String(n));
-}
+function readOut(link, n) { return SAY[link.id] ? SAY[link.id](n) : String(n); }
 
 function keepBadgeFresh(link) {
   var count = link.querySelector(".count"), handed = document.getElementById("calls-handed"), shown = null;

@@ -231,7 +231,15 @@ document.addEventListener("submit", function (event) {
     var left = Math.max(0, Math.ceil((Date.parse(by.dataset.ends) - Date.now()) / 60000));
     text = text.replace("{left}", _("%(minutes)s min", { minutes: left }));
   }
-  if (text && !confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); }
+  if (text && !confirm(text)) { event.preventDefault(); event.stopImmediatePropagation(); return; }
+  // The answer goes with the form where the server asks the same question without script (data-confirmed names the
+  // field it checks: finalizing an investigation with no statement, issue 33 guard 15).
+  var field = text && by && by.dataset.confirmed;
+  if (field && !form.querySelector('input[type=hidden][name="' + field + '"]')) {
+    var yes = document.createElement("input");
+    yes.type = "hidden"; yes.name = field; yes.value = "y";
+    form.appendChild(yes);
+  }
 }, true);
 
 // After a save the server refused, the first field in error gets the focus (its message, a role=alert, is read out),

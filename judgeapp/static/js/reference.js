@@ -1,32 +1,47 @@
-// Quick reference: filter infractions as the judge types, without a page reload.
-import { fold, matches } from "./search.js";
+// Quick reference: the finder as the judge types, without a page reload: search.js `rank` over the finder's entries the
+// page embeds (the incident form's picker searches the same, in the same order; the server's `?q=` too:
+// judgeapp/reference/services.py), best first; the rest hidden. An empty search lists every infraction in the policy's
+// order.
+import { ngettext } from "./i18n.js";
+import { rank } from "./search.js";
+
+// What the page shows for a search, best first: a code typed lists the codes it is or starts, not the texts that
+// merely mention it (as the picker). null: everything, in the policy's order.
+export function foundCodes(entries, query) {
+  if (!String(query || "").trim()) return null;
+  var hits = rank(entries, query);
+  var byCode = function (h) { return h.kind === "code" || h.kind === "code-prefix"; };
+  if (hits.some(byCode)) hits = hits.filter(byCode);
+  return hits.map(function (h) { return h.code; });
+}
 
 function filterAsTyped() {
   var input = document.getElementById("q");
-  var items = Array.prototype.slice.call(document.querySelectorAll("#infractions .infraction"));
+  var list = document.getElementById("infractions");
+  var data = document.getElementById("infraction-finder");
   var count = document.getElementById("count");
   var form = input && input.form;
-  if (!input || !items.length) return;
-
-  // What a judge might type to find an infraction, as the server searches (judgeapp/infractions/search.py): code,
-  // name, sub-section, notes, remedy and the text's own other words for it, read from the page (not sent twice in an
-  // attribute), and the names the page does not show (English, Japanese) with their kana readings (data-words);
-  // folded as search.js compares (katakana as hiragana, half-width as full).
-  function part(item, selector) { var e = item.querySelector(selector); return e ? e.textContent : ""; }
-  items.forEach(function (item) {
-    item.searchText = fold([item.dataset.code, part(item, ".name"), part(item, ".sub"), part(item, ".notes"),
-                            part(item, ".remedy"), part(item, ".syn"), item.dataset.words || ""].join(" "));
-  });
+  if (!input || !list || !data) return;
+  var entries = JSON.parse(data.textContent || "[]");
+  var items = {};
+  Array.prototype.forEach.call(list.querySelectorAll(".infraction"), function (item) { items[item.dataset.code] = item; });
+  var total = entries.length;
 
   function filter() {
     var q = input.value.trim();
-    var shown = 0;
-    items.forEach(function (item) {
-      var ok = matches(item.dataset.code, item.searchText, q);
-      item.hidden = !ok;
-      if (ok) shown += 1;
-    });
-    count.textContent = shown + " of " + items.length + " infractions";
+    var codes = foundCodes(entries, q), shown = codes ? codes : entries.map(function (e) { return e.code; });
+    var first = {};
+    shown.forEach(function (code) { first[code] = true; });
+    // best first, then the rest (hidden) in the policy's order: appendChild moves each to the end, in turn
+    shown.concat(entries.map(function (e) { return e.code; }).filter(function (c) { return !first[c]; }))
+      .forEach(function (code) {
+        var item = items[code];
+        if (!item) return;
+        item.hidden = !first[code];
+        list.appendChild(item);
+      });
+    count.textContent = ngettext("%(shown)s of %(num)s infraction", "%(shown)s of %(num)s infractions", total,
+                                 { shown: shown.length });
     var url = new URL(window.location.href);
     if (q) { url.searchParams.set("q", input.value); } else { url.searchParams.delete("q"); }
     window.history.replaceState(null, "", url);

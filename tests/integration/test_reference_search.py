@@ -1,0 +1,56 @@
+"""The quick reference searches with the finder (judgeapp/infractions/search.py `rank`): without JavaScript, `?q=`
+shows what the incident form's picker finds for the same words, best first, and hides the rest."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from judgeapp.infractions.search import rank
+from tests.integration.test_incidents import signed_in, text
+
+pytestmark = pytest.mark.db
+
+
+def shown(page: str) -> list[str]:
+    """The codes of the infractions the page shows, in the order it shows them (the hidden ones left out)."""
+    return re.findall(r'<li class="infraction" data-code="([^"]+)"[^>]*?(?<!hidden)>', page)
+
+
+@pytest.fixture
+def judge(app, floor):
+    return signed_in(app, floor["people"]["floor_judge"][1])
+
+
+@pytest.mark.parametrize(
+    ("words", "first"),
+    [
+        ("drew extra card", "3.5.4"),  # the judge's words, none of them the name's
+        ("slow play", "3.20.1"),
+        ("引きすぎ", "3.5.4"),  # what a Japanese judge says
+        ("スロープレイ", "3.20.1"),
+    ],
+)
+def test_the_quick_reference_finds_a_judges_words_best_first_as_the_incident_forms_finder(app, judge, words, first):
+    page = text(judge.get(f"/reference/bushiroad-afr?level=2&q={words}"))
+    policy = app.extensions["judgeapp.catalog"].policy("bushiroad-afr")
+    assert shown(page)[0] == first
+    assert shown(page) == [hit.code for hit in rank(policy, words)]  # the finder's order, nothing else shown
+
+
+@pytest.mark.parametrize(
+    ("query", "count"),
+    [("3.5.4", "1 of 57 infractions"), ("3.5.3", "2 of 57 infractions")],
+)
+def test_the_quick_reference_counts_what_it_shows(judge, query, count):
+    assert count in text(judge.get(f"/reference/bushiroad-afr?level=2&q={query}"))
+
+
+def test_an_empty_search_shows_every_infraction_in_the_policys_order(app, judge):
+    policy = app.extensions["judgeapp.catalog"].policy("bushiroad-afr")
+    assert shown(text(judge.get("/reference/bushiroad-afr?level=2&q="))) == [inf.code for inf in policy.infractions]
+
+
+def test_a_code_lists_that_infraction_and_those_under_it_not_texts_that_mention_it(judge):
+    assert shown(text(judge.get("/reference/bushiroad-afr?level=2&q=3.5.3"))) == ["3.5.3.1", "3.5.3.2"]

@@ -259,7 +259,6 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
         players.append(player)
     matches: list[FileMatch] = []
     seated: dict[tuple[str, int, str], FileMatch] = {}
-    tables: dict[tuple[str, int, int], FileMatch] = {}
     division_of: dict[str, str] = {p.key: p.division for p in players}
     for match in file.matches:
         if not 1 <= match.round <= MAX_ROUND:
@@ -308,25 +307,36 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
                 ),
             )
             continue
-        table_key = ("" if file.tables_across_divisions else match.division, match.round, match.table or 0)
-        used = tables.get(table_key) if match.table is not None else None
-        if used is not None:
-            file.reject(
-                match.where,
-                _(
-                    "round %(round)s: table %(table)s is already used by another match (%(place)s)",
-                    round=match.round,
-                    table=match.table,
-                    place=_place(used.where),
-                ),
-            )
-            continue
-        if match.table is not None:
-            tables[table_key] = match
         for p in match.players:
             seated[(match.division, match.round, p)] = match
         matches.append(match)
     file.players, file.matches = players, matches
+    return check_tables(file, across=file.tables_across_divisions)
+
+
+def check_tables(file: TournamentFile, *, across: bool) -> TournamentFile:
+    """A table seats one match per round of a division (`across`: per round of the whole event, where the venue numbers
+    its tables across divisions); a later match at a table already used is rejected, naming the first."""
+    tables: dict[tuple[str, int, int], FileMatch] = {}
+    kept: list[FileMatch] = []
+    for match in file.matches:
+        if match.table is not None:
+            key = ("" if across else match.division, match.round, match.table)
+            used = tables.get(key)
+            if used is not None:
+                file.reject(
+                    match.where,
+                    _(
+                        "round %(round)s: table %(table)s is already used by another match (%(place)s)",
+                        round=match.round,
+                        table=match.table,
+                        place=_place(used.where),
+                    ),
+                )
+                continue
+            tables[key] = match
+        kept.append(match)
+    file.matches = kept
     return file
 
 

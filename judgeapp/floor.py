@@ -17,8 +17,9 @@ def round_choices(field, event, default_current=True):
     """Fill a round select with the event's rounds, newest first; the current one is chosen unless the page asked
     for another of them (an incident's "Another incident" keeps its round). Returns the rounds."""
     rounds = rounds_of(db.session, event)
-    field.choices = [SelectChoice(r.number, _("Round %(number)s", number=r.number)) for r in reversed(rounds)]
-    if default_current and rounds and not field.raw_data and field.data not in {r.number for r in rounds}:
+    numbers = sorted({r.number for r in rounds})  # each division has its own round 1: one choice per number
+    field.choices = [SelectChoice(n, _("Round %(number)s", number=n)) for n in reversed(numbers)]
+    if default_current and rounds and not field.raw_data and field.data not in numbers:
         field.data = rounds[-1].number
     return rounds
 

@@ -450,7 +450,8 @@ def _apply_divisions(session: Session, actor: User, event: Event, file: Tourname
             division = known[0]  # the event's one division, unnamed and unused: it becomes the file's first
             audit.record(session, actor, "division.rename", division, event_id=event_id, before="", after=fd.name,
                          because="import")  # fmt: skip
-            division.name = by_name[fd.name] = fd.name
+            division.name = fd.name
+            by_name[fd.name] = division
             del by_name[""]
         elif division is None:
             division = Division(
@@ -475,7 +476,7 @@ def _is_empty(session: Session, division: Division) -> bool:
 
 def _fill_division(session: Session, actor: User, division: Division, fd: FileDivision) -> None:
     """What the file says of a division's tables and top cut, kept (audited when it changes)."""
-    changes = {
+    changes: dict[str, Any] = {
         name: value
         for name, value in (
             ("starting_table", fd.starting_table),

@@ -12,6 +12,12 @@ from ..models import SubjectKind
 SUBJECT_KINDS = {SubjectKind.PLAYER: _l("Player"), SubjectKind.TEAM: _l("Team"), SubjectKind.SPECTATOR: _l("Spectator")}
 
 
+def optional_int(value) -> int | None:
+    """A select's value as a number, None when empty or not a number (the service then says what is wrong)."""
+    text = str(value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
 class IncidentForm(OutboxFields):
     key = HiddenField(default=one_time_key)
     # what the phone suggested from its own copy of the history, when it could not ask the server
@@ -21,6 +27,8 @@ class IncidentForm(OutboxFields):
     call_started_at = HiddenField()
     call = HiddenField()  # the judge call this incident is logged from (its number): closed with the save
     deck_check_id = HiddenField()
+    # the division whose round and table (shown only when the event has several): its seating is the one checked
+    division = SelectField(_l("Division"), coerce=optional_int, validators=[Optional()], validate_choice=False)
     round = SelectField(_l("Round"), coerce=int, validators=[DataRequired(message=_l("Choose the round."))])
     table = NumericField(
         _l("Table"), validators=[Optional(), NumberRange(1, 9999, _l("Give a table number."))], render_kw=NUMERIC

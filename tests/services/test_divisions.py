@@ -1,0 +1,167 @@
+"""Divisions at an event (issue 34): a TOM Cup's pods applied as the event's divisions, each with its own players,
+rounds and tables; re-imports idempotent and changed rounds confirmed per division; a table seats one match per round
+of a division, in the file's check and in the database. Runs on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import date
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from judgeapp.events import imports
+from judgeapp.events import services as events
+from judgeapp.models import Division, Event, Pairing, Player
+
+from .conftest import World
+
+pytestmark = pytest.mark.db
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "imports"
+
+
+def new_event(world: World, name: str = "Sampleton Spring Cup") -> Event:
+    data = events.EventData(
+        name=name, date=date(2026, 5, 16), venue="Hall", policy_id="bushiroad-afr", level=1, rounds=3,
+        round_minutes=50,
+    )  # fmt: skip
+    event = events.create_event(world.session, world.policy_catalog, organizer=world.user("organizer"), data=data)
+    world.session.commit()
+    return event
+
+
+def apply(world: World, event: Event, data: bytes, *, replace_rounds=()) -> imports.ImportOutcome:
+    actor = world.user("organizer")
+    upload = imports.receive(world.session, actor=actor, event=event, data=data, filename="cup.tdf")
+    world.session.commit()
+    outcome = imports.apply(world.session, actor=actor, event=event, upload=upload, replace_rounds=replace_rounds)
+    world.session.commit()
+    return outcome
+
+
+def divisions(world: World, event: Event) -> list[Division]:
+    return list(
+        world.session.scalars(select(Division).where(Division.event_id == event.id).order_by(Division.position))
+    )
+
+
+def counted(world: World, event: Event) -> dict[str, tuple[int, int, int]]:
+    """Division name -> (players, live pairings at a table, live byes) as stored."""
+    out = {}
+    for d in divisions(world, event):
+        players = world.session.scalar(select(func.count()).select_from(Player).where(Player.division_id == d.id))
+        live = select(func.count()).select_from(Pairing).where(Pairing.division_id == d.id, Pairing.replaced_at.is_(None))
+        seats = world.session.scalar(live.where(Pairing.table_number.is_not(None)))
+        byes = world.session.scalar(live.where(Pairing.table_number.is_(None)))
+        out[d.name] = (players, seats // 2, byes)
+    return out
+
+
+@pytest.fixture
+def cup() -> bytes:
+    return (DATA / "tom-cup-two-divisions.tdf").read_bytes()
+
+
+def test_a_two_pod_tom_cup_makes_the_events_one_division_the_first_pod_and_adds_the_second(world, cup):
+    event = new_event(world)
+    report = apply(world, event, cup).report()
+    assert [(d.name, d.top_cut_from, d.top_cut_size, d.starting_table) for d in divisions(world, event)] == [
+        ("Juniors+Seniors", 5, 4, 1),
+        ("Masters", 6, 8, 2),
+    ]
+    assert counted(world, event) == {"Juniors+Seniors": (9, 19, 0), "Masters": (14, 37, 5)}
+    ids = [d.id for d in divisions(world, event)]
+    assert report["divisions"] == [
+        {"id": ids[0], "name": "Juniors+Seniors", "players": 9, "rounds": 6, "pairings": 19, "byes": 0},
+        {"id": ids[1], "name": "Masters", "players": 14, "rounds": 8, "pairings": 37, "byes": 5},
+    ]
+    assert (report["players"], report["rounds"], report["pairings"], report["byes"]) == (23, 8, 56, 5)
+    assert [e.details["after"] for e in world.entries_of(event, "division.rename")] == ["Juniors+Seniors"]
+    assert [e.details["name"] for e in world.entries_of(event, "division.add")] == ["Masters"]
+
+
+def test_no_divisions_round_seats_two_matches_at_one_table_and_table_two_of_round_five_seats_each_its_own(
+    world, cup
+):
+    event = new_event(world)
+    apply(world, event, cup)
+    crowded = world.session.execute(
+        select(Pairing.division_id, Pairing.round_number, Pairing.table_number, func.count())
+        .where(Pairing.event_id == event.id, Pairing.replaced_at.is_(None), Pairing.table_number.is_not(None))
+        .group_by(Pairing.division_id, Pairing.round_number, Pairing.table_number)
+        .having(func.count() > 2)
+    ).all()
+    assert crowded == []
+    juniors, masters = divisions(world, event)
+    at_two = {
+        d.name: sorted(p.player_code for p in events.seating_of(world.session, event.id, 5, d.id).get(2, []))
+        for d in (juniors, masters)
+    }
+    assert at_two == {"Juniors+Seniors": ["9341001", "9341002"], "Masters": ["9342004", "9342005"]}
+
+
+def test_the_database_refuses_a_second_match_at_a_table_of_a_divisions_round(world, cup):
+    event = new_event(world)
+    apply(world, event, cup)
+    juniors = divisions(world, event)[0]
+    somebody = world.session.scalar(select(Player).where(Player.division_id == juniors.id))
+    world.session.add(
+        Pairing(event_id=event.id, division_id=juniors.id, round_number=7, table_number=1, seat=1, player_id=somebody.id)
+    )
+    world.session.flush()
+    other = world.session.scalars(select(Player).where(Player.division_id == juniors.id)).all()[1]
+    world.session.add(
+        Pairing(event_id=event.id, division_id=juniors.id, round_number=7, table_number=1, seat=1, player_id=other.id)
+    )
+    with pytest.raises(IntegrityError):
+        world.session.flush()
+    world.session.rollback()
+
+
+def test_reimporting_a_two_division_cup_changes_nothing(world, cup):
+    event = new_event(world)
+    apply(world, event, cup)
+    pairings = world.count(Pairing)
+    again = apply(world, event, cup).report()
+    assert again["event"]["new_players"] == 0 and again["event"]["rounds_added"] == []
+    assert sorted(again["event"]["rounds_unchanged"]) == sorted(list(range(1, 7)) + list(range(1, 9)))
+    assert world.count(Pairing) == pairings and len(divisions(world, event)) == 2
+
+
+def test_a_changed_round_of_one_division_waits_for_confirmation_of_that_division_only(world, cup):
+    event = new_event(world)
+    apply(world, event, cup)
+    masters = divisions(world, event)[1]
+    # the Masters' round 5 seats two matches the other way round (tables 2 and 3 swap one player each)
+    text = cup.decode()
+    pod = text.index('<pod category="2"')
+    start = text.index('<round number="5"', pod)
+    end = text.index("</round>", start)
+    round_5 = (
+        text[start:end]
+        .replace('<player2 userid="9342005" />', '<player2 userid="SWAP" />')
+        .replace('<player2 userid="9342007" />', '<player2 userid="9342005" />')
+        .replace('<player2 userid="SWAP" />', '<player2 userid="9342007" />')
+    )
+    changed = text[:start] + round_5 + text[end:]
+    assert changed != text
+    report = apply(world, event, changed.encode()).report()
+    assert [(c["division"], c["round"], c["tables"]) for c in report["event"]["rounds_to_confirm"]] == [
+        ("Masters", 5, [2, 3])
+    ]
+    key = report["event"]["rounds_to_confirm"][0]["key"]
+    assert key == f"{masters.id}:5"
+    done = apply(world, event, changed.encode(), replace_rounds=[key]).report()
+    assert done["event"]["rounds_replaced"] == [5] and done["event"]["rounds_to_confirm"] == []
+    at = events.seating_of(world.session, event.id, 5, masters.id)
+    assert sorted(p.player_code for p in at[2]) == ["9342004", "9342007"]
+
+
+def test_a_save_before_pairing_then_the_paired_cup_puts_each_registrant_in_their_pod(world, cup):
+    event = new_event(world)
+    early = apply(world, event, (DATA / "tom-cup-before-pairing.tdf").read_bytes()).report()
+    assert (early["players"], early["pairings"], len(early["divisions"])) == (21, 0, 1)
+    apply(world, event, cup)
+    assert counted(world, event) == {"Juniors+Seniors": (9, 19, 0), "Masters": (14, 37, 5)}

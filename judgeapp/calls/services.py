@@ -266,12 +266,13 @@ def events_judged(session: Session, user: User) -> list[Event]:
 
 
 def seated_at(session: Session, call: JudgeCall) -> list[Player]:
-    """The players the pairings seat at the call's table in its round (none without pairings)."""
+    """The players the pairings seat at the call's table in its round, of that round's division (none without
+    pairings)."""
     from ..events.services import seating_of
 
     if call.round is None:
         return []
-    return seating_of(session, call.event_id, call.round.number).get(call.table_number, [])
+    return seating_of(session, call.event_id, call.round.number, call.round.division_id).get(call.table_number, [])
 
 
 # ---- taking, handing over, closing -----------------------------------------------------------------------------------

@@ -42,9 +42,7 @@ def two_division_cup(app) -> int:
         return event.id
 
 
-def test_a_judge_at_table_two_of_round_five_in_masters_sees_the_two_masters_players_not_the_juniors(
-    live_server, phone
-):
+def test_a_judge_at_table_two_of_round_five_in_masters_sees_the_two_masters_players_not_the_juniors(live_server, phone):
     event_id = two_division_cup(live_server.app)
     log_in(phone, live_server)
     phone.goto(f"{live_server}/events/{event_id}/incidents/new")

@@ -52,7 +52,9 @@ def counted(world: World, event: Event) -> dict[str, tuple[int, int, int]]:
     out = {}
     for d in divisions(world, event):
         players = world.session.scalar(select(func.count()).select_from(Player).where(Player.division_id == d.id))
-        live = select(func.count()).select_from(Pairing).where(Pairing.division_id == d.id, Pairing.replaced_at.is_(None))
+        live = (
+            select(func.count()).select_from(Pairing).where(Pairing.division_id == d.id, Pairing.replaced_at.is_(None))
+        )
         seats = world.session.scalar(live.where(Pairing.table_number.is_not(None)))
         byes = world.session.scalar(live.where(Pairing.table_number.is_(None)))
         out[d.name] = (players, seats // 2, byes)
@@ -82,9 +84,7 @@ def test_a_two_pod_tom_cup_makes_the_events_one_division_the_first_pod_and_adds_
     assert [e.details["name"] for e in world.entries_of(event, "division.add")] == ["Masters"]
 
 
-def test_no_divisions_round_seats_two_matches_at_one_table_and_table_two_of_round_five_seats_each_its_own(
-    world, cup
-):
+def test_no_divisions_round_seats_two_matches_at_one_table_and_table_two_of_round_five_seats_each_its_own(world, cup):
     event = new_event(world)
     apply(world, event, cup)
     crowded = world.session.execute(
@@ -108,7 +108,9 @@ def test_the_database_refuses_a_second_match_at_a_table_of_a_divisions_round(wor
     juniors = divisions(world, event)[0]
     somebody = world.session.scalar(select(Player).where(Player.division_id == juniors.id))
     world.session.add(
-        Pairing(event_id=event.id, division_id=juniors.id, round_number=7, table_number=1, seat=1, player_id=somebody.id)
+        Pairing(
+            event_id=event.id, division_id=juniors.id, round_number=7, table_number=1, seat=1, player_id=somebody.id
+        )
     )
     world.session.flush()
     other = world.session.scalars(select(Player).where(Player.division_id == juniors.id)).all()[1]
@@ -165,3 +167,63 @@ def test_a_save_before_pairing_then_the_paired_cup_puts_each_registrant_in_their
     assert (early["players"], early["pairings"], len(early["divisions"])) == (21, 0, 1)
     apply(world, event, cup)
     assert counted(world, event) == {"Juniors+Seniors": (9, 19, 0), "Masters": (14, 37, 5)}
+
+
+def _running_cup(world: World, cup: bytes) -> tuple[Event, Division, Division]:
+    """The Cup imported at a new event, floor judges on its staff, round 5 running in each division."""
+    event = new_event(world)
+    apply(world, event, cup)
+    organizer = world.user("organizer")
+    for who in ("floor_judge",):
+        events.assign_staff(world.session, actor=organizer, event=event, email=world.user(who).email, name="",
+                            role="floor_judge")  # fmt: skip
+    juniors, masters = divisions(world, event)
+    for division in (juniors, masters):
+        for _ in range(5):
+            events.start_round(world.session, actor=organizer, event=event, division_id=division.id)
+    world.session.commit()
+    return event, juniors, masters
+
+
+def _log(world: World, event: Event, player: str, **fields):
+    from uuid import uuid4
+
+    from judgeapp.incidents.services import IncidentInput, log_incident
+    from judgeapp.permissions import roles_at
+
+    actor = world.user("floor_judge")
+    data = IncidentInput(key=uuid4().hex, infraction_code="3.5.2", round_number=5, table_number=2,
+                         player_text=player, rank_id="warning", **fields)  # fmt: skip
+    result = log_incident(world.session, world.policy, actor=actor, roles=roles_at(world.session, actor, event),
+                          event=event, data=data)  # fmt: skip
+    world.session.commit()
+    return result.incident
+
+
+def test_an_incident_at_table_two_of_round_five_in_masters_belongs_to_the_masters_round(world, cup):
+    event, _juniors, masters = _running_cup(world, cup)
+    incident = _log(world, event, "9342004", division_id=masters.id)
+    assert (incident.round.division_id, incident.round.number, incident.table_number) == (masters.id, 5, 2)
+
+
+def test_a_round_number_running_in_two_divisions_asks_which_division(world, cup):
+    from judgeapp.errors import FieldError
+
+    event, _juniors, _masters = _running_cup(world, cup)
+    with pytest.raises(FieldError) as caught:
+        _log(world, event, "9342004")
+    world.session.rollback()
+    assert caught.value.field == "division"
+    assert "Choose the division" in caught.value.message
+
+
+def test_the_scorekeepers_seating_refuses_a_second_match_at_a_table_already_used_this_round(world):
+    report = events.import_pairings(
+        world.session, actor=world.user("organizer"), event=world.event, round_number=1,
+        text="1,P-001,P-002\n1,P-003,P-004\n",
+    )  # fmt: skip
+    world.session.commit()
+    assert report.added == 2
+    assert [(line, problem) for line, _raw, problem in report.rejected] == [
+        (2, "table 1 already seats a match this round (line 1 of this file)")
+    ]

@@ -63,6 +63,13 @@ class EventForm(Form):
         validators=[DataRequired()],
         description=_l("The language of the event's reports and players' pages, and of judges who chose none."),
     )
+    tables_across_divisions = BooleanField(
+        _l("Tables numbered across divisions"),
+        description=_l(
+            "Tick when the venue numbers its tables once for every division: a table then seats one match per round "
+            "of the whole event."
+        ),
+    )
     submit = SubmitField(_l("Save event"))
 
 

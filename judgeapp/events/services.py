@@ -59,6 +59,7 @@ class EventData:
     challenge_limit: int | None = None
     statement_days: int = 7
     language: str = "en"  # judgeapp.i18n.LANGUAGES
+    tables_across_divisions: bool = False  # the venue numbers its tables once for every division
 
 
 def _check_language(code: str) -> str:
@@ -101,6 +102,7 @@ def create_event(session: Session, catalog: Catalog, *, organizer: User, data: E
         organizer_id=organizer.id,
         statement_days=data.statement_days or 7,
         language=_check_language(data.language),
+        tables_across_divisions=bool(data.tables_across_divisions),
     )
     session.add(event)
     session.flush()
@@ -146,6 +148,7 @@ def update_event(
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
     event.statement_days = data.statement_days or 7
     event.language = _check_language(data.language)
+    event.tables_across_divisions = bool(data.tables_across_divisions)
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
     changed = audit.changes(before, after)
     if changed:

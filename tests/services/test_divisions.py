@@ -227,3 +227,20 @@ def test_the_scorekeepers_seating_refuses_a_second_match_at_a_table_already_used
     assert [(line, problem) for line, _raw, problem in report.rejected] == [
         (2, "table 1 already seats a match this round (line 1 of this file)")
     ]
+
+
+def test_where_the_venue_numbers_tables_across_divisions_no_round_seats_two_matches_at_one_table_of_the_event(
+    world, cup
+):
+    event = new_event(world)
+    event.tables_across_divisions = True
+    world.session.commit()
+    report = apply(world, event, cup).report()
+    assert report["rejected"] and all("is already used by another match" in r["reason"] for r in report["rejected"])
+    crowded = world.session.execute(
+        select(Pairing.round_number, Pairing.table_number, func.count())
+        .where(Pairing.event_id == event.id, Pairing.replaced_at.is_(None), Pairing.table_number.is_not(None))
+        .group_by(Pairing.round_number, Pairing.table_number)
+        .having(func.count() > 2)
+    ).all()
+    assert crowded == []

@@ -723,7 +723,7 @@ class JudgeCall(Base):
     __tablename__ = "judge_calls"
     __table_args__ = (
         UniqueConstraint("event_id", "number", name="uq_judge_calls_event_number"),
-        UniqueConstraint("event_id", "live_table", name="uq_judge_calls_one_live_call_per_table"),
+        UniqueConstraint("division_id", "live_table", name="uq_judge_calls_one_live_call_per_table"),
         Index("ix_judge_calls_event_state", "event_id", "state"),
     )
 
@@ -732,6 +732,8 @@ class JudgeCall(Base):
     number: Mapped[int]
     table_number: Mapped[int]
     live_table: Mapped[int | None]
+    # the division whose table called (its link names it; the event's first division for a link without one)
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"))
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))  # the round running when it was raised
     reason: Mapped[CallReason] = mapped_column(_enum(CallReason), default=CallReason.OTHER)
     note: Mapped[str] = mapped_column(String(120), default="")  # the player's own words, one line
@@ -749,6 +751,7 @@ class JudgeCall(Base):
     incident_id: Mapped[int | None] = mapped_column(ForeignKey("incidents.id"))
 
     round: Mapped[Round | None] = relationship()
+    division: Mapped[Division] = relationship(foreign_keys=[division_id])
     taken_by: Mapped[User | None] = relationship(foreign_keys=[taken_by_id])
     escalated_by: Mapped[User | None] = relationship(foreign_keys=[escalated_by_id])
     head_taken_by: Mapped[User | None] = relationship(foreign_keys=[head_taken_by_id])
@@ -824,11 +827,11 @@ class JobFile(Base):
 
 @sa_event.listens_for(OrmSession, "before_flush")
 def _give_divisions(session: OrmSession, _context: Any, _instances: Any) -> None:
-    """A new player, round or pairing written without a division belongs to its event's first division (made on
-    first need for an event that has none): an event that never names a division works as before divisions."""
+    """A new player, round, pairing or judge call written without a division belongs to its event's first division
+    (made on first need for an event that has none): an event that never names a division works as before them."""
     firsts: dict[int, Division] = {}
     for record in list(session.new):
-        if not isinstance(record, Player | Round | Pairing) or record.division_id is not None:
+        if not isinstance(record, Player | Round | Pairing | JudgeCall) or record.division_id is not None:
             continue
         if record.division is not None:
             continue

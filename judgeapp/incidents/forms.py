@@ -5,17 +5,11 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..models import SubjectKind
 
 # who an incident is about, as the form's choice and the incident page's heading name it
 SUBJECT_KINDS = {SubjectKind.PLAYER: _l("Player"), SubjectKind.TEAM: _l("Team"), SubjectKind.SPECTATOR: _l("Spectator")}
-
-
-def optional_int(value) -> int | None:
-    """A select's value as a number, None when empty or not a number (the service then says what is wrong)."""
-    text = str(value or "").strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
 
 
 class IncidentForm(OutboxFields):

@@ -43,7 +43,7 @@ def upgrade():
         batch_op.add_column(sa.Column('tables_across_divisions', sa.Boolean(), server_default=sa.false(),
                                       nullable=False))
     first = "(SELECT d.id FROM divisions d WHERE d.event_id = {table}.event_id)"
-    for table in ('players', 'rounds', 'pairings'):
+    for table in ('players', 'rounds', 'pairings', 'judge_calls'):
         with op.batch_alter_table(table, schema=None) as batch_op:
             batch_op.add_column(sa.Column('division_id', sa.Integer(), nullable=True))
         op.execute(f"UPDATE {table} SET division_id = {first.format(table=table)}")
@@ -67,6 +67,12 @@ def upgrade():
         batch_op.create_index(batch_op.f('ix_rounds_division_id'), ['division_id'], unique=False)
         batch_op.create_foreign_key(batch_op.f('fk_rounds_division_id_divisions'), 'divisions', ['division_id'],
                                     ['id'])
+    with op.batch_alter_table('judge_calls', schema=None) as batch_op:
+        batch_op.alter_column('division_id', existing_type=sa.Integer(), nullable=False)
+        batch_op.drop_constraint('uq_judge_calls_one_live_call_per_table', type_='unique')
+        batch_op.create_unique_constraint('uq_judge_calls_one_live_call_per_table', ['division_id', 'live_table'])
+        batch_op.create_foreign_key(batch_op.f('fk_judge_calls_division_id_divisions'), 'divisions', ['division_id'],
+                                    ['id'])
     with op.batch_alter_table('pairings', schema=None) as batch_op:
         batch_op.alter_column('division_id', existing_type=sa.Integer(), nullable=False)
         batch_op.create_foreign_key(batch_op.f('fk_pairings_division_id_divisions'), 'divisions', ['division_id'],
@@ -85,6 +91,11 @@ def downgrade():
                             postgresql_where=sa.text('replaced_at IS NULL AND table_number IS NOT NULL'))
         batch_op.drop_constraint(batch_op.f('fk_pairings_division_id_divisions'), type_='foreignkey')
         batch_op.drop_column('seat')
+        batch_op.drop_column('division_id')
+    with op.batch_alter_table('judge_calls', schema=None) as batch_op:
+        batch_op.drop_constraint(batch_op.f('fk_judge_calls_division_id_divisions'), type_='foreignkey')
+        batch_op.drop_constraint('uq_judge_calls_one_live_call_per_table', type_='unique')
+        batch_op.create_unique_constraint('uq_judge_calls_one_live_call_per_table', ['event_id', 'live_table'])
         batch_op.drop_column('division_id')
     with op.batch_alter_table('rounds', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_rounds_division_id_divisions'), type_='foreignkey')

@@ -244,3 +244,34 @@ def test_where_the_venue_numbers_tables_across_divisions_no_round_seats_two_matc
         .having(func.count() > 2)
     ).all()
     assert crowded == []
+
+
+def test_table_two_of_each_division_calls_at_once_and_each_call_names_its_own_divisions_players(world, cup):
+    from judgeapp.calls import services as calls
+
+    event, juniors, masters = _running_cup(world, cup)
+    in_masters, created = calls.raise_call(
+        world.session, event=event, table=2, reason="rules_question", note="", division_id=masters.id
+    )
+    in_juniors, also = calls.raise_call(
+        world.session, event=event, table=2, reason="rules_question", note="", division_id=juniors.id
+    )
+    world.session.commit()
+    assert created and also and in_masters.id != in_juniors.id  # one live call per table of a division
+    assert (in_masters.round.division_id, in_masters.round.number) == (masters.id, 5)
+    assert sorted(p.player_code for p in calls.seated_at(world.session, in_masters)) == ["9342004", "9342005"]
+    assert sorted(p.player_code for p in calls.seated_at(world.session, in_juniors)) == ["9341001", "9341002"]
+
+
+def test_a_divisions_call_link_is_signed_for_that_division_only(world, cup, app):
+    from judgeapp.calls import services as calls
+
+    event, juniors, masters = _running_cup(world, cup)
+    with app.test_request_context():
+        links = dict(calls.table_links(world.session, event, world.user("organizer"), 2, 2, masters.id))
+    world.session.commit()
+    assert f"/call/{event.id}/{masters.id}/2/" in links[2]
+    sig = links[2].rsplit("/", 1)[1]
+    assert calls.event_of_link(world.session, event.id, 2, sig, masters.id) is not None
+    assert calls.event_of_link(world.session, event.id, 2, sig, juniors.id) is None  # not another division's table
+    assert calls.event_of_link(world.session, event.id, 2, sig) is None  # nor the link without a division

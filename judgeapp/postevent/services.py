@@ -37,6 +37,7 @@ from ..models import (
     AuditEntry,
     DeckCheck,
     DeckCheckResult,
+    Division,
     Event,
     Incident,
     IncidentStatus,
@@ -986,6 +987,21 @@ def _defuse_padded(value):
     ):
         return "'" + value
     return value
+
+
+# The exports that gain a last "division" column at an event of several divisions: the column of the incident's
+# number in each row (an event of one division exports exactly as before).
+DIVISION_OF_ROW = {"incidents": 1, "player-penalties": 4}
+
+
+def several_divisions(session: Session, event: Event) -> bool:
+    return (session.scalar(select(func.count()).select_from(Division).where(Division.event_id == event.id)) or 0) > 1
+
+
+def with_division(header: Sequence[Any], rows: list[list], rec: Records, number_at: int) -> tuple[list, list[list]]:
+    """The export with a last column naming the division of each row's incident (its round's division)."""
+    division_of = {i.number: i.round.division.name for i in rec.incidents}
+    return [*header, _l("division")], [[*row, division_of.get(row[number_at], "")] for row in rows]
 
 
 def to_csv(header: Sequence[str], rows: list[list]) -> bytes:

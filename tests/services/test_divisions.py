@@ -275,3 +275,23 @@ def test_a_divisions_call_link_is_signed_for_that_division_only(world, cup, app)
     assert calls.event_of_link(world.session, event.id, 2, sig, masters.id) is not None
     assert calls.event_of_link(world.session, event.id, 2, sig, juniors.id) is None  # not another division's table
     assert calls.event_of_link(world.session, event.id, 2, sig) is None  # nor the link without a division
+
+
+def test_the_incidents_and_player_penalties_exports_name_each_rows_division_at_an_event_of_several(world, cup):
+    from judgeapp.postevent import services as postevent
+
+    event, _juniors, masters = _running_cup(world, cup)
+    _log(world, event, "9342004", division_id=masters.id)
+    assert postevent.several_divisions(world.session, event)
+    records = postevent.records_of(world.session, event)
+    rows = postevent.incident_rows(world.policy, event, records, lambda at: at)
+    header, table = postevent.with_division(
+        postevent.INCIDENT_HEADER, rows, records, postevent.DIVISION_OF_ROW["incidents"]
+    )
+    assert str(header[-1]) == "division" and [row[-1] for row in table] == ["Masters"]
+    rows = postevent.player_penalty_rows(world.policy, event, records)
+    _header, table = postevent.with_division(
+        postevent.PLAYER_PENALTY_HEADER, rows, records, postevent.DIVISION_OF_ROW["player-penalties"]
+    )
+    assert [(row[0], row[-1]) for row in table] == [("9342004", "Masters")]
+    assert not postevent.several_divisions(world.session, world.event)  # one division: the exports as before

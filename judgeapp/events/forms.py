@@ -146,7 +146,8 @@ class ImportForm(Form):
 class ImportStepForm(Form):
     """The steps after an upload: map a spreadsheet's columns, replace changed rounds, or drop the file."""
 
-    replace_rounds = SelectMultipleField(_l("Rounds to replace"), coerce=int, validate_choice=False)
+    # "N" (an event of one division) or "division id:N" (imports.replace_keys reads them; anything else is ignored)
+    replace_rounds = SelectMultipleField(_l("Rounds to replace"), coerce=str, validate_choice=False)
     apply = SubmitField(_l("Import with these columns"))
     replace = SubmitField(_l("Replace the ticked rounds"))
     discard = SubmitField(_l("Do not import the rest"))

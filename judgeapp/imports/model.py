@@ -109,8 +109,9 @@ def top_cut_label(size: int, players: int) -> str:
     return _("Top %(size)s, %(stage)s", size=size, stage=stage)
 
 
-def round_label(division: FileDivision, number: int) -> str | None:
-    """The top-cut name of a division's round `number` ("Top 4, final"), None for a Swiss round."""
+def round_label(division: FileDivision | Any, number: int) -> str | None:
+    """The top-cut name of a division's round `number` ("Top 4, final"), None for a Swiss round (`division`: a file's
+    or the event's, anything with `top_cut_from` and `top_cut_size`)."""
     if division.top_cut_from is None or not division.top_cut_size or number < division.top_cut_from:
         return None
     return top_cut_label(division.top_cut_size, max(2, division.top_cut_size >> (number - division.top_cut_from)))

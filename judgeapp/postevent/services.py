@@ -62,6 +62,7 @@ from ..reports.event import (
     Count,
     DeckProblem,
     DeviationLine,
+    DivisionLine,
     DQLine,
     EventReport,
     JudgeAppeals,
@@ -252,6 +253,26 @@ class CannotClose(Exception):
     def __init__(self, found: list[Blocker]):
         self.blockers = found
         super().__init__(f"{len(found)} things are unfinished")
+
+
+def divisions_of_report(session: Session, event: Event) -> list[DivisionLine]:
+    """Each division's players and rounds played, in the event's order; none at an event of one division."""
+    divisions = list(
+        session.scalars(select(Division).where(Division.event_id == event.id).order_by(Division.position, Division.id))
+    )
+    if len(divisions) < 2:
+        return []
+    players = dict(
+        session.execute(
+            select(Player.division_id, func.count()).where(Player.event_id == event.id).group_by(Player.division_id)
+        ).all()
+    )
+    rounds = dict(
+        session.execute(
+            select(Round.division_id, func.count()).where(Round.event_id == event.id).group_by(Round.division_id)
+        ).all()
+    )
+    return [DivisionLine(d.name, players.get(d.id, 0), rounds.get(d.id, 0)) for d in divisions]
 
 
 def _count(session: Session, model, event: Event) -> int:
@@ -581,6 +602,7 @@ def report_of(
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
 
     return EventReport(
+        divisions=divisions_of_report(session, event),
         event=event.name,
         event_date=format_day(event.date, language()),
         venue=event.venue,

@@ -295,3 +295,16 @@ def test_the_incidents_and_player_penalties_exports_name_each_rows_division_at_a
     )
     assert [(row[0], row[-1]) for row in table] == [("9342004", "Masters")]
     assert not postevent.several_divisions(world.session, world.event)  # one division: the exports as before
+
+
+def test_the_post_event_report_lists_each_divisions_players_and_rounds_and_none_for_one_division(world, cup):
+    from judgeapp.postevent import services as postevent
+
+    event, _juniors, _masters = _running_cup(world, cup)
+    report = postevent.report_of(world.session, world.policy, event, local=lambda t: t, tz_name="UTC")
+    assert [(d.name, d.players, d.rounds) for d in report.divisions] == [
+        ("Juniors+Seniors", 9, 5),
+        ("Masters", 14, 5),
+    ]
+    one = postevent.report_of(world.session, world.policy, world.event, local=lambda t: t, tz_name="UTC")
+    assert one.divisions == []

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from wtforms.fields.choices import SelectChoice
 
-from .events.services import rounds_of
+from .events.services import divisions_of, rounds_of
 from .extensions import db
 from .models import Player
 from .texts import gettext as _
@@ -22,6 +22,18 @@ def round_choices(field, event, default_current=True):
     if default_current and rounds and not field.raw_data and field.data not in numbers:
         field.data = rounds[-1].number
     return rounds
+
+
+def division_choices(field, event) -> None:
+    """Fill a division select with the event's divisions where it has several (the form shows it then; an event of
+    one division leaves it empty and hidden); the first is chosen unless the page asked for another."""
+    divisions = divisions_of(db.session(), event)
+    if len(divisions) < 2:
+        field.choices, field.data = [], None
+        return
+    field.choices = [SelectChoice(d.id, d.name) for d in divisions]
+    if field.data not in {d.id for d in divisions}:
+        field.data = divisions[0].id
 
 
 def parse_utc(value: str | None) -> datetime | None:

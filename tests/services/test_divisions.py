@@ -308,3 +308,16 @@ def test_the_post_event_report_lists_each_divisions_players_and_rounds_and_none_
     ]
     one = postevent.report_of(world.session, world.policy, world.event, local=lambda t: t, tz_name="UTC")
     assert one.divisions == []
+
+
+def test_a_deck_check_at_table_two_of_masters_checks_the_masters_players_seated_there(world, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+
+    event, _juniors, masters = _running_cup(world, cup)
+    data = DeckCheckInput(key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id)
+    check, created = start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
+    world.session.commit()
+    assert created and check.round.division_id == masters.id
+    assert sorted(p.player_code for p in check.players) == ["9342004", "9342005"]

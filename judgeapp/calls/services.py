@@ -246,6 +246,7 @@ def live_calls(session: Session, event: Event) -> list[JudgeCall]:
                 selectinload(JudgeCall.taken_by),
                 selectinload(JudgeCall.escalated_by),
                 selectinload(JudgeCall.head_taken_by),
+                selectinload(JudgeCall.division),
             )
             .order_by(JudgeCall.raised_at, JudgeCall.number)
         )

@@ -368,7 +368,7 @@ def sheet(event, roles):
         renders.QR_SHEET,
         actor=current_user,
         event=event,
-        payload={**query, "division": division_id},
+        payload=query,  # with "division" only where the event has several
         subject=_sheet_subject(event),
     )
     db.session.commit()

@@ -963,9 +963,12 @@ def _pairing_row(
     return None, table, wanted
 
 
-def import_pairings(session: Session, *, actor: User, event: Event, round_number: int, text: str) -> PairingReport:
-    """Seat players for a started round from CSV rows `table, player id[, player id …]`; bad rows are reported."""
-    rnd = started_round(session, event, round_number)
+def import_pairings(
+    session: Session, *, actor: User, event: Event, round_number: int, text: str, division_id: int | None = None
+) -> PairingReport:
+    """Seat players for a started round (of a division: None, the event's only one) from CSV rows `table, player
+    id[, player id …]`; bad rows are reported."""
+    rnd = started_round(session, event, round_number, division_id=division_id)
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
     live = select(Pairing.player_id, Pairing.table_number).where(

@@ -597,7 +597,11 @@ def end_round(event, roles, number):
 def pairings(event, roles):
     """The scorekeeper seats the current round's players, so judges can pick players by table."""
     form, report = PairingsForm(), None
-    rnd = services.current_round(db.session, event)
+    divisions = services.divisions_of(db.session, event)
+    division_id = int_or_none(request.args.get("division"))
+    if division_id not in {d.id for d in divisions}:
+        division_id = divisions[0].id if divisions else None
+    rnd = services.current_round(db.session, event, division_id)  # the chosen division's (?division=)
     if form.validate_on_submit():
         if rnd is None:
             form.file.errors.append(_("Start round 1 before importing its pairings."))
@@ -608,8 +612,9 @@ def pairings(event, roles):
                 form.file.errors.append(_("The file is not UTF-8 text; save it as “CSV UTF-8”."))
             else:
                 report = services.import_pairings(
-                    db.session, actor=current_user, event=event, round_number=rnd.number, text=text
-                )
+                    db.session, actor=current_user, event=event, round_number=rnd.number, text=text,
+                    division_id=rnd.division_id,
+                )  # fmt: skip
                 db.session.commit()
     status = 400 if form.errors else 200
     return render_template(
@@ -620,4 +625,6 @@ def pairings(event, roles):
         report=report,
         round=rnd,
         seating=services.pairings_of(db.session, rnd),
+        divisions=divisions if len(divisions) > 1 else [],
+        division_id=division_id,
     ), status

@@ -76,3 +76,19 @@ def test_a_divisions_table_link_calls_to_that_divisions_table_and_the_queue_name
         )  # fmt: skip
     queue = cup["head"].get(f"/events/{cup['event_id']}/calls").get_data(as_text=True)
     assert "Masters · Table 2" in queue
+
+
+def test_the_pairings_page_shows_and_seats_the_chosen_divisions_round(app, cup):
+    from io import BytesIO
+
+    start(cup, "Masters")
+    start(cup, "Juniors+Seniors")
+    page = f"/events/{cup['event_id']}/pairings?division={cup['divisions']['Masters']}"
+    shown = cup["head"].get(page).get_data(as_text=True)
+    assert "Juno Juniper" in shown and "Kestrel Kettleby" in shown  # Masters' table 2 of round 1
+    assert "Arlo Ambleforth" not in shown  # a Juniors+Seniors player of round 1
+    answer = post_form(
+        cup["head"], page, {"file": (BytesIO(b"2,9342000,9342001\n"), "seats.csv")}, content_type="multipart/form-data"
+    )
+    assert answer.status_code == 200  # round 1 runs in both divisions: the chosen one's is seated, no error
+    assert "already seated this round" in answer.get_data(as_text=True)

@@ -223,9 +223,10 @@ def generate_event(
     session.add_all(incidents)
     session.flush()
     session.add_all(IncidentSubject(incident_id=i.id, player_id=i._player.id) for i in incidents)
-    session.add_all(
-        Pairing(event_id=event.id, round_number=r, player_id=p, table_number=t) for (r, p), t in seat.items()
-    )
+    at_table: dict[tuple[int, int], int] = {}  # (round, table) -> seats given: each pairing its own seat there
+    for (r, p), t in seat.items():
+        at_table[(r, t)] = at_table.get((r, t), 0) + 1
+        session.add(Pairing(event_id=event.id, round_number=r, player_id=p, table_number=t, seat=at_table[(r, t)]))
     for k, incident in enumerate(incidents[-size.disqualifications :], start=1):
         inv = Investigation(
             event_id=event.id,

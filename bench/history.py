@@ -49,7 +49,12 @@ def add_event(n: int, organizer_id: int, players: int) -> tuple[int, int]:
     player_ids = list(
         db.session.scalars(
             insert(Player).returning(Player.id),
-            [dict(event_id=event.id, name=f"Player {n}-{p}", player_code=f"H{n}-{p:05d}") for p in range(players)],
+            [
+                dict(
+                    event_id=event.id, division_id=rnd.division_id, name=f"Player {n}-{p}", player_code=f"H{n}-{p:05d}"
+                )
+                for p in range(players)
+            ],  # a bulk insert: its division given here (the flush hook sees ORM records only)
         )
     )
     first = (db.session.scalar(select(func.max(Incident.id))) or 0) + 1

@@ -189,7 +189,8 @@ def register_errorhandlers(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def _csrf(e):
-        if request.endpoint == "calls.table":  # a player's phone, not a judge's form: the call page says it plainly
+        # a player's phone, not a judge's form: the call page says it plainly
+        if request.endpoint in ("calls.table", "calls.division_table"):
             from .calls.views import call_not_sent
 
             return call_not_sent()

@@ -105,7 +105,12 @@ def jobs_worker(workers):
 @click.option("--organizer", "organizer_email", help="Who owns a new event (default: the first organizer account).")
 @click.option("--policy", "policy_id", default="bushiroad-afr", show_default=True, help="A new event's policy.")
 @click.option("--level", default=1, show_default=True, help="A new event's enforcement level.")
-@click.option("--replace-round", "replace_rounds", multiple=True, type=int, help="Replace this round's pairings.")
+@click.option(
+    "--replace-round",
+    "replace_rounds",
+    multiple=True,
+    help="Replace this round's pairings: N (every division's round N) or DIVISION:N (Masters:5).",
+)
 @with_appcontext
 def import_tournament(file, event_name, organizer_email, policy_id, level, replace_rounds):
     """Import players and pairings from FILE (TOM .tdf, KTS .Tournament, Melee CSV, or any CSV/TSV).

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from wtforms.fields.choices import SelectChoice
 
-from .events.services import rounds_of
+from .events.services import divisions_of, rounds_of
 from .extensions import db
 from .models import Player
 from .texts import gettext as _
@@ -17,10 +17,23 @@ def round_choices(field, event, default_current=True):
     """Fill a round select with the event's rounds, newest first; the current one is chosen unless the page asked
     for another of them (an incident's "Another incident" keeps its round). Returns the rounds."""
     rounds = rounds_of(db.session, event)
-    field.choices = [SelectChoice(r.number, _("Round %(number)s", number=r.number)) for r in reversed(rounds)]
-    if default_current and rounds and not field.raw_data and field.data not in {r.number for r in rounds}:
+    numbers = sorted({r.number for r in rounds})  # each division has its own round 1: one choice per number
+    field.choices = [SelectChoice(n, _("Round %(number)s", number=n)) for n in reversed(numbers)]
+    if default_current and rounds and not field.raw_data and field.data not in numbers:
         field.data = rounds[-1].number
     return rounds
+
+
+def division_choices(field, event) -> None:
+    """Fill a division select with the event's divisions where it has several (the form shows it then; an event of
+    one division leaves it empty and hidden); the first is chosen unless the page asked for another."""
+    divisions = divisions_of(db.session(), event)
+    if len(divisions) < 2:
+        field.choices, field.data = [], None
+        return
+    field.choices = [SelectChoice(d.id, d.name) for d in divisions]
+    if field.data not in {d.id for d in divisions}:
+        field.data = divisions[0].id
 
 
 def parse_utc(value: str | None) -> datetime | None:

@@ -89,3 +89,9 @@ class NumericField(Field):
     def pre_validate(self, form):
         if self.process_errors:  # not a number: say so, instead of "required" or a range about a number never read
             raise StopValidation()
+
+
+def optional_int(value) -> int | None:
+    """A select's value as a number, None when empty or not a number (the service then says what is wrong)."""
+    text = str(value or "").strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None

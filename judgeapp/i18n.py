@@ -33,7 +33,7 @@ babel = Babel()
 
 # Routes whose event_id is only believed with the link's signature: their views set g.link_event once it checks, so
 # that a made-up link's 404 answers in the request's (else the default) language and tells nothing of event N.
-SIGNED_LINK_ENDPOINTS = frozenset({"calls.table"})
+SIGNED_LINK_ENDPOINTS = frozenset({"calls.table", "calls.division_table"})
 
 
 def event_language() -> str | None:

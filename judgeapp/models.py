@@ -6,8 +6,10 @@ import enum
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, ClassVar
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, false, text
+from sqlalchemy import JSON, Enum, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, false, select, text
+from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Session as OrmSession
 
 from .extensions import Base
 from .infractions import ExtensionReason
@@ -120,6 +122,9 @@ class Event(Base):
     policy_sha: Mapped[str | None] = mapped_column(String(64))
     # The event's language (judgeapp/i18n.LANGUAGES): its reports, players' pages, and judges who chose no language.
     language: Mapped[str] = mapped_column(String(16), default="en", server_default="en")
+    # The venue numbers its tables across divisions (table 12 is one table whatever the division): a table number is
+    # then used once per round by the whole event, not once per round of each division.
+    tables_across_divisions: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     organizer: Mapped[User] = relationship(foreign_keys=[organizer_id])
     closed_by: Mapped[User | None] = relationship(foreign_keys=[closed_by_id])
@@ -185,6 +190,25 @@ class StaffInvitation(Base):
     invited_by: Mapped[User] = relationship(foreign_keys=[invited_by_id])
 
 
+class Division(Base):
+    """One part of an event run by the same staff with its own players, rounds (and round clock), pairings and tables:
+    a Pokémon age division, a flight, a side event. Every event has one (named "" until a file names it); an event
+    with one division shows none. `top_cut_from`: its first single-elimination round, where the file says so (the
+    rounds from there are its top cut of `top_cut_size` players)."""
+
+    __tablename__ = "divisions"
+    __table_args__ = (UniqueConstraint("event_id", "name", name="uq_divisions_event_name"),)
+
+    id: Mapped[intpk]
+    event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    name: Mapped[str] = mapped_column(String(200), default="")
+    position: Mapped[int] = mapped_column(default=0)  # its place among the event's divisions
+    starting_table: Mapped[int | None]
+    top_cut_from: Mapped[int | None]
+    top_cut_size: Mapped[int | None]
+    created_at: Mapped[created_at]
+
+
 class Player(Base):
     __tablename__ = "players"
     __table_args__ = (UniqueConstraint("event_id", "player_code", name="uq_players_event_code"),)
@@ -200,14 +224,22 @@ class Player(Base):
     # IDs of the player on other platforms, as the imported file gave them: {"pokemon": "…", "konami": "…"}
     platform_ids: Mapped[dict[str, str]] = mapped_column(JSON, default=dict, server_default=text("'{}'"))
     created_at: Mapped[created_at]
+    # The division the player plays in (one per player); left None on a new record, the event's first division is
+    # given at flush (judgeapp/divisions.py).
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"), index=True)
+
+    division: Mapped[Division] = relationship(foreign_keys=[division_id])
 
 
 class Round(Base):
+    """A started round of one division, with its clock."""
+
     __tablename__ = "rounds"
-    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_rounds_event_number"),)
+    __table_args__ = (UniqueConstraint("division_id", "number", name="uq_rounds_division_number"),)
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"), index=True)
     number: Mapped[int]
     started_at: Mapped[datetime]
     length_minutes: Mapped[int]
@@ -215,6 +247,8 @@ class Round(Base):
     # Ended by the head judge or scorekeeper (early, once every match is reported); None: ends on the clock.
     ended_at: Mapped[datetime | None]
     ended_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+    division: Mapped[Division] = relationship(foreign_keys=[division_id])
 
 
 class AuditEntry(Base):
@@ -279,10 +313,22 @@ class TournamentImport(Base):
 class Pairing(Base):
     """Who sits at which table in a round, as the pairing software paired them; a bye has no table. Pairings are
     kept by round number, so a file can bring rounds the head judge has not started yet. A round's pairings that a
-    later file replaced (the organizer confirmed it) are kept, marked replaced, never deleted."""
+    later file replaced (the organizer confirmed it) are kept, marked replaced, never deleted. A pairing belongs to
+    its player's division; `seat` is the player's place at the table (1, 2…): a table of a division's round seats one
+    match, so no two live pairings share a division, round, table and seat."""
 
     __tablename__ = "pairings"
     __table_args__ = (
+        Index(
+            "uq_pairings_division_round_table_seat",
+            "division_id",
+            "round_number",
+            "table_number",
+            "seat",
+            unique=True,
+            sqlite_where=text("replaced_at IS NULL AND table_number IS NOT NULL"),
+            postgresql_where=text("replaced_at IS NULL AND table_number IS NOT NULL"),
+        ),
         Index(
             "uq_pairings_event_round_player",
             "event_id",
@@ -304,8 +350,11 @@ class Pairing(Base):
     import_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_imports.id"))
     replaced_at: Mapped[datetime | None]
     replaced_by_import_id: Mapped[int | None] = mapped_column(ForeignKey("tournament_imports.id"))
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"))
+    seat: Mapped[int] = mapped_column(default=1, server_default="1")
 
     player: Mapped[Player] = relationship(foreign_keys=[player_id])
+    division: Mapped[Division] = relationship(foreign_keys=[division_id])
 
 
 class SubjectKind(str, enum.Enum):
@@ -675,7 +724,7 @@ class JudgeCall(Base):
     __tablename__ = "judge_calls"
     __table_args__ = (
         UniqueConstraint("event_id", "number", name="uq_judge_calls_event_number"),
-        UniqueConstraint("event_id", "live_table", name="uq_judge_calls_one_live_call_per_table"),
+        UniqueConstraint("division_id", "live_table", name="uq_judge_calls_one_live_call_per_table"),
         Index("ix_judge_calls_event_state", "event_id", "state"),
     )
 
@@ -684,6 +733,8 @@ class JudgeCall(Base):
     number: Mapped[int]
     table_number: Mapped[int]
     live_table: Mapped[int | None]
+    # the division whose table called (its link names it; the event's first division for a link without one)
+    division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"))
     round_id: Mapped[int | None] = mapped_column(ForeignKey("rounds.id"))  # the round running when it was raised
     reason: Mapped[CallReason] = mapped_column(_enum(CallReason), default=CallReason.OTHER)
     note: Mapped[str] = mapped_column(String(120), default="")  # the player's own words, one line
@@ -701,6 +752,7 @@ class JudgeCall(Base):
     incident_id: Mapped[int | None] = mapped_column(ForeignKey("incidents.id"))
 
     round: Mapped[Round | None] = relationship()
+    division: Mapped[Division] = relationship(foreign_keys=[division_id])
     taken_by: Mapped[User | None] = relationship(foreign_keys=[taken_by_id])
     escalated_by: Mapped[User | None] = relationship(foreign_keys=[escalated_by_id])
     head_taken_by: Mapped[User | None] = relationship(foreign_keys=[head_taken_by_id])
@@ -769,3 +821,34 @@ class JobFile(Base):
     data: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[created_at]
     released_at: Mapped[datetime | None]
+
+
+# ---- a new record's division -----------------------------------------------------------------------------------------
+
+
+@sa_event.listens_for(OrmSession, "before_flush")
+def _give_divisions(session: OrmSession, _context: Any, _instances: Any) -> None:
+    """A new player, round, pairing or judge call written without a division belongs to its event's first division
+    (made on first need for an event that has none): an event that never names a division works as before them."""
+    firsts: dict[int, Division] = {}
+    for record in list(session.new):
+        if not isinstance(record, Player | Round | Pairing | JudgeCall) or record.division_id is not None:
+            continue
+        if record.division is not None:
+            continue
+        if isinstance(record, Pairing) and record.player is not None and record.player.division_id is not None:
+            record.division_id = record.player.division_id
+            continue
+        first = firsts.get(record.event_id)
+        if first is None:
+            with session.no_autoflush:
+                first = session.scalar(
+                    select(Division)
+                    .where(Division.event_id == record.event_id)
+                    .order_by(Division.position, Division.id)
+                ) or next((d for d in session.new if isinstance(d, Division) and d.event_id == record.event_id), None)
+            if first is None:
+                first = Division(event_id=record.event_id, name="", position=0)
+                session.add(first)
+            firsts[record.event_id] = first
+        record.division = first

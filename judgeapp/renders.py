@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session
 from . import jobs
 from .lifecycles import JobState
 from .localtime import to_local
-from .models import Event, Job, JobFile, User, utcnow
+from .models import Division, Event, Job, JobFile, User, utcnow
 from .reports import in_language
 from .texts import gettext as _
 
@@ -147,8 +147,11 @@ def render_qr_sheet(job: Job, progress: jobs.Progress) -> dict[str, Any]:
     first, last, paper = int(job.payload["first"]), int(job.payload["last"]), str(job.payload["paper"])
     pages = sheet_pages(last - first + 1)
     progress.update(0, pages, pages_rendered=0)
-    links = table_links(session, event, job.actor, first, last)
-    pdf = call_sheet_pdf(event.name, links, paper, language=event.language, progress=_pages_progress(progress))
+    division_id = job.payload.get("division")
+    links = table_links(session, event, job.actor, first, last, division_id)
+    division = session.get(Division, division_id) if division_id is not None else None
+    title = f"{event.name} · {division.name}" if division is not None and division.name else event.name
+    pdf = call_sheet_pdf(title, links, paper, language=event.language, progress=_pages_progress(progress))
     name = f"call-links-{event.id}-tables-{first}-{last}.pdf"
     keep_file(session, job, name, pdf)
     session.commit()

@@ -3,7 +3,7 @@ from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitFie
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..imports.model import MAX_TABLE
 from ..models import CallReason
 
@@ -36,7 +36,9 @@ class CallButtonForm(Form):
 
 
 class SheetForm(Form):
-    """Which tables' QR codes to print, on which paper."""
+    """Which tables' QR codes to print (of which division, where the event has several), on which paper."""
+
+    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
 
     first = NumericField(_l("From table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)
     last = NumericField(_l("To table"), validators=[DataRequired(), NumberRange(1, MAX_TABLE)], render_kw=NUMERIC)

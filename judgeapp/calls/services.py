@@ -23,7 +23,19 @@ from .. import audit, permissions
 from ..errors import DIRECTION_CONTROLS, FieldError, one_line
 from ..imports.model import MAX_TABLE
 from ..lifecycles import CALL, CallOutcome, CallState
-from ..models import CallReason, Event, Incident, JudgeCall, Player, Role, Round, StaffAssignment, User, utcnow
+from ..models import (
+    CallReason,
+    Division,
+    Event,
+    Incident,
+    JudgeCall,
+    Player,
+    Role,
+    Round,
+    StaffAssignment,
+    User,
+    utcnow,
+)
 from ..permissions import Action
 from ..records import lock_event
 
@@ -44,8 +56,11 @@ def call_key_of(session: Session, event: Event, actor: User | None) -> str:
     return event.call_key
 
 
-def table_links(session: Session, event: Event, actor: User | None, first: int, last: int) -> list[tuple[int, str]]:
-    """The call links of tables `first` to `last` on the configured public address (JUDGEAPP_BASE_URL, as the emailed
+def table_links(
+    session: Session, event: Event, actor: User | None, first: int, last: int, division_id: int | None = None
+) -> list[tuple[int, str]]:
+    """The call links of tables `first` to `last` (of one division: its tables' links name it; None: the links of
+    an event of one division, which name none) on the configured public address (JUDGEAPP_BASE_URL, as the emailed
     links): never the Host header of a request, so a sheet printed from localhost, behind a proxy or with a forged
     Host (or by the job worker, outside any request) carries the address players can reach."""
     from flask import current_app, url_for
@@ -53,29 +68,58 @@ def table_links(session: Session, event: Event, actor: User | None, first: int, 
     key = call_key_of(session, event, actor)
     base = current_app.config["JUDGEAPP_BASE_URL"].rstrip("/")
     with current_app.test_request_context("/", base_url=base):
+        if division_id is not None:
+            return [
+                (t, url_for("calls.division_table", event_id=event.id, division_id=division_id, table=t,
+                            sig=signature(key, event.id, t, division_id), _external=True))
+                for t in range(first, last + 1)
+            ]  # fmt: skip
         return [
             (t, url_for("calls.table", event_id=event.id, table=t, sig=signature(key, event.id, t), _external=True))
             for t in range(first, last + 1)
         ]
 
 
-def signature(key: str, event_id: int, table: int) -> str:
-    """The signature that makes `table`'s link at `event_id` (lower-case base32, no padding)."""
-    digest = hmac.new(key.encode(), f"{event_id}:{table}".encode(), hashlib.sha256).digest()
+def signature(key: str, event_id: int, table: int, division_id: int | None = None) -> str:
+    """The signature that makes `table`'s link at `event_id` (of `division_id`, when the link names a division;
+    lower-case base32, no padding)."""
+    message = f"{event_id}:{table}" if division_id is None else f"{event_id}:{division_id}:{table}"
+    digest = hmac.new(key.encode(), message.encode(), hashlib.sha256).digest()
     return base64.b32encode(digest).decode().lower()[:SIGNATURE_CHARS]
 
 
-def event_of_link(session: Session, event_id: int, table: int, sig: str) -> Event | None:
+def event_of_link(
+    session: Session, event_id: int, table: int, sig: str, division_id: int | None = None
+) -> Event | None:
     """The event a table's call link belongs to, or None when the link is not one judgeapp made (wrong signature,
-    no such event, a table out of range): the player sees "not found", and learns nothing more."""
+    no such event or division of it, a table out of range): the player sees "not found", and learns nothing more."""
     if not 1 <= table <= MAX_TABLE or len(sig) != SIGNATURE_CHARS:
         return None
     event = session.get(Event, event_id)
     if event is None or not event.call_key:
         return None
-    if not hmac.compare_digest(signature(event.call_key, event_id, table), sig.lower()):
+    if not hmac.compare_digest(signature(event.call_key, event_id, table, division_id), sig.lower()):
         return None
+    if division_id is not None:
+        division = session.get(Division, division_id)
+        if division is None or division.event_id != event_id:
+            return None
     return event
+
+
+def _division(session: Session, event: Event, division_id: int | None) -> int:
+    """The division of a table's call: the link's, else the event's first."""
+    if division_id is not None:
+        return division_id
+    first = session.scalar(
+        select(Division.id).where(Division.event_id == event.id).order_by(Division.position, Division.id).limit(1)
+    )
+    if first is None:  # an event made before divisions: its one division, made now
+        division = Division(event_id=event.id, name="", position=0)
+        session.add(division)
+        session.flush()
+        return division.id
+    return first
 
 
 def without_direction_controls(text: str | None) -> str:
@@ -98,16 +142,25 @@ class TableCall:
         return self.call is not None and self.call.state is not CallState.OPEN
 
 
-def live_call_at(session: Session, event: Event, table: int) -> JudgeCall | None:
-    return session.scalar(select(JudgeCall).where(JudgeCall.event_id == event.id, JudgeCall.live_table == table))
+def live_call_at(session: Session, event: Event, table: int, division_id: int | None = None) -> JudgeCall | None:
+    """The live call at a table of a division (None: of the event's first division)."""
+    division = _division(session, event, division_id)
+    return session.scalar(
+        select(JudgeCall).where(
+            JudgeCall.event_id == event.id, JudgeCall.division_id == division, JudgeCall.live_table == table
+        )
+    )
 
 
-def table_call(session: Session, event: Event, table: int, now: datetime | None = None) -> TableCall:
-    call = live_call_at(session, event, table)
+def table_call(
+    session: Session, event: Event, table: int, now: datetime | None = None, division_id: int | None = None
+) -> TableCall:
+    division = _division(session, event, division_id)
+    call = live_call_at(session, event, table, division)
     if call is None:
         last = session.scalar(
             select(JudgeCall)
-            .where(JudgeCall.event_id == event.id, JudgeCall.table_number == table)
+            .where(JudgeCall.event_id == event.id, JudgeCall.division_id == division, JudgeCall.table_number == table)
             .order_by(JudgeCall.number.desc())
             .limit(1)
         )
@@ -125,30 +178,42 @@ def table_call(session: Session, event: Event, table: int, now: datetime | None 
     return TableCall(call, (ahead or 0) + 1)
 
 
-def _running_round(session: Session, event: Event) -> Round | None:
+def _running_round(session: Session, event: Event, division_id: int) -> Round | None:
     return session.scalar(
-        select(Round).where(Round.event_id == event.id, Round.ended_at.is_(None)).order_by(Round.number.desc())
+        select(Round)
+        .where(Round.event_id == event.id, Round.division_id == division_id, Round.ended_at.is_(None))
+        .order_by(Round.number.desc())
     )
 
 
 def raise_call(
-    session: Session, *, event: Event, table: int, reason: str | None, note: str | None, now: datetime | None = None
+    session: Session,
+    *,
+    event: Event,
+    table: int,
+    reason: str | None,
+    note: str | None,
+    now: datetime | None = None,
+    division_id: int | None = None,
 ) -> tuple[JudgeCall, bool]:
-    """A player's call from `table`. The table's live call when it has one (a second tap adds nothing); else a new
-    call at the end of the queue. Returns (call, created). Refused (EventClosed) once the event is closed."""
+    """A player's call from `table` (of `division_id`, where the link names one: its round, its seating). The
+    table's live call when it has one (a second tap adds nothing); else a new call at the end of the queue. Returns
+    (call, created). Refused (EventClosed) once the event is closed."""
     try:
         why = CallReason(reason) if reason else CallReason.OTHER
     except ValueError:
         raise FieldError("reason", _("Choose one of the reasons.")) from None
     text = one_line(without_direction_controls(note), "note", limit=MAX_NOTE) or ""
     lock_event(session, event)  # serialises two taps at one table: the second finds the first's call
-    existing = live_call_at(session, event, table)
+    division = _division(session, event, division_id)
+    existing = live_call_at(session, event, table, division)
     if existing is not None:
         return existing, False
     number = (session.scalar(select(func.max(JudgeCall.number)).where(JudgeCall.event_id == event.id)) or 0) + 1
-    rnd = _running_round(session, event)
+    rnd = _running_round(session, event, division)
     call = JudgeCall(
         event_id=event.id,
+        division_id=division,
         number=number,
         table_number=table,
         live_table=table,
@@ -181,6 +246,7 @@ def live_calls(session: Session, event: Event) -> list[JudgeCall]:
                 selectinload(JudgeCall.taken_by),
                 selectinload(JudgeCall.escalated_by),
                 selectinload(JudgeCall.head_taken_by),
+                selectinload(JudgeCall.division),
             )
             .order_by(JudgeCall.raised_at, JudgeCall.number)
         )
@@ -266,12 +332,13 @@ def events_judged(session: Session, user: User) -> list[Event]:
 
 
 def seated_at(session: Session, call: JudgeCall) -> list[Player]:
-    """The players the pairings seat at the call's table in its round (none without pairings)."""
+    """The players the pairings seat at the call's table in its round, of that round's division (none without
+    pairings)."""
     from ..events.services import seating_of
 
     if call.round is None:
         return []
-    return seating_of(session, call.event_id, call.round.number).get(call.table_number, [])
+    return seating_of(session, call.event_id, call.round.number, call.round.division_id).get(call.table_number, [])
 
 
 # ---- taking, handing over, closing -----------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .. import renders
 from ..errors import EventClosed, FieldError
 from ..extensions import db, limiter
 from ..incidents.services import table_count
-from ..models import utcnow
+from ..models import Division, utcnow
 from ..permissions import Action, Role, decide, event_route, found
 from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form, send_kept
 from . import bp, services
@@ -48,13 +48,13 @@ def player_error(code: int):
     return render_template("calls/error.html", code=code, title=str(title), text=text), code
 
 
-def _closed_page(event, table: int):
-    return render_template("calls/table.html", event=event, table=table, closed=True), 409
+def _closed_page(event, table: int, division=None):
+    return render_template("calls/table.html", event=event, table=table, division=division, closed=True), 409
 
 
 def _table_key() -> str:
     args = request.view_args or {}
-    return f"call-table:{args.get('event_id')}:{args.get('table')}"
+    return f"call-table:{args.get('event_id')}:{args.get('division_id', '')}:{args.get('table')}"
 
 
 def _new_call() -> bool:
@@ -62,6 +62,9 @@ def _new_call() -> bool:
 
 
 @bp.route("/call/<int:event_id>/<int:table>/<sig>", methods=["GET", "POST"])
+@bp.route(
+    "/call/<int:event_id>/<int:division_id>/<int:table>/<sig>", methods=["GET", "POST"], endpoint="division_table"
+)
 @limiter.limit(
     lambda: current_app.config["CALL_LIMIT_PER_TABLE"],
     key_func=_table_key,
@@ -73,35 +76,38 @@ def _new_call() -> bool:
     methods=["POST"],
     deduct_when=lambda response: _new_call(),
 )
-def table(event_id, table, sig):
-    """A table's call link: one big button; then the call's place in the queue, and "A judge is coming" once taken.
-    The page refreshes itself (no script) while the call is live. It shows nothing of the event but its name and this
-    table's own call."""
-    event = services.event_of_link(db.session, event_id, table, sig)
+def table(event_id, table, sig, division_id=None):
+    """A table's call link (of a division, where the event has several: the link names it, and the call goes to that
+    division's table and round): one big button; then the call's place in the queue, and "A judge is coming" once
+    taken. The page refreshes itself (no script) while the call is live. It shows nothing of the event but its name
+    (and the division's) and this table's own call."""
+    event = services.event_of_link(db.session, event_id, table, sig, division_id)
     if event is None:
         refuse(404, NOT_KNOWN)
     g.link_event = event  # a real table's link: its pages speak the event's language (i18n.event_language)
+    division = db.session.get(Division, division_id) if division_id is not None else None
     allowed = decide(Action.RAISE_CALL, frozenset({Role.TABLE_LINK}), event_closed=event.closed_at is not None)
     if not allowed:  # the event has closed: its links stop working (409, said plainly)
-        return _closed_page(event, table)
+        return _closed_page(event, table, division)
     form = CallForm()
     if form.validate_on_submit():
         try:
             _, g.call_created = services.raise_call(
-                db.session, event=event, table=table, reason=form.reason.data, note=form.note.data
-            )
+                db.session, event=event, table=table, reason=form.reason.data, note=form.note.data,
+                division_id=division_id,
+            )  # fmt: skip
         except FieldError as err:
             db.session.rollback()
             getattr(form, err.field).errors.append(err.message)
         except EventClosed:
             db.session.rollback()
-            return _closed_page(event, table)
+            return _closed_page(event, table, division)
         else:
             db.session.commit()
             return redirect(request.path, code=303)
-    state = services.table_call(db.session, event, table)
+    state = services.table_call(db.session, event, table, division_id=division_id)
     return render_template(
-        "calls/table.html", event=event, table=table, form=form, state=state, now=utcnow()
+        "calls/table.html", event=event, table=table, division=division, form=form, state=state, now=utcnow()
     ), 400 if form.errors else 200
 
 
@@ -111,7 +117,10 @@ def call_not_sent():
     same "not known" page a GET gets, and a closed event's link the same "judge calls are closed" (answered here, in
     the CSRF error's handler: an exception raised here would be nobody's to handle)."""
     args = request.view_args or {}
-    event = services.event_of_link(db.session(), args.get("event_id", 0), args.get("table", 0), args.get("sig", ""))
+    division_id = args.get("division_id")
+    event = services.event_of_link(
+        db.session(), args.get("event_id", 0), args.get("table", 0), args.get("sig", ""), division_id
+    )
     if event is None:
         db.session.rollback()
         return player_error(404)
@@ -125,9 +134,10 @@ def call_not_sent():
             " token did not come back). Tap the button again; if it still fails, raise your hand and call “Judge!”."
         )
     ]
-    state = services.table_call(db.session(), event, args["table"])
+    state = services.table_call(db.session(), event, args["table"], division_id=division_id)
+    division = db.session.get(Division, division_id) if division_id is not None else None
     return render_template(
-        "calls/table.html", event=event, table=args["table"], form=form, state=state, now=utcnow()
+        "calls/table.html", event=event, table=args["table"], division=division, form=form, state=state, now=utcnow()
     ), 400
 
 
@@ -295,10 +305,25 @@ def _check_sheet(form) -> bool:
     return True
 
 
+def _sheet_division(event, form) -> int | None:
+    """The division whose tables' links are asked for: None in an event of one division (its links name none), else
+    the one chosen (the first when none is); the form's choices are the event's divisions."""
+    from ..events.services import divisions_of
+
+    divisions = divisions_of(db.session(), event)
+    if len(divisions) < 2:
+        return None
+    form.division.choices = [(d.id, d.name) for d in divisions]
+    if form.division.data not in {d.id for d in divisions}:
+        form.division.data = divisions[0].id
+    return form.division.data
+
+
 def _links_page(event, roles, form, *, status=200, show=True):
     tables = table_count(db.session, event)
+    division_id = _sheet_division(event, form)
     shown = (
-        services.table_links(db.session, event, current_user, form.first.data, form.last.data)
+        services.table_links(db.session, event, current_user, form.first.data, form.last.data, division_id)
         if show and status == 200
         else []
     )
@@ -331,7 +356,10 @@ def sheet(event, roles):
     form = SheetForm()
     if not form.validate() or not _check_sheet(form):
         return _links_page(event, roles, form, status=400, show=False)
+    division_id = _sheet_division(event, form)
     query = {"first": form.first.data, "last": form.last.data, "paper": form.paper.data}
+    if division_id is not None:
+        query["division"] = division_id
     if request.form.get("action") == "show":  # "Show these links": the same fields, the page of their links
         return redirect(url_for("calls.links", event_id=event.id, **query), code=303)
     services.call_key_of(db.session, event, current_user)  # made here, in the request, if these are its first links
@@ -340,7 +368,7 @@ def sheet(event, roles):
         renders.QR_SHEET,
         actor=current_user,
         event=event,
-        payload={"first": form.first.data, "last": form.last.data, "paper": form.paper.data},
+        payload=query,  # with "division" only where the event has several
         subject=_sheet_subject(event),
     )
     db.session.commit()

@@ -5,7 +5,7 @@ from wtforms import HiddenField, SelectField, StringField, SubmitField, TimeFiel
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, NumericField, OutboxFields, one_time_key
+from ..forms import NUMERIC, NumericField, OutboxFields, one_time_key, optional_int
 
 # why time was given back, as the pages write it within a sentence ("5 min ruling (Ann)"); the stored value is the key
 REASON_NAMES = {"ruling": _l("ruling"), "deck_check": _l("deck check"), "other": _l("other")}
@@ -19,6 +19,8 @@ def reason_name(reason) -> str:
 
 class ExtensionForm(OutboxFields):
     key = HiddenField(default=one_time_key)
+    # the division whose round and table, where the event has several (floor.division_choices)
+    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
     round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
     table = NumericField(
         _l("Table"),

@@ -164,6 +164,7 @@ class ExtensionInput:
     reason: str
     round_number: int | None = None
     table_number: int | None = None
+    division_id: int | None = None  # the division whose round (None: the event's only one)
     paused_from: datetime | None = None
     paused_to: datetime | None = None
     taken_minutes: float | None = None
@@ -216,7 +217,7 @@ def add_extension(
     if existing is not None:
         return existing, False
     lock_event(session, event)
-    rnd = started_round(session, event, data.round_number)
+    rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     table = check_table(session, event, data.table_number)
     try:
         reason = ExtensionReason(data.reason)

@@ -14,7 +14,7 @@ from ..choices import time_rules_of
 from ..errors import FieldError, show_on_form
 from ..events.services import rounds_of
 from ..extensions import db, event_policy
-from ..floor import int_or_none, round_choices
+from ..floor import division_choices, int_or_none, round_choices
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
@@ -38,6 +38,7 @@ def new_extension(event, roles):
     form = ExtensionForm()
     turns_allowed = any(rule.extra_turns_allowed for rule in policy.time_rules)
     rounds = round_choices(form.round, event)
+    division_choices(form.division, event)
     if not form.is_submitted():
         form.table.data = int_or_none(request.args.get("table"))
     as_json = outbox_post(form)
@@ -49,6 +50,7 @@ def new_extension(event, roles):
             reason=form.reason.data,
             round_number=form.round.data,
             table_number=form.table.data,
+            division_id=form.division.data,
             paused_from=local_time_to_utc(form.paused_from.data, near) if form.paused_from.data else None,
             paused_to=local_time_to_utc(form.paused_to.data, near) if form.paused_to.data else None,
             taken_minutes=float(form.taken_minutes.data) if isinstance(form.taken_minutes.data, Decimal) else None,

@@ -5,12 +5,14 @@ from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitFie
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..models import DeckCheckResult
 
 
 class DeckCheckForm(OutboxFields):
     key = HiddenField(default=one_time_key)
+    # the division whose round and table, where the event has several (floor.division_choices)
+    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
     round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
     table = NumericField(
         _l("Table"),

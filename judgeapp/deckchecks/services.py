@@ -25,6 +25,7 @@ class DeckCheckInput:
     key: str
     round_number: int | None = None
     table_number: int | None = None
+    division_id: int | None = None  # the division whose round and table (None: the event's only one)
     player_texts: list[str] = field(default_factory=list)
 
 
@@ -37,7 +38,7 @@ def start_deck_check(
     if existing is not None:
         return existing, False
     lock_event(session, event)
-    rnd = started_round(session, event, data.round_number)
+    rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     table = check_table(session, event, data.table_number)
     texts = [t for t in data.player_texts if t and t.strip()]
     if texts:

@@ -15,7 +15,7 @@ from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.services import players_of
 from ..extensions import db, event_policy
-from ..floor import int_or_none, player_label, round_choices
+from ..floor import division_choices, int_or_none, player_label, round_choices
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
@@ -53,6 +53,7 @@ def index(event, roles):
 def new(event, roles):
     form = DeckCheckForm()
     rounds = round_choices(form.round, event)
+    division_choices(form.division, event)
     if not form.is_submitted():
         form.table.data = int_or_none(request.args.get("table"))
     as_json = outbox_post(form)
@@ -61,6 +62,7 @@ def new(event, roles):
             key=form.key.data,
             round_number=form.round.data,
             table_number=form.table.data,
+            division_id=form.division.data,
             player_texts=[form.player_1.data or "", form.player_2.data or ""],
         )
         try:

@@ -63,6 +63,13 @@ class EventForm(Form):
         validators=[DataRequired()],
         description=_l("The language of the event's reports and players' pages, and of judges who chose none."),
     )
+    tables_across_divisions = BooleanField(
+        _l("Tables numbered across divisions"),
+        description=_l(
+            "Tick when the venue numbers its tables once for every division: a table then seats one match per round "
+            "of the whole event."
+        ),
+    )
     submit = SubmitField(_l("Save event"))
 
 
@@ -139,7 +146,8 @@ class ImportForm(Form):
 class ImportStepForm(Form):
     """The steps after an upload: map a spreadsheet's columns, replace changed rounds, or drop the file."""
 
-    replace_rounds = SelectMultipleField(_l("Rounds to replace"), coerce=int, validate_choice=False)
+    # "N" (an event of one division) or "division id:N" (imports.replace_keys reads them; anything else is ignored)
+    replace_rounds = SelectMultipleField(_l("Rounds to replace"), coerce=str, validate_choice=False)
     apply = SubmitField(_l("Import with these columns"))
     replace = SubmitField(_l("Replace the ticked rounds"))
     discard = SubmitField(_l("Do not import the rest"))

@@ -33,8 +33,21 @@ from ..imports import (
     UnreadableFile,
     read_tournament_file,
 )
+from ..imports.model import FileDivision, check_tables
 from ..lifecycles import TOURNAMENT_IMPORT, IllegalTransition, ImportState
-from ..models import Event, Incident, IncidentStatus, Job, Pairing, Player, Round, TournamentImport, User, utcnow
+from ..models import (
+    Division,
+    Event,
+    Incident,
+    IncidentStatus,
+    Job,
+    Pairing,
+    Player,
+    Round,
+    TournamentImport,
+    User,
+    utcnow,
+)
 from ..records import lock_event
 
 __all__ = [
@@ -59,11 +72,40 @@ BATCH_ROWS = 250  # players or seats written per transaction (the app sets JUDGE
 
 @dataclass
 class RoundChange:
-    """A round the file pairs differently from the pairings already imported: waits for the organizer."""
+    """A round of one division the file pairs differently from the pairings already imported: waits for the
+    organizer."""
 
     round: int
     tables: list[int]  # the tables whose players differ (a bye counts as table 0)
     incidents: list[tuple[int, int | None, str]]  # (number, table, subject) of incidents already logged in the round
+    division_id: int | None = None
+    division: str = ""  # its name ("" in an event of one division)
+
+    @property
+    def key(self) -> str:
+        """How the organizer asks for this round to be replaced: "division id:round" (see `replace_keys`)."""
+        return f"{self.division_id}:{self.round}" if self.division_id is not None else str(self.round)
+
+
+def replace_keys(wanted: Collection[int | str], divisions: list[Division]) -> set[tuple[int | None, int]]:
+    """The rounds to replace as (division id or None for every division, round number): from a round number (of
+    every division: the CLI's --replace-round 5, or an event of one division), "division id:round" (the page's
+    ticks) or "division name:round" (the CLI's --replace-round Masters:5). Anything else is ignored."""
+    by_name = {d.name.casefold(): d.id for d in divisions}
+    ids = {d.id for d in divisions}
+    out: set[tuple[int | None, int]] = set()
+    for item in wanted:
+        text = str(item).strip()
+        where, sep, number = text.rpartition(":")
+        if not (number.isascii() and number.isdigit()):
+            continue
+        if not sep:
+            out.add((None, int(number)))
+        elif where.isascii() and where.isdigit() and int(where) in ids:
+            out.add((int(where), int(number)))
+        elif where.strip().casefold() in by_name:
+            out.add((by_name[where.strip().casefold()], int(number)))
+    return out
 
 
 @dataclass
@@ -79,6 +121,7 @@ class ImportOutcome:
     rounds_raised_to: int | None = None  # the event's number of rounds, raised to the file's
     batches: int = 0
     player_rejects: list[dict[str, Any]] = field(default_factory=list)  # file players this event cannot take
+    division_ids: dict[str, int] = field(default_factory=dict)  # the file's division key -> the event's division
 
     def report(self) -> dict[str, Any]:
         """The summary the CLI prints and the page shows: the file's counts, then what changed at the event."""
@@ -87,6 +130,8 @@ class ImportOutcome:
         summary["rejected"] = rejected[:MAX_REJECTED]  # the first MAX_REJECTED kept, the rest counted
         summary["rejected_more"] = summary.get("rejected_more", 0) + max(0, len(rejected) - MAX_REJECTED)
         summary["players"] -= len(self.player_rejects)
+        for entry in summary["divisions"]:  # the event's division ids, where applied
+            entry["id"] = self.division_ids.get(entry["id"], entry["id"])
         return {
             **summary,
             "event": {
@@ -96,7 +141,14 @@ class ImportOutcome:
                 "rounds_unchanged": self.rounds_unchanged,
                 "rounds_replaced": self.rounds_replaced,
                 "rounds_to_confirm": [
-                    {"round": c.round, "tables": c.tables, "incidents": [n for n, _, _ in c.incidents]}
+                    {
+                        "round": c.round,
+                        "division_id": c.division_id,
+                        "division": c.division,
+                        "key": c.key,
+                        "tables": c.tables,
+                        "incidents": [n for n, _, _ in c.incidents],
+                    }
                     for c in self.changed
                 ],
                 "rounds_of_event": self.rounds_raised_to,
@@ -140,7 +192,7 @@ def apply(
     event: Event,
     upload: TournamentImport,
     mapping: dict[int, str] | None = None,
-    replace_rounds: Collection[int] = (),
+    replace_rounds: Collection[int | str] = (),
     batch_rows: int = BATCH_ROWS,
     end_batch: Callable[[], None] | None = None,
     file: TournamentFile | None = None,
@@ -151,15 +203,20 @@ def apply(
 
     `file`: the upload already read (with `mapping`) by the caller outside any transaction. Reading a large file
     takes seconds, and on SQLite a request's transaction holds the one write lock from its first statement.
-    `progress(outcome)`: called after each batch, before `end_batch` (the job reports its counts there)."""
+    `progress(outcome)`: called after each batch, before `end_batch` (the job reports its counts there).
+    `replace_rounds`: the changed rounds to replace, as `replace_keys` reads them."""
     if file is None:
         file = read(upload, mapping)
     TOURNAMENT_IMPORT.move(upload.status, "apply")
     if mapping is not None:
         upload.mapping = {str(k): v for k, v in mapping.items()}
     upload.format = file.format
+    if event.tables_across_divisions:
+        check_tables(file, across=True)  # the venue numbers its tables across divisions
     outcome = ImportOutcome(upload, file)
     event_id, upload_id = event.id, upload.id
+    outcome.division_ids = _apply_divisions(session, actor, event, file)
+    replace = replace_keys(replace_rounds, _divisions_of(session, event_id))
     between: Callable[[], None] | None = end_batch
     if progress is not None:
 
@@ -169,7 +226,7 @@ def apply(
                 end_batch()
 
     ids = _apply_players(session, actor, event, file, outcome, batch_rows, between)
-    _apply_rounds(session, actor, event, file, ids, set(replace_rounds), outcome, batch_rows, between)
+    _apply_rounds(session, actor, event, file, ids, replace, outcome, batch_rows, between)
     lock_event(session, event)
     upload = session.get(TournamentImport, upload_id) or upload
     outcome.upload = upload
@@ -238,7 +295,7 @@ def submit(
     event: Event,
     upload: TournamentImport,
     mapping: dict[int, str] | None = None,
-    replace_rounds: Collection[int] = (),
+    replace_rounds: Collection[int | str] = (),
 ) -> Job:
     """Apply a kept upload off the request: an "import" job, queued when the session commits. Refused
     (IllegalTransition, 409) when the upload was already applied or discarded, so a resent form changes nothing."""
@@ -246,7 +303,7 @@ def submit(
     payload = {
         "upload_id": upload.id,
         "mapping": {str(k): v for k, v in mapping.items()} if mapping else None,
-        "replace_rounds": sorted(int(r) for r in replace_rounds),
+        "replace_rounds": sorted(str(r) for r in replace_rounds),
     }
     return jobs.submit(session, "import", actor=actor, event=event, payload=payload, subject=subject(upload))
 
@@ -323,7 +380,13 @@ def _import_job(job: Job, progress: jobs.Progress) -> dict[str, Any]:
         raise jobs.JobError(err.why) from err
     summary = outcome.report()
     changed = [
-        {"round": c.round, "tables": c.tables, "incidents": [list(i) for i in c.incidents[:50]]}
+        {
+            "round": c.round,
+            "division": c.division,
+            "key": c.key,
+            "tables": c.tables,
+            "incidents": [list(i) for i in c.incidents[:50]],
+        }
         for c in outcome.changed
     ]
     session.commit()
@@ -357,6 +420,78 @@ def pending_upload(session: Session, event: Event, upload_id: int | None) -> Tou
     )
 
 
+# ---- divisions -------------------------------------------------------------------------------------------------------
+
+
+def _divisions_of(session: Session, event_id: int) -> list[Division]:
+    return list(
+        session.scalars(select(Division).where(Division.event_id == event_id).order_by(Division.position, Division.id))
+    )
+
+
+def _apply_divisions(session: Session, actor: User, event: Event, file: TournamentFile) -> dict[str, int]:
+    """The file's division key -> the event's division, by name. A file of one division fills the event's first; a
+    file of several adds the divisions the event lacks, and names the event's one division when nothing is in it yet
+    (the event set up before the file, or a save made before pairing)."""
+    event_id = event.id
+    known = _divisions_of(session, event_id)
+    if not known:
+        known = [Division(event_id=event_id, name="", position=0)]
+        session.add(known[0])
+        session.flush()
+    if len(file.divisions) == 1 and (len(known) == 1 or not file.divisions[0].name):
+        _fill_division(session, actor, known[0], file.divisions[0])
+        return {file.divisions[0].key: known[0].id}
+    by_name = {d.name: d for d in known}
+    out: dict[str, int] = {}
+    for fd in sorted(file.divisions, key=lambda d: d.order):
+        division = by_name.get(fd.name)
+        if division is None and len(known) == 1 and known[0].name == "" and _is_empty(session, known[0]):
+            division = known[0]  # the event's one division, unnamed and unused: it becomes the file's first
+            audit.record(session, actor, "division.rename", division, event_id=event_id, before="", after=fd.name,
+                         because="import")  # fmt: skip
+            division.name = fd.name
+            by_name[fd.name] = division
+            del by_name[""]
+        elif division is None:
+            division = Division(
+                event_id=event_id, name=fd.name, position=max((d.position for d in known), default=-1) + 1
+            )
+            session.add(division)
+            session.flush()
+            known.append(division)
+            by_name[fd.name] = division
+            audit.record(session, actor, "division.add", division, event_id=event_id, name=fd.name, because="import")
+        _fill_division(session, actor, division, fd)
+        out[fd.key] = division.id
+    return out
+
+
+def _is_empty(session: Session, division: Division) -> bool:
+    """No round started and no pairings in it: nothing yet hangs on which division it is."""
+    rounds = session.scalar(select(Round.id).where(Round.division_id == division.id).limit(1))
+    pairings = session.scalar(select(Pairing.id).where(Pairing.division_id == division.id).limit(1))
+    return rounds is None and pairings is None
+
+
+def _fill_division(session: Session, actor: User, division: Division, fd: FileDivision) -> None:
+    """What the file says of a division's tables and top cut, kept (audited when it changes)."""
+    changes: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("starting_table", fd.starting_table),
+            ("top_cut_from", fd.top_cut_from),
+            ("top_cut_size", fd.top_cut_size),
+        )
+        if value is not None and getattr(division, name) != value
+    }
+    if changes:
+        for name, value in changes.items():
+            setattr(division, name, value)
+        audit.record(session, actor, "division.update", division, event_id=division.event_id, because="import",
+                     **changes)  # fmt: skip
+
+
 # ---- players ---------------------------------------------------------------------------------------------------------
 
 
@@ -372,6 +507,7 @@ class _Known:
     team: str | None
     platform_ids: dict[str, str]
     handle: str | None = None
+    division_id: int | None = None
 
 
 def _apply_players(
@@ -391,11 +527,24 @@ def _apply_players(
     ids: dict[str, int] = {}
     columns = (Player.id, Player.name, Player.player_code, Player.reading, Player.country, Player.team)
     known = [
-        _Known(pid, name, code, reading, country, team, dict(extra or {}), handle)
-        for pid, name, code, reading, country, team, extra, handle in session.execute(
-            select(*columns, Player.platform_ids, Player.handle).where(Player.event_id == event_id).order_by(Player.id)
+        _Known(pid, name, code, reading, country, team, dict(extra or {}), handle, division_id)
+        for pid, name, code, reading, country, team, extra, handle, division_id in session.execute(
+            select(*columns, Player.platform_ids, Player.handle, Player.division_id)
+            .where(Player.event_id == event_id)
+            .order_by(Player.id)
         )
     ]
+    divisions = outcome.division_ids
+    several = len(file.divisions) > 1
+    paired = (
+        set(
+            session.scalars(
+                select(Pairing.player_id).where(Pairing.event_id == event_id, Pairing.replaced_at.is_(None))
+            )
+        )
+        if several
+        else set()
+    )
     by_code = {k.code: k for k in known if k.code}
     by_name: dict[str, list[_Known]] = {}
     for k in known:
@@ -427,6 +576,7 @@ def _apply_players(
             if match is None:
                 player = Player(
                     event_id=event_id,
+                    division_id=divisions[fp.division],
                     name=fp.name,
                     player_code=fp.code,
                     team=fp.team,
@@ -438,6 +588,10 @@ def _apply_players(
                 added.append((fp, player))
                 continue
             changes = _fill_in(match, fp)
+            moved = divisions[fp.division]
+            if several and match.division_id != moved and match.id not in paired:
+                # a multi-division file says where a player plays; moved while no pairing seats them elsewhere
+                changes["division_id"] = match.division_id = moved
             if match.code is not None:
                 by_code.setdefault(match.code, match)
             if changes:
@@ -452,7 +606,10 @@ def _apply_players(
         session.flush()
         for fp, player in added:
             ids[fp.key] = player.id
-            k = _Known(player.id, fp.name, fp.code, fp.reading, fp.country, fp.team, dict(fp.platform_ids), fp.handle)
+            k = _Known(
+                player.id, fp.name, fp.code, fp.reading, fp.country, fp.team, dict(fp.platform_ids), fp.handle,
+                player.division_id,
+            )  # fmt: skip
             by_name.setdefault(k.name, []).append(k)
             if k.code is not None:
                 by_code[k.code] = k
@@ -465,6 +622,7 @@ def _apply_players(
                 name=fp.name,
                 player_code=fp.code,
                 team=fp.team,
+                division_id=player.division_id,
                 source=f"{fp.where.kind} {fp.where.number}",
             )
             for fp, player in added
@@ -507,43 +665,63 @@ def _apply_rounds(
     event: Event,
     file: TournamentFile,
     ids: dict[str, int],
-    replace_rounds: set[int],
+    replace_rounds: set[tuple[int | None, int]],
     outcome: ImportOutcome,
     batch_rows: int,
     end_batch: Callable[[], None] | None,
 ) -> None:
+    """Each division's rounds, one at a time: added when new, left alone when the same, replaced when changed and
+    the organizer asked for that round of that division, else kept waiting for them (`outcome.changed`)."""
     event_id, upload_id = event.id, outcome.upload.id
-    wanted: dict[int, dict[int, int | None]] = {}  # round -> player id -> table (None: bye)
+    names = {d.id: d.name for d in _divisions_of(session, event_id)}
+    several = len(names) > 1
+    wanted: dict[tuple[int, int], dict[int, tuple[int | None, int]]] = {}  # (division, round) -> player -> table, seat
     for match in file.matches:
         if not all(key in ids for key in match.players):
             continue  # a player of this match was refused above
-        for key in match.players:
-            wanted.setdefault(match.round, {})[ids[key]] = match.table
+        division = outcome.division_ids[match.division]
+        for seat, key in enumerate(match.players, start=1):
+            wanted.setdefault((division, match.round), {})[ids[key]] = (match.table, seat)
     seats_written = 0
-    for number in sorted(wanted):
+    for division, number in sorted(wanted, key=lambda k: (k[1], k[0])):
         lock_event(session, event)
         stored = {
             pairing.player_id: pairing
             for pairing in session.scalars(
                 select(Pairing).where(
-                    Pairing.event_id == event_id, Pairing.round_number == number, Pairing.replaced_at.is_(None)
+                    Pairing.event_id == event_id,
+                    Pairing.division_id == division,
+                    Pairing.round_number == number,
+                    Pairing.replaced_at.is_(None),
                 )
             )
         }
-        seating = wanted[number]
-        if stored and {pid: p.table_number for pid, p in stored.items()} == seating:
+        seating = wanted[(division, number)]
+        tables = {pid: table for pid, (table, _seat) in seating.items()}
+        done = (division, number)
+        if stored and {pid: p.table_number for pid, p in stored.items()} == tables:
             outcome.rounds_unchanged.append(number)
             continue
-        if stored and number not in replace_rounds:
-            outcome.changed.append(_change(session, event_id, number, stored, seating))
+        if stored and done not in replace_rounds and (None, number) not in replace_rounds:
+            change = _change(session, event_id, division, number, stored, tables)
+            change.division_id, change.division = (division, names.get(division, "")) if several else (None, "")
+            outcome.changed.append(change)
             continue
         now = utcnow()
         for pairing in stored.values():
             pairing.replaced_at, pairing.replaced_by_import_id = now, upload_id
         session.flush()
         session.add_all(
-            Pairing(event_id=event_id, round_number=number, table_number=table, player_id=pid, import_id=upload_id)
-            for pid, table in seating.items()
+            Pairing(
+                event_id=event_id,
+                division_id=division,
+                round_number=number,
+                table_number=table,
+                seat=seat,
+                player_id=pid,
+                import_id=upload_id,
+            )
+            for pid, (table, seat) in seating.items()
         )
         action = "pairings.replace" if stored else "pairings.import"
         audit.record(
@@ -552,10 +730,11 @@ def _apply_rounds(
             action,
             event,
             event_id=event_id,
+            division_id=division,
             round=number,
             import_id=upload_id,
-            seats=sum(1 for t in seating.values() if t is not None),
-            byes=sum(1 for t in seating.values() if t is None),
+            seats=sum(1 for t in tables.values() if t is not None),
+            byes=sum(1 for t in tables.values() if t is None),
             replaced=sorted([p.table_number or 0, p.player_id] for p in stored.values()),
         )
         (outcome.rounds_replaced if stored else outcome.rounds_added).append(number)
@@ -566,9 +745,15 @@ def _apply_rounds(
 
 
 def _change(
-    session: Session, event_id: int, number: int, stored: dict[int, Pairing], seating: dict[int, int | None]
+    session: Session,
+    event_id: int,
+    division_id: int,
+    number: int,
+    stored: dict[int, Pairing],
+    seating: dict[int, int | None],
 ) -> RoundChange:
-    """Which tables of round `number` the file seats differently, and the incidents already logged in that round."""
+    """Which tables of a division's round `number` the file seats differently, and the incidents already logged in
+    that round."""
     tables: set[int] = set()
     for pid in set(stored) | set(seating):
         before = stored[pid].table_number if pid in stored else -1
@@ -578,7 +763,12 @@ def _change(
     incidents = session.execute(
         select(Incident.number, Incident.table_number, Incident.subject_name)
         .join(Round, Round.id == Incident.round_id)
-        .where(Incident.event_id == event_id, Round.number == number, Incident.status != IncidentStatus.VOID)
+        .where(
+            Incident.event_id == event_id,
+            Round.division_id == division_id,
+            Round.number == number,
+            Incident.status != IncidentStatus.VOID,
+        )
         .order_by(Incident.number)
     )
     return RoundChange(number, sorted(tables), [(n, t, s) for n, t, s in incidents])

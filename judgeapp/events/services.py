@@ -26,6 +26,7 @@ from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, InvitationState, Rou
 from ..models import (
     DeckCheck,
     DeckCheckResult,
+    Division,
     Event,
     EventPolicy,
     Incident,
@@ -58,6 +59,7 @@ class EventData:
     challenge_limit: int | None = None
     statement_days: int = 7
     language: str = "en"  # judgeapp.i18n.LANGUAGES
+    tables_across_divisions: bool = False  # the venue numbers its tables once for every division
 
 
 def _check_language(code: str) -> str:
@@ -100,9 +102,11 @@ def create_event(session: Session, catalog: Catalog, *, organizer: User, data: E
         organizer_id=organizer.id,
         statement_days=data.statement_days or 7,
         language=_check_language(data.language),
+        tables_across_divisions=bool(data.tables_across_divisions),
     )
     session.add(event)
     session.flush()
+    session.add(Division(event_id=event.id, name="", position=0))  # its one division until a file brings more
     audit.record(session, organizer, "event.create", event, event_id=event.id, policy=policy.id, level=data.level)
     return event
 
@@ -144,6 +148,7 @@ def update_event(
     event.rounds, event.round_minutes, event.challenge_limit = data.rounds, data.round_minutes, data.challenge_limit
     event.statement_days = data.statement_days or 7
     event.language = _check_language(data.language)
+    event.tables_across_divisions = bool(data.tables_across_divisions)
     after = {k: _plain(getattr(event, k)) for k in vars(data)}
     changed = audit.changes(before, after)
     if changed:
@@ -655,12 +660,16 @@ def csv_rows(text: str):
     return csv.reader(io.StringIO(text.lstrip("\ufeff"), newline=None))
 
 
-def start_round(session: Session, *, actor: User, event: Event, now: datetime | None = None) -> Round:
-    """Start the event's next round now; it ends after the event's round length. The round before it ends now if the
-    head judge had not ended it (with whatever was still open in it)."""
+def start_round(
+    session: Session, *, actor: User, event: Event, now: datetime | None = None, division_id: int | None = None
+) -> Round:
+    """Start a division's next round now (None: the event's first division, its only one in most events); it ends
+    after the event's round length. The division's round before it ends now if the head judge had not ended it (with
+    whatever was still open in it). Each division keeps its own round clock."""
     now = now or utcnow()
     lock_event(session, event)
-    previous = current_round(session, event)
+    division_id = _division_of_event(session, event, division_id)
+    previous = current_round(session, event, division_id)
     last = previous.number if previous else 0
     if last >= event.rounds:
         raise FieldError(
@@ -670,11 +679,32 @@ def start_round(session: Session, *, actor: User, event: Event, now: datetime | 
     if previous is not None and previous.ended_at is None:
         end_round(session, actor=actor, event=event, rnd=previous, now=now)
     rnd = Round(
-        event_id=event.id, number=last + 1, started_at=now, length_minutes=event.round_minutes, started_by_id=actor.id
+        event_id=event.id,
+        division_id=division_id,
+        number=last + 1,
+        started_at=now,
+        length_minutes=event.round_minutes,
+        started_by_id=actor.id,
     )
     session.add(rnd)
-    audit.record(session, actor, "round.start", rnd, event_id=event.id, number=rnd.number)
+    session.flush()
+    audit.record(session, actor, "round.start", rnd, event_id=event.id, number=rnd.number, division_id=division_id)
     return rnd
+
+
+def _division_of_event(session: Session, event: Event, division_id: int | None, field_name: str = "division") -> int:
+    """The division asked for, when it is the event's (None: the event's first division)."""
+    if division_id is None:
+        first = first_division_id(session, event.id)
+        if first is None:  # an event made before it had divisions in code: its one division, made now
+            division = Division(event_id=event.id, name="", position=0)
+            session.add(division)
+            session.flush()
+            return division.id
+        return first
+    if session.scalar(select(Division.id).where(Division.id == division_id, Division.event_id == event.id)) is None:
+        raise FieldError(field_name, _("Choose one of the event's divisions."))
+    return division_id
 
 
 @dataclass
@@ -724,22 +754,47 @@ def end_round(session: Session, *, actor: User, event: Event, rnd: Round, now: d
     return RoundEnded(rnd, open_checks)
 
 
-def round_by_number(session: Session, event: Event, number: int) -> Round | None:
-    return session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
+def round_by_number(session: Session, event: Event, number: int, division_id: int | None = None) -> Round | None:
+    """Round `number` of a division (None: of the event's first division)."""
+    division_id = division_id or first_division_id(session, event.id)
+    return session.scalar(
+        select(Round).where(Round.event_id == event.id, Round.division_id == division_id, Round.number == number)
+    )
 
 
-def current_round(session: Session, event: Event) -> Round | None:
-    return session.scalar(select(Round).where(Round.event_id == event.id).order_by(Round.number.desc()).limit(1))
+def current_round(session: Session, event: Event, division_id: int | None = None) -> Round | None:
+    """A division's latest round (None: the event's first division's)."""
+    division_id = division_id or first_division_id(session, event.id)
+    return session.scalar(
+        select(Round)
+        .where(Round.event_id == event.id, Round.division_id == division_id)
+        .order_by(Round.number.desc())
+        .limit(1)
+    )
 
 
-def started_round(session: Session, event: Event, number: int | None, field_name: str = "round") -> Round:
-    """The round `number` of the event (default: the current one); it must have started."""
+def started_round(
+    session: Session, event: Event, number: int | None, field_name: str = "round", division_id: int | None = None
+) -> Round:
+    """The round `number` of a division (default: its current one); it must have started. Without a division, the
+    event's only round of that number: where two divisions have one, the division must be chosen."""
+    if division_id is None and number is not None:
+        found = list(session.scalars(select(Round).where(Round.event_id == event.id, Round.number == number).limit(2)))
+        if len(found) > 1:
+            raise FieldError(
+                "division", _("Choose the division: round %(number)s is running in several.", number=number)
+            )
+        if found:
+            return found[0]
+        raise FieldError(field_name, _("Round %(number)s has not started.", number=number))
+    if division_id is not None:
+        _division_of_event(session, event, division_id)
     if number is None:
-        rnd = current_round(session, event)
+        rnd = current_round(session, event, division_id)
         if rnd is None:
             raise FieldError(field_name, _("No round has started yet; the head judge or scorekeeper starts round 1."))
         return rnd
-    rnd = session.scalar(select(Round).where(Round.event_id == event.id, Round.number == number))
+    rnd = round_by_number(session, event, number, division_id)
     if rnd is None:
         raise FieldError(field_name, _("Round %(number)s has not started.", number=number))
     return rnd
@@ -749,7 +804,7 @@ def pairings_of(session: Session, rnd: Round | None) -> dict[int, list[Player]]:
     """Table number → the players seated there in `rnd` (empty when no pairings were imported); byes have no table."""
     if rnd is None:
         return {}
-    return seating_of(session, rnd.event_id, rnd.number)
+    return seating_of(session, rnd.event_id, rnd.number, rnd.division_id)
 
 
 @dataclass
@@ -770,6 +825,7 @@ def rounds_of_player(session: Session, event: Event, player: Player) -> list[Pla
         .outerjoin(
             theirs,
             (theirs.event_id == mine.event_id)
+            & (theirs.division_id == mine.division_id)
             & (theirs.round_number == mine.round_number)
             & (theirs.table_number == mine.table_number)
             & (theirs.player_id != mine.player_id)
@@ -779,7 +835,7 @@ def rounds_of_player(session: Session, event: Event, player: Player) -> list[Pla
         .where(mine.event_id == event.id, mine.player_id == player.id, mine.replaced_at.is_(None))
         .order_by(mine.round_number, Player.name)
     )
-    started = {r.number for r in rounds_of(session, event)}
+    started = {r.number for r in rounds_of(session, event) if r.division_id == player.division_id}
     out: dict[int, PlayerRound] = {}
     for number, table, opponent in rows:
         entry = out.setdefault(number, PlayerRound(number, table, [], number in started))
@@ -796,6 +852,7 @@ def byes_of(session: Session, rnd: Round | None) -> list[int]:
         session.scalars(
             select(Pairing.player_id).where(
                 Pairing.event_id == rnd.event_id,
+                Pairing.division_id == rnd.division_id,
                 Pairing.round_number == rnd.number,
                 Pairing.replaced_at.is_(None),
                 Pairing.table_number.is_(None),
@@ -804,24 +861,44 @@ def byes_of(session: Session, rnd: Round | None) -> list[int]:
     )
 
 
-def seating_of(session: Session, event_id: int, round_number: int) -> dict[int, list[Player]]:
-    """Table number → the players the pairings seat there in round `round_number` (started or not)."""
+def seating_of(
+    session: Session, event_id: int, round_number: int, division_id: int | None = None
+) -> dict[int, list[Player]]:
+    """Table number → the players the pairings seat there in round `round_number` (started or not) of one division
+    (None: of the event's first division, the only one of most events)."""
+    if division_id is None:
+        division_id = first_division_id(session, event_id)
     out: dict[int, list[Player]] = {}
     rows = session.execute(
         select(Pairing.table_number, Player)
         .join(Player, Player.id == Pairing.player_id)
         .where(
             Pairing.event_id == event_id,
+            Pairing.division_id == division_id,
             Pairing.round_number == round_number,
             Pairing.replaced_at.is_(None),
             Pairing.table_number.is_not(None),
         )
-        .order_by(Pairing.table_number, Player.name)
+        .order_by(Pairing.table_number, Pairing.seat, Player.name)
     )
     for table, player in rows:
         if table is not None:  # byes are filtered above; this tells the type checker
             out.setdefault(table, []).append(player)
     return out
+
+
+def divisions_of(session: Session, event: Event | int) -> list[Division]:
+    """The event's divisions in their order (one for most events)."""
+    event_id = event if isinstance(event, int) else event.id
+    return list(
+        session.scalars(select(Division).where(Division.event_id == event_id).order_by(Division.position, Division.id))
+    )
+
+
+def first_division_id(session: Session, event_id: int) -> int | None:
+    return session.scalar(
+        select(Division.id).where(Division.event_id == event_id).order_by(Division.position, Division.id).limit(1)
+    )
 
 
 def rounds_of(session: Session, event: Event) -> list[Round]:
@@ -840,7 +917,11 @@ class PairingReport:
 
 
 def _pairing_row(
-    cells: list[str], codes: dict[str, Player], seated: set[int], in_file: dict[str, tuple[int, int]]
+    cells: list[str],
+    codes: dict[str, Player],
+    seated: set[int],
+    in_file: dict[str, tuple[int, int]],
+    tables: dict[int, int | None],
 ) -> tuple[str | None, int, list[str]]:
     """(what is wrong with a pairings row or None, its table, its player IDs)."""
     table, wanted = table_number(cells[0]), [c for c in cells[1:] if c]
@@ -870,21 +951,35 @@ def _pairing_row(
     twice = [c for c in wanted if codes[c].id in seated]
     if twice:
         return _("already seated this round: %(ids)s", ids=", ".join(twice)), table, wanted
+    if table in tables:
+        line = tables[table]
+        if line is None:
+            return _("table %(table)s already seats a match this round", table=table), table, wanted
+        return (
+            _("table %(table)s already seats a match this round (line %(line)s of this file)", table=table, line=line),
+            table,
+            wanted,
+        )
     return None, table, wanted
 
 
-def import_pairings(session: Session, *, actor: User, event: Event, round_number: int, text: str) -> PairingReport:
-    """Seat players for a started round from CSV rows `table, player id[, player id …]`; bad rows are reported."""
-    rnd = started_round(session, event, round_number)
+def import_pairings(
+    session: Session, *, actor: User, event: Event, round_number: int, text: str, division_id: int | None = None
+) -> PairingReport:
+    """Seat players for a started round (of a division: None, the event's only one) from CSV rows `table, player
+    id[, player id …]`; bad rows are reported."""
+    rnd = started_round(session, event, round_number, division_id=division_id)
     report = PairingReport(rnd)
     codes = {p.player_code: p for p in players_of(session, event) if p.player_code}
-    seated = set(
-        session.scalars(
-            select(Pairing.player_id).where(
-                Pairing.event_id == event.id, Pairing.round_number == rnd.number, Pairing.replaced_at.is_(None)
-            )
-        )
+    live = select(Pairing.player_id, Pairing.table_number).where(
+        Pairing.event_id == event.id,
+        Pairing.division_id == rnd.division_id,
+        Pairing.round_number == rnd.number,
+        Pairing.replaced_at.is_(None),
     )
+    stored = session.execute(live).all()
+    seated = {pid for pid, _table in stored}
+    tables: dict[int, int | None] = {t: None for _pid, t in stored if t is not None}  # table -> line of this file
     in_file: dict[str, tuple[int, int]] = {}  # player ID -> (table, line) where this file seats them
     for line, row in enumerate(csv_rows(text), start=1):
         raw = ",".join(row)
@@ -893,13 +988,21 @@ def import_pairings(session: Session, *, actor: User, event: Event, round_number
             continue
         if line == 1 and table_number(cells[0]) is None and not any(c in codes for c in cells[1:]):
             continue  # a header row
-        problem, table, wanted = _pairing_row(cells, codes, seated, in_file)
+        problem, table, wanted = _pairing_row(cells, codes, seated, in_file, tables)
         if problem:
             report.rejected.append((line, raw, problem))
             continue
-        for code in wanted:
+        tables[table] = line
+        for seat, code in enumerate(wanted, start=1):
             session.add(
-                Pairing(event_id=event.id, round_number=rnd.number, table_number=table, player_id=codes[code].id)
+                Pairing(
+                    event_id=event.id,
+                    division_id=rnd.division_id,
+                    round_number=rnd.number,
+                    table_number=table,
+                    seat=seat,
+                    player_id=codes[code].id,
+                )
             )
             in_file[code] = (table, line)
             report.added += 1

@@ -1,3 +1,8 @@
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -9,7 +14,9 @@ from ..auth import emails as staff_email
 from ..choices import catalog_name
 from ..errors import FieldError, show_on_form
 from ..extensions import csrf, current_catalog, db, event_policy, known_event_policy, limiter
+from ..floor import int_or_none
 from ..forms import strip_control_characters
+from ..imports.model import round_label
 from ..lifecycles import JobState
 from ..models import Event, EventPolicy, Job, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
@@ -118,16 +125,34 @@ def create():
     )
 
 
+@dataclass
+class RoundPanel:
+    """The event page's round controls of one division (None: the event's only one); `phase(n)` names a top-cut
+    round ("Top 8, semifinal"), None for a Swiss round."""
+
+    division: Any
+    rounds: list
+    phase: Callable[[int], str | None]
+
+
 @bp.route("/events/<int:event_id>")
 @event_route(Action.VIEW_EVENT)
 def show(event, roles):
     rounds = services.rounds_of(db.session, event)
     policy = known_event_policy(event)
+    divisions = services.divisions_of(db.session, event)
+    if len(divisions) > 1:  # each division its own rounds, clock and top cut
+        panels = [
+            RoundPanel(d, [r for r in rounds if r.division_id == d.id], partial(round_label, d)) for d in divisions
+        ]
+    else:
+        panels = [RoundPanel(None, rounds, partial(round_label, divisions[0]) if divisions else lambda n: None)]
     return render_template(
         "events/show.html",
         event=event,
         roles=roles,
         rounds=rounds,
+        round_panels=panels,
         policy=policy,
         staff=services.current_staff(db.session, event),
         start_form=StartRoundForm(),
@@ -511,8 +536,9 @@ def job_status(event, roles, job_id):
 @event_route(Action.START_ROUND)
 def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
+        division_id = int_or_none(request.form.get("division"))
         button(
-            lambda: services.start_round(db.session, actor=current_user, event=event),
+            lambda: services.start_round(db.session, actor=current_user, event=event, division_id=division_id),
             lambda rnd: _(
                 "Round %(number)s started; it ends at %(time)s.",
                 number=rnd.number,
@@ -540,7 +566,8 @@ def join_as_scorekeeper(event, roles):
 @event_route(Action.END_ROUND)
 def end_round(event, roles, number):
     """End a round early (every match reported) or on time; what is still open in it ends with it."""
-    rnd = found(services.round_by_number(db.session, event, number), Action.END_ROUND)
+    division_id = int_or_none(request.args.get("division"))
+    rnd = found(services.round_by_number(db.session, event, number, division_id), Action.END_ROUND)
     if not EndRoundForm().validate_on_submit():
         flash(_("The form had expired; nothing was changed. Try again."), "error")
         return redirect(url_for("events.show", event_id=event.id))
@@ -570,7 +597,11 @@ def end_round(event, roles, number):
 def pairings(event, roles):
     """The scorekeeper seats the current round's players, so judges can pick players by table."""
     form, report = PairingsForm(), None
-    rnd = services.current_round(db.session, event)
+    divisions = services.divisions_of(db.session, event)
+    division_id = int_or_none(request.args.get("division"))
+    if division_id not in {d.id for d in divisions}:
+        division_id = divisions[0].id if divisions else None
+    rnd = services.current_round(db.session, event, division_id)  # the chosen division's (?division=)
     if form.validate_on_submit():
         if rnd is None:
             form.file.errors.append(_("Start round 1 before importing its pairings."))
@@ -581,8 +612,9 @@ def pairings(event, roles):
                 form.file.errors.append(_("The file is not UTF-8 text; save it as “CSV UTF-8”."))
             else:
                 report = services.import_pairings(
-                    db.session, actor=current_user, event=event, round_number=rnd.number, text=text
-                )
+                    db.session, actor=current_user, event=event, round_number=rnd.number, text=text,
+                    division_id=rnd.division_id,
+                )  # fmt: skip
                 db.session.commit()
     status = 400 if form.errors else 200
     return render_template(
@@ -593,4 +625,6 @@ def pairings(event, roles):
         report=report,
         round=rnd,
         seating=services.pairings_of(db.session, rnd),
+        divisions=divisions if len(divisions) > 1 else [],
+        division_id=division_id,
     ), status

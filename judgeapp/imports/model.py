@@ -63,6 +63,7 @@ class FilePlayer:
     platform_ids: dict[str, str] = field(default_factory=dict)  # other IDs the file carries, by platform
     team: str | None = None
     dropped: bool = False
+    division: str = ""  # the FileDivision.key of the division the player plays in ("": the file has one)
 
     @property
     def key(self) -> str:
@@ -78,10 +79,42 @@ class FileMatch:
     table: int | None
     players: tuple[str, ...]  # FilePlayer.key of each, as the file names them
     where: Where
+    division: str = ""  # the FileDivision.key of the division whose round this is ("": the file has one)
 
     @property
     def is_bye(self) -> bool:
         return len(self.players) == 1
+
+
+@dataclass
+class FileDivision:
+    """One division of the event as the file has it (a TOM pod: an age division): its own players, rounds, tables and
+    top cut. A file without divisions has one, keyed "" and unnamed.
+
+    `top_cut_from`: the division's first single-elimination round (None: Swiss only, as far as the file goes);
+    `top_cut_size`: the players that round seats (8 for a top 8)."""
+
+    key: str
+    name: str
+    order: int = 0
+    starting_table: int | None = None
+    top_cut_from: int | None = None
+    top_cut_size: int | None = None
+
+
+def top_cut_label(size: int, players: int) -> str:
+    """A top-cut round named as players say it: "Top 8, quarterfinal" (`size` the cut, `players` this round's)."""
+    stages = {2: _("final"), 4: _("semifinal"), 8: _("quarterfinal")}
+    stage = stages.get(players) or _("round of %(players)s", players=players)
+    return _("Top %(size)s, %(stage)s", size=size, stage=stage)
+
+
+def round_label(division: FileDivision | Any, number: int) -> str | None:
+    """The top-cut name of a division's round `number` ("Top 4, final"), None for a Swiss round (`division`: a file's
+    or the event's, anything with `top_cut_from` and `top_cut_size`)."""
+    if division.top_cut_from is None or not division.top_cut_size or number < division.top_cut_from:
+        return None
+    return top_cut_label(division.top_cut_size, max(2, division.top_cut_size >> (number - division.top_cut_from)))
 
 
 @dataclass(frozen=True)
@@ -102,6 +135,9 @@ class TournamentFile:
     event_name: str | None = None  # as the file names the event, where it does
     fields: tuple[str, ...] = ()  # what the file carried per player: "name", "code", "reading", "country", …
     rejected_more: int = 0  # rejected entries past the first MAX_REJECTED: counted, never formatted nor kept
+    divisions: list[FileDivision] = field(default_factory=lambda: [FileDivision("", "")])
+    # The venue numbers its tables across divisions: a table is used once per round whatever the division.
+    tables_across_divisions: bool = False
 
     def reject(self, where: Where, reason: str | Callable[[], str]) -> None:
         """Reject an entry; `reason` may be a function giving it, called only for the first MAX_REJECTED (a file of
@@ -111,17 +147,32 @@ class TournamentFile:
             return
         self.rejected.append(Rejected(where, reason() if callable(reason) else reason))
 
-    def rounds(self) -> list[int]:
-        return sorted({m.round for m in self.matches})
+    def rounds(self, division: str | None = None) -> list[int]:
+        """The round numbers the matches use (of one division's matches when `division` is given)."""
+        return sorted({m.round for m in self.matches if division is None or m.division == division})
+
+    def division_of(self, key: str) -> FileDivision:
+        return next((d for d in self.divisions if d.key == key), None) or FileDivision(key, "")
 
     def summary(self) -> dict[str, Any]:
-        """The counts the CLI prints and the page shows (after `finish()`)."""
+        """The counts the CLI prints and the page shows (after `finish()`): the totals, then each division's."""
         return {
             "format": self.format,
             "players": len(self.players),
             "rounds": len(self.rounds()),
             "pairings": sum(1 for m in self.matches if not m.is_bye),
             "byes": sum(1 for m in self.matches if m.is_bye),
+            "divisions": [
+                {
+                    "id": d.key,
+                    "name": d.name,
+                    "players": sum(1 for p in self.players if p.division == d.key),
+                    "rounds": len(self.rounds(d.key)),
+                    "pairings": sum(1 for m in self.matches if m.division == d.key and not m.is_bye),
+                    "byes": sum(1 for m in self.matches if m.division == d.key and m.is_bye),
+                }
+                for d in sorted(self.divisions, key=lambda d: d.order)
+            ],
             "rejected": [r.as_dict() for r in sorted(self.rejected, key=_where_order)],
             "rejected_more": self.rejected_more,
         }
@@ -188,7 +239,10 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
       standings list a player once per phase: the same ID there is the same player, and is kept once);
     - a match naming an unknown player, naming one player twice, seating a player already seated in that round, or
       of a round outside 1 to MAX_ROUND is rejected whole; a match whose table is not a number was rejected by its
-      reader.
+      reader;
+    - a player is in one division: a match of another division's round naming them is rejected;
+    - a table is used by one match per round of a division (of every division, where the venue numbers its tables
+      across divisions): a second match at that table is rejected, naming the first.
     """
     players: list[FilePlayer] = []
     first: dict[str, FilePlayer] = {}
@@ -205,7 +259,8 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
         first[player.key] = player
         players.append(player)
     matches: list[FileMatch] = []
-    seated: dict[tuple[int, str], FileMatch] = {}
+    seated: dict[tuple[str, int, str], FileMatch] = {}
+    division_of: dict[str, str] = {p.key: p.division for p in players}
     for match in file.matches:
         if not 1 <= match.round <= MAX_ROUND:
             file.reject(
@@ -228,9 +283,21 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
                 match.where, _("round %(round)s: the same player is named twice in one match", round=match.round)
             )
             continue
-        twice = [p for p in match.players if (match.round, p) in seated]
+        elsewhere = [p for p in match.players if division_of[p] != match.division]
+        if elsewhere:
+            file.reject(
+                match.where,
+                _(
+                    "round %(round)s: %(player)s plays in another division (%(division)s)",
+                    round=match.round,
+                    player=_shown(elsewhere[0]),
+                    division=file.division_of(division_of[elsewhere[0]]).name or "-",
+                ),
+            )
+            continue
+        twice = [p for p in match.players if (match.division, match.round, p) in seated]
         if twice:
-            other = seated[(match.round, twice[0])]
+            other = seated[(match.division, match.round, twice[0])]
             file.reject(
                 match.where,
                 _(
@@ -242,9 +309,35 @@ def finish(file: TournamentFile, *, same_player_again: bool = False) -> Tourname
             )
             continue
         for p in match.players:
-            seated[(match.round, p)] = match
+            seated[(match.division, match.round, p)] = match
         matches.append(match)
     file.players, file.matches = players, matches
+    return check_tables(file, across=file.tables_across_divisions)
+
+
+def check_tables(file: TournamentFile, *, across: bool) -> TournamentFile:
+    """A table seats one match per round of a division (`across`: per round of the whole event, where the venue numbers
+    its tables across divisions); a later match at a table already used is rejected, naming the first."""
+    tables: dict[tuple[str, int, int], FileMatch] = {}
+    kept: list[FileMatch] = []
+    for match in file.matches:
+        if match.table is not None:
+            key = ("" if across else match.division, match.round, match.table)
+            used = tables.get(key)
+            if used is not None:
+                file.reject(
+                    match.where,
+                    _(
+                        "round %(round)s: table %(table)s is already used by another match (%(place)s)",
+                        round=match.round,
+                        table=match.table,
+                        place=_place(used.where),
+                    ),
+                )
+                continue
+            tables[key] = match
+        kept.append(match)
+    file.matches = kept
     return file
 
 

@@ -20,26 +20,59 @@ So the player ID kept is the `userid` (the Play! Pokémon ID), and it is also ke
 birth date is never read. Only `<round>` elements under `<pods>` are rounds of the event: the `<round>` inside a
 dropped player's `<dropped>` is the round they left in, not a round that was played.
 
+Divisions (`<pod category=…>`): each pod is a division of its own, with its own players, rounds numbered from 1,
+tables and top cut. The category numbers are named as litian80/tcg-manager's SKILL.md ("Pod Categories") lists them,
+0 Juniors, 1 Seniors, 2 Masters, and 8 a combined pod, which issue 34's real Cup files show to be Juniors and Seniors
+playing together (it stays one division, "Juniors+Seniors"). Categories 9 and 10 appear in real files but no public
+reader names them: they are kept as divisions named "Category 9" and "Category 10", never guessed. The same
+description gives `<poddata><startingtable>` (kept as the division's first table; the `<tablenumber>` of each match is
+read as written), rounds of `type="3"` (Swiss) and `type="1"` (single elimination, the top cut, numbered on after
+the Swiss rounds), outcomes 1 and 2 (a win), 3 (a tie) and 5 (a bye); a match not yet reported has outcome 0 (issue
+34's mid-round saves) and is kept like any other: the pairings are what the floor needs, never the results.
+
+A player's division is the pod whose `<subgroups>` list them, else the pod whose matches seat them first; a
+registrant seated in no pod (33 registered, 19 seated in issue 34's files) is kept as a player of the first division.
+A save made before pairing (no `<starter>`, empty `<pods>`) gives players only, in one division.
+
 Guessed, not seen in those sources: that every value of `<dropped><status>` means the player left (it is taken as
-dropped whenever the element is there); that two pods' rounds with the same number are the same round of the event
-(Juniors' and Masters' round 1 both become round 1, at their own tables); and that top-cut rounds keep counting after
-the Swiss rounds (a top cut numbered from 1 again would seat its players twice in "round 1", and those matches would
-be rejected, not merged).
+dropped whenever the element is there).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _
 
-from .model import MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, clean_text, table_number
+from .model import (
+    MAX_TABLE,
+    FileDivision,
+    FileMatch,
+    FilePlayer,
+    TournamentFile,
+    UnreadableFile,
+    Where,
+    clean_text,
+    table_number,
+)
 from .model import finish as finish_file
 from .xmlfile import head, label_rejections, labelled, match_label, parse, player_label, root_name, shown, text_of
 
 MARKS = ("<data", "<players", "<pods", "gametype=")  # one of these follows TOM's root element
+
+# TOM's pod categories (see the module's docstring for the source); another number is named "Category n".
+CATEGORIES = {"0": "Juniors", "1": "Seniors", "2": "Masters", "8": "Juniors+Seniors"}
+TOP_CUT = "1"  # <round type="1">: single elimination
+
+
+def division_name(category: str | None) -> str:
+    """The name of a pod's division from its category number, as the organizers' software shows it."""
+    if category in CATEGORIES:
+        return CATEGORIES[category]
+    return f"Category {category}" if category else "Division"
 
 
 def looks_like(data: bytes) -> bool:
@@ -74,26 +107,68 @@ def read(data: bytes) -> TournamentFile:
             )
         )
 
+    pods = list(root.iterfind("pods/pod"))
+    if len(pods) > 1:
+        file.divisions = _divisions(pods)
+    home: dict[str, str] = {}  # player key -> the division (pod) they play in
     row = 0
-    for pod in root.iterfind("pods/pod"):
+    for division, pod in zip([d.key for d in file.divisions], pods, strict=False):
+        if len(pods) == 1:
+            division = ""
+        for listed in pod.iterfind("subgroups/subgroup/players/player"):
+            code = clean_text(listed.get("userid"))
+            if code is not None:
+                home.setdefault(code, division)
+        cut = file.division_of(division)
         for round_element in pod.iterfind("rounds/round"):
             number_text = clean_text(round_element.get("number"))
             number = int(number_text) if number_text and number_text.isascii() and number_text.isdigit() else 0
-            for k, match in enumerate(round_element.iterfind("matches/match"), start=1):
+            found = list(round_element.iterfind("matches/match"))
+            top_cut = clean_text(round_element.get("type")) == TOP_CUT and number > 0 and cut.key == division
+            if top_cut and (cut.top_cut_from is None or number < cut.top_cut_from):
+                cut.top_cut_from = number
+                cut.top_cut_size = 2 * sum(1 for m in found if m.find("player") is None)
+            for k, match in enumerate(found, start=1):
                 row += 1
                 where = Where("row", row)
                 label = partial(match_label, k, number_text)
                 labels[id(where)] = label
                 matches.add(id(where))
-                problem = _match(file, match, number, where)
+                problem = _match(file, match, number, where, division)
                 if problem:
                     file.reject(where, partial(_labelled, label, problem))
+                else:
+                    for key in file.matches[-1].players:
+                        home.setdefault(key, division)
+    if len(file.divisions) > 1:
+        first = file.divisions[0].key
+        file.players = [replace(p, division=home.get(p.key, first)) for p in file.players]
 
     since = len(file.rejected)
     return label_rejections(finish_file(file), since, labels, matches)
 
 
-def _match(file: TournamentFile, match: Element, number: int, where: Where) -> str | None:
+def _divisions(pods: list[Element]) -> list[FileDivision]:
+    """One division per pod, named by its category (a second pod of one category is told apart by its place)."""
+    out: list[FileDivision] = []
+    for n, pod in enumerate(pods):
+        category = clean_text(pod.get("category"))
+        name = division_name(category)
+        twice = category is None or any(d.key == category for d in out)
+        if any(d.name == name for d in out):
+            name = f"{name} ({n + 1})"
+        out.append(
+            FileDivision(
+                key=f"{category or ''}#{n + 1}" if twice else str(category),
+                name=name,
+                order=n,
+                starting_table=table_number(text_of(pod, "poddata/startingtable")),
+            )
+        )
+    return out
+
+
+def _match(file: TournamentFile, match: Element, number: int, where: Where, division: str = "") -> str | None:
     """Add one <match> to the file, or say what is wrong with it."""
     if number < 1:
         return _("the round number is not a number")
@@ -107,7 +182,7 @@ def _match(file: TournamentFile, match: Element, number: int, where: Where) -> s
         return _("a player of the match has no userid")
     players = tuple(code for code in codes if code is not None)
     if len(players) == 1:  # TOM writes a bye as one <player>, outcome 5, at table 0
-        file.matches.append(FileMatch(number, None, players, where))
+        file.matches.append(FileMatch(number, None, players, where, division))
         return None
     table_text = text_of(match, "tablenumber")
     table = table_number(table_text)
@@ -115,7 +190,7 @@ def _match(file: TournamentFile, match: Element, number: int, where: Where) -> s
         if table_text and table_text.isascii() and table_text.isdigit():
             return _("table %(table)s is not between 1 and %(max)s", table=table_text, max=MAX_TABLE)
         return _("table %(table)s is not a number", table=shown(table_text))
-    file.matches.append(FileMatch(number, table, players, where))
+    file.matches.append(FileMatch(number, table, players, where, division))
     return None
 
 

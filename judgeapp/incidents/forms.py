@@ -5,7 +5,7 @@ from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringFi
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key
+from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..models import SubjectKind
 
 # who an incident is about, as the form's choice and the incident page's heading name it
@@ -21,6 +21,8 @@ class IncidentForm(OutboxFields):
     call_started_at = HiddenField()
     call = HiddenField()  # the judge call this incident is logged from (its number): closed with the save
     deck_check_id = HiddenField()
+    # the division whose round and table (shown only when the event has several): its seating is the one checked
+    division = SelectField(_l("Division"), coerce=optional_int, validators=[Optional()], validate_choice=False)
     round = SelectField(_l("Round"), coerce=int, validators=[DataRequired(message=_l("Choose the round."))])
     table = NumericField(
         _l("Table"), validators=[Optional(), NumberRange(1, 9999, _l("Give a table number."))], render_kw=NUMERIC

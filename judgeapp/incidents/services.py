@@ -16,7 +16,13 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit, names, permissions
 from ..choices import catalog_name
 from ..errors import FieldError, one_line
-from ..events.services import byes_of, current_round, pairings_of, started_round  # noqa: F401  (shared with the floor tools)
+from ..events.services import (  # noqa: F401  (shared with the floor tools)
+    byes_of,
+    current_round,
+    divisions_of,
+    pairings_of,
+    started_round,
+)
 from ..history import priors_of_players
 from ..i18n import language
 from ..infractions import (
@@ -189,6 +195,7 @@ class IncidentInput:
     infraction_code: str
     round_number: int | None = None
     table_number: int | None = None
+    division_id: int | None = None  # the division whose round and table (None: the event's only one)
     subject_kind: SubjectKind = SubjectKind.PLAYER
     player_text: str = ""
     player_id: int | None = None
@@ -501,7 +508,7 @@ def log_incident(
     if existing is not None:
         return LogResult(existing, created=False)
     lock_event(session, event)
-    rnd = started_round(session, event, data.round_number)
+    rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)
     infraction = chosen_infraction(policy, data.infraction_code, data.infraction_query)
@@ -697,7 +704,7 @@ def correct_incident(
     # the judge who logged it while it stands as they ruled; the head judge always (a dated, audited change)
     permissions.transition(session, Action.CORRECT_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     before = snapshot(incident)
-    rnd = started_round(session, event, data.round_number)
+    rnd = started_round(session, event, data.round_number, division_id=incident.round.division_id)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
     suggestion = resuggest(session, policy, event, incident, infraction)

@@ -142,6 +142,7 @@ def new(event, roles):
         form.table.data = int_or_none(request.args.get("table"))
         if request.args.get("round"):
             form.round.data = int_or_none(request.args.get("round"))
+        form.division.data = int_or_none(request.args.get("division"))
         _from_call(form, event, roles, int_or_none(request.args.get("call")))
         _for_player(form, event, int_or_none(request.args.get("player_id")))
     as_json = outbox_post(form)
@@ -152,6 +153,7 @@ def new(event, roles):
             infraction_query=form.infraction_query.data or "",
             round_number=form.round.data,
             table_number=form.table.data,
+            division_id=form.division.data,
             subject_kind=SubjectKind(form.subject_kind.data),
             player_text=form.player.data or "",
             player_id=int_or_none(form.player_id.data),
@@ -211,11 +213,23 @@ def new(event, roles):
     infraction_choices(form.infraction, policy, services.most_used(usage))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
-    current = rounds[-1] if rounds else None
-    seating = {
-        t: [{"id": p.id, "label": player_label(p), "reading": p.reading or ""} for p in ps]
-        for t, ps in services.pairings_of(db.session, current).items()
-    }
+    divisions = services.divisions_of(db.session, event)
+    if len(divisions) > 1:  # each division's current round and seating: the phone shows the chosen division's
+        form.division.choices = [SelectChoice(d.id, d.name) for d in divisions]
+        if form.division.data not in {d.id for d in divisions}:
+            form.division.data = divisions[0].id
+        current_of = {d.id: services.current_round(db.session, event, d.id) for d in divisions}
+        seating_of_division = {d.id: _seating(services.pairings_of(db.session, current_of[d.id])) for d in divisions}
+        byes = {d.id: services.byes_of(db.session, current_of[d.id]) for d in divisions}
+        round_of = {d.id: r.number for d, r in ((d, current_of[d.id]) for d in divisions) if r is not None}
+        seating: dict = seating_of_division
+        current = current_of[form.division.data]
+        if current is not None and not form.round.raw_data and not request.args.get("round") and not form.call.data:
+            form.round.data = current.number  # the chosen division's current round, not another's
+    else:
+        current = rounds[-1] if rounds else None
+        seating, round_of = _seating(services.pairings_of(db.session, current)), {}
+        byes = services.byes_of(db.session, current)
     status = 400 if form.errors else 200
     return render_template(
         "incidents/new.html",
@@ -226,14 +240,21 @@ def new(event, roles):
         players=players_of(db.session, event),
         label=player_label,
         seating=seating,
-        byes=services.byes_of(db.session, current),
+        byes=byes,
         seating_round=current.number if current else None,
+        divisions=divisions if len(divisions) > 1 else [],
+        division_rounds=round_of,
         teams=teams,
         has_rounds=bool(rounds),
         now=utcnow(),  # the call stopwatch counts by the server's clock
         finder=finder_entries_of(policy),
         usage=usage,
     ), status
+
+
+def _seating(at: dict[int, list[Player]]) -> dict[int, list[dict]]:
+    """Table → its players as the phone's seat check and table chips read them."""
+    return {t: [{"id": p.id, "label": player_label(p), "reading": p.reading or ""} for p in ps] for t, ps in at.items()}
 
 
 @bp.route("/events/<int:event_id>/incidents/suggest")

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import history
-from ..events.services import byes_of, pairings_of, players_of, rounds_of
+from ..events.services import byes_of, divisions_of, pairings_of, players_of, rounds_of
 from ..extensions import policy_key
 from ..models import AuditEntry, Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
 
@@ -120,15 +120,24 @@ def changed_at(session: Session, event: Event) -> int:
 def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     """One event as the phone keeps it. `stamp` changes whenever anything here changes."""
     rounds = rounds_of(session, event)
-    current = rounds[-1] if rounds else None  # the highest-numbered round, as current_round() reads it
+    divisions = divisions_of(session, event)
+    # the first division's latest round, as current_round() reads it (the only division of most events)
+    first = [r for r in rounds if divisions and r.division_id == divisions[0].id] or rounds
+    current = first[-1] if first else None
     players = players_of(session, event)
     seating = {str(t): [p.id for p in ps] for t, ps in pairings_of(session, current).items()}
     byes = sorted(byes_of(session, current))
+    others = []  # the other divisions' seating: it changes the stamp too (the copy carries the first's)
+    for division in divisions[1:]:
+        theirs = [r for r in rounds if r.division_id == division.id]
+        if theirs:
+            seated = pairings_of(session, theirs[-1])
+            others.append([division.id, {str(t): [p.id for p in ps] for t, ps in seated.items()}])
     priors = standing_priors(session, event)
     last_change = session.scalar(select(func.max(Incident.updated_at)).where(Incident.event_id == event.id))
     # The incident form the phone keeps carries the round's seating; a confirmed re-import can swap two players with
     # the same number of tables, so the stamp follows who sits where, not only how many tables there are.
-    seats = hashlib.sha256(json.dumps([seating, byes], sort_keys=True).encode()).hexdigest()[:12]
+    seats = hashlib.sha256(json.dumps([seating, byes, *others], sort_keys=True).encode()).hexdigest()[:12]
     stamp = (
         f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
         f":{policy_key(event)}:{event.level}"

@@ -37,6 +37,7 @@ from ..models import (
     AuditEntry,
     DeckCheck,
     DeckCheckResult,
+    Division,
     Event,
     Incident,
     IncidentStatus,
@@ -61,6 +62,7 @@ from ..reports.event import (
     Count,
     DeckProblem,
     DeviationLine,
+    DivisionLine,
     DQLine,
     EventReport,
     JudgeAppeals,
@@ -251,6 +253,26 @@ class CannotClose(Exception):
     def __init__(self, found: list[Blocker]):
         self.blockers = found
         super().__init__(f"{len(found)} things are unfinished")
+
+
+def divisions_of_report(session: Session, event: Event) -> list[DivisionLine]:
+    """Each division's players and rounds played, in the event's order; none at an event of one division."""
+    divisions = list(
+        session.scalars(select(Division).where(Division.event_id == event.id).order_by(Division.position, Division.id))
+    )
+    if len(divisions) < 2:
+        return []
+    players = dict(
+        session.execute(
+            select(Player.division_id, func.count()).where(Player.event_id == event.id).group_by(Player.division_id)
+        ).all()
+    )
+    rounds = dict(
+        session.execute(
+            select(Round.division_id, func.count()).where(Round.event_id == event.id).group_by(Round.division_id)
+        ).all()
+    )
+    return [DivisionLine(d.name, players.get(d.id, 0), rounds.get(d.id, 0)) for d in divisions]
 
 
 def _count(session: Session, model, event: Event) -> int:
@@ -580,6 +602,7 @@ def report_of(
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
 
     return EventReport(
+        divisions=divisions_of_report(session, event),
         event=event.name,
         event_date=format_day(event.date, language()),
         venue=event.venue,
@@ -986,6 +1009,21 @@ def _defuse_padded(value):
     ):
         return "'" + value
     return value
+
+
+# The exports that gain a last "division" column at an event of several divisions: the column of the incident's
+# number in each row (an event of one division exports exactly as before).
+DIVISION_OF_ROW = {"incidents": 1, "player-penalties": 4}
+
+
+def several_divisions(session: Session, event: Event) -> bool:
+    return (session.scalar(select(func.count()).select_from(Division).where(Division.event_id == event.id)) or 0) > 1
+
+
+def with_division(header: Sequence[Any], rows: list[list], rec: Records, number_at: int) -> tuple[list, list[list]]:
+    """The export with a last column naming the division of each row's incident (its round's division)."""
+    division_of = {i.number: i.round.division.name for i in rec.incidents}
+    return [*header, _l("division")], [[*row, division_of.get(row[number_at], "")] for row in rows]
 
 
 def to_csv(header: Sequence[str], rows: list[list]) -> bytes:

@@ -167,7 +167,10 @@ def export(event, roles, kind):
     header, rows = EXPORTS[kind]
     records = services.records_of(db.session, event)
     with in_language(event.language):  # the event's file: its headers and words in the event's language
-        body = services.to_csv(header, rows(event_policy(event), event, records))
+        table = rows(event_policy(event), event, records)
+        if kind in services.DIVISION_OF_ROW and services.several_divisions(db.session, event):
+            header, table = services.with_division(header, table, records, services.DIVISION_OF_ROW[kind])
+        body = services.to_csv(header, table)
     return send_file(
         BytesIO(body),
         mimetype="text/csv",  # Werkzeug adds the charset (utf-8): naming it here too sent it twice

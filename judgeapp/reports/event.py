@@ -131,6 +131,15 @@ class UpgradedLine:
 
 
 @dataclass
+class DivisionLine:
+    """One division of an event of several: its players and the rounds it played."""
+
+    name: str
+    players: int
+    rounds: int
+
+
+@dataclass
 class EventReport:
     event: str
     event_date: str
@@ -170,6 +179,7 @@ class EventReport:
     upgraded: list[UpgradedLine]
     calls: CallSummary | None = None  # None: no judge call at this event
     extra: dict = field(default_factory=dict)
+    divisions: list[DivisionLine] = field(default_factory=list)  # empty at an event of one division
 
     @property
     def rank_totals(self) -> list[int]:

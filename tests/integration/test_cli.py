@@ -7,7 +7,7 @@ import pytest
 from sqlalchemy import func, inspect, select
 
 from judgeapp.extensions import db
-from judgeapp.models import Event, Player, Round, User
+from judgeapp.models import Division, Event, Player, Round, User
 from tests.conftest import login
 
 FIX = Path(__file__).resolve().parent.parent / "fixtures" / "catalogs"
@@ -262,6 +262,54 @@ def test_import_tournament_creates_the_event_for_the_first_organizer_and_prints_
         )
     again = cli("import-tournament", str(IMPORTS / "tom-sample.tdf"), "--event", "League Cup Test")
     assert json.loads(again.stdout)["event"]["new_players"] == 0, "the same file twice adds no one"
+
+
+@pytest.mark.parametrize(
+    ("sample", "totals", "divisions"),
+    [
+        (
+            "tom-cup-two-divisions.tdf",
+            (23, 8, 56, 5),
+            [("Juniors+Seniors", 9, 6, 19, 0), ("Masters", 14, 8, 37, 5)],
+        ),
+        ("tom-cup-before-pairing.tdf", (21, 0, 0, 0), [("", 21, 0, 0, 0)]),
+        ("tom-cup-mid-round.tdf", (21, 2, 20, 2), [("Juniors+Seniors", 8, 2, 8, 0), ("Masters", 13, 2, 12, 2)]),
+        ("tom-sample.tdf", (9, 1, 4, 1), [("", 9, 1, 4, 1)]),
+    ],
+)
+def test_import_tournament_prints_each_divisions_counts_beside_the_totals(app, cli, make_user, sample, totals,
+                                                                           divisions):  # fmt: skip
+    make_user(organizer=True, name="First Organizer")
+    result = cli("import-tournament", str(IMPORTS / sample), "--event", "Division Cup")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert (summary["players"], summary["rounds"], summary["pairings"], summary["byes"]) == totals
+    assert [(d["name"], d["players"], d["rounds"], d["pairings"], d["byes"]) for d in summary["divisions"]] == divisions
+    with app.app_context():
+        event = db.session.scalar(select(Event).where(Event.name == "Division Cup"))
+        stored = db.session.execute(
+            select(Division.id, Division.name).where(Division.event_id == event.id).order_by(Division.position)
+        ).all()
+    assert [(d["id"], d["name"]) for d in summary["divisions"]] == [tuple(row) for row in stored]
+
+
+def test_import_tournament_replaces_one_divisions_changed_round_named_by_division(app, cli, make_user, tmp_path):
+    make_user(organizer=True, name="First Organizer")
+    cup = (IMPORTS / "tom-cup-mid-round.tdf").read_text()
+    assert cli("import-tournament", str(IMPORTS / "tom-cup-mid-round.tdf"), "--event", "Division Cup").exit_code == 0
+    pod = cup.index('<pod category="2"')
+    start, end = cup.index('<round number="2"', pod), cup.index("</round>", cup.index('<round number="2"', pod))
+    changed = cup[:start] + cup[start:end].replace('userid="9342001"', 'userid="X"').replace(
+        'userid="9342003"', 'userid="9342001"').replace('userid="X"', 'userid="9342003"') + cup[end:]  # fmt: skip
+    assert changed != cup
+    path = tmp_path / "mid-round-changed.tdf"
+    path.write_text(changed)
+    waiting = json.loads(cli("import-tournament", str(path), "--event", "Division Cup").stdout)
+    assert [(c["division"], c["round"]) for c in waiting["event"]["rounds_to_confirm"]] == [("Masters", 2)]
+    done = json.loads(
+        cli("import-tournament", str(path), "--event", "Division Cup", "--replace-round", "Masters:2").stdout
+    )
+    assert done["event"]["rounds_replaced"] == [2] and done["event"]["rounds_to_confirm"] == []
 
 
 def test_import_tournament_refuses_a_file_it_cannot_read_with_one_line_and_no_traceback(app, tmp_path, make_user):

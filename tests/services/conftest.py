@@ -120,6 +120,17 @@ class World:
             query = query.where(AuditEntry.action == action)
         return list(self.session.scalars(query.order_by(AuditEntry.id)))
 
+    def entries_of(self, event: Event, action: str) -> list[AuditEntry]:
+        """Another event's audit entries of one action, oldest first."""
+        query = select(AuditEntry).where(AuditEntry.event_id == event.id, AuditEntry.action == action)
+        return list(self.session.scalars(query.order_by(AuditEntry.id)))
+
+    @property
+    def policy_catalog(self) -> Catalog:
+        from judgeapp.extensions import current_catalog
+
+        return current_catalog()
+
     def count(self, model: type) -> int:
         return self.session.scalar(select(func.count()).select_from(model)) or 0
 

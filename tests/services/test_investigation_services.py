@@ -422,8 +422,8 @@ def test_the_dq_report_names_as_opponent_the_player_seated_at_the_table_in_the_i
             Pairing(
                 event_id=event_id, round_number=1, table_number=2, player_id=dq.player("P-004").id, replaced_at=utcnow()
             ),
-            Pairing(event_id=event_id, round_number=2, table_number=2, player_id=dq.player("P-003").id),
-            Pairing(event_id=event_id, round_number=2, table_number=2, player_id=dq.player("P-002").id),
+            Pairing(event_id=event_id, round_number=2, table_number=2, seat=1, player_id=dq.player("P-003").id),
+            Pairing(event_id=event_id, round_number=2, table_number=2, seat=2, player_id=dq.player("P-002").id),
         ]
     )
     dq.session.commit()

@@ -96,6 +96,20 @@ function main() {
   var seatingScript = document.getElementById("seating");
   var seating = JSON.parse(seatingScript.textContent || "{}"), seatingRound = seatingScript.dataset.round || "";
   var byes = JSON.parse((document.getElementById("byes") || {}).textContent || "[]");
+  // An event of several divisions: the seating, byes and current round of each, by division id; the chosen
+  // division's are the ones checked, and choosing another shows its table's players and its current round.
+  var division = $("#division"), byDivision = seatingScript.dataset.rounds ? {
+    seating: seating, byes: byes, rounds: JSON.parse(seatingScript.dataset.rounds),
+  } : null;
+  function useDivision(setRound) {
+    if (!byDivision || !division) return;
+    seating = byDivision.seating[division.value] || {};
+    byes = byDivision.byes[division.value] || [];
+    seatingRound = String(byDivision.rounds[division.value] || "");
+    var roundSelect = $("#round");
+    if (setRound && roundSelect && seatingRound) roundSelect.value = seatingRound;
+  }
+  useDivision(false);
   var seatWarning = document.getElementById("seat-warning");
   var idsByLabel = {}, playerIndex = [];
   document.querySelectorAll("#player-list option").forEach(function (o) {
@@ -106,6 +120,10 @@ function main() {
     });
   });
   var last = null, penaltyTouched = !!penalty.value, requestNo = 0, justSaved = 0;
+
+  if (division) {
+    division.addEventListener("change", function () { useDivision(true); showTablePlayers(); checkSeat(); });
+  }
 
   function kind() { var c = form.querySelector("input[name=subject_kind]:checked"); return c ? c.value : "player"; }
 

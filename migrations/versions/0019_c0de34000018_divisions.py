@@ -2,7 +2,7 @@
 round of a division
 
 Revision ID: c0de34000018
-Revises: c0de32000017
+Revises: c0de35000020
 Create Date: 2026-11-26 22:40:00
 
 Every existing event gets one division (named "", shown nowhere) holding all its players, rounds and pairings. A
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'c0de34000018'
-down_revision = 'c0de32000017'
+down_revision = 'c0de35000020'
 branch_labels = None
 depends_on = None
 

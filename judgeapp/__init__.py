@@ -101,7 +101,10 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
-    compress.init_app(app)
+    compress.init_app(app)  # COMPRESS_REGISTER is off: a page with a raw secret on it is sent as it is
+    from . import breach
+
+    app.after_request(lambda response: breach.compress(compress, response))
     from . import i18n
 
     i18n.init_app(app)

@@ -9,8 +9,8 @@ from pathlib import Path
 from flask import Response, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
-from flask_wtf.csrf import generate_csrf
 
+from ..breach import masked_csrf_token
 from ..extensions import current_catalog, db, event_policy, policy_key
 from ..infractions.export import policy_as_json
 from ..models import utcnow
@@ -111,7 +111,7 @@ def token():
     """A fresh CSRF token and the signed-in account, fetched by the outbox before it sends."""
     if not current_user.is_authenticated:
         return _no_store(jsonify(ok=False, signed_in=False)), 401
-    return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=generate_csrf()))
+    return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=masked_csrf_token()))
 
 
 @bp.route("/offline/changed.json")

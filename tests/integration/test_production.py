@@ -104,16 +104,7 @@ def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(
         assert both.headers["Content-Encoding"] == "br"
 
 
-def test_pages_are_never_compressed_so_their_csrf_token_cannot_be_guessed_from_sizes(app, floor):
-    """BREACH: a page that carries a secret (the CSRF token, a one-time link) beside text an attacker can put in
-    it (a search, a form sent back with its input) leaks the secret through its compressed size over HTTPS."""
-    client, event_id = app.test_client(), floor["event_id"]
-    assert client.get("/login", headers={"Accept-Encoding": "br"}).headers.get("Content-Encoding") is None
-    login(client, floor["people"]["floor_judge"][1])
-    for url in (f"/events/{event_id}/incidents/new", f"/events/{event_id}/incidents/new?table=5"):
-        page = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
-        assert page.status_code == 200 and "Content-Encoding" not in page.headers, url
-        assert b'name="csrf_token"' in page.data
+# pages: compressed, with nothing secret to learn from their sizes (tests/integration/test_breach.py)
 
 
 def test_pdf_reports_and_images_are_not_compressed_again(app, floor, job_worker):

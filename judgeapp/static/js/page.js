@@ -200,7 +200,9 @@ function keepPages(copy, old) {
   var urls = pagesOf(copy).filter(function (url, i, all) { return all.indexOf(url) === i; });
   return pagesCleared.then(function () { return caches.open(PAGES); }).then(function (cache) {
     return Promise.all(urls.map(function (url) {
-      return cache.match(url).then(function (hit) { return hit ? Date.parse(hit.headers.get("Date")) || 1 : 0; });
+      return cache.match(url).then(function (hit) {  // when the kept copy was rendered (ms, as sw.js marks it)
+        return hit ? parseInt(hit.headers.get("X-Judgeapp-Rendered"), 10) || Date.parse(hit.headers.get("Date")) || 1 : 0;
+      });
     }));
   }).then(function (times) {
     var rendered = {};

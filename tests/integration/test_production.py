@@ -158,6 +158,42 @@ def test_changing_a_static_file_changes_its_url_and_an_old_url_gets_the_new_file
     assert url_for_static(app, "missing.js") == "/static/missing.js"
 
 
+# ---- a header diet for static files: each of the ~30 files of a first visit repeats its headers ----
+
+DOCUMENT_ONLY = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy")  # they act on pages, not on a script
+
+
+def test_a_versioned_static_file_carries_only_the_headers_a_browser_uses_for_it(app, floor):
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1])  # a signed-in phone: its cookie changes nothing in a file
+    for name in ("js/incident.js", "app.css", "icons/icon-192.png", "i18n/ja.json"):
+        with judge.get(url_for_static(app, name), headers={"Accept-Encoding": "br"}) as response:
+            assert response.status_code == 200 and response.headers["Cache-Control"] == IMMUTABLE
+            sent = {key for key, _ in response.headers}
+            assert sent <= {
+                "Content-Type",
+                "Content-Length",
+                "Cache-Control",
+                "X-Content-Type-Options",
+                "Vary",
+                "Content-Encoding",
+                "Date",
+            }, name
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+            assert response.headers.get("Vary", "Accept-Encoding") == "Accept-Encoding" and "Set-Cookie" not in sent
+    page = judge.get(f"/events/{floor['event_id']}")
+    assert all(page.headers[header] for header in DOCUMENT_ONLY)  # pages keep every one of them
+    worker = judge.get("/sw.js")
+    assert "script-src 'self'" in worker.headers["Content-Security-Policy"]  # a worker's CSP comes from its own answer
+
+
+def test_an_unversioned_static_file_is_revalidated_by_its_etag(client):
+    with client.get("/static/app.css") as first:
+        assert first.headers["Cache-Control"] == "no-cache" and first.headers["ETag"]
+    with client.get("/static/app.css", headers={"If-None-Match": first.headers["ETag"]}) as again:
+        assert again.status_code == 304 and again.get_data() == b""
+
+
 def test_the_service_workers_shell_lists_versioned_files_and_the_worker_itself_is_never_cached(app, client):
     worker = client.get("/sw.js")
     assert worker.headers["Cache-Control"] == "no-cache"

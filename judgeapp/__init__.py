@@ -29,7 +29,9 @@ CSP = (
 )
 # Responses a browser or proxy may keep: static files and the installable app's own files (sw.js sets no-cache).
 # Everything else may carry credentials or personal data (pages, reports, CSV, one-time links): never stored.
-CACHEABLE_ENDPOINTS = frozenset({"static", "offline.service_worker", "offline.manifest", "offline.page"})
+CACHEABLE_ENDPOINTS = frozenset(
+    {"static", "offline.service_worker", "offline.manifest", "offline.page", "offline.finder", "offline.event_finder"}
+)
 
 
 class SessionInterface(SecureCookieSessionInterface):

@@ -209,7 +209,9 @@ function keepPages(copy, old) {
     urls.forEach(function (url, i) { if (times[i]) rendered[url] = times[i]; });
     var stale = stalePages(copy, old, rendered);
     return navigator.serviceWorker.ready.then(function (reg) {
-      reg.active.postMessage({ type: "keep-pages", urls: stale, account: user, checked: copy.saved_at,
+      var files = copy.events.map(function (e) { return e.finder; })  // the finder's words, one file per policy version
+        .filter(function (url, i, all) { return url && all.indexOf(url) === i; });
+      reg.active.postMessage({ type: "keep-pages", urls: stale, files: files, account: user, checked: copy.saved_at,
                                until: copy.saved_at + COPY_EVERY_MS,
                                current: urls.filter(function (url) { return stale.indexOf(url) === -1; }) });
     });

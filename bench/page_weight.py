@@ -1,5 +1,6 @@
 """Page weight of the incident form: the HTML of the demo event's form plus every stylesheet and script it loads
-(the entry modules and every module they import, at the addresses the page's import map gives).
+(the entry modules and every module they import, at the addresses the page's import map gives) and the finder file
+its script fetches (one per policy version, kept by the phone).
 
 Bytes as judgeapp sends them to a phone that accepts brotli (bodies only; bench/network.py counts headers too): the
 page and its CSS and scripts brotli-compressed by the app (pages too since their CSRF token is masked: BREACH,
@@ -50,7 +51,7 @@ def weigh(client, url: str) -> tuple[int, int, list[str]]:
     found = IMPORT_MAP_RE.search(text)
     imports = json.loads(found.group(1))["imports"] if found else {}
     assets, raw, sent = [], len(html), html_sent
-    queue = ASSET_RE.findall(text)
+    queue = ASSET_RE.findall(text) + re.findall(r'data-finder="([^"]+)"', text)  # + the finder file its script loads
     while queue:
         asset = queue.pop(0)
         if asset in assets:

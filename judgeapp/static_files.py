@@ -25,7 +25,7 @@ import os
 from collections import OrderedDict
 from typing import Any
 
-import brotli
+import brotli  # type: ignore[import-untyped]
 from flask import Flask, Response, request
 
 IMMUTABLE = "public, max-age=31536000, immutable"

@@ -96,11 +96,7 @@ def secret_on_page() -> None:
 
 
 def compress(compressor, response: Response) -> Response:
-    """Flask-Compress's after_request, except for an answer that carries a raw secret; a year-long cached one is
-    compressed once at the best setting (static_files.compress_immutable)."""
+    """Flask-Compress's after_request, except for an answer that carries a raw secret."""
     if g.get(SECRET_FLAG):
         return response
-    from .static_files import compress_immutable
-
-    response = compress_immutable(response, compressor.compress_mimetypes_set)
     return compressor.after_request(response)

@@ -19,13 +19,10 @@ that is not its own hash.
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import os
-from collections import OrderedDict
 from typing import Any
 
-import brotli  # type: ignore[import-untyped]
 from flask import Flask, Response, request
 
 IMMUTABLE = "public, max-age=31536000, immutable"
@@ -96,50 +93,3 @@ def init_static_versions(app: Flask) -> None:
             response.direct_passthrough = False
             response.get_data()
         return response
-
-
-# ---- a year-long cached answer, compressed once at the best setting ----------------------------------------------
-
-BEST_KEPT = 256  # compressed bodies kept per process (every static file and a few policies' finder files)
-_BEST: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-
-
-def _accepted(header: str) -> str | None:
-    """br when the browser takes it, else gzip, else None (a `q=0` refuses)."""
-    taken = set()
-    for part in header.split(","):
-        name, _, params = part.strip().partition(";")
-        if params.strip().replace(" ", "") not in ("q=0", "q=0.0", "q=0.00", "q=0.000"):
-            taken.add(name.strip().lower())
-    return "br" if "br" in taken else "gzip" if "gzip" in taken else None
-
-
-def compress_immutable(response: Response, mimetypes: set[str]) -> Response:
-    """An answer cached for a year under an address naming its content is the same bytes for every phone: brotli at
-    quality 11 (gzip at 9) once per process and address, instead of Flask-Compress's quick per-request level."""
-    if (
-        response.status_code != 200
-        or "immutable" not in (response.headers.get("Cache-Control") or "")
-        or "Content-Encoding" in response.headers
-        or response.mimetype not in mimetypes
-        or response.is_streamed
-    ):
-        return response
-    algorithm = _accepted(request.headers.get("Accept-Encoding", ""))
-    response.vary.add("Accept-Encoding")
-    if algorithm is None:
-        return response
-    key = (request.full_path, algorithm)
-    body = _BEST.get(key)
-    if body is None:
-        raw = response.get_data()
-        body = brotli.compress(raw, quality=11) if algorithm == "br" else gzip.compress(raw, 9, mtime=0)
-        _BEST[key] = body
-        while len(_BEST) > BEST_KEPT:
-            _BEST.popitem(last=False)
-    else:
-        _BEST.move_to_end(key)
-    response.direct_passthrough = False
-    response.set_data(body)
-    response.headers["Content-Encoding"] = algorithm
-    return response

@@ -107,27 +107,6 @@ def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(
 # pages: compressed, with nothing secret to learn from their sizes (tests/integration/test_breach.py)
 
 
-def test_a_year_long_cached_file_is_compressed_once_at_brotlis_best_and_gzips_best(app, floor):
-    """A file sent under an address naming its content (the scripts, the finder's words) is the same bytes for every
-    phone: compressed once per process at the slowest, smallest setting, not again per request at a page's quick one."""
-    judge = app.test_client()
-    login(judge, floor["people"]["floor_judge"][1])
-    finder = re.search(
-        r'data-finder="([^"]+)"', judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
-    )
-    for url in (url_for_static(app, "js/incident.js"), finder.group(1)):
-        with judge.get(url) as plain:
-            raw = plain.get_data()
-        with judge.get(url, headers={"Accept-Encoding": "gzip, deflate, br"}) as best:
-            assert best.headers["Content-Encoding"] == "br" and best.get_data() == brotli.compress(raw, quality=11), url
-            assert "Accept-Encoding" in best.headers["Vary"] and int(best.headers["Content-Length"]) == len(
-                best.get_data()
-            )
-        with judge.get(url, headers={"Accept-Encoding": "gzip"}) as zipped:
-            assert zipped.headers["Content-Encoding"] == "gzip" and gzip.decompress(zipped.get_data()) == raw
-            assert len(zipped.get_data()) <= len(gzip.compress(raw, compresslevel=9, mtime=0)) + 16
-
-
 def test_pdf_reports_and_images_are_not_compressed_again(app, floor, job_worker):
     from tests.renders import report_pdf
 

@@ -116,6 +116,11 @@ def main() -> None:
                 later = {path: later_page(page, server.url, server.traffic, path) for path in LATER_PAGES}
                 context.close()
                 print(f"cold visit: {cold.bytes:,} B in {cold.requests} requests ({cold.header_bytes:,} B of headers)")
+                statics = [a for a in cold.answers if a.path.startswith("/static/")]
+                print(
+                    f"  static files: {len(statics)}, {sum(a.header_bytes for a in statics):,} B of headers "
+                    f"({sum(a.header_bytes for a in statics) / max(1, len(statics)):,.0f} B each)"
+                )
                 print(cold.table())
                 print(f"  asked for more than once: {cold.twice() or 'none'}")
                 for path, visit in later.items():
@@ -139,6 +144,18 @@ def main() -> None:
         met=cold.bytes < 50 * KB,
     )
     emit("network", "cold visit: addresses asked for twice", len(cold.twice()), "", goal="0", met=not cold.twice())
+    statics = [a for a in cold.answers if a.path.startswith("/static/")]
+    pages = [a for a in cold.answers if a.content_type == "text/html" and a.method == "GET"]
+    emit(
+        "network",
+        f"cold visit: headers per static file ({len(statics)} files)",
+        sum(a.header_bytes for a in statics) / max(1, len(statics)),
+        "B",
+        baseline="per page",
+        baseline_value=sum(a.header_bytes for a in pages) / max(1, len(pages)),
+    )
+    form = [a for a in cold.answers if a.path == "/events/1/incidents/new"]
+    emit("network", "cold visit: the incident form page, as sent", sum(a.bytes for a in form) / KB, "KB")
     for path, visit in later.items():
         emit(
             "network",

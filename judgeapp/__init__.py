@@ -29,7 +29,9 @@ CSP = (
 )
 # Responses a browser or proxy may keep: static files and the installable app's own files (sw.js sets no-cache).
 # Everything else may carry credentials or personal data (pages, reports, CSV, one-time links): never stored.
-CACHEABLE_ENDPOINTS = frozenset({"static", "offline.service_worker", "offline.manifest", "offline.page"})
+CACHEABLE_ENDPOINTS = frozenset(
+    {"static", "offline.service_worker", "offline.manifest", "offline.page", "offline.finder", "offline.event_finder"}
+)
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -38,6 +40,13 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def save_session(self, app: Flask, session, response) -> None:
+        """A static file is the same for everyone: it never sets the cookie nor varies by it (`Vary: Cookie` would
+        make a browser or the phone's worker treat one script as many)."""
+        if request.endpoint == "static":
+            return
+        super().save_session(app, session, response)
 
 
 def account_header(user) -> str:
@@ -101,7 +110,10 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     limiter.init_app(app)
-    compress.init_app(app)
+    compress.init_app(app)  # COMPRESS_REGISTER is off: a page with a raw secret on it is sent as it is
+    from . import breach
+
+    app.after_request(lambda response: breach.compress(compress, response))
     from . import i18n
 
     i18n.init_app(app)
@@ -130,10 +142,13 @@ def register_extensions(app: Flask) -> None:
 
     @app.after_request
     def _headers(response):
-        response.headers.setdefault("Content-Security-Policy", with_script_hashes(CSP))  # + the import map's hash
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        # a page's (and the worker's) headers; a static script, style, icon or JSON file has no use for them, and a
+        # first visit fetches some 30 such files (an SVG file is a document: it keeps them)
+        if request.endpoint != "static" or response.mimetype == "image/svg+xml":
+            response.headers.setdefault("Content-Security-Policy", with_script_hashes(CSP))  # + the import map's hash
+            response.headers.setdefault("Referrer-Policy", "same-origin")
+            response.headers.setdefault("X-Frame-Options", "DENY")
         if request.endpoint not in CACHEABLE_ENDPOINTS:
             response.headers["Cache-Control"] = "no-store"  # also over send_file's no-cache (PDF reports)
             # the phone's service worker keeps a page only for the account it names, and shows it only to that one

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from wtforms.fields.choices import SelectChoice
 
 from .i18n import language
@@ -102,6 +105,7 @@ def infraction_choices_of(policy, lang: str | None = None) -> list[SelectChoice]
 
 
 _FINDER: dict[tuple[str, str], list[dict]] = {}
+_FINDER_FILES: dict[tuple[str, str], tuple[bytes, str]] = {}
 
 
 def finder_entries_of(policy) -> list[dict]:
@@ -113,6 +117,22 @@ def finder_entries_of(policy) -> list[dict]:
     if key not in _FINDER:
         _FINDER[key] = finder_entries(policy)
     return _FINDER[key]
+
+
+def finder_file_of(policy, *, shipped: bool = True) -> tuple[bytes, str]:
+    """The policy's finder entries as the JSON file the phone fetches once per version, and its content hash (the
+    first 12 hex digits of its SHA-256, the `v` of its address, like a static file's). A shipped policy's is made once
+    per version; an uploaded one's each time (two uploaded files may share an id and a version)."""
+    from .infractions.search import finder_entries
+
+    key = (policy.id, policy.version)
+    if not shipped or key not in _FINDER_FILES:
+        entries = finder_entries_of(policy) if shipped else finder_entries(policy)
+        data = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        if not shipped:
+            return data, hashlib.sha256(data).hexdigest()[:12]
+        _FINDER_FILES[key] = (data, hashlib.sha256(data).hexdigest()[:12])
+    return _FINDER_FILES[key]
 
 
 def penalty_choices(field, policy, lang: str | None = None):

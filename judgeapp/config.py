@@ -121,14 +121,16 @@ DEFAULTS: dict[str, Any] = {
     "MAIL_BACKEND": "judgeapp.mail.LogEmailBackend",  # no MAIL_SERVER: the message goes to the server's log
     "MAIL_DEFAULT_SENDER": "judgeapp <judgeapp@localhost>",
     "MAIL_TIMEOUT": 10,
-    # Flask-Compress: brotli where the browser takes it (every current one over HTTPS), else gzip; static text and
-    # JSON only. HTML pages are never compressed: a page carries secrets (the CSRF token, a one-time statement link)
-    # beside text a visitor can put in it, and its compressed size would leak them over HTTPS (BREACH;
-    # tests/integration/test_production.py). PDFs, PNGs and other compressed types are left alone; answers under
-    # 500 bytes are not worth it.
+    # Flask-Compress: brotli where the browser takes it (every current one over HTTPS), else gzip; pages, static text,
+    # JSON and CSV. A page's secrets stay safe from its compressed size (BREACH, judgeapp/breach.py): the CSRF token is
+    # masked afresh in every answer, and a page with a raw one-time secret on it is sent uncompressed (so the hook is
+    # registered by the app, not by Flask-Compress; tests/integration/test_breach.py). PDFs, PNGs and other compressed
+    # types are left alone; answers under 500 bytes are not worth it.
+    "COMPRESS_REGISTER": False,
     "COMPRESS_ALGORITHM": ["br", "gzip"],
     "COMPRESS_ALGORITHM_STREAMING": ["br", "gzip"],  # CSV exports are sent as streams: the same choice for them
     "COMPRESS_MIMETYPES": [
+        "text/html",
         "text/css",
         "text/javascript",
         "application/javascript",

@@ -9,9 +9,10 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from flask_wtf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
+
+from .breach import MaskedCSRFProtect
 
 NAMING = {
     "ix": "ix_%(column_0_label)s",
@@ -27,11 +28,11 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
-csrf = CSRFProtect()
+csrf = MaskedCSRFProtect()  # Flask-WTF's, the token masked afresh in every answer (judgeapp/breach.py)
 login_manager = LoginManager()
 migrate = Migrate()
 limiter = Limiter(key_func=get_remote_address, default_limits=[])
-compress = Compress()  # br or gzip for text answers (COMPRESS_* in config.DEFAULTS)
+compress = Compress()  # br or gzip for text answers (COMPRESS_* in config.DEFAULTS), through breach.compress
 
 CATALOG_KEY = "judgeapp.catalog"
 

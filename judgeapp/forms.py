@@ -16,6 +16,7 @@ from wtforms import Field, HiddenField, StringField
 from wtforms.validators import Length, Optional, StopValidation
 from wtforms.widgets import NumberInput
 
+from .breach import MaskedCSRF
 from .texts import gettext as _
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -27,6 +28,8 @@ def strip_control_characters(value):
 
 class Form(FlaskForm):
     class Meta(FlaskForm.Meta):
+        csrf_class = MaskedCSRF  # the token written masked afresh, unmasked before it is checked (BREACH)
+
         def bind_field(self, form, unbound_field, options):
             if issubclass(unbound_field.field_class, StringField):  # also TextAreaField, HiddenField, EmailField…
                 options = {**options, "filters": [strip_control_characters, *unbound_field.kwargs.get("filters", ())]}

@@ -82,6 +82,11 @@ def init_static_versions(app: Flask) -> None:
             and requested == versions.hash_of(request.view_args["filename"])
         ):
             response.headers["Cache-Control"] = IMMUTABLE
+            # kept for a year and never revalidated: its validators would only be bytes on every first visit
+            for header in ("ETag", "Last-Modified"):
+                response.headers.pop(header, None)
+        for header in ("Content-Disposition", "Accept-Ranges"):  # send_file's; a browser has no use for them here
+            response.headers.pop(header, None)
         if response.status_code == 200 and response.direct_passthrough:
             # Read the (small) file now: Flask-Compress then compresses it whole, with gzip too, and the file is closed
             # with the response; compressing the open file as a stream would leave it to the garbage collector.

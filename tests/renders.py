@@ -4,17 +4,26 @@ report PDF are never rendered by a GET (judgeapp/renders.py)."""
 
 from __future__ import annotations
 
+import gzip
 import re
 
+import brotli
 from sqlalchemy import select
 
 from judgeapp.extensions import db
 from tests.conftest import CSRF_RE
 
 
+def page_text(response) -> str:
+    """The page as the browser shows it: decompressed when it was sent brotli or gzip (asked with Accept-Encoding)."""
+    data = response.get_data()
+    encoding = response.headers.get("Content-Encoding")
+    return {"br": brotli.decompress, "gzip": gzip.decompress}.get(encoding, bytes)(data).decode()
+
+
 def post_form(client, url: str, data: dict, *, form_page: str, **kwargs):
     """POST like a browser: the form page first for its CSRF token, every request with the same options."""
-    token = CSRF_RE.search(client.get(form_page, **kwargs).get_data(as_text=True))
+    token = CSRF_RE.search(page_text(client.get(form_page, **kwargs)))
     assert token, f"no CSRF token on {form_page}"
     return client.post(url, data={"csrf_token": token.group(1), **data}, **kwargs)
 
@@ -36,7 +45,7 @@ def made_and_downloaded(client, worker, kind, event_id, page, link_id, **kwargs)
 
     job = worker.wait(newest_job(worker.app, kind, event_id))
     assert job.state is JobState.DONE, job.error
-    shown = client.get(page, **kwargs).get_data(as_text=True)
+    shown = page_text(client.get(page, **kwargs))
     link = re.search(rf'id="{link_id}" href="([^"]+)"', shown)
     assert link, f"no download link on {page}"
     return client.get(link.group(1), **kwargs)
@@ -50,7 +59,7 @@ def qr_sheet(client, worker, event_id: int, first: int, last: int, paper: str = 
     links = f"/events/{event_id}/calls/links"
     fields = {"first": str(first), "last": str(last), "paper": paper, "action": "sheet"}
     started = post_form(client, f"{links}/sheet", fields, form_page=links, **kwargs)
-    assert started.status_code == 303, started.get_data(as_text=True)[:2000]
+    assert started.status_code == 303, page_text(started)[:2000]
     page = f"{links}?first={first}&last={last}&paper={paper}"
     return made_and_downloaded(client, worker, renders.QR_SHEET, event_id, page, "qr-sheet-download", **kwargs)
 
@@ -61,5 +70,5 @@ def report_pdf(client, worker, event_id: int, paper: str = "a4", **kwargs):
 
     page = f"/events/{event_id}/report"
     started = post_form(client, f"{page}/pdf", {"paper": paper}, form_page=page, **kwargs)
-    assert started.status_code == 303, started.get_data(as_text=True)[:2000]
+    assert started.status_code == 303, page_text(started)[:2000]
     return made_and_downloaded(client, worker, renders.EVENT_REPORT, event_id, page, "report-pdf-download", **kwargs)

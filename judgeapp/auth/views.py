@@ -5,6 +5,7 @@ from flask_babel import refresh
 from flask_login import current_user, login_required, login_user, logout_user
 from wtforms.fields.choices import SelectChoice
 
+from ..breach import secret_on_page
 from ..errors import FieldError, show_on_form
 from ..extensions import db, limiter
 from ..i18n import LANGUAGES
@@ -209,6 +210,7 @@ def _gone(text: str, code: int = 410):
 @limiter.limit("30 per minute")
 def set_password(token):
     """An emailed one-time link (invite or reset): the person chooses their password and is signed in."""
+    secret_on_page()  # the link's token is in this page's own address, which a page may repeat
     try:
         link = services.link_by_token(db.session, token)
     except LookupError:

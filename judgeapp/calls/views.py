@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from .. import renders
+from ..breach import secret_on_page
 from ..errors import EventClosed, FieldError
 from ..extensions import db, limiter
 from ..incidents.services import table_count
@@ -339,6 +340,7 @@ def _links_page(event, roles, form, *, status=200, show=True):
 def links(event, roles):
     """Every table's call link, and the QR sheet being prepared or ready to download. The sheet itself is asked for
     with a POST (sheet() below): a GET, even one with the old format=pdf, never renders a PDF."""
+    secret_on_page()  # every table's signed link: never compressed (BREACH)
     form = SheetForm(request.args, meta={"csrf": False})
     status = 200
     if set(request.args) <= {"format"}:

@@ -17,7 +17,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import history, permissions
 from ..appeals import services as appeals
 from ..calls import services as calls
-from ..choices import finder_entries_of, infraction_choices, infraction_choices_of, penalty_choices, rank_namer
+from ..choices import infraction_choices, infraction_choices_of, penalty_choices, rank_namer
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
@@ -31,6 +31,7 @@ from ..infractions.catalog import text_in
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
+from ..offline.views import finder_url
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import answer, button, json_errors, live_list, outbox_post
@@ -247,7 +248,7 @@ def new(event, roles):
         teams=teams,
         has_rounds=bool(rounds),
         now=utcnow(),  # the call stopwatch counts by the server's clock
-        finder=finder_entries_of(policy),
+        finder_url=finder_url(event),
         usage=usage,
     ), status
 

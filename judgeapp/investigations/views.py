@@ -12,6 +12,7 @@ from flask_login import current_user
 
 from ..auth import sealing
 from ..auth.emails import external_url
+from ..breach import secret_on_page
 from ..choices import infraction_choices_of, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
@@ -144,6 +145,7 @@ def show(event, roles, number):
     req = next((r for r in investigation.requests if token and r.id == fresh.get("request_id")), None)
     if req is None:
         return _show(event, roles, investigation)
+    secret_on_page()  # the raw link is on this answer: never compressed (BREACH)
     url = external_url("investigations.public_statement", token=token)  # JUDGEAPP_BASE_URL, never the request's Host
     qr = segno.make(url, error="m").svg_inline(scale=1, border=2, omitsize=True, title=_("QR code of the link"))
     link = {"url": url, "qr": qr, "author": req.author_name, "expires": req.expires_at}
@@ -308,6 +310,7 @@ def report(event, roles, number):
 @bp.route("/statement/<token>", methods=["GET", "POST"])
 @limiter.limit("30 per minute")
 def public_statement(token):
+    secret_on_page()  # the link's token is in this page's own address, which a page may repeat
     gone_title = _l("This link no longer works")
     try:
         req = services.request_by_token(db.session, token)

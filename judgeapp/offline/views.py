@@ -9,12 +9,15 @@ from pathlib import Path
 from flask import Response, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
-from flask_wtf.csrf import generate_csrf
 
+from ..breach import masked_csrf_token
+from ..choices import finder_file_of
 from ..extensions import current_catalog, db, event_policy, policy_key
 from ..infractions.export import policy_as_json
 from ..models import utcnow
+from ..permissions import Action, event_route
 from ..reference.views import rules_url
+from ..static_files import IMMUTABLE
 from . import bp, services
 from .scripts import STATIC, module_files
 
@@ -111,7 +114,7 @@ def token():
     """A fresh CSRF token and the signed-in account, fetched by the outbox before it sends."""
     if not current_user.is_authenticated:
         return _no_store(jsonify(ok=False, signed_in=False)), 401
-    return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=generate_csrf()))
+    return _no_store(jsonify(ok=True, user_id=current_user.id, csrf_token=masked_csrf_token()))
 
 
 @bp.route("/offline/changed.json")
@@ -141,6 +144,7 @@ def copy():
             url_for("deckchecks.new", event_id=event.id),
             rules_url(event, with_level=False),
         ]
+        data["finder"] = finder_url(event)  # the finder's words, one file per policy version, kept by the phone
         events.append(data)
     return _no_store(
         jsonify(
@@ -154,3 +158,38 @@ def copy():
             home=url_for("events.index"),
         )
     )
+
+
+# ---- the finder's words, one file per policy version (incident.js builds its index from it; sw.js keeps it) ----
+
+
+def finder_url(event) -> str:
+    """The address of the finder file of the policy `event` enforces: by the shipped policy's id (every event of it
+    shares one file), or by the event for a policy its organizer uploaded; `v` is the file's content hash."""
+    policy = event_policy(event)
+    if event.policy_sha:
+        return url_for("offline.event_finder", event_id=event.id, v=finder_file_of(policy, shipped=False)[1])
+    return url_for("offline.finder", policy_id=event.policy_id, v=finder_file_of(policy)[1])
+
+
+def _finder_answer(data: bytes, digest: str) -> Response:
+    """The file; kept a year by the browser at the address that names its content, revalidated at any other."""
+    response = Response(data, mimetype="application/json")
+    private = IMMUTABLE.replace("public", "private")  # for signed-in judges only: no shared cache keeps it
+    response.headers["Cache-Control"] = private if request.args.get("v") == digest else "no-cache"
+    return response
+
+
+@bp.route("/offline/finder/<policy_id>.json")
+def finder(policy_id):
+    if not current_user.is_authenticated:
+        return _no_store(jsonify(ok=False, signed_in=False)), 401
+    if policy_id not in current_catalog().policies:
+        return _no_store(jsonify(ok=False)), 404
+    return _finder_answer(*finder_file_of(current_catalog().policy(policy_id)))
+
+
+@bp.route("/offline/finder/events/<int:event_id>.json")
+@event_route(Action.VIEW_EVENT)
+def event_finder(event, roles):
+    return _finder_answer(*finder_file_of(event_policy(event), shipped=not event.policy_sha))

@@ -9,6 +9,9 @@ var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: i
 // Each page names its account (X-Judgeapp-Account: a user id, or "none" signed out). The account of the last page the
 // phone got from the server is kept here; a page is kept only when it names that account, and shown only to it.
 var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
+// Data files named by their content (the finder's words of a policy version: /offline/finder/…json?v=<hash>): kept
+// from the first fetch, answered from the phone ever after, the older version of the same file dropped.
+var DATA = "judgeapp-data", DATA_PATH = /^\/offline\/finder\//;
 var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
 // The pages the phone confirmed current (static/js/page.js, after checking its copy of the events): {account, checked,
 // until, urls}. Until `until` (a minute after the check) a navigation to one of them is answered from the phone's copy
@@ -140,11 +143,29 @@ self.addEventListener("fetch", function (event) {
   }
   if (request.mode === "navigate") {
     event.respondWith(page(request, url));
+  } else if (DATA_PATH.test(url.pathname) && url.search) {
+    event.respondWith(dataFile(request, url));
   } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query
     event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname + url.search); })
       .then(function (hit) { return hit || fetch(request); }));
   }
 });
+
+function dataFile(request, url) {
+  return caches.open(DATA).then(function (cache) {
+    return cache.match(url.pathname + url.search).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (!response.ok || response.redirected) return response;
+        var copy = response.clone();
+        return cache.keys().then(function (keys) {  // the same file's other versions go
+          return Promise.all(keys.filter(function (k) { return new URL(k.url).pathname === url.pathname; })
+            .map(function (k) { return cache["delete"](k); }));
+        }).then(function () { return cache.put(url.pathname + url.search, copy); })
+          .catch(function () {}).then(function () { return response; });
+      });
+    });
+  });
+}
 
 // The page asks for the pages of the judge's events to be kept (static/js/page.js): `urls`, the ones the phone has no
 // current copy of, are fetched (once, even when asked again meanwhile); then `urls` and `current` (the copies the phone
@@ -181,6 +202,12 @@ self.addEventListener("message", function (event) {
     return;
   }
   if (!data || data.type !== "keep-pages") return;
+  (data.files || []).forEach(function (file) {  // kept once per version: a file the phone has is not fetched again
+    var url = new URL(file, self.location.origin);
+    if (url.origin === self.location.origin && DATA_PATH.test(url.pathname) && url.search) {
+      event.waitUntil(dataFile(new Request(url.href, { credentials: "same-origin" }), url).catch(function () {}));
+    }
+  });
   var mine = null;
   event.waitUntil(phoneAccount().then(function (account) {
     if (account === data.account && data.checked > postedAt) {

@@ -84,3 +84,24 @@ def test_on_slow_3g_the_kept_incident_form_takes_typing_and_a_save_is_kept_on_th
     with counted.app.app_context():
         stored = list(db.session.scalars(select(Incident)))
     assert [(i.table_number, i.infraction_code, i.rank_id) for i in stored] == [(1, "3.5.2", "warning")]
+
+
+def test_the_form_searches_the_policys_words_in_every_language_from_the_file_the_phone_keeps_even_offline(
+    counted, fresh_phone
+):
+    """The English form page carries no Japanese phrase; the policy's finder file, kept once by the service worker,
+    brings them (judgeapp-data), and with the network cut the kept form still finds 4.6 by 反則."""
+    cold = cold_visit(fresh_phone, counted.url, counted.traffic, DEMO_PASSWORD)
+    finder = [a for a in cold.answers if a.path.startswith("/offline/finder/")]
+    assert len(finder) == 1 and finder[0].status == 200, cold.table()  # one download for the whole visit
+    form = [a for a in cold.answers if a.path == "/events/1/incidents/new"]
+    assert form and form[0].bytes < 25 * KB, cold.table()
+    fresh_phone.context.set_offline(True)
+    fresh_phone.goto(f"{counted.url}/events/1/incidents/new")
+    assert "反則" not in fresh_phone.content()  # not in the page: in the file
+    fresh_phone.locator("#infraction-search").fill("反則")
+    row = fresh_phone.locator("#picker-rows button.pick[data-code='4.6']")
+    row.wait_for(timeout=30_000)
+    shot(fresh_phone, "network-finder-offline")
+    row.click()
+    assert fresh_phone.locator("#infraction").input_value() == "4.6"

@@ -46,6 +46,8 @@ def ready_for_offline(page, base):
         if (!copy) return ['(no copy)'];
         const out = [];
         for (const url of copy.events[0].pages) if (!(await cache.match(url))) out.push(url);
+        const data = await caches.open('judgeapp-data');  // the finder's words of the event's policy version
+        if (!(await data.match(copy.events[0].finder))) out.push(copy.events[0].finder);
         return out;
     }"""
     deadline = time.monotonic() + 30  # the worker fetches the pages in the background: slower on a loaded CI machine

@@ -211,6 +211,8 @@ PAGES_KEPT = """async () => {
     if (!copy || !navigator.serviceWorker.controller) return false;
     const cache = await caches.open('judgeapp-pages');
     for (const e of copy.events) for (const url of e.pages) if (!(await cache.match(url))) return false;
+    const data = await caches.open('judgeapp-data');  // the finder's words of each event's policy version
+    for (const e of copy.events) if (!(await data.match(e.finder))) return false;
     const fresh = await new Promise((resolve) => {
         const channel = new MessageChannel();
         channel.port1.onmessage = (e) => resolve(e.data);

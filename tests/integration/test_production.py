@@ -104,16 +104,7 @@ def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(
         assert both.headers["Content-Encoding"] == "br"
 
 
-def test_pages_are_never_compressed_so_their_csrf_token_cannot_be_guessed_from_sizes(app, floor):
-    """BREACH: a page that carries a secret (the CSRF token, a one-time link) beside text an attacker can put in
-    it (a search, a form sent back with its input) leaks the secret through its compressed size over HTTPS."""
-    client, event_id = app.test_client(), floor["event_id"]
-    assert client.get("/login", headers={"Accept-Encoding": "br"}).headers.get("Content-Encoding") is None
-    login(client, floor["people"]["floor_judge"][1])
-    for url in (f"/events/{event_id}/incidents/new", f"/events/{event_id}/incidents/new?table=5"):
-        page = client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"})
-        assert page.status_code == 200 and "Content-Encoding" not in page.headers, url
-        assert b'name="csrf_token"' in page.data
+# pages: compressed, with nothing secret to learn from their sizes (tests/integration/test_breach.py)
 
 
 def test_pdf_reports_and_images_are_not_compressed_again(app, floor, job_worker):
@@ -167,6 +158,42 @@ def test_changing_a_static_file_changes_its_url_and_an_old_url_gets_the_new_file
     assert url_for_static(app, "missing.js") == "/static/missing.js"
 
 
+# ---- a header diet for static files: each of the ~30 files of a first visit repeats its headers ----
+
+DOCUMENT_ONLY = ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy")  # they act on pages, not on a script
+
+
+def test_a_versioned_static_file_carries_only_the_headers_a_browser_uses_for_it(app, floor):
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1])  # a signed-in phone: its cookie changes nothing in a file
+    for name in ("js/incident.js", "app.css", "icons/icon-192.png", "i18n/ja.json"):
+        with judge.get(url_for_static(app, name), headers={"Accept-Encoding": "br"}) as response:
+            assert response.status_code == 200 and response.headers["Cache-Control"] == IMMUTABLE
+            sent = {key for key, _ in response.headers}
+            assert sent <= {
+                "Content-Type",
+                "Content-Length",
+                "Cache-Control",
+                "X-Content-Type-Options",
+                "Vary",
+                "Content-Encoding",
+                "Date",
+            }, name
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+            assert response.headers.get("Vary", "Accept-Encoding") == "Accept-Encoding" and "Set-Cookie" not in sent
+    page = judge.get(f"/events/{floor['event_id']}")
+    assert all(page.headers[header] for header in DOCUMENT_ONLY)  # pages keep every one of them
+    worker = judge.get("/sw.js")
+    assert "script-src 'self'" in worker.headers["Content-Security-Policy"]  # a worker's CSP comes from its own answer
+
+
+def test_an_unversioned_static_file_is_revalidated_by_its_etag(client):
+    with client.get("/static/app.css") as first:
+        assert first.headers["Cache-Control"] == "no-cache" and first.headers["ETag"]
+    with client.get("/static/app.css", headers={"If-None-Match": first.headers["ETag"]}) as again:
+        assert again.status_code == 304 and again.get_data() == b""
+
+
 def test_the_service_workers_shell_lists_versioned_files_and_the_worker_itself_is_never_cached(app, client):
     worker = client.get("/sw.js")
     assert worker.headers["Cache-Control"] == "no-cache"
@@ -185,6 +212,30 @@ def test_a_signed_in_judges_pages_load_versioned_scripts(app, floor):
     # the page's entry module by its script tag, the engine it imports through the import map
     assert f'src="{url_for_static(app, "js/incident.js")}"' in page
     assert f'"/static/js/engine.js": "{url_for_static(app, "js/engine.js")}"' in page
+
+
+def test_the_incident_form_preloads_every_module_its_script_imports_at_their_versioned_addresses(app, floor):
+    """<link rel="modulepreload">: the phone fetches incident.js's imports at once, not one import level per round
+    trip after the page's end (on a venue's network each round trip is most of a second)."""
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1], PASSWORD)
+    page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
+    preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
+    wanted = {
+        "incident.js",
+        "engine.js",
+        "search.js",
+        "names.js",
+        "seats.js",
+        "servertime.js",
+        "outbox.js",
+        "storage.js",
+    }
+    assert {url_for_static(app, f"js/{name}") for name in wanted} <= set(preloaded)
+    assert len(preloaded) == len(set(preloaded)) and page.index("modulepreload") < page.index("</head>")
+    assert all(f'": "{url}"' in page for url in preloaded)  # each at the address the import map sends its import to
+    other = judge.get(f"/events/{floor['event_id']}/clock").get_data(as_text=True)
+    assert url_for_static(app, "js/search.js") not in re.findall(r'modulepreload" href="([^"]+)"', other)
 
 
 # ---- backups on a timer ----

@@ -4,7 +4,7 @@ import { confirmRanks, suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
-import { rank } from "./search.js";
+import { fold, NAME, rank } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -222,8 +222,8 @@ function main() {
   var pickerBox = document.getElementById("infraction-picker"), rowsBox = document.getElementById("picker-rows");
   var pickerHead = document.getElementById("picker-head"), moreButton = document.getElementById("picker-more");
   var staleNote = document.getElementById("infraction-stale"), FIRST_ROWS = 8, showAll = false;
-  // Each infraction once, from the select: its code, shown name and sub-section (the finder's entries, embedded by the
-  // server, are what is searched: search.js `rank`, the same order as the server's).
+  // Each infraction once, from the select: its code, shown name and sub-section (the finder's entries are what is
+  // searched: search.js `rank`, the same order as the server's; they come from the policy's finder file, below).
   var catalog = [], mostUsed = [];
   Array.prototype.forEach.call(infraction.querySelectorAll("option"), function (o) {
     if (!o.value) return;
@@ -233,7 +233,23 @@ function main() {
   });
   var byCode = {};
   catalog.forEach(function (e) { byCode[e.code] = e; });
-  var finderEntries = JSON.parse(document.getElementById("infraction-finder").textContent || "[]");
+  // The finder file: the policy's names, readings and phrases in every language, one file per policy version (the
+  // form's data-finder, cached for a year, kept by the service worker for offline use). Until it is here (a moment
+  // online; at once from the phone's cache offline) the names the form lists are searched; then what was typed is
+  // searched again, as if typed now.
+  var finderEntries = catalog.map(function (e) { return { code: e.code, fields: [[NAME, fold(e.name)]] }; });
+  if (form.dataset.finder) {
+    fetch(form.dataset.finder, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (entries) {
+        if (!Array.isArray(entries) || !entries.length) return;
+        finderEntries = entries;
+        form.dataset.finderLoaded = "1";
+        rankedFor = { q: null, hits: [] };
+        if (search.value.trim()) filterInfractions();
+      })
+      .catch(function () {});
+  }
   var usage = JSON.parse(document.getElementById("infraction-usage").textContent || "{}");
   infraction.hidden = true;
   pickerBox.hidden = false;

@@ -200,14 +200,18 @@ function keepPages(copy, old) {
   var urls = pagesOf(copy).filter(function (url, i, all) { return all.indexOf(url) === i; });
   return pagesCleared.then(function () { return caches.open(PAGES); }).then(function (cache) {
     return Promise.all(urls.map(function (url) {
-      return cache.match(url).then(function (hit) { return hit ? Date.parse(hit.headers.get("Date")) || 1 : 0; });
+      return cache.match(url).then(function (hit) {  // when the kept copy was rendered (ms, as sw.js marks it)
+        return hit ? parseInt(hit.headers.get("X-Judgeapp-Rendered"), 10) || Date.parse(hit.headers.get("Date")) || 1 : 0;
+      });
     }));
   }).then(function (times) {
     var rendered = {};
     urls.forEach(function (url, i) { if (times[i]) rendered[url] = times[i]; });
     var stale = stalePages(copy, old, rendered);
     return navigator.serviceWorker.ready.then(function (reg) {
-      reg.active.postMessage({ type: "keep-pages", urls: stale, account: user, checked: copy.saved_at,
+      var files = copy.events.map(function (e) { return e.finder; })  // the finder's words, one file per policy version
+        .filter(function (url, i, all) { return url && all.indexOf(url) === i; });
+      reg.active.postMessage({ type: "keep-pages", urls: stale, files: files, account: user, checked: copy.saved_at,
                                until: copy.saved_at + COPY_EVERY_MS,
                                current: urls.filter(function (url) { return stale.indexOf(url) === -1; }) });
     });

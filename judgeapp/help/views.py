@@ -54,3 +54,8 @@ def help_url() -> str | None:
     if guide == "player":
         return url_for("help.player", _anchor=anchor)
     return url_for("help.guide", guide=guide, _anchor=anchor)
+
+
+def help_pages() -> list[str]:
+    """The guide's pages a judge's phone keeps for use without network (offline/copy.json, sw.js OFFLINE_PAGES)."""
+    return [url_for("help.index"), *(url_for("help.guide", guide=g) for g in STAFF_GUIDES)]

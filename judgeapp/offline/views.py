@@ -14,6 +14,7 @@ from flask_wtf.csrf import generate_csrf
 from ..extensions import current_catalog, db, event_policy, policy_key
 from ..infractions.export import policy_as_json
 from ..models import utcnow
+from ..help.views import help_pages
 from ..reference.views import rules_url
 from . import bp, services
 from .scripts import STATIC, module_files
@@ -152,5 +153,6 @@ def copy():
             events=events,
             policies=policies,
             home=url_for("events.index"),
+            help=help_pages(),  # the judge's guide, kept with the events' pages
         )
     )

@@ -318,9 +318,7 @@ TABLE: dict[Action, Rule] = {
         changes=False,
     ),
     Action.READ_HELP: Rule(grants(Role.SIGNED_IN), _l("Sign in to read the judge's guide."), changes=False),
-    Action.READ_PLAYER_HELP: Rule(
-        grants(Role.SIGNED_IN, Role.ANONYMOUS), _l("Anyone may read this."), changes=False
-    ),
+    Action.READ_PLAYER_HELP: Rule(grants(Role.SIGNED_IN, Role.ANONYMOUS), _l("Anyone may read this."), changes=False),
 }
 
 

@@ -12,9 +12,9 @@ from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 
 from ..extensions import current_catalog, db, event_policy, policy_key
+from ..help.views import help_pages
 from ..infractions.export import policy_as_json
 from ..models import utcnow
-from ..help.views import help_pages
 from ..reference.views import rules_url
 from . import bp, services
 from .scripts import STATIC, module_files

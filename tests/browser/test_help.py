@@ -105,7 +105,8 @@ def test_the_guides_screenshots_are_the_real_pages_each_with_its_question_mark_l
     try:
         organizer.goto(f"{server}/events/1/players")
         assert help_link(organizer) == "/help/organizer#import-pairings"
-        organizer.locator("details#import").evaluate("e => { e.open = true; window.scrollTo(0, e.getBoundingClientRect().top + scrollY - 10); }")
+        organizer.locator("details#import").evaluate("e => { e.open = true; }")
+        top(organizer, "details#import")
         take(organizer, lang, "import")
 
         organizer.goto(f"{server}/events/1/close")

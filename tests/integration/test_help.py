@@ -58,8 +58,8 @@ def test_the_guides_are_written_in_the_language_of_the_account(app, make_user):
     _, email = make_user()
     english = signed_in(app, email, "en").get("/help/floor-judge").get_data(as_text=True)
     japanese = signed_in(app, email, "ja").get("/help/floor-judge").get_data(as_text=True)
-    assert "<h2 id=\"log-a-penalty\">Log a penalty</h2>" in english
-    assert "<h2 id=\"log-a-penalty\">違反を記録する</h2>" in japanese
+    assert '<h2 id="log-a-penalty">Log a penalty</h2>' in english
+    assert '<h2 id="log-a-penalty">違反を記録する</h2>' in japanese
     assert "Log a penalty" not in japanese
 
 

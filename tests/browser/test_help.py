@@ -76,7 +76,7 @@ def test_the_guides_screenshots_are_the_real_pages_each_with_its_question_mark_l
         head.evaluate("window.scrollTo(0, 0)")
         take(head, lang, "incident-form")
 
-        head.locator("#infraction-search").press_sequentially("draw", delay=10)
+        head.locator("#infraction-search").press_sequentially("draw" if lang == "en" else "引きすぎ", delay=10)
         head.locator("#picker-rows .pick").first.wait_for()
         top(head, "#infraction-search")
         take(head, lang, "picker")

@@ -61,6 +61,9 @@ def test_the_guides_are_written_in_the_language_of_the_account(app, make_user):
     assert '<h2 id="log-a-penalty">Log a penalty</h2>' in english
     assert '<h2 id="log-a-penalty">違反を記録する</h2>' in japanese
     assert "Log a penalty" not in japanese
+    # the screenshots the browser tests took (make help-shots), of the pages in the same language
+    assert '<img src="/static/help/en/incident-form.png' in english
+    assert '<img src="/static/help/ja/incident-form.png' in japanese
 
 
 def test_the_question_mark_on_a_page_leads_to_the_part_of_the_guide_about_it(app, make_user, make_event, give_role):

@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean catalogs i18n
+.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres bench clean catalogs i18n help-shots
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
@@ -62,6 +62,11 @@ catalogs: $(STAMP)
 # After changing user-facing strings: extract them all and bring every language's .po up to date (then translate).
 i18n: $(STAMP)
 	$(BIN)/python scripts/i18n.py update
+
+# The judge's guide's screenshots (judgeapp/static/help/<lang>/), taken again by the browser tests from the real pages
+# at 390x844 in English and Japanese (tests/browser/test_help.py); commit them with the guide's text that shows them.
+help-shots: setup
+	JUDGEAPP_HELP_SHOTS=$(CURDIR)/judgeapp/static/help $(BIN)/pytest tests/browser/test_help.py -k screenshots -q -p no:cacheprovider
 
 system-deps:
 	@scripts/system-deps.sh

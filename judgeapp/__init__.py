@@ -169,6 +169,7 @@ def register_blueprints(app: Flask) -> None:
     from .clock import bp as clock_bp
     from .deckchecks import bp as deckchecks_bp
     from .events import bp as events_bp
+    from .help import bp as help_bp
     from .incidents import bp as incidents_bp
     from .investigations import bp as investigations_bp
     from .offline import bp as offline_bp
@@ -186,6 +187,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(reference_bp)
     app.register_blueprint(offline_bp)
     app.register_blueprint(calls_bp)
+    app.register_blueprint(help_bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
@@ -265,6 +267,9 @@ def register_template_helpers(app: Flask) -> None:
     app.add_template_global(catalog_name, "catalog_name")  # a catalog entry's name in the page's language
     app.add_template_global(catalog_text, "catalog_text")  # its notes, remedy, description… in the page's language
 
+    from .help.views import help_url
+
+    app.add_template_global(help_url, "help_url")  # the header's "?": the guide's part about this page
     app.add_template_global(rules_url, "rules_url")  # the event's own policy page (shipped, or its uploaded file)
     app.add_template_global(can, "can")  # the same table the server checks: a button only for an action it accepts
     app.add_template_global(may, "may")  # the role may do this at this event at all (menus)

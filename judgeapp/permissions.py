@@ -132,6 +132,9 @@ class Action(str, enum.Enum):
     PRINT_CALL_LINKS = "print_call_links"
     # jobs run off the request (an import, a render)
     VIEW_JOB = "view_job"
+    # the judge's guide (judgeapp/help)
+    READ_HELP = "read_help"
+    READ_PLAYER_HELP = "read_player_help"  # the call page's guide: a player at the table has no account
 
 
 @dataclass(frozen=True)
@@ -314,6 +317,8 @@ TABLE: dict[Action, Rule] = {
         _l("Only whoever started this job, the organizer and the scorekeepers follow it."),
         changes=False,
     ),
+    Action.READ_HELP: Rule(grants(Role.SIGNED_IN), _l("Sign in to read the judge's guide."), changes=False),
+    Action.READ_PLAYER_HELP: Rule(grants(Role.SIGNED_IN, Role.ANONYMOUS), _l("Anyone may read this."), changes=False),
 }
 
 
@@ -645,6 +650,24 @@ def account_route(action: Action) -> Callable[[View], View]:
 
         @wraps(view)
         @login_required  # type: ignore[untyped-decorator]  # flask_login ships no types
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            require(action, account_roles(current_user))
+            return view(*args, **kwargs)
+
+        wrapper.actions = {"GET": action, "POST": action}  # type: ignore[attr-defined]  # for the matrix
+        return wrapper
+
+    return decorate
+
+
+def open_route(action: Action) -> Callable[[View], View]:
+    """A page that may need no account at all (the player's guide to the call page): refuse unless the account's
+    roles, or being signed out, allow `action`."""
+
+    def decorate(view: View) -> View:
+        from flask_login import current_user
+
+        @wraps(view)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             require(action, account_roles(current_user))
             return view(*args, **kwargs)

@@ -13,6 +13,7 @@ from flask_login import current_user
 from ..breach import masked_csrf_token
 from ..choices import finder_file_of
 from ..extensions import current_catalog, db, event_policy, policy_key
+from ..help.views import help_pages
 from ..infractions.export import policy_as_json
 from ..models import utcnow
 from ..permissions import Action, event_route
@@ -156,6 +157,7 @@ def copy():
             events=events,
             policies=policies,
             home=url_for("events.index"),
+            help=help_pages(),  # the judge's guide, kept with the events' pages
         )
     )
 

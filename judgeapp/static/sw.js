@@ -24,7 +24,7 @@ var keptAt = {};  // when this worker last kept each page: one kept after the ph
 // pages a judge needs at the table; kept only when fetched without a query string
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
                      /^\/events\/\d+\/deck-checks\/new$/, /^\/events\/\d+\/calls$/, /^\/reference\/[^/]+$/,
-                     /^\/offline$/];
+                     /^\/offline$/, /^\/help\/(?:floor-judge|head-judge|organizer)?$/];  // help: the judge's guide
 
 self.addEventListener("install", function (event) {
   event.waitUntil(caches.open(SHELL_CACHE).then(function (cache) {  // one file failing must not stop the install

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from tests.browser.conftest import DEMO_PASSWORD
 
 PAGES = {
-    None: ["/login", "/statement/not-a-real-token"],
+    None: ["/login", "/statement/not-a-real-token", "/help/player"],
     "head@demo.test": [
         "/",
         "/events/1",
@@ -38,6 +38,8 @@ PAGES = {
         "/reference",
         "/reference/bushiroad-afr",
         "/account/password",
+        "/help/floor-judge",
+        "/help/head-judge",
         "/events/999",
     ],
     "organizer@demo.test": [
@@ -50,6 +52,7 @@ PAGES = {
         "/reference/events/1",
         "/players/history?code=DEMO-003",
         "/events/1/pairings",
+        "/help/organizer",
     ],
 }
 

@@ -126,6 +126,17 @@ test("the phone keeps the home page and every page of each event, each fetched o
   assert.equal(stampsOf(copy), "a|bs1");
 });
 
+test("the judge's guide is kept with the events' pages, once per deployment, whatever the events change", () => {
+  const copy = { home: "/", shell: "s1", help: ["/help/", "/help/floor-judge"],
+                 events: [{ id: 1, changed_at: 5000, stamp: "a", pages: ["/events/1", "/reference/p"] }] };
+  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/reference/p", "/help/", "/help/floor-judge"]);
+  assert.deepEqual(stalePages(copy, null, {}), ["/", "/events/1", "/reference/p", "/help/", "/help/floor-judge"]);
+  const kept = { "/": 1e9, "/events/1": 1e9, "/reference/p": 1, "/help/": 1, "/help/floor-judge": 1 };
+  assert.deepEqual(stalePages(copy, copy, kept), []);  // rendered before the event changed: the guide does not follow it
+  assert.deepEqual(stalePages(copy, { ...copy, shell: "s0" }, kept).slice(-2), ["/help/", "/help/floor-judge"]);
+  assert.deepEqual(pagesOf({ ...copy, help: undefined }), ["/", "/events/1", "/reference/p"]);  // an older server
+});
+
 test("the phone's own incidents not sent yet count as the player's history at that event only", () => {
   const incident = (over) => ({ kind: "incident", state: "waiting", event_id: "1", created: Date.UTC(2026, 4, 1, 9),
                                 fields: [["subject_kind", "player"], ["player_id", "5"], ["infraction", "3.5.2"],

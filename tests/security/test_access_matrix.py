@@ -74,6 +74,10 @@ NOT_EVENT_ROUTES = {
     # a staff invitation is answered by the invited account alone: one that is not theirs is "not found" for everyone
     # (the invited person's own answers, and the states: tests/integration/test_account_findings.py)
     ("events.answer_invitation", "POST"): {r: 404 for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN},
+    # the judge's guide (judgeapp/help): any account; the player's guide to the call page, anyone
+    ("help.index", "GET"): ANY_SIGNED_IN,
+    ("help.guide", "GET"): ANY_SIGNED_IN,
+    ("help.player", "GET"): EVERYONE,
 }
 PUBLIC = {"static"}
 
@@ -384,6 +388,7 @@ def build_world(app):
             **rendered,
             "invitation_id": 999999,
             "answer": "accept",
+            "guide": "floor-judge",
         }
         # (state, url arguments, the test users it is "own" for, the test users it makes proxy)
         records = {

@@ -226,6 +226,8 @@ def test_the_readmes_table_of_who_may_do_what_has_one_row_per_action_naming_its_
         Role.PROXY: "proxy",
         Role.STATEMENT_AUTHOR: "link holder",
         Role.TABLE_LINK: "call link holder",
+        Role.SIGNED_IN: "signed-in account",
+        Role.ANONYMOUS: "signed out",
     }
     for action, rule in TABLE.items():
         named = {role for role, word in words.items() if word in rows[action.value]}

@@ -121,7 +121,7 @@ export function summaryText(label, round, table) {
 export function pagesOf(copy) {
   var urls = [copy.home];
   copy.events.forEach(function (e) { urls = urls.concat(e.pages); });
-  return urls;
+  return urls.concat(copy.help || []);  // the judge's guide (judgeapp/help)
 }
 
 // A fresh copy of the events is stamped (the stamps say whether anything the phone computes with changed).
@@ -149,6 +149,9 @@ export function stalePages(copy, old, rendered) {
       var reference = i === e.pages.length - 1;
       if (since(reference ? 0 : e.changed_at, url) && stale.indexOf(url) === -1) stale.push(url);
     });
+  });
+  (copy.help || []).forEach(function (url) {  // the guide depends on no event: kept once per deployment
+    if (since(0, url) && stale.indexOf(url) === -1) stale.push(url);
   });
   return stale;
 }

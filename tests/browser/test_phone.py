@@ -14,7 +14,7 @@ def no_horizontal_scroll(page) -> bool:
 
 
 def finder_loaded(page) -> None:
-    """The quick reference's script has the policy's finder file (the page embeds no entries: reference.js fetches it)."""
+    """The quick reference's script has the policy's finder file (the page embeds none: reference.js fetches it)."""
     page.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30000)
 
 

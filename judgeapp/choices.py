@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 
+from flask import url_for
 from wtforms.fields.choices import SelectChoice
 
 from .i18n import language
@@ -133,6 +134,15 @@ def finder_file_of(policy, *, shipped: bool = True) -> tuple[bytes, str]:
             return data, hashlib.sha256(data).hexdigest()[:12]
         _FINDER_FILES[key] = (data, hashlib.sha256(data).hexdigest()[:12])
     return _FINDER_FILES[key]
+
+
+def finder_url_of(policy, event=None) -> str:
+    """The address of `policy`'s finder file (offline/views.py), `v` its content hash: by the shipped policy's id (every
+    event of it and the quick reference share one file), or by `event` for a policy its organizer uploaded. The
+    incident form and the quick reference fetch it; the service worker keeps it for offline use (sw.js DATA)."""
+    if event is not None and event.policy_sha:
+        return url_for("offline.event_finder", event_id=event.id, v=finder_file_of(policy, shipped=False)[1])
+    return url_for("offline.finder", policy_id=policy.id, v=finder_file_of(policy)[1])
 
 
 def penalty_choices(field, policy, lang: str | None = None):

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..breach import masked_csrf_token
-from ..choices import finder_file_of
+from ..choices import finder_file_of, finder_url_of
 from ..extensions import current_catalog, db, event_policy, policy_key
 from ..help.views import help_pages
 from ..infractions.export import policy_as_json
@@ -166,12 +166,8 @@ def copy():
 
 
 def finder_url(event) -> str:
-    """The address of the finder file of the policy `event` enforces: by the shipped policy's id (every event of it
-    shares one file), or by the event for a policy its organizer uploaded; `v` is the file's content hash."""
-    policy = event_policy(event)
-    if event.policy_sha:
-        return url_for("offline.event_finder", event_id=event.id, v=finder_file_of(policy, shipped=False)[1])
-    return url_for("offline.finder", policy_id=event.policy_id, v=finder_file_of(policy)[1])
+    """The address of the finder file of the policy `event` enforces (choices.finder_url_of)."""
+    return finder_url_of(event_policy(event), event)
 
 
 def _finder_answer(data: bytes, digest: str) -> Response:

@@ -1,7 +1,7 @@
 from flask import abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
-from ..choices import finder_entries_of
+from ..choices import finder_url_of
 from ..extensions import current_catalog, event_policy
 from ..infractions import UnknownChoice
 from ..infractions.engine import rule_applies
@@ -57,7 +57,9 @@ def _show(pol, event=None):
         found=found,
         found_codes=found_codes,
         listed=[*found, *rest],
-        finder=finder_entries_of(pol),  # what static/js/reference.js searches as the judge types (search.js `rank`)
+        # the finder file static/js/reference.js searches as the judge types (search.js `rank`): the incident form's,
+        # fetched once per policy version and kept by the phone, not embedded in the page
+        finder_url=finder_url_of(pol, event),
         repeat_rules_of=lambda inf: [r for r in pol.repeat_rules if rule_applies(pol, r, inf, level)],
         uploaded_for=event,
     )

@@ -105,3 +105,23 @@ def test_the_form_searches_the_policys_words_in_every_language_from_the_file_the
     shot(fresh_phone, "network-finder-offline")
     row.click()
     assert fresh_phone.locator("#infraction").input_value() == "4.6"
+
+
+def test_the_quick_reference_finds_a_judges_words_from_the_finder_file_the_phone_keeps_even_offline(
+    counted, fresh_phone
+):
+    """The quick reference embeds no finder entries: it loads the incident form's finder file, the one the service
+    worker keeps, so with the network cut the kept page still puts 3.5.4 first for a Japanese judge's 引きすぎ."""
+    cold_visit(fresh_phone, counted.url, counted.traffic, DEMO_PASSWORD)
+    fresh_phone.goto(f"{counted.url}/reference/bushiroad-afr")
+    fresh_phone.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30_000)
+    fresh_phone.context.set_offline(True)
+    fresh_phone.goto(f"{counted.url}/reference/bushiroad-afr")
+    assert "引きすぎ" not in fresh_phone.content()  # not in the page: in the file
+    fresh_phone.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30_000)
+    fresh_phone.locator("#q").fill("引きすぎ")
+    fresh_phone.wait_for_function(
+        "() => document.querySelector('#infractions .infraction:not([hidden])')?.dataset.code === '3.5.4'",
+        timeout=30_000,
+    )
+    shot(fresh_phone, "network-reference-finder-offline")

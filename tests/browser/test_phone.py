@@ -13,6 +13,11 @@ def no_horizontal_scroll(page) -> bool:
     return page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
 
+def finder_loaded(page) -> None:
+    """The quick reference's script has the policy's finder file (the page embeds none: reference.js fetches it)."""
+    page.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30000)
+
+
 def test_floor_judge_logs_in_on_a_phone_and_sees_the_event_list(live_server, phone):
     log_in(phone, live_server)
     assert phone.get_by_role("heading", name="My events").is_visible()
@@ -56,6 +61,7 @@ def test_event_page_shows_the_running_round_and_players_with_cjk_names(live_serv
 def test_quick_reference_filters_as_you_type_without_reloading(live_server, phone):
     log_in(phone, live_server)
     phone.goto(f"{live_server}/reference/bushiroad-afr?level=2")
+    finder_loaded(phone)
     phone.evaluate("window.__sameDocument = true")
     search = phone.get_by_label("Search by code or words")
     search.press_sequentially("extra cards", delay=20)
@@ -91,6 +97,7 @@ def test_a_judges_own_words_in_the_quick_reference_show_the_incident_forms_first
 ):
     log_in(phone, live_server, email)
     phone.goto(f"{live_server}/reference/bushiroad-afr?level=2")
+    finder_loaded(phone)
     phone.locator("#q").press_sequentially(words, delay=20)
     rows = phone.locator("#infractions .infraction:not([hidden])")
     phone.wait_for_function(

@@ -424,3 +424,25 @@ def test_handle_and_bushiroad_id_headers_are_recognised_in_english_and_japanese(
 def test_an_over_long_handle_is_rejected_with_its_line():
     file = table.read(("name,handle\nAiko Mori," + "x" * 201 + "\n").encode())
     assert rejected(file) == [{"line": 2, "reason": "the handle is longer than 200 characters"}]
+
+
+# ---- Melee's 2023 standings layout (issue 34) ------------------------------------------------------------------------
+
+
+def test_a_2023_layout_melee_standings_file_is_read_as_melee_with_one_player_per_person_across_phases():
+    data = sample("melee-standings-2023.csv")
+    assert melee.looks_like(data), "StandingId, PhaseId, TeamId, PlayerId and Record mark Melee's 2023 layout"
+    file = melee.read(data)
+    assert counts(file) == {"format": "melee", "players": 7, "rounds": 0, "pairings": 0, "byes": 0}
+    assert rejected(file) == [], "the top cut lists four players again: the same people, not duplicates"
+    assert ("Ren Sato", "900106") in people(file) and ("Ren Sato", "900107") in people(file), "namesakes both kept"
+
+
+def test_every_melee_export_identifies_a_person_by_the_same_id():
+    layouts = {
+        name: {p.name: p for p in melee.read(sample(name)).players}
+        for name in ("melee-standings-2023.csv", "melee-standings.csv", "melee-pairings.csv")
+    }
+    assert {name: players["Ada Quill"].code for name, players in layouts.items()} == dict.fromkeys(layouts, "900101")
+    assert layouts["melee-standings-2023.csv"]["Ada Quill"].platform_ids == {"melee": "41101"}
+    assert layouts["melee-standings.csv"]["Ada Quill"].platform_ids == {"melee": "41101"}

@@ -114,7 +114,9 @@ def read(data: bytes) -> TournamentFile:
     return label_rejections(finish_file(file), since, labels, matches)
 
 
-def _read_teams(root: Element, file: TournamentFile, labels: dict[int, Callable[[], str]]) -> dict[str, tuple[str, ...]]:
+def _read_teams(
+    root: Element, file: TournamentFile, labels: dict[int, Callable[[], str]]
+) -> dict[str, tuple[str, ...]]:
     """A team event's `TournamentTeam` entries: their members added to the file's players; the answer maps each
     team's ID (as the matches name it) to its members' keys."""
     teams: dict[str, tuple[str, ...]] = {}

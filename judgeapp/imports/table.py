@@ -64,7 +64,8 @@ MAX_ID_CHARS = 32
 # Headers the synonyms do not map but that are never a player ID, however distinct their numbers (a rank, a row number)
 _NOT_IDS = {
     "rank", "place", "standing", "position", "points", "pts", "score", "record", "wins", "losses", "draws", "seat",
-    "no", "nr", "number", "#", "punkte", "punti", "puntos", "順位", "勝ち点", "得点", "戦績", "席", "連番", "phone", "email", "mail", "電話", "メール",
+    "no", "nr", "number", "#", "punkte", "punti", "puntos", "順位", "勝ち点", "得点", "戦績", "席", "連番",
+    "phone", "email", "mail", "電話", "メール",
 }  # fmt: skip
 
 # Header synonyms, written as `header_key` folds them (NFKC, casefolded, letters and digits only).

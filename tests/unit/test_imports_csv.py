@@ -496,7 +496,7 @@ def test_a_column_chosen_by_its_header_gives_the_mapping_the_cli_passes():
     data = sample("players-wscode.csv")
     assert table.mapping_of_headers(data, {"code": "wscode"}) == {0: "name", 1: "code", 2: "country"}
     assert table.mapping_of_headers(data, {"team": "Deck"}) == {0: "name", 2: "country", 3: "team"}
-    with pytest.raises(UnreadableFile, match="no column 'KONAMI'|no column KONAMI"):
+    with pytest.raises(UnreadableFile, match="no column KONAMI"):
         table.mapping_of_headers(data, {"code": "KONAMI"})
     with pytest.raises(UnreadableFile, match="kinds are"):
         table.mapping_of_headers(data, {"identity": "WSCode"})

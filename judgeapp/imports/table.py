@@ -57,8 +57,21 @@ MAX_ROWS = 200_000  # a players file of 130,000 rows fits
 MAX_CELL_CHARS = 1_000  # one cell: a name, an ID, a team
 RUNAWAY_LINES = 3  # a row spanning this many lines or more: a stray quotation mark swallowed the lines after it
 BYE_WORDS = {"bye", "不戦勝", "バイ"}
-# What exports write for an empty field, folded as `header_key` folds (so "N/A", "n.a." and "No country set" match).
-PLACEHOLDERS = {"", "na", "none", "null", "nocountryset", "noteamset", "notset", "unknown", "未設定", "なし", "不明"}
+# What exports write for an empty field (NFKC, casefolded, inner spaces collapsed); a cell of punctuation only ("-",
+# "—", "?") is one too. "NA" is not: it is Namibia's country code.
+PLACEHOLDERS = {
+    "n/a",
+    "n.a.",
+    "none",
+    "null",
+    "no country set",
+    "no team set",
+    "not set",
+    "unknown",
+    "未設定",
+    "なし",
+    "不明",
+}
 ID_SAMPLE_ROWS = 2_000  # rows looked at to tell whether an unknown column holds IDs
 MAX_ID_CHARS = 32
 # Headers the synonyms do not map but that are never a player ID, however distinct their numbers (a rank, a row number)
@@ -116,7 +129,8 @@ _NOT_ID_KEYS = {header_key(h) or h for h in _NOT_IDS}
 
 def is_placeholder(text: str) -> bool:
     """Whether a cell says "nothing here" in one of the ways exports do ("No Country Set", "N/A", "-", "未設定")."""
-    return len(text) <= 20 and header_key(text) in PLACEHOLDERS
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return len(folded) <= 20 and (folded in PLACEHOLDERS or not any(c.isalnum() for c in folded))
 
 
 _ALIAS = {"code_1": "code", "name_1": "name"}  # "Player 1" / "Player 1 ID" as the first player's columns

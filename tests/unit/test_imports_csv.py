@@ -473,6 +473,10 @@ def test_a_placeholder_is_a_blank_in_any_column(placeholder):
     assert (file.players[0].team, file.players[0].country) == (None, None)
 
 
+def test_namibias_country_code_is_a_country_not_a_placeholder():
+    assert read_text("Name,Player ID,Country\nIris Vell,EX-1,NA\n").players[0].country == "NA"
+
+
 def test_a_blank_id_written_as_a_placeholder_is_a_blank_id_not_an_id_shared_by_two_players():
     file = read_text("Name,Player ID\nIris Vell,EX-1\nJuno Park,N/A\n")
     assert rejected(file) == [{"line": 3, "reason": "the player ID is blank"}]

@@ -1,6 +1,6 @@
 """Player records: the players page's pages and search, correcting a record, and merging two records of one person.
 
-- The players page shows PER_PAGE players at a time, in the event's order (by name; a Japanese event's by the
+- The players page shows PER_PAGE (30) players at a time, in the event's order (by name; a Japanese event's by the
   reading, gojūon order), and finds players by any part of their name, reading, handle or ID typed any way
   (judgeapp/names.py): each record keeps its search text and list order (`Player.search_key`, `Player.list_key`),
   written here whenever a record is, so a page of an event of 130,000 players is an indexed query, not a list of all.
@@ -32,7 +32,7 @@ from ..models import Appeal, DeckCheckPlayer, Event, IncidentSubject, Pairing, P
 from ..records import MAX_CODE, MAX_NAME, lock_event
 from .services import in_reading_order
 
-PER_PAGE = 50
+PER_PAGE = 30  # what keeps a page of the longest lists under 10 KB as sent (bench/players_page.py)
 MAX_KEY = 800  # as the columns
 MAX_QUERY = 100
 PLATFORM_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,31})\s*[:：=]\s*(\S(?:.*\S)?)\s*$")

@@ -363,6 +363,7 @@ def _players_page(event, roles, *, form=None, import_form=None, status=200):
         import_form=import_form or ImportForm(formdata=None),
         step_form=ImportStepForm(formdata=None),
         listed=listed,
+        adding=request.args.get("add") == "1",
         pending=pending,
         pending_jobs={u.id: jobs.latest(db.session, imports.subject(u)) for u in pending},
         format_names=imports.FORMAT_NAMES,

@@ -84,6 +84,8 @@ def test_a_merge_into_no_one_is_refused_at_the_field_with_the_reason_kept(app, c
 
 
 def test_the_players_page_shows_one_page_and_finds_a_player_by_id(app, client, floor, login_as):
+    from judgeapp.events.player_records import PER_PAGE
+
     with app.app_context():
         db.session.add_all(
             Player(event_id=floor["event_id"], name=f"Zed {i:03d}", player_code=f"Z-{i:03d}") for i in range(60)
@@ -91,10 +93,25 @@ def test_the_players_page_shows_one_page_and_finds_a_player_by_id(app, client, f
         db.session.commit()
     login_as(floor["organizer"][1])
     url = f"/events/{floor['event_id']}/players"
+    pages = -(-64 // PER_PAGE)
     first = client.get(url).get_data(as_text=True)
-    assert first.count('<li class="row">') == 50 and "Page 1 of 2" in first and "(64)" in first
-    second = client.get(url + "?page=2").get_data(as_text=True)
-    assert second.count('<li class="row">') == 14 and "Zed 059" in second
+    assert first.count('<li class="row">') == PER_PAGE and f"Page 1 of {pages}" in first and "(64)" in first
+    last = client.get(url + f"?page={pages}").get_data(as_text=True)
+    assert last.count('<li class="row">') == 64 - (pages - 1) * PER_PAGE and "Zed 059" in last
     found = client.get(url + "?q=z-042").get_data(as_text=True)
     assert found.count('<li class="row">') == 1 and "Zed 042" in found and "1 player found" in found
     assert client.get(url + "?page=abc").status_code == 200
+
+
+def test_a_long_players_page_links_to_the_forms_instead_of_carrying_them_and_add_shows_them(
+    app, client, floor, login_as
+):
+    with app.app_context():
+        db.session.add_all(Player(event_id=floor["event_id"], name=f"Zed {i:03d}") for i in range(60))
+        db.session.commit()
+    login_as(floor["organizer"][1])
+    url = f"/events/{floor['event_id']}/players"
+    listed = client.get(url).get_data(as_text=True)
+    assert 'id="add-links"' in listed and 'id="import"' not in listed
+    adding = client.get(url + "?add=1").get_data(as_text=True)
+    assert 'id="import"' in adding and 'id="add"' in adding

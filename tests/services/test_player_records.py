@@ -194,15 +194,27 @@ def test_an_incident_naming_both_records_stays_one_incident_of_the_record_kept(w
 # ---- the players page: pages and search ------------------------------------------------------------------------------
 
 
-def test_the_players_page_pages_fifty_at_a_time_in_name_order(world: World):
+def test_the_players_page_pages_a_few_dozen_at_a_time_in_name_order(world: World):
     for i in range(120):
         world.session.add(Player(event_id=world.ids["event_id"], name=f"Zed {i:03d}", player_code=f"Z-{i:03d}"))
     world.session.commit()
+    per_page = player_records.PER_PAGE
     first = player_records.page_of_players(world.session, world.event)
     last = player_records.page_of_players(world.session, world.event, page=99)
-    assert (first.total, first.pages, len(first.players)) == (124, 3, 50)
+    assert (first.total, first.pages, len(first.players)) == (124, -(-124 // per_page), per_page)
     assert [p.name for p in first.players[:4]] == ["Aiko Mori", "Ben Ode", "Chen Yu", "Dana Roy"]
-    assert (last.page, len(last.players), last.players[-1].name) == (3, 24, "Zed 119")
+    assert (last.page, len(last.players), last.players[-1].name) == (first.pages, 124 % per_page or per_page, "Zed 119")
+
+
+def test_a_japanese_events_players_page_goes_by_the_reading_in_gojuon_order_whatever_the_kana(world: World):
+    world.event.language = "ja"
+    world.session.commit()
+    for code, reading in (("P-001", "わだ あいこ"), ("P-002", "カトウ ベン"), ("P-003", "がもう ちぇん")):
+        correct(world, code, reading=reading)
+    listed = player_records.page_of_players(world.session, world.event)
+    assert [p.player_code for p in listed.players] == ["P-002", "P-003", "P-001", "P-004"], (
+        "か, が, わ, then no reading"
+    )
 
 
 def test_the_search_finds_by_part_of_a_name_an_id_typed_any_way_or_a_reading_in_either_kana(world: World):

@@ -397,13 +397,15 @@ def _apply_players(
         )
     ]
     # a record merged into another (the same person, judgeapp/events/player_records.py): its ID is the other's
-    merged_into = dict(
-        session.execute(
+    merged_into: dict[int, int] = {
+        pid: into
+        for pid, into in session.execute(
             select(Player.id, Player.merged_into_id).where(
                 Player.event_id == event_id, Player.merged_into_id.is_not(None)
             )
-        ).all()
-    )
+        )
+        if into is not None
+    }
     by_id = {k.id: k for k in known}
 
     def kept(pid: int) -> _Known:

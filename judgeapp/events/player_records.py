@@ -68,10 +68,9 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
     pages = max(1, math.ceil(total / PER_PAGE))
     page = min(max(1, page), pages)
     if in_reading_order(event):
-        by = Player.list_key
-        if session.get_bind().dialect.name == "postgresql":
-            by = by.collate("C")  # code point order, as names.list_key is built for (SQLite compares so already)
-        order = (by, Player.id)
+        # code point order, as names.list_key is built for (SQLite compares so already; PostgreSQL's is "C")
+        postgresql = session.get_bind().dialect.name == "postgresql"
+        order = (Player.list_key.collate("C") if postgresql else Player.list_key, Player.id)
     else:
         order = (Player.name, Player.id)
     players = list(session.scalars(base.order_by(*order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))

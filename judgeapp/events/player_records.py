@@ -34,6 +34,7 @@ from .services import in_reading_order
 
 PER_PAGE = 30  # what keeps a page of the longest lists under 10 KB as sent (bench/players_page.py)
 MAX_KEY = 800  # as the columns
+FORMS_INLINE_UP_TO = 100  # players: a list this short carries the add and import forms; a longer one links to them
 MAX_QUERY = 100
 PLATFORM_LINE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9_-]{0,31})\s*[:：=]\s*(\S(?:.*\S)?)\s*$")
 
@@ -55,6 +56,11 @@ class PlayerPage:
     page: int
     pages: int
     query: str
+
+    @property
+    def short(self) -> bool:
+        """A list short enough to carry the add and import forms on the page itself (a long one links to them)."""
+        return not self.query and self.total <= FORMS_INLINE_UP_TO
 
 
 def page_of_players(session: Session, event: Event, *, query: str = "", page: int = 1) -> PlayerPage:

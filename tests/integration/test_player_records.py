@@ -107,7 +107,7 @@ def test_a_long_players_page_links_to_the_forms_instead_of_carrying_them_and_add
     app, client, floor, login_as
 ):
     with app.app_context():
-        db.session.add_all(Player(event_id=floor["event_id"], name=f"Zed {i:03d}") for i in range(60))
+        db.session.add_all(Player(event_id=floor["event_id"], name=f"Zed {i:03d}") for i in range(120))
         db.session.commit()
     login_as(floor["organizer"][1])
     url = f"/events/{floor['event_id']}/players"

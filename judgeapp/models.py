@@ -193,8 +193,9 @@ class Player(Base):
     __tablename__ = "players"
     __table_args__ = (
         UniqueConstraint("event_id", "player_code", name="uq_players_event_code"),
-        Index("ix_players_event_name", "event_id", "name"),
-        Index("ix_players_event_list_key", "event_id", "list_key"),
+        # the players page: the records in use (not merged), counted and paged in name or reading order by index
+        Index("ix_players_event_merged_name", "event_id", "merged_into_id", "name"),
+        Index("ix_players_event_merged_list_key", "event_id", "merged_into_id", "list_key"),
     )
 
     id: Mapped[intpk]

@@ -24,8 +24,9 @@ def upgrade():
         batch_op.add_column(sa.Column('merged_at', sa.DateTime(), nullable=True))
         batch_op.create_foreign_key(batch_op.f('fk_players_merged_into_id_players'), 'players', ['merged_into_id'],
                                     ['id'])
-        batch_op.create_index('ix_players_event_name', ['event_id', 'name'], unique=False)
-        batch_op.create_index('ix_players_event_list_key', ['event_id', 'list_key'], unique=False)
+        batch_op.create_index('ix_players_event_merged_name', ['event_id', 'merged_into_id', 'name'], unique=False)
+        batch_op.create_index('ix_players_event_merged_list_key', ['event_id', 'merged_into_id', 'list_key'],
+                              unique=False)
     _fill_keys()
 
 
@@ -61,8 +62,8 @@ def _fill_keys():
 
 def downgrade():
     with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.drop_index('ix_players_event_list_key')
-        batch_op.drop_index('ix_players_event_name')
+        batch_op.drop_index('ix_players_event_merged_list_key')
+        batch_op.drop_index('ix_players_event_merged_name')
         batch_op.drop_constraint(batch_op.f('fk_players_merged_into_id_players'), type_='foreignkey')
         batch_op.drop_column('merged_at')
         batch_op.drop_column('merged_into_id')

@@ -37,6 +37,7 @@ def benches(quick: bool) -> list[tuple[str, list[str]]]:
         ("event report", [PYTHON, "bench/event_report.py"] + (["--sizes", "200,2000", "--runs", "3"] if quick else [])),
         ("policy upload", [PYTHON, "bench/policy_upload.py"]),
         ("jobs", [PYTHON, "bench/jobs.py"] + (["--rows", "30000"] if quick else [])),
+        ("players page", [PYTHON, "bench/players_page.py"] + (["--rows", "30000"] if quick else [])),
         ("history, SQLite", [PYTHON, "bench/history.py"]),
         ("languages", [PYTHON, "bench/languages.py"] + (["--runs", "15"] if quick else [])),
         ("history, PostgreSQL", ["scripts/with-postgres.sh", PYTHON, "bench/history.py"]),

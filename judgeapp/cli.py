@@ -111,16 +111,28 @@ def jobs_worker(workers):
     multiple=True,
     help="Replace this round's pairings: N (every division's round N) or DIVISION:N (Masters:5).",
 )
+@click.option(
+    "--column",
+    "columns",
+    multiple=True,
+    metavar="ROLE=HEADER",
+    help="A spreadsheet's column HEADER holds ROLE (name, code, first_name, last_name, reading, handle, bushiroad, "
+    "country, team, round, table, name_2, code_2); repeat for each column the file does not name plainly.",
+)
 @with_appcontext
-def import_tournament(file, event_name, organizer_email, policy_id, level, replace_rounds):
+def import_tournament(file, event_name, organizer_email, policy_id, level, replace_rounds, columns):
     """Import players and pairings from FILE (TOM .tdf, KTS .Tournament, Melee CSV, or any CSV/TSV).
 
     Prints the import summary as JSON. Exit status 0 when the file was understood, even with rejected rows; 1 with
-    a one-line reason when it was not. A round whose pairings changed is replaced only with --replace-round N."""
+    a one-line reason when it was not. A round whose pairings changed is replaced only with --replace-round N. A
+    spreadsheet whose columns are not all plain (an unknown ID header, swapped name columns) is read with
+    --column ROLE=HEADER, as the players page's mapping step would."""
     from pathlib import Path
 
     from .events import imports
     from .events import services as events
+    from .imports import detect as detect_format
+    from .imports.table import mapping_of_headers
     from .models import Event, User
 
     def fail(message: str):
@@ -132,6 +144,20 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
     if not 1 <= len(event_name) <= 200:
         fail(_("--event: give the event's name (1 to 200 characters)"))
     data = Path(file).read_bytes()
+    mapping = None
+    if columns:
+        chosen: dict[str, str] = {}
+        for given in columns:
+            role, equals, header = given.partition("=")
+            if not equals or not role.strip() or not header.strip():
+                fail(_("--column: give ROLE=HEADER, e.g. code=WSCode (not %(given)s)", given=given))
+            chosen[role.strip()] = header.strip()
+        if detect_format(data) != "csv":
+            fail(_("--column: only a spreadsheet's columns are named; this file is read without them"))
+        try:
+            mapping = mapping_of_headers(data, chosen)
+        except imports.UnreadableFile as err:
+            fail(f"--column: {err}")
     event = db.session.scalar(select(Event).where(Event.name == event_name).order_by(Event.id))
     if event is None:
         query = select(User).where(User.is_organizer.is_(True)).order_by(User.id)
@@ -145,9 +171,15 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
                 else _("no organizer account exists")
             )
         try:
-            rounds = max(imports.read_tournament_file(data).rounds(), default=0)
+            rounds = max(imports.read_tournament_file(data, mapping=mapping).rounds(), default=0)
         except imports.NeedsMapping as err:
-            fail(_("%(problem)s Import it on the event's players page, where its columns can be mapped.", problem=err))
+            fail(
+                _(
+                    "%(problem)s Import it on the event's players page, where its columns can be mapped, or name them "
+                    "here with --column ROLE=HEADER.",
+                    problem=err,
+                )
+            )
         except imports.UnreadableFile as err:
             fail(str(err))
         try:
@@ -172,11 +204,17 @@ def import_tournament(file, event_name, organizer_email, policy_id, level, repla
     upload = imports.receive(db.session, actor=organizer, event=event, data=data, filename=Path(file).name)
     try:
         outcome = imports.apply(
-            db.session, actor=organizer, event=event, upload=upload, replace_rounds=replace_rounds,
+            db.session, actor=organizer, event=event, upload=upload, replace_rounds=replace_rounds, mapping=mapping,
             batch_rows=current_app.config["JUDGEAPP_IMPORT_BATCH_ROWS"], end_batch=db.session.commit,
         )  # fmt: skip
     except imports.NeedsMapping as err:
-        fail(_("%(problem)s Import it on the event's players page, where its columns can be mapped.", problem=err))
+        fail(
+            _(
+                "%(problem)s Import it on the event's players page, where its columns can be mapped, or name them "
+                "here with --column ROLE=HEADER.",
+                problem=err,
+            )
+        )
     except imports.UnreadableFile as err:
         fail(str(err))
     except EventClosed:

@@ -433,6 +433,46 @@ TOURNAMENT_IMPORT = Machine(
 )
 
 
+# ---- player records --------------------------------------------------------------------------------------------------
+
+
+class PlayerRecordState(str, enum.Enum):
+    """A player's record: in use, or merged into another record of the same person (kept, never deleted)."""
+
+    ACTIVE = "active"
+    MERGED = "merged"
+
+    @property
+    def label(self) -> str:
+        return str({PlayerRecordState.ACTIVE: _l("in use"), PlayerRecordState.MERGED: _l("merged into another")}[self])
+
+
+def player_record_state(merged_into_id: int | None) -> PlayerRecordState:
+    return PlayerRecordState.ACTIVE if merged_into_id is None else PlayerRecordState.MERGED
+
+
+PLAYER_RECORD = Machine(
+    "player record",
+    PlayerRecordState,
+    {
+        "correct": (frozenset({PlayerRecordState.ACTIVE}), None),
+        "merge": (frozenset({PlayerRecordState.ACTIVE}), PlayerRecordState.MERGED),
+        "keep": (frozenset({PlayerRecordState.ACTIVE}), None),  # the record another is merged into
+    },
+    refusals={
+        "correct": (
+            _l("This player's record was merged into another: it is kept as it was."),
+            _l("Correct the record it was merged into."),
+        ),
+        "merge": (_l("This player's record was already merged into another."), ""),
+        "keep": (
+            _l("That record was merged into another: merge into the record it was merged into."),
+            "",
+        ),
+    },
+)
+
+
 # ---- judge calls -----------------------------------------------------------------------------------------------------
 
 

@@ -210,8 +210,17 @@ class Division(Base):
 
 
 class Player(Base):
+    """One player of one event. A record found to be the same person as another is merged into it: kept, marked
+    (`merged_into_id`, `merged_at`), its incidents, pairings and deck checks moved to the record kept (audited as
+    `player.merge`), never deleted (judgeapp/events/player_records.py)."""
+
     __tablename__ = "players"
-    __table_args__ = (UniqueConstraint("event_id", "player_code", name="uq_players_event_code"),)
+    __table_args__ = (
+        UniqueConstraint("event_id", "player_code", name="uq_players_event_code"),
+        # the players page: the records in use (not merged), counted and paged in name or reading order by index
+        Index("ix_players_event_merged_name", "event_id", "merged_into_id", "name"),
+        Index("ix_players_event_merged_list_key", "event_id", "merged_into_id", "list_key"),
+    )
 
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
@@ -229,6 +238,13 @@ class Player(Base):
     division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"), index=True)
 
     division: Mapped[Division] = relationship(foreign_keys=[division_id])
+    # Kept up to date from the fields above whenever the record is written (judgeapp/events/player_records.py):
+    # what the players page searches (names.search_key of the name, reading, handle and ID) and the order of a
+    # Japanese event's list (names.list_key: gojūon order of the reading), so a page of 130,000 is one indexed query.
+    search_key: Mapped[str | None] = mapped_column(String(800))
+    list_key: Mapped[str | None] = mapped_column(String(800))
+    merged_into_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"))
+    merged_at: Mapped[datetime | None]
 
 
 class Round(Base):

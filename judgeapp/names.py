@@ -58,3 +58,16 @@ def sort_key(name: str | None, reading: str | None) -> tuple[int, str, str, str,
     if not written:
         return (1, "", "", _folded(name), name or "")
     return (0, gojuon_key(reading), written, _folded(name), name or "")
+
+
+SEPARATOR = "|"  # between the fields of a stored search text: search_key never keeps it, so no match spans two
+
+
+def search_text(*fields: str | None) -> str:
+    """The fields' search keys in one string, as the players page's search stores and compares them."""
+    return SEPARATOR.join(search_key(f) for f in fields if f)
+
+
+def list_key(name: str | None, reading: str | None) -> str:
+    """`sort_key` as one string, so a database orders by it (compared code point by code point: "C" collation)."""
+    return "\x01".join(str(part) for part in sort_key(name, reading))

@@ -88,6 +88,8 @@ class Action(str, enum.Enum):
     EDIT_SETTINGS = "edit_settings"
     MANAGE_STAFF = "manage_staff"
     EDIT_PLAYERS = "edit_players"
+    CORRECT_PLAYER = "correct_player"  # a player's record: name, reading, ID, platform IDs
+    MERGE_PLAYERS = "merge_players"  # two records of one person made one
     START_ROUND = "start_round"
     JOIN_AS_SCOREKEEPER = "join_as_scorekeeper"  # the organizer, to start and end rounds themselves
     END_ROUND = "end_round"
@@ -190,6 +192,12 @@ TABLE: dict[Action, Rule] = {
     Action.MANAGE_STAFF: Rule(grants(O), _l("Only the event's organizer adds and removes staff."), EVENT, "change"),
     Action.EDIT_PLAYERS: Rule(
         grants(O, H, S), _l("Only the organizer, the head judge and the scorekeeper edit players."), EVENT, "change"
+    ),
+    Action.CORRECT_PLAYER: Rule(
+        grants(O, S), _l("Only the organizer and the scorekeeper correct a player's record."), EVENT, "change"
+    ),
+    Action.MERGE_PLAYERS: Rule(
+        grants(O, S), _l("Only the organizer and the scorekeeper merge players' records."), EVENT, "change"
     ),
     Action.START_ROUND: Rule(
         grants(H, S), _l("Only the head judge and the scorekeeper start rounds."), EVENT, "change"

@@ -2,4 +2,4 @@ from flask import Blueprint
 
 bp = Blueprint("events", __name__, template_folder="templates")
 
-from . import views  # noqa: E402,F401
+from . import player_views, views  # noqa: E402,F401

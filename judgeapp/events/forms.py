@@ -1,6 +1,15 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileAllowed, FileField, FileRequired
-from wtforms import BooleanField, DateField, EmailField, SelectField, SelectMultipleField, StringField, SubmitField
+from wtforms import (
+    BooleanField,
+    DateField,
+    EmailField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
@@ -128,6 +137,45 @@ class PlayerForm(Form):
         description=_l("Only for team events."),
     )
     submit = SubmitField(_l("Add player"))
+
+
+class PlayerRecordForm(Form):
+    """A player's record corrected (judgeapp/events/player_records.py checks it; messages come back at the field)."""
+
+    name = StringField(_l("Name"), validators=[DataRequired(), Length(max=200)], render_kw={"autocomplete": "off"})
+    reading = StringField(
+        _l("Reading of the name (furigana)"),
+        validators=[Optional(), Length(max=200)],
+        render_kw={"autocomplete": "off", "lang": "ja"},
+    )
+    handle = StringField(_l("Handle"), validators=[Optional(), Length(max=200)], render_kw={"autocomplete": "off"})
+    player_code = StringField(
+        _l("Player ID"), validators=[Optional(), Length(max=64)], render_kw={"autocomplete": "off"}
+    )
+    platform_ids = TextAreaField(
+        _l("Other IDs"),
+        validators=[Optional(), Length(max=2000)],
+        render_kw={"autocomplete": "off", "rows": 3},
+        description=_l("One a line: the platform, a colon and the ID (konami: 0041200101)."),
+    )
+    submit = SubmitField(_l("Save the record"))
+
+
+class MergePlayerForm(Form):
+    """Merge the record shown into another record of the same person."""
+
+    other = StringField(
+        _l("The record to keep"),
+        validators=[DataRequired(message=_l("Type the other record's player ID or name."))],
+        render_kw={"autocomplete": "off"},
+        description=_l("Its player ID, or its name if no one else has it."),
+    )
+    reason = StringField(
+        _l("Why they are one person"),
+        validators=[DataRequired(message=_l("Say why these two records are one person.")), Length(max=500)],
+        render_kw={"autocomplete": "off"},
+    )
+    submit = SubmitField(_l("Merge into that record"))
 
 
 class ImportForm(Form):

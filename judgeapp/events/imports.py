@@ -545,10 +545,30 @@ def _apply_players(
         if several
         else set()
     )
-    by_code = {k.code: k for k in known if k.code}
+    # a record merged into another (the same person, judgeapp/events/player_records.py): its ID is the other's
+    merged_into: dict[int, int] = {
+        pid: into
+        for pid, into in session.execute(
+            select(Player.id, Player.merged_into_id).where(
+                Player.event_id == event_id, Player.merged_into_id.is_not(None)
+            )
+        )
+        if into is not None
+    }
+    by_id = {k.id: k for k in known}
+
+    def kept(pid: int) -> _Known:
+        seen = {pid}
+        while pid in merged_into and merged_into[pid] not in seen:  # A into B, then B into C: A's ID is C's
+            pid = merged_into[pid]
+            seen.add(pid)
+        return by_id[pid]
+
+    by_code = {k.code: kept(k.id) for k in known if k.code}
     by_name: dict[str, list[_Known]] = {}
     for k in known:
-        by_name.setdefault(k.name, []).append(k)
+        if k.id not in merged_into:
+            by_name.setdefault(k.name, []).append(k)
     for start in range(0, len(file.players), batch_rows) or [0]:
         batch = file.players[start : start + batch_rows]
         lock_event(session, event)

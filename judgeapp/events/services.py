@@ -594,8 +594,13 @@ def _clean_optional(value: str | None, field_name: str, limit: int, *, nfkc: boo
 
 
 def players_of(session: Session, event: Event) -> list[Player]:
-    """The event's players by name, or by the readings of their names (gojūon order) at a Japanese event."""
-    players = list(session.scalars(select(Player).where(Player.event_id == event.id).order_by(Player.name)))
+    """The event's players by name, or by the readings of their names (gojūon order) at a Japanese event; not the
+    records merged into another (judgeapp/events/player_records.py)."""
+    players = list(
+        session.scalars(
+            select(Player).where(Player.event_id == event.id, Player.merged_into_id.is_(None)).order_by(Player.name)
+        )
+    )
     return in_name_order(event, players)
 
 

@@ -22,7 +22,7 @@ from ..models import Event, EventPolicy, Job, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, clock
-from . import bp, imports, services
+from . import bp, imports, player_records, services
 from .forms import (
     OTHER_ROLES_IN_SENTENCE,
     ROLE_IN_SENTENCE,
@@ -370,8 +370,16 @@ def players(event, roles):
 
 
 def _players_page(event, roles, *, form=None, import_form=None, status=200):
-    """The players page (an import's summary is on its job's page)."""
+    """The players page (an import's summary is on its job's page): one page of the players, those the search finds
+    where one is typed (`q`), `page` from 1."""
     pending = imports.pending_uploads(db.session, event)
+    page_text = request.args.get("page", "1")
+    listed = player_records.page_of_players(
+        db.session,
+        event,
+        query=request.args.get("q", ""),
+        page=int(page_text) if page_text.isascii() and page_text.isdigit() and len(page_text) < 7 else 1,
+    )
     return render_template(
         "events/players.html",
         event=event,
@@ -379,7 +387,8 @@ def _players_page(event, roles, *, form=None, import_form=None, status=200):
         form=form or PlayerForm(formdata=None),
         import_form=import_form or ImportForm(formdata=None),
         step_form=ImportStepForm(formdata=None),
-        players=services.players_of(db.session, event),
+        listed=listed,
+        adding=request.args.get("add") == "1",
         pending=pending,
         pending_jobs={u.id: jobs.latest(db.session, imports.subject(u)) for u in pending},
         format_names=imports.FORMAT_NAMES,

@@ -20,9 +20,21 @@ public code shows it (found with the code search of public GitHub repositories):
   `TournPlayer/Player/ID` as the COSSY ID, `Matches/TournMatch` with `Player`, `Round`, `Table`, `Winner`, `Status`,
   rounds below 1 skipped; and web pages that read KTS files in the browser, which pad match IDs before comparing them.
 
+- gallantron/LibKTS (LibKTS.js, a reader written against real KTS 3.0.0.0 files): the first table is
+  `<TableOffset>` + 1, and every match's table is its `<Table>` plus `<TableOffset>` (so a venue whose Yu-Gi-Oh!
+  tables start at 101 writes `<TableOffset>100</TableOffset>` and tables 1, 2, …); a team event (`<PlayerStructure>`
+  2 to 5: tag duel, three-, four-, five-player teams) lists `TournamentPlayers/TournamentTeam` instead of
+  `TournPlayer`, each holding `<Team>` with the team's `<ID>` (what the matches' `<Player>` seats name), its name in
+  `<FirstName>`, and `<PlayerList>` of `<Player>` (`<ID>`, `<FirstName>`, `<LastName>`, `<TeamPosition>`), and the
+  same `<DropRound>`/`<DropReason>` as a player's entry.
+
 So the player ID kept is the KONAMI ID (formerly COSSY ID), as ten digits, and it is also kept as the "konami" platform
 ID. KTS carries no country. A player is marked dropped when `<DropReason>` is Drop (a player cut to the top cut is not
 dropped, though KTS also sets their DropRound).
+
+A team event's players are the teams' members (each with their KONAMI ID, and the team's name as their team); a
+match of two teams seats both teams' members at its table, a team's bye is a bye for each member, and a team that
+dropped drops its members. A member listed under two teams is rejected the second time.
 
 Guessed or chosen here: a match whose two seats are both the bye (KTS adds one to even out a playoff round) is skipped,
 not rejected: no one plays there; the seating of round 0 is skipped the same way, as it is not a round.
@@ -61,6 +73,9 @@ def read(data: bytes) -> TournamentFile:
     file = TournamentFile(format="kts", event_name=text_of(root, "Name"), fields=("name", "code"))
     labels: dict[int, Callable[[], str]] = {}
     matches: set[int] = set()  # the id() of each match's Where
+    offset_text = text_of(root, "TableOffset") or "0"
+    offset = int(offset_text) if offset_text.isascii() and offset_text.isdigit() and len(offset_text) < 6 else 0
+    teams = _read_teams(root, file, labels)
 
     for n, element in enumerate(root.iterfind("TournamentPlayers/TournPlayer"), start=1):
         where = Where("row", n)
@@ -91,7 +106,7 @@ def read(data: bytes) -> TournamentFile:
         label = partial(match_label, k, round_text)
         labels[id(where)] = label
         matches.add(id(where))
-        problem = _match(file, match, round_text, where)
+        problem = _match(file, match, round_text, where, offset=offset, teams=teams)
         if problem:
             file.reject(where, partial(_labelled, label, problem))
 
@@ -99,8 +114,56 @@ def read(data: bytes) -> TournamentFile:
     return label_rejections(finish_file(file), since, labels, matches)
 
 
-def _match(file: TournamentFile, match: Element, round_text: str | None, where: Where) -> str | None:
-    """Add one <TournMatch> to the file, or say what is wrong with it."""
+def _read_teams(
+    root: Element, file: TournamentFile, labels: dict[int, Callable[[], str]]
+) -> dict[str, tuple[str, ...]]:
+    """A team event's `TournamentTeam` entries: their members added to the file's players; the answer maps each
+    team's ID (as the matches name it) to its members' keys."""
+    teams: dict[str, tuple[str, ...]] = {}
+    n = 0
+    for entry in root.iterfind("TournamentPlayers/TournamentTeam"):
+        team = entry.find("Team")
+        if team is None:
+            team = entry
+        team_id = _player_id(text_of(team, "ID"))
+        team_name = text_of(team, "FirstName") or text_of(team, "Name")
+        dropped = (text_of(entry, "DropReason") or "").lower() == "drop"
+        members: list[str] = []
+        for person in team.iterfind("PlayerList/Player"):
+            n += 1
+            where = Where("row", n)
+            labels[id(where)] = partial(player_label, n)
+            code = _player_id(text_of(person, "ID"))
+            if code == BYE:
+                file.reject(where, partial(_bye_as_player, n))
+                continue
+            name = " ".join(p for p in (text_of(person, "FirstName"), text_of(person, "LastName")) if p)
+            member = FilePlayer(
+                name=name,
+                code=code,
+                where=where,
+                team=team_name,
+                platform_ids={"konami": code} if code else {},
+                dropped=dropped,
+            )
+            file.players.append(member)
+            members.append(member.key)
+        if team_id is not None and team_id != BYE and members:
+            teams[team_id] = tuple(members)
+    return teams
+
+
+def _match(
+    file: TournamentFile,
+    match: Element,
+    round_text: str | None,
+    where: Where,
+    *,
+    offset: int = 0,
+    teams: dict[str, tuple[str, ...]] | None = None,
+) -> str | None:
+    """Add one <TournMatch> to the file, or say what is wrong with it: its table is `<Table>` plus the file's
+    `<TableOffset>`, and in a team event each seat names a team, whose members all sit at the table."""
     if not (round_text and round_text.isascii() and round_text.isdigit()):
         return _("the round %(round)s is not a number", round=shown(round_text))
     number = int(round_text)
@@ -112,12 +175,18 @@ def _match(file: TournamentFile, match: Element, round_text: str | None, where: 
     players = tuple(seat for seat in seats if seat is not None and seat != BYE)
     if not players:
         return None if seats else _("the match names no player")
-    if len(players) == 1:
-        file.matches.append(FileMatch(number, None, players, where))
-        return None
     if len(players) > 2:
         return _("the match seats %(count)s players", count=len(players))
+    one_side = len(players) == 1
+    if teams:  # a team event: each seat is a team, and all its members sit at the table
+        players = tuple(member for seat in players for member in teams.get(seat, (seat,)))
+    if one_side:
+        file.matches.append(FileMatch(number, None, players, where))
+        return None
     table_text = text_of(match, "Table")
+    raw = table_text.strip() if table_text else ""
+    if raw.isascii() and raw.isdigit() and len(raw) < 6:
+        table_text = str(int(raw) + offset)
     table = table_number(table_text)
     if table is None:
         if table_text and table_text.isascii() and table_text.isdigit():

@@ -15,14 +15,26 @@ Melee exports relies on (found with the code search of public GitHub repositorie
   TypeScript standings importer and its tests (`Rank,Points,MatchRecord,TeamPlayers1Name,TeamPlayers1FirstName,
   TeamPlayers1LastName`), and a Python league tool keyed on `TeamPlayers1Name` and `TeamPlayers1AsmoConnectId`.
 
+- the 2023 standings layout: `StandingId`, `PhaseId`, `TeamId`, `PlayerId`, … `Record`, one row per player per phase
+  (what organizers' exports of 2023 events carry, as issue 34 quotes them). Its other columns are not documented
+  anywhere we found; the name is taken from `PlayerFirstName`/`PlayerLastName`, else `PlayerName`,
+  `PlayerDisplayName`, `PlayerUsername` or `Name` (guessed, by analogy with the older layout's `TeamPlayers1…`).
+  A TypeScript client of Melee's API (its `MeleePlayer` type, "based on actual data structures from tournament JSON
+  files") shows the two IDs side by side: each player has their own `ID` (the Melee user, which the 2023 layout
+  calls `PlayerId` and the older one `TeamPlayers1ID`) and the `TeamId` of the registration they play under.
+
 Guessed, not seen in those sources: the order of the columns (they are found by name, so it does not matter),
 that a bye leaves `Team2Id` blank (the Go reader only checks `ByeReason`; both are taken to mean a bye here), and
 that `RoundNumber` keeps counting across phases (a top cut numbered from 1 again would pair its players twice in
 "round 1", and those matches would be rejected, not merged).
 
-The player ID kept is Melee's `TeamId` (the registration), because it is the only ID both exports carry; the Melee
-user ID (`TeamPlayers1ID`) and an Asmodee Connect ID are kept as other platform IDs. The standings export lists a
-player once per phase (Swiss, then top cut): the same `TeamId` in a later phase is the same player.
+Which ID is the person, the same in all three files: Melee's `TeamId` (the registration). It is the only ID every
+export carries (the matches export names a side only by `Team1Id`/`Team2Id`, both standings layouts carry `TeamId`),
+so a player imported from the standings and later from the matches export is one record, not two. The Melee user ID
+(`TeamPlayers1ID` in the older standings layout, `PlayerId` in the 2023 one) and an Asmodee Connect ID are kept as
+the player's other platform IDs ("melee", "asmodee"); the user ID stands in for the person only on a row whose
+`TeamId` is blank. Both standings layouts list a player once per phase (Swiss, then top cut): the same `TeamId` in a
+later phase is the same player, never a duplicate.
 """
 
 from __future__ import annotations
@@ -35,6 +47,7 @@ from .model import FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where,
 from .table import decode, rows
 
 STANDINGS_MARKS = ("teamplayers1id", "teamplayers1name", "teamplayers1firstname", "teamplayers1username")
+STANDINGS_2023_MARKS = ("standingid", "phaseid", "teamid", "playerid")  # all four, with a `record` column
 Cell = Callable[[list[str], str], str | None]
 MATCHES_MARKS = ("team1id", "team2id")
 MATCHES_RESULT_MARKS = ("team1winsandbyes", "team2winsandbyes", "player1namelastfirst")
@@ -54,6 +67,8 @@ def _header(data: bytes) -> dict[str, int]:
 def _kind(header: dict[str, int]) -> str | None:
     if any(m in header for m in STANDINGS_MARKS) and ("teamid" in header or "teamplayers1id" in header):
         return "standings"
+    if all(m in header for m in STANDINGS_2023_MARKS) and "record" in header:
+        return "standings-2023"
     if all(m in header for m in MATCHES_MARKS) and any(m in header for m in MATCHES_RESULT_MARKS):
         return "matches"
     return None
@@ -98,6 +113,20 @@ def read(data: bytes) -> TournamentFile:
                 platform["asmodee"] = asmo
             file.players.append(
                 FilePlayer(name=_standings_name(cell, cells) or "", code=code, where=where, platform_ids=platform)
+            )
+        return finish(file, same_player_again=True)
+    if kind == "standings-2023":
+        file.fields = ("name", "code")
+        for line, cells in table[1:]:
+            where = Where("line", line)
+            user_id = cell(cells, "PlayerId")
+            code = cell(cells, "TeamId") or user_id
+            if code is None:
+                file.reject(where, gettext("the player ID (TeamId) is blank"))
+                continue
+            platform = {"melee": user_id} if user_id and user_id != code else {}
+            file.players.append(
+                FilePlayer(name=_standings_2023_name(cell, cells) or "", code=code, where=where, platform_ids=platform)
             )
         return finish(file, same_player_again=True)
 
@@ -151,6 +180,17 @@ def _standings_name(cell: Cell, cells: list[str]) -> str | None:
     return (
         cell(cells, "TeamPlayers1Name") or cell(cells, "TeamPlayers1DisplayName") or cell(cells, "TeamPlayers1Username")
     )
+
+
+def _standings_2023_name(cell: Cell, cells: list[str]) -> str | None:
+    first, last = cell(cells, "PlayerFirstName"), cell(cells, "PlayerLastName")
+    if first or last:
+        return " ".join(p for p in (first, last) if p)
+    for column in ("PlayerName", "PlayerDisplayName", "PlayerUsername", "Name"):
+        if name := cell(cells, column):
+            last_name, comma, first_name = name.partition(",")
+            return " ".join(p for p in (first_name.strip(), last_name.strip()) if p) if comma else name
+    return None
 
 
 def _match_name(cell: Cell, cells: list[str], side: int) -> str | None:

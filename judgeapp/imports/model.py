@@ -73,7 +73,8 @@ class FilePlayer:
 
 @dataclass(frozen=True)
 class FileMatch:
-    """One table of one round: two players, or one player with a bye (`table` None for a bye)."""
+    """One table of one round: two players, or one player with a bye (`table` None for a bye). In a team event (KTS
+    `TournamentTeam`) the match seats every member of both teams at its table, and a team's bye is its members'."""
 
     round: int
     table: int | None
@@ -83,7 +84,7 @@ class FileMatch:
 
     @property
     def is_bye(self) -> bool:
-        return len(self.players) == 1
+        return self.table is None
 
 
 @dataclass

@@ -9,8 +9,14 @@ What Excel and other spreadsheets really write, and what this reader therefore a
 - the delimiter: comma, semicolon (Excel where the decimal separator is a comma: German, French, …) or tab, from
   csv.Sniffer limited to those three and checked against the header line;
 - the headers: mapped to `COLUMN_ROLES` by synonyms, ignoring case, spaces, punctuation and full/half width
-  (NFKC); "first name" + "last name" (姓 + 名) are joined into one name. When neither a name nor an ID column is
-  recognised the organizer maps the columns (`NeedsMapping`, then `read(data, mapping=...)`);
+  (NFKC); "first name" + "last name" (姓 + 名) are joined into one name. The organizer maps the columns
+  (`NeedsMapping`, then `read(data, mapping=...)`) whenever a column's role is unsure: when neither a name nor an ID
+  column is recognised; when a column whose header is unknown holds what looks like IDs (distinct short codes with
+  a digit on most rows, e.g. a Weiß Schwarz organizer's `WSCode`: never dropped silently, it is offered as the
+  player ID where the file has none); when the first- and last-name columns look swapped (the family name written
+  in capitals, as passports and many registration forms write it, under "first name");
+- placeholders a spreadsheet or registration site writes for "nothing" ("No Country Set", "N/A", "-", "未設定"…) are
+  blanks, in every column, never stored as a country, a team or a name;
 - no header at all: the old judgeapp players upload ("name, player id[, team]", one to three columns).
 
 Pairings: a row with a round, a table and two players is one match; a row with a round, a table and one player is
@@ -51,6 +57,29 @@ MAX_ROWS = 200_000  # a players file of 130,000 rows fits
 MAX_CELL_CHARS = 1_000  # one cell: a name, an ID, a team
 RUNAWAY_LINES = 3  # a row spanning this many lines or more: a stray quotation mark swallowed the lines after it
 BYE_WORDS = {"bye", "不戦勝", "バイ"}
+# What exports write for an empty field (NFKC, casefolded, inner spaces collapsed); a cell of punctuation only ("-",
+# "—", "?") is one too. "NA" is not: it is Namibia's country code.
+PLACEHOLDERS = {
+    "n/a",
+    "n.a.",
+    "none",
+    "null",
+    "no country set",
+    "no team set",
+    "not set",
+    "unknown",
+    "未設定",
+    "なし",
+    "不明",
+}
+ID_SAMPLE_ROWS = 2_000  # rows looked at to tell whether an unknown column holds IDs
+MAX_ID_CHARS = 32
+# Headers the synonyms do not map but that are never a player ID, however distinct their numbers (a rank, a row number)
+_NOT_IDS = {
+    "rank", "place", "standing", "position", "points", "pts", "score", "record", "wins", "losses", "draws", "seat",
+    "no", "nr", "number", "#", "punkte", "punti", "puntos", "順位", "勝ち点", "得点", "戦績", "席", "連番",
+    "phone", "email", "mail", "電話", "メール",
+}  # fmt: skip
 
 # Header synonyms, written as `header_key` folds them (NFKC, casefolded, letters and digits only).
 _SYNONYMS: dict[str, tuple[str, ...]] = {
@@ -95,6 +124,15 @@ def header_key(text: str) -> str:
 
 
 _ROLE_OF: dict[str, str] = {header_key(s): role for role, names in _SYNONYMS.items() for s in names}
+_NOT_ID_KEYS = {header_key(h) or h for h in _NOT_IDS}
+
+
+def is_placeholder(text: str) -> bool:
+    """Whether a cell says "nothing here" in one of the ways exports do ("No Country Set", "N/A", "-", "未設定")."""
+    folded = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    return len(folded) <= 20 and (folded in PLACEHOLDERS or not any(c.isalnum() for c in folded))
+
+
 _ALIAS = {"code_1": "code", "name_1": "name"}  # "Player 1" / "Player 1 ID" as the first player's columns
 
 
@@ -266,14 +304,126 @@ def read(data: bytes, *, mapping: dict[int, str] | None = None) -> TournamentFil
         else:
             columns = guess
             body = table[1:]
+            problem: str | None = None
             if not ({"name", "code", "first_name", "last_name"} & set(columns.values())):
+                problem = gettext(
+                    "The file's columns were not recognised: say which column holds the player's name or ID."
+                )
+            elif ids := id_like_columns(header, body, columns):
+                shown = ", ".join(gettext("'%(text)s'", text=clean_text(header[i]) or "") for i in ids)
+                if "code" not in columns.values():
+                    guess = {**guess, ids[0]: "code"}
+                    problem = gettext(
+                        "The column %(columns)s holds what look like player IDs: check that it is the player ID "
+                        "(namesakes are told apart by it), then import.",
+                        columns=shown,
+                    )
+                else:
+                    problem = gettext(
+                        "The column %(columns)s holds what look like IDs, beside the player ID column: say what it "
+                        "holds, or leave it not imported.",
+                        columns=shown,
+                    )
+            elif names_look_swapped(body, columns):
+                first = next(i for i, r in guess.items() if r == "first_name")
+                last = next(i for i, r in guess.items() if r == "last_name")
+                guess = {**guess, first: "last_name", last: "first_name"}
+                problem = gettext(
+                    "The first-name column holds what look like family names (written in capitals) and the "
+                    "last-name column given names: check which is which, then import."
+                )
+            if problem is not None:
                 raise NeedsMapping(
-                    gettext("The file's columns were not recognised: say which column holds the player's name or ID."),
+                    problem,
                     headers=[clean_text(h) or "" for h in header],
                     sample=[[clean_text(c) or "" for c in cells[:width]] for _, cells in table[1 : 1 + SAMPLE_ROWS]],
                     mapping={i: r for i, r in guess.items() if r in COLUMN_ROLES},
                 )
     return _Reader(columns, body, width).read()
+
+
+def _filled(cells: list[str], i: int) -> str | None:
+    text = clean_text(cells[i]) if i < len(cells) else None
+    return None if text is None or is_placeholder(text) else text
+
+
+def id_like_columns(header: list[str], body: list[tuple[int, list[str]]], columns: dict[int, str]) -> list[int]:
+    """The columns whose header no synonym knows but whose values look like IDs: on most of the first rows a short
+    code with a digit and no space, distinct from row to row, and not just the rows counted 1, 2, 3… (a row number or
+    a rank)."""
+    rows = [cells for _, cells in body[:ID_SAMPLE_ROWS]]
+    if len(rows) < 2:
+        return []
+    found = []
+    for i, h in enumerate(header):
+        if i in columns or (header_key(h) or h.strip()) in _NOT_ID_KEYS:
+            continue
+        values = [v for cells in rows if (v := _filled(cells, i)) is not None]
+        if len(values) < 0.8 * len(rows) or len(set(values)) < 0.95 * len(values):
+            continue
+        if not all(len(v) <= MAX_ID_CHARS and " " not in v and any(c.isdigit() for c in v) for v in values):
+            continue
+        if any(re.fullmatch(r"[0-9]+[.,][0-9]+", v) for v in values):
+            continue  # 4,5 or 0.625: a score or a percentage
+        if all(v.isascii() and v.isdigit() for v in values) and sorted(int(v) for v in values) == list(
+            range(min(int(v) for v in values), min(int(v) for v in values) + len(values))
+        ):
+            continue  # 1, 2, 3…: a row number or a rank
+        found.append(i)
+    return found
+
+
+def names_look_swapped(body: list[tuple[int, list[str]]], columns: dict[int, str]) -> bool:
+    """Whether the first- and last-name columns look the wrong way round: on most rows with both, the "first name" is
+    written in capitals (TANAKA, the family name as passports and many registration forms write it) and the "last
+    name" is not."""
+    at = {role: i for i, role in columns.items()}
+    if "first_name" not in at or "last_name" not in at:
+        return False
+    both = [
+        (first, last)
+        for _, cells in body[:ID_SAMPLE_ROWS]
+        if (first := _filled(cells, at["first_name"])) and (last := _filled(cells, at["last_name"]))
+    ]
+    capitals = sum(1 for first, last in both if _capitals(first) and not _capitals(last))
+    return len(both) >= 2 and capitals > 0.8 * len(both)
+
+
+def _capitals(text: str) -> bool:
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def mapping_of_headers(data: bytes, chosen: dict[str, str]) -> dict[int, str]:
+    """A mapping (column index → role) for `read(data, mapping=...)`: the headers recognised as they are, and each
+    role in `chosen` (role → the header of its column, matched as `header_key` folds it) given to that column instead.
+    Raises UnreadableFile naming a role or header that is not there (the CLI's `--column ROLE=HEADER`)."""
+    end = data.find(b"\n", 0, 65536)
+    head = data if data.startswith((b"\xff\xfe", b"\xfe\xff")) or end < 0 else data[:end]
+    table = rows(decode(head))
+    header = table[0][1] if table else []
+    mapping = {i: role for i, h in enumerate(header) if (role := role_of(h)) is not None and role in COLUMN_ROLES}
+    for role, wanted in chosen.items():
+        if role not in COLUMN_ROLES:
+            raise UnreadableFile(
+                gettext(
+                    "%(role)s is not a kind of column; the kinds are %(roles)s.",
+                    role=role,
+                    roles=", ".join(COLUMN_ROLES),
+                )
+            )
+        at = [i for i, h in enumerate(header) if header_key(h) == header_key(wanted)]
+        if not at:
+            raise UnreadableFile(
+                gettext(
+                    "The file has no column %(header)s; its columns are %(headers)s.",
+                    header=wanted,
+                    headers=", ".join(clean_text(h) or "" for h in header),
+                )
+            )
+        mapping = {i: r for i, r in mapping.items() if r != role and i != at[0]}
+        mapping[at[0]] = role
+    return mapping
 
 
 def _checked_mapping(mapping: dict[int, str], header: list[str], table: list[tuple[int, list[str]]]) -> dict[int, str]:
@@ -323,6 +473,8 @@ class _Reader:
     def cell(self, cells: list[str], role: str) -> str | None:
         i = self.at.get(role)
         text = clean_text(cells[i]) if i is not None and i < len(cells) else None
+        if text is not None and is_placeholder(text):
+            return None
         if text is not None and i == self.at.get("bushiroad"):
             return unicodedata.normalize("NFKC", text)  # a Bushiroad ID typed in full-width digits is the same ID
         return text

@@ -109,7 +109,7 @@ def find_player(session: Session, event: Event, text: str, *, field_name: str = 
     name, code = split_player_text(text or "")
     if not name and not code:
         raise FieldError(field_name, _("Type a few letters of the player's name or their player ID."))
-    base = select(Player).where(Player.event_id == event.id)
+    base = select(Player).where(Player.event_id == event.id, Player.merged_into_id.is_(None))
     for probe in filter(None, (code, name)):
         found = session.scalars(base.where(func.lower(Player.player_code) == probe.lower())).all()
         if len(found) == 1:
@@ -153,7 +153,11 @@ def player_of_event(session: Session, event: Event, player_id: int, field_name: 
 
 def team_members(session: Session, event: Event, team: str) -> list[Player]:
     return list(
-        session.scalars(select(Player).where(Player.event_id == event.id, Player.team == team).order_by(Player.name))
+        session.scalars(
+            select(Player)
+            .where(Player.event_id == event.id, Player.team == team, Player.merged_into_id.is_(None))
+            .order_by(Player.name)
+        )
     )
 
 

@@ -385,3 +385,65 @@ def test_catalog_search_exits_2_with_one_line_for_an_unknown_policy_language_or_
     result = cli("catalog", "search", *args, "drew")
     assert result.exit_code == 2
     assert len(result.output.strip().splitlines()) == 1 and result.output.startswith(message)
+
+
+# ---- the files real software writes (issue 34) -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "extra", "totals"),
+    [
+        ("melee-standings-2023.csv", (), {"format": "melee", "players": 7, "rounds": 0, "pairings": 0, "byes": 0}),
+        ("kts-table-offset.Tournament", (), {"format": "kts", "players": 6, "rounds": 2, "pairings": 5, "byes": 1}),
+        ("kts-team.Tournament", (), {"format": "kts", "players": 9, "rounds": 2, "pairings": 2, "byes": 2}),
+        (
+            "players-wscode.csv",
+            ("--column", "code=WSCode"),
+            {"format": "csv", "players": 11, "rounds": 0, "pairings": 0, "byes": 0},
+        ),
+    ],
+)
+def test_import_tournament_gives_each_real_software_samples_totals(app, cli, make_user, name, extra, totals):
+    make_user(organizer=True)
+    result = cli("import-tournament", str(IMPORTS / name), "--event", "Sample Open", *extra)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert {k: summary[k] for k in totals} == totals and summary["rejected"] == []
+    with app.app_context():
+        event = db.session.scalar(select(Event).where(Event.name == "Sample Open"))
+        players = db.session.scalars(select(Player).where(Player.event_id == event.id)).all()
+        assert len(players) == totals["players"]
+        assert "No Country Set" not in {p.country for p in players}
+
+
+def test_import_tournament_asks_for_column_when_an_unknown_header_holds_ids_and_names_a_missing_header(
+    app, cli, make_user
+):
+    make_user(organizer=True)
+    asked = cli("import-tournament", str(IMPORTS / "players-wscode.csv"), "--event", "Weiss Open")
+    assert asked.exit_code == 1 and "'WSCode'" in asked.output and "--column ROLE=HEADER" in asked.output
+    missing = cli(
+        "import-tournament", str(IMPORTS / "players-wscode.csv"), "--event", "Weiss Open", "--column", "code=KCGN"
+    )
+    assert missing.exit_code == 1 and "--column" in missing.output and "WSCode" in missing.output
+    malformed = cli(
+        "import-tournament", str(IMPORTS / "players-wscode.csv"), "--event", "Weiss Open", "--column", "code"
+    )
+    assert malformed.exit_code == 1 and "ROLE=HEADER" in malformed.output
+    with app.app_context():
+        assert db.session.scalar(select(Event).where(Event.name == "Weiss Open")) is None
+
+
+def test_a_kts_team_events_members_are_seated_at_their_offset_table_in_the_database(app, cli, make_user):
+    from judgeapp.models import Pairing
+
+    make_user(organizer=True)
+    assert cli("import-tournament", str(IMPORTS / "kts-team.Tournament"), "--event", "Trios").exit_code == 0
+    with app.app_context():
+        seated = db.session.execute(
+            select(Pairing.table_number, Player.name, Player.team)
+            .join(Player, Pairing.player_id == Player.id)
+            .where(Pairing.round_number == 1, Pairing.table_number.is_not(None))
+        ).all()
+        assert {t for t, _, _ in seated} == {21} and len(seated) == 6
+        assert {team for _, _, team in seated} == {"Lantern Crew", "Tidewatch"}

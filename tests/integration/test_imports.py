@@ -263,6 +263,32 @@ def test_a_spreadsheet_with_unknown_headers_shows_a_preview_and_imports_once_its
     assert players_at(app, event_id) == [("Lena Pike", "K-1"), ("Ole Brandt", "K-2")]
 
 
+def test_an_id_column_with_an_unknown_header_is_offered_as_the_player_id_and_namesakes_are_kept_apart(
+    app, organizer_at, job_worker
+):
+    """A Weiß Schwarz organizer's file heads its IDs `WSCode`: the page asks, WSCode preselected as the player ID,
+    and the five pairs of namesakes are all imported (issue 34: they were rejected as duplicates)."""
+    from pathlib import Path
+
+    client, event_id = organizer_at
+    body = (Path(__file__).resolve().parents[1] / "data" / "imports" / "players-wscode.csv").read_bytes()
+    response = import_players(client, event_id, body, job_worker)
+    html = page(response)
+    assert 'id="column-mapping"' in html and "WSCode" in html
+    assert re.search(r'<select name="column-1"[^>]*>.*?<option value="code" selected>', html, re.DOTALL)
+    assert players_at(app, event_id) == [], "nothing is imported before the organizer checks the columns"
+    step = re.search(r'action="(/events/\d+/imports/\d+)"', html).group(1)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html).group(1)
+    mapped = client.post(
+        step, data={"csrf_token": token, "column-0": "name", "column-1": "code", "column-2": "country", "apply": "1"}
+    )
+    mapped = follow_job(client, mapped, job_worker)
+    assert counts(page(mapped))["players"] == 11 and counts(page(mapped))["rejected"] == 0
+    with app.app_context():
+        countries = db.session.scalars(select(Player.country).where(Player.event_id == event_id)).all()
+    assert "No Country Set" not in countries and "N/A" not in countries and "JP" in countries
+
+
 def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_ticks_it(app, floor, job_worker):
     organizer = signed_in(app, floor["organizer"][1])
     event_id = floor["event_id"]

@@ -39,7 +39,7 @@ def organizer_of(app, make_user, make_event):
 def listed(html: str) -> list[str]:
     """The players page's list of names, in the order shown."""
     body = html.split('id="player-list"', 1)[1]
-    return re.findall(r'/players/\d+">([^<]+)</a>', body)
+    return re.findall(r'players/\d+">([^<]+)</a>', body)
 
 
 def test_a_japanese_player_list_is_imported_with_readings_handles_and_bushiroad_ids(app, organizer_of, job_worker):

@@ -424,3 +424,83 @@ def test_handle_and_bushiroad_id_headers_are_recognised_in_english_and_japanese(
 def test_an_over_long_handle_is_rejected_with_its_line():
     file = table.read(("name,handle\nAiko Mori," + "x" * 201 + "\n").encode())
     assert rejected(file) == [{"line": 2, "reason": "the handle is longer than 200 characters"}]
+
+
+# ---- Melee's 2023 standings layout (issue 34) ------------------------------------------------------------------------
+
+
+def test_a_2023_layout_melee_standings_file_is_read_as_melee_with_one_player_per_person_across_phases():
+    data = sample("melee-standings-2023.csv")
+    assert melee.looks_like(data), "StandingId, PhaseId, TeamId, PlayerId and Record mark Melee's 2023 layout"
+    file = melee.read(data)
+    assert counts(file) == {"format": "melee", "players": 7, "rounds": 0, "pairings": 0, "byes": 0}
+    assert rejected(file) == [], "the top cut lists four players again: the same people, not duplicates"
+    assert ("Ren Sato", "900106") in people(file) and ("Ren Sato", "900107") in people(file), "namesakes both kept"
+
+
+def test_every_melee_export_identifies_a_person_by_the_same_id():
+    layouts = {
+        name: {p.name: p for p in melee.read(sample(name)).players}
+        for name in ("melee-standings-2023.csv", "melee-standings.csv", "melee-pairings.csv")
+    }
+    assert {name: players["Ada Quill"].code for name, players in layouts.items()} == dict.fromkeys(layouts, "900101")
+    assert layouts["melee-standings-2023.csv"]["Ada Quill"].platform_ids == {"melee": "41101"}
+    assert layouts["melee-standings.csv"]["Ada Quill"].platform_ids == {"melee": "41101"}
+
+
+# ---- columns whose role is unsure, placeholders (issue 34) -----------------------------------------------------------
+
+
+def test_an_id_column_with_a_header_no_synonym_knows_is_offered_as_the_player_id_not_dropped():
+    with pytest.raises(NeedsMapping) as asked:
+        table.read(sample("players-wscode.csv"))
+    assert "'WSCode'" in str(asked.value)
+    assert asked.value.mapping == {0: "name", 1: "code", 2: "country"}, "WSCode preselected as the player ID"
+    file = table.read(sample("players-wscode.csv"), mapping=asked.value.mapping)
+    assert counts(file) == {"format": "csv", "players": 11, "rounds": 0, "pairings": 0, "byes": 0}
+    assert rejected(file) == [], "five pairs of namesakes told apart by their codes"
+    assert ("Aoi Fenwick", "WS-100874") in people(file)
+
+
+def test_placeholders_for_nothing_are_not_stored_as_countries():
+    file = table.read(sample("players-wscode.csv"), mapping={0: "name", 1: "code", 2: "country"})
+    assert [p.country for p in file.players] == [None, "JP", None, "ES", "GB", None, None, "IT", "JP", "JP", None]
+
+
+@pytest.mark.parametrize("placeholder", ["No Country Set", "N/A", "n/a", "-", "—", "未設定", "none"])
+def test_a_placeholder_is_a_blank_in_any_column(placeholder):
+    file = read_text(f"Name,Player ID,Team,Country\nIris Vell,EX-1,{placeholder},{placeholder}\n")
+    assert (file.players[0].team, file.players[0].country) == (None, None)
+
+
+def test_namibias_country_code_is_a_country_not_a_placeholder():
+    assert read_text("Name,Player ID,Country\nIris Vell,EX-1,NA\n").players[0].country == "NA"
+
+
+def test_a_blank_id_written_as_a_placeholder_is_a_blank_id_not_an_id_shared_by_two_players():
+    file = read_text("Name,Player ID\nIris Vell,EX-1\nJuno Park,N/A\n")
+    assert rejected(file) == [{"line": 3, "reason": "the player ID is blank"}]
+
+
+def test_row_numbers_ranks_and_scores_are_not_taken_for_ids():
+    file = read_text("No.,Name,Player ID,Score\n1,Iris Vell,EX-1,4.5\n2,Juno Park,EX-2,3.0\n3,Kai Rome,EX-3,1.5\n")
+    assert counts(file)["players"] == 3
+
+
+def test_first_and_last_name_columns_that_look_swapped_go_to_the_preview_swapped():
+    text = "First name,Last name,Player ID\nTANAKA,Mei,EX-1\nOKORO,Femi,EX-2\nVALE,Iris,EX-3\n"
+    with pytest.raises(NeedsMapping) as asked:
+        read_text(text)
+    assert asked.value.mapping == {0: "last_name", 1: "first_name", 2: "code"}
+    right_way = "First name,Last name,Player ID\nMei,TANAKA,EX-1\nFemi,OKORO,EX-2\nIris,VALE,EX-3\n"
+    assert [p.name for p in read_text(right_way).players] == ["Mei TANAKA", "Femi OKORO", "Iris VALE"]
+
+
+def test_a_column_chosen_by_its_header_gives_the_mapping_the_cli_passes():
+    data = sample("players-wscode.csv")
+    assert table.mapping_of_headers(data, {"code": "wscode"}) == {0: "name", 1: "code", 2: "country"}
+    assert table.mapping_of_headers(data, {"team": "Deck"}) == {0: "name", 2: "country", 3: "team"}
+    with pytest.raises(UnreadableFile, match="no column KONAMI"):
+        table.mapping_of_headers(data, {"code": "KONAMI"})
+    with pytest.raises(UnreadableFile, match="kinds are"):
+        table.mapping_of_headers(data, {"identity": "WSCode"})

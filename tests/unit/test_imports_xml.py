@@ -261,3 +261,33 @@ def test_a_round_number_too_large_for_the_database_is_a_rejected_match_not_a_cra
     data = (DATA / "tom-sample.tdf").read_bytes().replace(b'<round number="1"', b'<round number="99999999999999999999"')
     file = read_tournament_file(data)
     assert file.rounds() == [] and any("99999999999999999999" in r["reason"] for r in file.summary()["rejected"])
+
+
+# ---- KTS table offset and team events (issue 34) ---------------------------------------------------------------------
+
+
+def test_kts_table_offset_is_added_to_every_table_number():
+    file = kts.read(sample("kts-table-offset.Tournament"))
+    assert counts(file) == {"format": "kts", "players": 6, "rounds": 2, "pairings": 5, "byes": 1}
+    assert [(m.round, m.table) for m in file.matches] == [(1, 101), (1, 102), (1, 103), (2, 101), (2, 102), (2, None)]
+    assert rejected(file) == []
+
+
+def test_a_kts_table_offset_that_takes_a_table_past_the_last_number_rejects_that_match():
+    players = "".join(kts_player(f"00000000{i}", f"F{i}", f"L{i}") for i in range(1, 5))
+    data = tournament(players, kts_match("1", "2", "1", "1") + kts_match("3", "4", "1", "2"))
+    file = kts.read(data.replace(b"<CurrentRound>", b"<TableOffset>9998</TableOffset><CurrentRound>"))
+    assert [(m.round, m.table) for m in file.matches] == [(1, 9999)]
+    assert "10000" in rejected(file)[0]["reason"]
+
+
+def test_a_kts_team_event_gives_each_member_as_a_player_of_their_team_seated_with_both_teams():
+    file = kts.read(sample("kts-team.Tournament"))
+    assert counts(file) == {"format": "kts", "players": 9, "rounds": 2, "pairings": 2, "byes": 2}
+    assert rejected(file) == []
+    first = file.players[0]
+    assert (first.name, first.code, first.team) == ("Aiko Morrow", "0041300101", "Lantern Crew")
+    assert file.matches[0].table == 21, "table 1 plus the file's TableOffset of 20"
+    assert set(file.matches[0].players) == {p.code for p in file.players if p.team in ("Lantern Crew", "Tidewatch")}
+    bye = file.matches[1]
+    assert bye.is_bye and set(bye.players) == {"0041300301", "0041300302", "0041300303"}, "North Pier's bye"

@@ -289,3 +289,57 @@ def test_a_bad_phrases_block_is_refused_with_line_and_field(block, expected):
     with pytest.raises(CatalogError) as err:
         parse_catalog(with_phrases(block))
     assert any(p.startswith(expected) for p in err.value.problems), "\n".join(err.value.problems)
+
+
+@pytest.mark.parametrize(
+    ("policy_id", "query", "code"),
+    [
+        ("bushiroad-afr", "the list is wrong but the deck is fine", "3.1.2"),
+        ("bushiroad-afr", "searched card not shown but we know which card", "3.5.1.1"),
+        ("bushiroad-afr", "not revealed and nobody knows which card", "3.5.1.2"),
+        ("bushiroad-afr", "two cards swapped on top of the deck", "3.6.1.1"),
+        ("bushiroad-afr", "the deck fell and the order is lost", "3.6.1.2"),
+        ("bushiroad-afr", "2 minutes late", "3.9.1"),
+        ("bushiroad-afr", "15 minutes late", "3.9.2"),
+        ("bushiroad-afr", "wrong opponent, result already entered", "3.10.2"),
+        ("bushiroad-afr", "circled the wrong name on the slip", "3.19.1"),
+        ("bushiroad-afr", "score sheet got wet", "3.19.2"),
+        ("bushiroad-afr", "lost the score sheet", "3.19.3"),
+        ("bushiroad-afr", "die knocked and nobody remembers the number", "3.23.3"),
+        ("bushiroad-afr", "missed the error from his own card", "3.7.2"),
+        ("bushiroad-afr", "スコアシートをなくした", "3.19.3"),
+        ("bushiroad-afr", "ダイスが落ちた", "3.23.1"),
+        ("bushiroad-afr", "10分遅れ", "3.9.2"),
+    ],
+)
+def test_the_deciding_detail_ranks_the_right_sibling_of_a_family_first(catalog, policy_id, query, code):
+    """Which card, how late, before or after the result, remembered or not: the detail a judge says outweighs the
+    words the whole family shares."""
+    assert codes(catalog.policy(policy_id), query, 1) == [code]
+
+
+@pytest.mark.parametrize(
+    ("policy_id", "query", "code"),
+    [
+        ("bushiroad-afr", "lied about the game state", "4.1"),
+        ("bushiroad-afr", "kept quiet about the opponent's mistake", "4.1"),
+        ("bushiroad-afr", "kicked the chair", "3.8.2"),
+        ("bushiroad-afr", "bet money on the match", "3.8.3"),
+        ("bushiroad-afr", "spectator told him what to play", "4.5"),
+        ("bushiroad-afr", "相手のミスに気づいてたのに黙ってた", "4.1"),
+        ("bushiroad-afr", "椅子を蹴った", "3.8.2"),
+        ("mtg-ipg", "kicked the chair", "4.5"),
+        ("mtg-ipg", "offered money to concede", "4.4"),
+        ("mtg-ipg", "took a pack from the prize wall", "4.6"),
+        ("mtg-ipg", "noticed the opponent's mistake and said nothing", "4.8"),
+        ("mtg-ipg", "fetched and forgot to shuffle", "3.9"),
+        ("mtg-ipg", "friend on the rail", "3.2"),
+        ("mtg-ipg", "CHT", "4.8"),
+    ],
+)
+def test_deliberate_acts_and_conduct_rank_their_own_infraction_above_the_accident_they_resemble(
+    catalog, policy_id, query, code
+):
+    """Lying, keeping quiet about an error, aggression, bets, theft, spectators' help; Magic game words and slip short
+    forms too."""
+    assert codes(catalog.policy(policy_id), query, 1) == [code]

@@ -5,8 +5,8 @@ finder's words were tuned, none of them an infraction's own name. Every third ph
 were never tuned on it. The same hand wrote the phrases and the policy's words, so many held-out phrases are in the
 data word for word: the held-out phrases whose wording is nowhere in the data are measured apart too, the fairest
 figure here. bench/phrases/*.fresh.tsv were written after the words and never tuned on: new wordings of the same
-situations, reported apart. Goal in each policy and
-language: top-3 >= 90 %, top-1 >= 70 %. The phrases that still miss are printed (`--misses` also for the held-out ones).
+situations, reported apart. bench/phrases/*.fresh2.tsv were written by another person who never saw the finder's
+words nor its phrase lists, after all tuning: the fairest figure here. Goal in each policy and language: top-3 >= 90 %, top-1 >= 70 %. The phrases that still miss are printed (`--misses` also for the held-out ones).
 
 Run: make bench (or .venv/bin/python bench/finder.py [--misses])
 """
@@ -60,7 +60,11 @@ def main() -> None:
         rows = read_phrases(path)
         if fresh:  # written after the words, never tuned on: one figure, its misses shown
             top1, top3, misses = measure(entries, rows)
-            label = f"{policy_id} {lang}, fresh, written after the words ({len(rows)} phrases)"
+            label = (
+                f"{policy_id} {lang}, held out, by a writer who never saw the words ({len(rows)} phrases)"
+                if fresh == ["fresh2"]
+                else f"{policy_id} {lang}, fresh, written after the words ({len(rows)} phrases)"
+            )
             print(f"{label:<72} top-1 {top1:5.1f} %   top-3 {top3:5.1f} %")
             for goal, value, name in ((TOP1_GOAL, top1, "top-1"), (TOP3_GOAL, top3, "top-3")):
                 record("finder", f"{label}: {name}", round(value, 1), "%", goal=f"≥ {goal:.0f} %", met=value >= goal)

@@ -6,7 +6,8 @@ were never tuned on it. The same hand wrote the phrases and the policy's words, 
 data word for word: the held-out phrases whose wording is nowhere in the data are measured apart too, the fairest
 figure here. bench/phrases/*.fresh.tsv were written after the words and never tuned on: new wordings of the same
 situations, reported apart. bench/phrases/*.fresh2.tsv were written by another person who never saw the finder's
-words nor its phrase lists, after all tuning: the fairest figure here. Goal in each policy and language: top-3 >= 90 %, top-1 >= 70 %. The phrases that still miss are printed (`--misses` also for the held-out ones).
+words nor its phrase lists, after all tuning: the fairest figure here. Goal in each policy and language:
+top-3 >= 90 %, top-1 >= 70 %. The phrases that still miss are printed (`--misses` also for the held-out ones).
 
 Run: make bench (or .venv/bin/python bench/finder.py [--misses])
 """

@@ -25,7 +25,35 @@ from judgeapp.extensions import CATALOG_KEY, db, limiter
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "data" / "infractions.yaml"
 PASSWORD = "correct-horse-battery"
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")  # set by `make test` for the PostgreSQL pass
+
+
+def worker_database_url(url: str | None, worker: str | None) -> str | None:
+    """The PostgreSQL database of this pytest-xdist worker (`judgeapp_test_gw0`, …): workers never share tables."""
+    if not url or not worker:
+        return url
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
+
+
+# set by `make test` for the PostgreSQL pass; one database per xdist worker
+TEST_DATABASE_URL = worker_database_url(os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER"))
+
+
+def pytest_configure(config):
+    """Under xdist on PostgreSQL, this worker's own database, made before any test connects."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if TEST_DATABASE_URL and url != TEST_DATABASE_URL:
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+
+        mine = make_url(TEST_DATABASE_URL).database
+        engine = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with engine.connect() as connection:
+            if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": mine}) is None:
+                connection.execute(text(f'CREATE DATABASE "{mine}"'))
+        engine.dispose()
 
 
 def app_config(tmp_path: Path, **overrides) -> dict:

@@ -3,11 +3,13 @@
 # (CJK included, for Japanese and other player names), Chromium for the browser tests, WebKitGTK's WebDriver (its
 # MiniBrowser comes with libwebkit2gtk-4.1-0) and Xvfb for the WebKit tests (tests/browser/test_webkit.py), PostgreSQL
 # for the second test pass, Redis for the login limits shared by several workers (scripts/with-redis.sh), Node for the
-# unit tests of the phone's script (tests/js, run by tests/unit/test_javascript.py). Does nothing
+# unit tests of the phone's script (tests/js, run by tests/unit/test_javascript.py), stress-ng for `make test-loaded`
+# (one core kept busy while the suite runs). Does nothing
 # when all are there.
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
-          chromium webkit2gtk-driver xvfb postgresql redis-server python3-venv poppler-utils nodejs)
+          chromium webkit2gtk-driver xvfb postgresql redis-server python3-venv poppler-utils nodejs
+          stress-ng)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

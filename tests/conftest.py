@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import email
 import email.policy
+import hashlib
 import http.server
 import json
 import os
@@ -12,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from datetime import date
@@ -25,7 +27,35 @@ from judgeapp.extensions import CATALOG_KEY, db, limiter
 ROOT = Path(__file__).resolve().parent.parent
 CATALOG = ROOT / "data" / "infractions.yaml"
 PASSWORD = "correct-horse-battery"
-TEST_DATABASE_URL = os.environ.get("TEST_DATABASE_URL")  # set by `make test` for the PostgreSQL pass
+
+
+def worker_database_url(url: str | None, worker: str | None) -> str | None:
+    """The PostgreSQL database of this pytest-xdist worker (`judgeapp_test_gw0`, …): workers never share tables."""
+    if not url or not worker:
+        return url
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    return base.set(database=f"{base.database}_{worker}").render_as_string(hide_password=False)
+
+
+# set by `make test` for the PostgreSQL pass; one database per xdist worker
+TEST_DATABASE_URL = worker_database_url(os.environ.get("TEST_DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER"))
+
+
+def pytest_configure(config):
+    """Under xdist on PostgreSQL, this worker's own database, made before any test connects."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if TEST_DATABASE_URL and url != TEST_DATABASE_URL:
+        from sqlalchemy import create_engine, text
+        from sqlalchemy.engine import make_url
+
+        mine = make_url(TEST_DATABASE_URL).database
+        engine = create_engine(make_url(url).set(database="postgres"), isolation_level="AUTOCOMMIT")
+        with engine.connect() as connection:
+            if connection.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": mine}) is None:
+                connection.execute(text(f'CREATE DATABASE "{mine}"'))
+        engine.dispose()
 
 
 def app_config(tmp_path: Path, **overrides) -> dict:
@@ -44,6 +74,58 @@ def app_config(tmp_path: Path, **overrides) -> dict:
     }
     config.update(overrides)
     return config
+
+
+def _temporary_files_in_memory() -> None:
+    """Tests' files (their SQLite databases above all) in RAM when the machine has a tmpfs with room, else where
+    tempfile puts them. The app commits with PRAGMA synchronous=FULL, so each commit on a disk waits for an fsync
+    (~7 ms on this machine's disk, far more when six others share it); on tmpfs fsync costs nothing and the app's
+    settings stay as they are. JUDGEAPP_TEST_TMPDIR names another folder; subprocesses (job workers, gunicorn) get
+    TMPDIR likewise."""
+    chosen = os.environ.get("JUDGEAPP_TEST_TMPDIR")
+    if chosen is None:
+        shm = Path("/dev/shm")
+        try:
+            room = os.statvfs(shm)
+            if os.access(shm, os.W_OK) and room.f_bavail * room.f_frsize >= 2 * 1024**3:
+                chosen = str(shm)
+        except OSError:
+            pass
+    if chosen:
+        os.environ["TMPDIR"] = chosen
+        tempfile.tempdir = chosen  # pytest's tmp_path and tempfile read it when first asked
+
+
+_temporary_files_in_memory()
+
+
+def _read_each_catalog_once() -> None:
+    """Every app a test makes reads its catalog through the real parser, once per file content in this process: the
+    parse and its checks are ~40 % of making an app, and a `Catalog` is frozen, so each app of the session shares the
+    one read of the same bytes. A file that fails is read (and fails) again each time; a changed file is read anew.
+    The catalog's own tests (tests/unit) call the loader directly and are not affected."""
+    import judgeapp
+
+    read = judgeapp.load_catalog
+    known: dict[tuple[str, str], object] = {}
+
+    def load_catalog(app) -> None:
+        path = Path(app.config["JUDGEAPP_CATALOG"])
+        try:
+            key = (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
+        except OSError:
+            return read(app)  # the real loader names the problem
+        if key in known:
+            app.extensions[CATALOG_KEY] = known[key]
+        else:
+            read(app)
+            known[key] = app.extensions[CATALOG_KEY]
+        return None
+
+    judgeapp.load_catalog = load_catalog  # create_app calls it by this name
+
+
+_read_each_catalog_once()
 
 
 class MailSink:

@@ -1,14 +1,10 @@
-"""Fixtures for request tests; every test here also runs on PostgreSQL (marked `db`)."""
+"""Fixtures for request tests. Only the tests whose database behaviour can differ on PostgreSQL carry the `db` marker
+and run again there (make test-postgres; the README's Tests section says which kinds): a request test that only reads
+and writes rows through the ORM runs once, on SQLite."""
 
 import pytest
 
 from judgeapp.extensions import db
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "/integration/" in str(item.fspath):
-            item.add_marker(pytest.mark.db)
 
 
 @pytest.fixture

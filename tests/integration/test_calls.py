@@ -202,6 +202,7 @@ def test_the_second_judge_to_take_a_call_is_told_who_has_it(app, calls):
     assert the_call(app, calls["event_id"]).taken_by_id == calls["people"]["floor_judge"][0]
 
 
+@pytest.mark.db
 def test_a_take_sent_from_the_phones_outbox_is_answered_in_json_first_taker_wins(app, calls):
     raise_call(app, calls["links"][7])
     first, second = judge(app, calls["people"], "floor_judge"), judge(app, calls["people"], "other_floor")
@@ -767,6 +768,7 @@ def test_waiting_time_runs_to_the_first_take_and_the_report_and_csv_show_both_ta
     assert row["head judge"] == "Head Judge" and row["head judge took it"] >= row["handed to the head judge"] != ""
 
 
+@pytest.mark.db
 def test_migration_0013_moves_the_head_judges_take_to_its_own_columns_and_back(app, calls):
     """Before it, the head judge's take overwrote the first; upgrading finds the first take in the audit trail."""
     from flask_migrate import downgrade, stamp, upgrade

@@ -114,6 +114,7 @@ def test_users_create_makes_an_organizer_account(app, cli):
     assert again.exit_code == 1 and "already exists" in again.output
 
 
+@pytest.mark.db
 def test_demo_creates_the_demo_open_once(app, cli):
     first = cli("demo", "--password", "demo-password-1")
     assert first.exit_code == 0 and "head@demo.test" in first.output and "demo-password-1" in first.output
@@ -129,6 +130,7 @@ def test_demo_creates_the_demo_open_once(app, cli):
     assert staff == {"organizer@demo.test", "head@demo.test", "floor1@demo.test", "floor2@demo.test"}
 
 
+@pytest.mark.db
 def test_the_demo_also_creates_a_japanese_event_run_by_japanese_speaking_accounts(app, cli):
     from judgeapp.models import Role
 
@@ -152,6 +154,7 @@ def test_the_demo_also_creates_a_japanese_event_run_by_japanese_speaking_account
     assert '<html lang="ja">' in html and "第1ラウンド（全4ラウンド）" in html and "違反を記録" in html
 
 
+@pytest.mark.db
 def test_the_demo_of_make_run_has_an_appeal_waiting_and_a_disqualification_under_investigation(app, cli):
     from judgeapp.models import Appeal, AppealStatus, Incident, IncidentStatus, Investigation, Statement
 
@@ -183,6 +186,7 @@ def empty_database(app):
         db.session.commit()
 
 
+@pytest.mark.db
 def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
     empty_database(app)
     assert cli("init-db").exit_code == 0
@@ -192,6 +196,7 @@ def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
     assert {"users", "user_sessions", "events", "staff_assignments", "players", "rounds", "audit_entries"} <= tables
 
 
+@pytest.mark.db
 def test_migrations_match_the_models_and_downgrade_cleanly(app, cli):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
@@ -207,6 +212,7 @@ def test_migrations_match_the_models_and_downgrade_cleanly(app, cli):
         assert set(inspect(db.engine).get_table_names()) <= {"alembic_version"}
 
 
+@pytest.mark.db
 def test_every_migration_downgrades_and_upgrades_again_step_by_step_keeping_the_data(app, cli, make_user):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
@@ -245,6 +251,7 @@ def test_every_migration_downgrades_and_upgrades_again_step_by_step_keeping_the_
 IMPORTS = Path(__file__).resolve().parent.parent / "data" / "imports"
 
 
+@pytest.mark.db
 def test_import_tournament_creates_the_event_for_the_first_organizer_and_prints_the_summary(app, cli, make_user):
     make_user(organizer=True, name="First Organizer")
     make_user(organizer=True, name="Second Organizer")

@@ -86,6 +86,7 @@ def test_organizer_edits_settings_and_the_change_is_audited(app, client, organiz
 # answer with or without an account: tests/integration/test_accounts.py.
 
 
+@pytest.mark.db
 def test_players_are_added_one_by_one_with_unique_ids(app, client, organizer, make_event):
     event_id = make_event(organizer)
     url = f"/events/{event_id}/players"

@@ -107,6 +107,7 @@ def test_a_floor_judge_logs_a_warning_and_is_told_what_to_say_at_the_table(app, 
     assert incident.status is IncidentStatus.STANDING
 
 
+@pytest.mark.db
 def test_the_same_one_time_key_sent_twice_stores_one_incident_and_one_audit_entry(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     first = log(

@@ -8,6 +8,7 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import pytest
 from flask import url_for
 from sqlalchemy import func, select
 
@@ -43,6 +44,7 @@ def test_the_token_endpoint_names_the_account_and_gives_a_token_the_forms_accept
     assert app.test_client().get("/offline/token").status_code == 401
 
 
+@pytest.mark.db
 def test_a_record_from_the_outbox_is_stored_once_and_answered_in_json(app, floor):
     judge = signed_in(app, floor["people"]["floor_judge"][1])
     uid = floor["people"]["floor_judge"][0]

@@ -23,6 +23,9 @@ from judgeapp.models import (
 from tests.conftest import csrf_token
 from tests.integration.test_incidents import log, signed_in, text
 
+# Unique indexes over (event, kind, key) and the key's column length: constraints PostgreSQL enforces its own way.
+pytestmark = pytest.mark.db
+
 KEY = "same-key-on-two-phones-0001"
 PAIRINGS = "1,P-002,P-004\n2,P-001,P-003\n"
 

@@ -100,6 +100,7 @@ def test_bad_time_extensions_come_back_with_a_message(app, floor, fields, messag
 # ---- the round clock -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.db
 def test_the_round_clock_lists_tables_with_time_latest_end_first(app, floor):
     app.config["JUDGEAPP_TIMEZONE"] = "UTC"
     judge = signed_in(app, floor["people"]["floor_judge"][1])

@@ -1,4 +1,5 @@
-"""Security tests: request-level, so they run on SQLite and again on PostgreSQL (marked `db`)."""
+"""Security tests, request-level, on SQLite; the ones whose outcome rests on the database (two clients at once, hostile
+and fuzzed values stored as typed, numbers at the column's bounds) carry `db` and run again on PostgreSQL."""
 
 import pytest
 from sqlalchemy import select
@@ -16,12 +17,6 @@ ROLES = [
     "head_judge",
     "organizer",
 ]
-
-
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "/security/" in str(item.fspath):
-            item.add_marker(pytest.mark.db)
 
 
 @pytest.fixture

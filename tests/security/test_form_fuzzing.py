@@ -4,6 +4,7 @@ with a valid CSRF token, signed in with every role at the event, so the payloads
 import io
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -84,6 +85,7 @@ def payloads():
     return st.dictionaries(st.sampled_from(field_names()), value, max_size=14)
 
 
+@pytest.mark.db
 def test_no_form_payload_produces_a_server_error(app, world, give_role):
     users, args = world
     client, token = with_every_role(app, give_role, args["event_id"], users["organizer"])

@@ -159,6 +159,7 @@ def field_error(response, field: str) -> str:
     return found.group(1).strip() if found else ""
 
 
+@pytest.mark.db
 @pytest.mark.parametrize("value", ODD_NUMBERS)
 def test_a_number_field_refuses_nan_infinity_exponents_and_huge_numbers_with_a_field_error(app, judge_at, value):
     from sqlalchemy import func, select
@@ -177,6 +178,7 @@ def test_a_number_field_refuses_nan_infinity_exponents_and_huge_numbers_with_a_f
         assert db.session.scalar(select(func.count()).select_from(TimeExtension)) == before
 
 
+@pytest.mark.db
 @pytest.mark.parametrize("value", ["2.5", "2,5", " 3 ", "+4"])
 def test_a_number_field_takes_plain_numbers_as_typed_on_a_phone(app, judge_at, value):
     client, event_id, _ = judge_at
@@ -184,6 +186,7 @@ def test_a_number_field_takes_plain_numbers_as_typed_on_a_phone(app, judge_at, v
     assert response.status_code == 302, field_error(response, "taken_minutes")
 
 
+@pytest.mark.db
 @pytest.mark.parametrize("value", ["NaN", "Infinity", "1e999", "9" * 5000, "٣"])
 def test_number_fields_of_every_form_refuse_odd_numbers_without_a_500(app, judge_at, value):
     """The incident, deck check, table picking and event settings forms have number fields too."""

@@ -6,6 +6,7 @@ import io
 import re
 import subprocess
 
+import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
@@ -41,6 +42,7 @@ def assert_inert(html: str, where: str):
         assert c not in html, f"{where}: control character {c!r}"
 
 
+@pytest.mark.db
 def test_hostile_text_in_every_free_text_field_is_stored_as_typed_and_inert_in_pages_pdf_and_csv(
     app, make_user, tmp_path, audit_watch, job_worker
 ):

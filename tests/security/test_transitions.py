@@ -17,6 +17,9 @@ from tests.integration.test_incidents import log, signed_in, text
 from tests.integration.test_investigations import statement
 from tests.integration.test_time_and_deck_checks import start_check
 
+# Row locks and transactions under two clients at once: what PostgreSQL does differently from SQLite.
+pytestmark = pytest.mark.db
+
 
 def post(client, url, form_page="/account/password", **data):
     return client.post(url, data={"csrf_token": csrf_token(client, form_page), **data})

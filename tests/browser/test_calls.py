@@ -74,6 +74,16 @@ def test_a_players_call_reaches_the_judges_queue_without_a_reload_and_becomes_th
     shot(phone, "72-judge-queue-with-the-call")
 
     second.goto(f"{live_server}/events/1/calls")  # the second judge's queue, before anyone takes it
+    # ...and not refreshed before their tap (a slow venue network): the list's own updates (GET fetches, every few
+    # seconds) are held back, so the queue is stale for certain, not only when the tap beats the next refresh
+    second.route(
+        f"{live_server}/events/1/calls*",
+        lambda route: (
+            route.abort()
+            if route.request.method == "GET" and route.request.resource_type == "fetch"
+            else route.continue_()
+        ),
+    )
     phone.get_by_role("button", name="I'll take it").click()
     phone.locator("#call-state").get_by_text("Taken").wait_for()
     assert "Nguyen Van An vs Tran Thi Mai" in phone.locator("dl.facts").inner_text()  # the pairings' players
@@ -81,6 +91,7 @@ def test_a_players_call_reaches_the_judges_queue_without_a_reload_and_becomes_th
 
     second.get_by_role("button", name="I'll take it").click()  # a stale queue: someone was quicker
     second.get_by_text("Fatima Floor took the call at table 7 first").wait_for()
+    second.unroute(f"{live_server}/events/1/calls*")
     shot(second, "74-second-judge-told-who-has-it")
 
     player.get_by_text("A judge is coming to table 7.").wait_for(timeout=15_000)  # updated in place, no reload

@@ -47,6 +47,7 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "events.upload_policy": ("organizer", "settings"),
     "events.staff": ("organizer", "staff"),
     "events.players": ("organizer", "import-pairings"),
+    "events.correct_player": ("organizer", "import-pairings"),
     "events.import_step": ("organizer", "import-pairings"),
     "events.job": ("organizer", "import-pairings"),
     "calls.links": ("organizer", "call-links"),
@@ -55,6 +56,7 @@ HELP_FOR: dict[str, tuple[str, str]] = {
     "postevent.player_history": ("organizer", "report"),
     # the player at the table
     "calls.table": ("player", "call-a-judge"),
+    "calls.division_table": ("player", "call-a-judge"),
 }
 
 # Endpoints that are no page of their own (files, JSON, the worker), or are read before signing in, where the guide
@@ -78,6 +80,8 @@ NO_HELP = frozenset(
         "offline.manifest",
         "offline.service_worker",
         "offline.token",
+        "offline.finder",  # the policy's search words (JSON)
+        "offline.event_finder",
     }
 )
 

@@ -5,7 +5,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import StaffAssignment
+from judgeapp.models import Division, StaffAssignment
 
 ROLES = [
     "signed_out",
@@ -32,7 +32,9 @@ def world(app, make_user, make_event, give_role):
     with app.app_context():
         assignment_id = db.session.scalar(select(StaffAssignment.id).where(StaffAssignment.event_id == event_id))
         objects = floor_objects(app, event_id, users["floor_judge"][0], users["head_judge"][0])
+        division_id = db.session.scalar(select(Division.id).where(Division.event_id == event_id))
     args = {
+        "division_id": division_id,  # the event's one division (a division's table link names it)
         "event_id": event_id,
         "other_event_id": other_event_id,
         "assignment_id": assignment_id,

@@ -65,11 +65,14 @@ NOT_EVENT_ROUTES = {
     ("offline.page", "GET"): EVERYONE,
     ("offline.token", "GET"): ANY_SIGNED_IN,  # the account's own (tests/integration/test_offline)
     ("offline.copy", "GET"): ANY_SIGNED_IN,
+    ("offline.finder", "GET"): ANY_SIGNED_IN,  # a shipped policy's search words (an uploaded one's: event_finder)
     ("offline.changed", "GET"): ANY_SIGNED_IN,  # when the staffed events last changed (tests/integration/test_offline)
     # a table's call link needs no account, and the link is the credential: the matrix's made-up signature is "not
     # found" for everyone (real links, closed events and limits: tests/integration/test_calls.py)
     ("calls.table", "GET"): {r: 404 for r in ROLES},
     ("calls.table", "POST"): {r: 404 for r in ROLES},
+    ("calls.division_table", "GET"): {r: 404 for r in ROLES},  # a division's table link: the same, signed with it
+    ("calls.division_table", "POST"): {r: 404 for r in ROLES},
     ("calls.waiting", "GET"): ANY_SIGNED_IN,
     # a staff invitation is answered by the invited account alone: one that is not theirs is "not found" for everyone
     # (the invited person's own answers, and the states: tests/integration/test_account_findings.py)
@@ -136,8 +139,8 @@ def build_world(app):
     from judgeapp.events import services as events
     from judgeapp.incidents import services as incidents
     from judgeapp.investigations import services as investigations
+    from judgeapp.models import Division, StaffAssignment, User
     from judgeapp.models import Role as StaffRole
-    from judgeapp.models import StaffAssignment, User
 
     with app.app_context():
         db.drop_all()
@@ -385,6 +388,7 @@ def build_world(app):
             "upload_id": upload.id,
             "table": 11,
             "sig": "made-up-signature",
+            "division_id": db.session.scalar(select(Division.id).where(Division.event_id == event.id)),
             **rendered,
             "invitation_id": 999999,
             "answer": "accept",

@@ -171,10 +171,10 @@ def finder_url(event) -> str:
 
 
 def _finder_answer(data: bytes, digest: str) -> Response:
-    """The file; kept a year by the browser at the address that names its content, revalidated at any other."""
+    """The file; kept a year by the browser at the address that names its content, stored nowhere at any other."""
     response = Response(data, mimetype="application/json")
     private = IMMUTABLE.replace("public", "private")  # for signed-in judges only: no shared cache keeps it
-    response.headers["Cache-Control"] = private if request.args.get("v") == digest else "no-cache"
+    response.headers["Cache-Control"] = private if request.args.get("v") == digest else "no-store"
     return response
 
 

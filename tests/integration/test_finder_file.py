@@ -47,7 +47,7 @@ def test_one_file_per_policy_version_whatever_the_event_and_another_version_is_n
     url = FINDER_RE.search(form_page(judge, floor["event_id"])).group(1)
     assert str(floor["event_id"]) not in url.split("?")[0]  # named by the policy: every event of it shares the file
     stale = judge.get(url.split("?")[0] + "?v=000000000000")
-    assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-cache"
+    assert stale.status_code == 200 and stale.headers["Cache-Control"] == "no-store"
     assert app.test_client().get(url).status_code == 401  # for signed-in judges only
     assert judge.get("/offline/finder/no-such-policy.json").status_code == 404
 

@@ -40,6 +40,7 @@ def world(app, make_user, make_event, give_role):
         "assignment_id": assignment_id,
         "policy_id": "bushiroad-afr",
         "kind": "incidents",
+        "guide": "floor-judge",  # a Help page (judgeapp/help)
         **objects,
     }
     return users, args
@@ -151,6 +152,10 @@ def floor_objects(app, event_id, floor_id, head_id):
     return {
         "table": 1,
         "sig": calls.signature(key, event.id, 1),  # table 1's real call link (call #1 is table 2's)
+        # the same table's link naming the event's division (url_of gives it to calls.division_table)
+        "division_sig": calls.signature(
+            key, event.id, 1, db.session.scalar(select(Division.id).where(Division.event_id == event.id))
+        ),
         "invitation_id": invited.id,
         "answer": "accept",
         "number": logged.incident.number,
@@ -186,6 +191,8 @@ def url_of(app, rule, args: dict, **overrides) -> str:
     from flask import url_for
 
     values = {**args, **overrides}
+    if rule.endpoint == "calls.division_table" and "division_sig" in values and "sig" not in overrides:
+        values["sig"] = values["division_sig"]
     with app.test_request_context():
         return url_for(rule.endpoint, **{k: v for k, v in values.items() if k in rule.arguments})
 

@@ -99,34 +99,22 @@ def read(data: bytes) -> TournamentFile:
         return clean_text(cells[i]) if i is not None and i < len(cells) else None
 
     file = TournamentFile(format="melee")
-    if kind == "standings":
+    if kind in ("standings", "standings-2023"):  # one row per player (per phase in 2023): the same reading
+        older = kind == "standings"
+        name_of = _standings_name if older else _standings_2023_name
         file.fields = ("name", "code")
         for line, cells in table[1:]:
             where = Where("line", line)
-            user_id = cell(cells, "TeamPlayers1ID")
+            user_id = cell(cells, "TeamPlayers1ID" if older else "PlayerId")
             code = cell(cells, "TeamId") or user_id
             if code is None:
                 file.reject(where, gettext("the player ID (TeamId) is blank"))
                 continue
             platform = {"melee": user_id} if user_id and user_id != code else {}
-            if asmo := cell(cells, "TeamPlayers1AsmoConnectId"):
+            if older and (asmo := cell(cells, "TeamPlayers1AsmoConnectId")):
                 platform["asmodee"] = asmo
             file.players.append(
-                FilePlayer(name=_standings_name(cell, cells) or "", code=code, where=where, platform_ids=platform)
-            )
-        return finish(file, same_player_again=True)
-    if kind == "standings-2023":
-        file.fields = ("name", "code")
-        for line, cells in table[1:]:
-            where = Where("line", line)
-            user_id = cell(cells, "PlayerId")
-            code = cell(cells, "TeamId") or user_id
-            if code is None:
-                file.reject(where, gettext("the player ID (TeamId) is blank"))
-                continue
-            platform = {"melee": user_id} if user_id and user_id != code else {}
-            file.players.append(
-                FilePlayer(name=_standings_2023_name(cell, cells) or "", code=code, where=where, platform_ids=platform)
+                FilePlayer(name=name_of(cell, cells) or "", code=code, where=where, platform_ids=platform)
             )
         return finish(file, same_player_again=True)
 

@@ -276,8 +276,16 @@ class Throttled:
         self.page_session.send("Network.emulateNetworkConditions", conditions)
         self.browser_session = browser.new_browser_cdp_session()
         self.workers = 0
+        # this page's own worker: its origin and its browser context (an earlier test's worker, of another server or a
+        # closed context, may linger in the shared browser a while)
+        origin = "/".join(page.url.split("/", 3)[:3]) + "/"
+        own = self.page_session.send("Target.getTargetInfo")["targetInfo"]["browserContextId"]
         for target in self.browser_session.send("Target.getTargets")["targetInfos"]:
-            if target["type"] == "service_worker" and target["url"].startswith(page.url.split("/", 3)[0]):
+            if (
+                target["type"] == "service_worker"
+                and target["url"].startswith(origin)
+                and target.get("browserContextId") == own
+            ):
                 session = self.browser_session.send(
                     "Target.attachToTarget", {"targetId": target["targetId"], "flatten": False}
                 )["sessionId"]

@@ -161,7 +161,9 @@ render();
 var syncing = null;
 function sync(force) {
   if (!user) return Promise.resolve(null);
-  if (syncing) return force ? syncing.then(function () { return sync(force); }) : syncing;
+  // A forced send (a form just saved) waits for the one under way, then sends again. The one under way may already
+  // have taken the new record (it lists the outbox after its token comes): what either send learnt is the outcome.
+  if (syncing) return force ? syncing.then(function (first) { return sync(force).then(function (second) { return both(first, second); }); }) : syncing;
   if (!force && !navigator.onLine) return Promise.resolve(null);
   syncing = syncNow().then(function (outcome) {
     syncing = null; unreachable = !!(outcome && outcome.offline); render();
@@ -171,6 +173,23 @@ function sync(force) {
   return syncing;
 }
 Outbox.syncFromPage = sync;
+function both(first, second) {
+  if (!first || !second) return second || first;
+  var results = Object.assign({}, first.results, second.results);
+  return Object.assign({}, second, { sent: (first.sent || 0) + (second.sent || 0), results: results });
+}
+// What became of one record: this page's sends say it; else the phone's own record of it, for a record sent or refused
+// by a send this page did not start (another tab's): refused, it is in the outbox as such; sent, it is in `sent`.
+function outcomeOf(key, outcome) {
+  var result = outcome && outcome.results && outcome.results[key];
+  if (result || !outcome || outcome.signedOut) return Promise.resolve(result);
+  return Promise.all([Outbox.get(key), Outbox.sent(user)]).then(function (got) {
+    var waiting = got[0], sent = got[1].filter(function (r) { return r.key === key; })[0];
+    if (waiting && waiting.state === "rejected") return { rejected: true };
+    if (!waiting && sent && sent.url) return { ok: true, answer: { url: sent.url } };
+    return undefined;
+  }).catch(function () { return undefined; });
+}
 
 // The offline copy of the judge's events; the form pages it lists are fetched into the phone's page cache. One tab
 // at a time (Web Locks): pages opened in quick succession ask the server for the copy once.
@@ -291,7 +310,9 @@ document.addEventListener("submit", function (event) {
         return late;
       });
     }).then(function (outcome) {
-      var result = outcome && outcome !== late && outcome.results[key];
+      return outcome === late ? [outcome, undefined] : outcomeOf(key, outcome).then(function (result) { return [outcome, result]; });
+    }).then(function (got) {
+      var outcome = got[0], result = got[1];
       if (result && result.ok) {  // stored: the form's draft goes now, not when the next page loads (it may not)
         form.dispatchEvent(new CustomEvent("outbox:sent", { detail: record }));
         location.assign(result.answer.url);

@@ -181,6 +181,22 @@ function fetchAndKeep(path) {
   return fetching[path];
 }
 
+// Whose phone this is, before any page is copied for the page that asks. A judge who signs in while this worker still
+// installs (a first visit: judges sign in at once) gets the page after signing in from the network, not through this
+// worker, which so knows no account, or only the signed-out login page's: the pages it copied would all be refused,
+// and fetched again later (issue 36, the sign-in race). The server says which account this browser's cookie is:
+// only when the worker knows no signed-in account, and never taken from the page's word.
+function learnAccount(asked) {
+  return phoneAccount().then(function (account) {
+    if (signedIn(account) || !signedIn(asked)) return account;
+    return fetch("/offline/token", { credentials: "same-origin", cache: "no-store", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        var told = accountOf(response);
+        return told ? setPhoneAccount(told).then(function () { return told; }) : account;
+      }).catch(function () { return account; });
+  });
+}
+
 self.addEventListener("message", function (event) {
   var data = event.data;
   if (data && data.type === "fresh?") {  // the browser tests ask what is taken as current
@@ -209,7 +225,7 @@ self.addEventListener("message", function (event) {
     }
   });
   var mine = null;
-  event.waitUntil(phoneAccount().then(function (account) {
+  event.waitUntil(learnAccount(data.account).then(function (account) {
     if (account === data.account && data.checked > postedAt) {
       mine = fresh = { account: account, checked: data.checked, until: data.until, urls: (data.current || []).slice() };
     }

@@ -13,13 +13,17 @@ from judgeapp.extensions import db
 from judgeapp.models import Incident
 from tests.browser.conftest import DEMO_PASSWORD, PHONE, shot
 from tests.browser.traffic import (
+    COPY_SAVED,
     LATER_PAGES,
+    PAGES_KEPT,
     SLOW_3G,
     CountedServer,
     Throttled,
+    Visit,
     cold_visit,
     fill_incident,
     later_page,
+    quiet,
     settle,
 )
 from tests.conftest import app_config
@@ -125,3 +129,32 @@ def test_the_quick_reference_finds_a_judges_words_from_the_finder_file_the_phone
         timeout=30_000,
     )
     shot(fresh_phone, "network-reference-finder-offline")
+
+
+def test_a_judge_who_signs_in_before_the_apps_worker_is_installed_still_downloads_each_page_once(counted, fresh_phone):
+    """Issue 36, the sign-in race: the worker's script is held until the judge has signed in, so neither the sign-in nor
+    the page after it passes through the worker, which learns whose phone it is from the server before it copies
+    the event's pages (each kept for that account, and taken as current: not downloaded again)."""
+    held = []
+    fresh_phone.context.route("**/sw.js", lambda route: held.append(route))
+    start = counted.traffic.mark()
+    fresh_phone.goto(f"{counted.url}/login")
+    fresh_phone.get_by_label("Email").fill("floor1@demo.test")
+    fresh_phone.get_by_label("Password").fill(DEMO_PASSWORD)
+    fresh_phone.get_by_role("button", name="Log in").click()
+    fresh_phone.wait_for_url(f"{counted.url}/")
+    assert held, "the worker's script was asked for before the sign-in"
+    assert fresh_phone.evaluate("navigator.serviceWorker.controller") is None  # not through the worker
+    held[0].continue_()
+    fresh_phone.context.unroute("**/sw.js")
+    settle(fresh_phone, COPY_SAVED)
+    settle(fresh_phone, PAGES_KEPT)
+    fresh_phone.goto(f"{counted.url}/events/1")
+    fresh_phone.goto(f"{counted.url}/events/1/incidents/new")
+    quiet(fresh_phone)
+    visit = Visit(counted.traffic.since(start))
+    # The home page after signing in came from the network before the worker ran, so its copy is fetched once more;
+    # every other page once. (Static files are left out here: Playwright's routing of sw.js turns the browser's HTTP
+    # cache off, so the worker's install fetches them again; the cold visit above checks them.)
+    assert visit.pages_twice() == {"/": 2}, visit.table()
+    assert {"/events/1", "/events/1/incidents/new"} <= {a.path for a in visit.answers}

@@ -29,7 +29,7 @@ test: setup lint docs test-sqlite test-postgres
 # The documentation site (docs/, mkdocs.yml) into site/ (git-ignored), in seconds. --strict: a broken link, a missing
 # page or an anchor that is not there fails the build (mkdocs.yml, validation). Read it with `.venv/bin/mkdocs serve`.
 docs: $(STAMP)
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The code's own checks, in seconds: ruff's lint rules and its formatting, then mypy (strict for the pure domain and
 # the access rules; see [tool.ruff] and [tool.mypy] in pyproject.toml).

@@ -16,7 +16,7 @@ ADDED = {
 }
 
 
-def on_files(files: Files, config) -> Files:  # noqa: ANN001 (MkDocs' config object)
+def on_files(files: Files, config) -> Files:
     for folder, (source, pattern) in ADDED.items():
         for path in sorted(source.glob(pattern)):
             name = "bench-results.md" if path.name == "RESULTS.md" else path.name

@@ -16,9 +16,7 @@ from judgeapp.infractions.loader import parse_catalog
 GUIDE = Path(__file__).resolve().parents[2] / "docs" / "policies" / "language.md"
 TEXT = GUIDE.read_text(encoding="utf-8")
 POLICIES = re.findall(r"```yaml\n(policies:\n.*?)```", TEXT, flags=re.S)
-COMMANDS = re.findall(
-    r"^JUDGEAPP_CATALOG=\S+ flask --app wsgi penalty suggest ([^\n]+)\n# ([^\n]+)$", TEXT, flags=re.M
-)
+COMMANDS = re.findall(r"^JUDGEAPP_CATALOG=\S+ flask --app wsgi penalty suggest ([^\n]+)\n# ([^\n]+)$", TEXT, flags=re.M)
 
 
 def holds(got: Any, want: Any) -> bool:

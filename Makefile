@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 LOCK := requirements.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps lint test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots
+.PHONY: run serve test setup lock system-deps lint docs test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
@@ -18,13 +18,18 @@ run: setup
 	trap 'kill -TERM $$worker 2>/dev/null; wait $$worker' EXIT INT TERM; \
 	$(BIN)/flask --app wsgi run --host 127.0.0.1 --port 5000
 
-# The production shape on this machine (README, Production): gunicorn with gunicorn.conf.py on 127.0.0.1:8000,
+# The production shape on this machine (docs/operators/production.md): gunicorn with gunicorn.conf.py on 127.0.0.1:8000,
 # the database migrated first, login limits in Redis (REDIS_URL or RATELIMIT_STORAGE_URI, else a throw-away local one),
 # and the job worker beside gunicorn (scripts/serve.sh), stopped with it.
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-test: setup lint test-sqlite test-postgres
+test: setup lint docs test-sqlite test-postgres
+
+# The documentation site (docs/, mkdocs.yml) into site/ (git-ignored), in seconds. --strict: a broken link, a missing
+# page or an anchor that is not there fails the build (mkdocs.yml, validation). Read it with `.venv/bin/mkdocs serve`.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The code's own checks, in seconds: ruff's lint rules and its formatting, then mypy (strict for the pure domain and
 # the access rules; see [tool.ruff] and [tool.mypy] in pyproject.toml).
@@ -61,7 +66,7 @@ test-sqlite:
 	scripts/with-redis.sh $(BIN)/pytest tests/load
 
 # The PostgreSQL pass runs only the tests marked `db`: those whose outcome rests on what PostgreSQL does differently
-# from SQLite (README, Tests: locks and two clients at once, unique indexes, types and a column's bounds, migrations,
+# from SQLite (docs/contributing/tests.md: locks and two clients at once, unique indexes, types and a column's bounds, migrations,
 # ordering, the imports' bulk writes, the services that lock rows, the load tests), not every request test again.
 test-postgres:
 	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-100} scripts/with-redis.sh scripts/with-postgres.sh \
@@ -116,4 +121,4 @@ bench: setup
 	$(BIN)/python bench/all.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/artifacts
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache tests/artifacts site

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One backup of the database DATABASE_URL names (default: SQLite in instance/) into DIR (default: backups/), named
 # by the UTC time, then delete the copies there older than JUDGEAPP_BACKUP_DAYS days (default 14). Run it from a
-# timer (README, Production); it is safe while judges keep logging.
+# timer (docs/operators/production.md, the recipe); it is safe while judges keep logging.
 #   SQLite: `flask backup` (SQLite's online backup API, integrity-checked, renamed into place when complete).
 #   PostgreSQL: pg_dump --format=custom (one consistent snapshot), renamed into place when complete.
 # Python: JUDGEAPP_PYTHON (default .venv/bin/python).

@@ -1,5 +1,5 @@
 """Fixtures for request tests. Only the tests whose database behaviour can differ on PostgreSQL carry the `db` marker
-and run again there (make test-postgres; the README's Tests section says which kinds): a request test that only reads
+and run again there (make test-postgres; docs/contributing/tests.md says which kinds): a request test that only reads
 and writes rows through the ORM runs once, on SQLite."""
 
 import pytest

@@ -273,7 +273,7 @@ def test_the_backup_script_keeps_a_restorable_copy_and_deletes_copies_older_than
     assert done.returncode == 0, done.stderr
     copies = sorted(p for p in folder.iterdir() if p.name.startswith("judgeapp-"))
     assert not old.exists() and keep.exists() and len(copies) == 1, done.stdout
-    if copies[0].suffix == ".sqlite3":  # restore = put this file where DATABASE_URL points (README)
+    if copies[0].suffix == ".sqlite3":  # restore = put this file where DATABASE_URL points (docs/operators/backups.md)
         with sqlite3.connect(copies[0]) as restored:
             assert restored.execute("SELECT count(*) FROM users WHERE email = ?", (email,)).fetchone() == (1,)
         restored.close()

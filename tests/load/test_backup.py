@@ -14,7 +14,7 @@ from tests.load.harness import Tally, check_database, run_judges
 def test_backup_taken_while_judges_log_incidents_restores_to_a_consistent_database(app, staffing, server, tmp_path):
     url = app.config["SQLALCHEMY_DATABASE_URI"]
     if not url.startswith("sqlite"):
-        pytest.skip("PostgreSQL is backed up with pg_dump (README)")
+        pytest.skip("PostgreSQL is backed up with pg_dump (docs/operators/backups.md)")
     tally = Tally()
     writers = threading.Thread(target=run_judges, args=(server.url, staffing, tally), kwargs={"seconds": 12})
     writers.start()
@@ -37,7 +37,7 @@ def test_backup_taken_while_judges_log_incidents_restores_to_a_consistent_databa
     assert "integrity check ok" in done.stdout
     assert during > before, "the writes went on while the backup ran"
 
-    restored = tmp_path / "restored.sqlite3"  # restoring is copying the file into place (README)
+    restored = tmp_path / "restored.sqlite3"  # restoring is copying the file into place (docs/operators/backups.md)
     shutil.copy(copy, restored)
     from judgeapp import create_app
 

@@ -1,7 +1,7 @@
 """`make serve`'s command line (scripts/serve.sh: migrate, then gunicorn -c gunicorn.conf.py) answers as the
-README's production recipe says: compressed pages, versioned static files cached for a year, the HTTPS proxy's headers
-believed (JUDGEAPP_PROXY_HOPS=1) for the scheme and the client's address, login limits counted in Redis, and a judge
-logs in.
+production recipe (docs/operators/production.md) says: compressed pages, versioned static files cached for a year, the
+HTTPS proxy's headers believed (JUDGEAPP_PROXY_HOPS=1) for the scheme and the client's address, login limits counted
+in Redis, and a judge logs in.
 
 Always on a new SQLite file (what `make serve` uses by default, migrated from nothing by the script itself); the
 PostgreSQL pass skips it, as the only difference there is the DATABASE_URL the script passes on.

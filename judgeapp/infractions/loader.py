@@ -290,6 +290,7 @@ class RawRepeatRule(_Strict):
     group: list[str] = []
     applies_to: list[str] = []
     prior_ranks: list[str] = []
+    upgrades: list[str] = []  # the rule upgrades only a penalty of these ranks (the default's); empty: any
     window: Annotated[RepeatScope, Field(strict=False)]
     from_count: int = Field(default=2, ge=2)
     result: Annotated[UpgradeResult, Field(strict=False)]
@@ -519,6 +520,8 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             errs.append(((*rpath, "group"), "a group is given exactly when the rule counts a group (counts: group)"))
         for i, r in enumerate(rule.prior_ranks):
             known_rank(r, (*rpath, "prior_ranks", i))
+        for i, r in enumerate(rule.upgrades):
+            known_rank(r, (*rpath, "upgrades", i))
         for i, r in enumerate(rule.ladder):
             known_rank(r, (*rpath, "ladder", i))
         for field in ("rank", "cap", "range_to"):
@@ -830,6 +833,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 group=frozenset(r.group),
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),
+                upgrades=frozenset(r.upgrades),
                 levels=frozenset(numbers(r.levels)),
                 names=_names(r.names),
                 sections=_names(r.sections),

@@ -218,7 +218,7 @@ class RepeatRule(Named):
     group: frozenset[str] = frozenset()  # codes and sub-sections, for Counts.GROUP
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
-    upgrades: frozenset[str] = frozenset()  # only a default of these ranks is upgraded ("the second Warning"); empty: any
+    upgrades: frozenset[str] = frozenset()  # only a default of these ranks is upgraded; empty: any rank
     levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
     names: Names = field(default=NO_NAMES, compare=False)  # `name` in other languages
     sections: Names = field(default=NO_NAMES, compare=False)  # `section` in other languages

@@ -94,9 +94,7 @@ def test_recommended_starting_penalty_is_the_same_at_every_event(policy, code, l
 
 
 @pytest.mark.parametrize("minutes, rank", TARDINESS, ids=[f"5.2.1 {m} min" for m, _ in TARDINESS])
-def test_tardiness_by_minutes_late_under_5_is_a_warning_5_to_10_a_game_loss_over_10_a_match_loss(
-    policy, minutes, rank
-):
+def test_tardiness_by_minutes_late_under_5_is_a_warning_5_to_10_a_game_loss_over_10_a_match_loss(policy, minutes, rank):
     for level in LEVELS:
         assert answer(policy, level, "5.2.1", minutes_late=minutes).suggested.id == rank
 
@@ -120,7 +118,9 @@ def test_a_warning_or_caution_needs_no_confirmation_3_2(policy, code):
         assert answer(policy, level, code).confirmation is None
 
 
-@pytest.mark.parametrize("code", ["5.1.1-severe", "5.3.1-major", "5.5.1-major", "5.5.1-severe", "5.6.1-major", "5.7-severe"])
+@pytest.mark.parametrize(
+    "code", ["5.1.1-severe", "5.3.1-major", "5.5.1-major", "5.5.1-severe", "5.6.1-major", "5.7-severe"]
+)
 def test_above_a_warning_the_head_judge_or_an_assistant_confirms_4_1_1_1(policy, code):
     for level in LEVELS:
         conf = answer(policy, level, code).confirmation

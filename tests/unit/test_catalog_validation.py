@@ -296,6 +296,18 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
             "List should have at least 1 item",
         ),
         (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    time_cap: {minutes: 16, levels: [3], section: C}\n",
+            "time_cap.levels[0]",
+            "3 is not a level of this policy",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    time_cap: {minutes: 0, section: C}\n",
+            "time_cap.minutes",
+            "Input should be greater than or equal to 1",
+        ),
+        (
             "result: up, section:",
             "result: up, upgrades: [yellow_card], section:",
             "repeat_rules[0].upgrades[0]",

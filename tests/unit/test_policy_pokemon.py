@@ -161,3 +161,9 @@ def test_cheating_is_never_escalated_or_offered_5_4(policy):
 def test_time_extensions_cite_4_4_and_name_the_16_minute_cap(policy):
     (rule,) = policy.time_rules
     assert rule.section == "4.4" and "16 minutes" in rule.summary
+
+
+def test_time_given_back_is_capped_at_16_minutes_a_round_only_at_regional_championships_and_above_4_4(policy):
+    cap = policy.time_cap_at(policy.level(REGIONALS).number)
+    assert (cap.minutes, cap.section) == (16, "4.4")
+    assert policy.time_cap_at(policy.level(LEAGUE).number) is None

@@ -6,12 +6,13 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
 from ..choices import catalog_name, catalog_text
 from ..errors import FieldError
+from ..extensions import event_policy
 from ..incidents.services import LogResult, check_minutes, check_table, started_round
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
@@ -38,11 +39,14 @@ def record_extension(
     paused_to: datetime | None = None,
     extra_turns: int | None = None,
     now: datetime | None = None,
+    field_name: str = "minutes",
 ) -> TimeExtension:
-    """Store minutes (and any extra turns) given back to one table (once per key), with an audit entry."""
+    """Store minutes (and any extra turns) given back to one table (once per key), with an audit entry. Refused at
+    `field_name` when it would take the table past the policy's cap for a round (Play! Pokémon 4.4)."""
     existing = by_key(session, TimeExtension, key, scope=event.id)
     if existing is not None:
         return existing
+    check_time_cap(session, event, rnd, table, minutes, field_name)
     ext = TimeExtension(
         event_id=event.id,
         client_key=key,
@@ -79,6 +83,34 @@ def record_extension(
     return ext
 
 
+def check_time_cap(session: Session, event: Event, rnd: Round, table: int, minutes: int, field_name: str) -> None:
+    """Refuse minutes that would give one table more time back in a round than the event's policy allows in all."""
+    cap = event_policy(event).time_cap_at(event.level)
+    if cap is None or not minutes:
+        return
+    already = (
+        session.scalar(
+            select(func.sum(TimeExtension.minutes)).where(
+                TimeExtension.round_id == rnd.id,
+                TimeExtension.table_number == table,
+                TimeExtension.voided_at.is_(None),
+            )
+        )
+        or 0
+    )
+    if already + minutes > cap.minutes:
+        raise FieldError(
+            field_name,
+            _(
+                "The policy allows no more than %(cap)s minutes in all per table in a round (%(section)s); "
+                "%(given)s already given.",
+                cap=cap.minutes,
+                section=cap.section,
+                given=already,
+            ),
+        )
+
+
 def give_time_for_incident(session: Session, *, actor: User, event: Event, result: LogResult) -> TimeExtension | None:
     """The minutes a judge gave back on the incident form: their own record, linked to the incident, with what the
     call stopwatch says the match is owed. Called by whoever logs the incident, in the same transaction."""
@@ -98,6 +130,7 @@ def give_time_for_incident(session: Session, *, actor: User, event: Event, resul
         incident=incident,
         proposed=result.owed.minutes if result.owed and result.owed.rule else None,
         adjust_reason=result.adjust_reason,
+        field_name="extension",
         paused_from=incident.call_started_at,
         paused_to=result.call_ended if incident.call_started_at else None,
         now=incident.created_at,

@@ -218,6 +218,7 @@ class RepeatRule(Named):
     group: frozenset[str] = frozenset()  # codes and sub-sections, for Counts.GROUP
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
+    upgrades: frozenset[str] = frozenset()  # only a default of these ranks is upgraded; empty: any rank
     levels: frozenset[int] = frozenset()  # the levels it holds at; empty: every level
     names: Names = field(default=NO_NAMES, compare=False)  # `name` in other languages
     sections: Names = field(default=NO_NAMES, compare=False)  # `section` in other languages
@@ -225,6 +226,15 @@ class RepeatRule(Named):
 
     def section_in(self, lang: str | None) -> str:
         return self.sections.get(lang) or self.section
+
+
+@dataclass(frozen=True)
+class TimeCap:
+    """At most `minutes` given back to one table in a round, in all, at `levels` (empty: every level)."""
+
+    minutes: int
+    section: str
+    levels: frozenset[int] = frozenset()
 
 
 class ConfirmedBy(str, Enum):
@@ -396,6 +406,7 @@ class Policy(Named):
     unnamed_penalties: UnnamedPenalties | None = None
     event_settings: EventSettings | None = None
     confirmations: tuple[Confirmation, ...] = ()
+    time_cap: TimeCap | None = None  # the most time a table may get back in a round (Play! Pokémon 4.4)
     names: Names = field(default=NO_NAMES, compare=False)
     name_sources: tuple[tuple[str, str], ...] = ()  # per language: where the names in it come from
     texts: Texts = field(default=NO_TEXTS, compare=False)  # `source` in other languages
@@ -459,6 +470,10 @@ class Policy(Named):
 
     def subsection(self, code: str) -> Subsection:
         return next(s for s in self.subsections if s.code == code)
+
+    def time_cap_at(self, level: int) -> TimeCap | None:
+        cap = self.time_cap
+        return cap if cap is not None and (not cap.levels or level in cap.levels) else None
 
     def time_rule(self, reason: ExtensionReason) -> TimeRule | None:
         return next((t for t in self.time_rules if t.reason == reason), None)

@@ -357,6 +357,8 @@ def suggest(
         for rule in policy.repeat_rules:
             if not rule_applies(policy, rule, inf, lv.number):
                 continue
+            if rule.upgrades and default.min.id not in rule.upgrades:
+                continue  # e.g. "the second Warning becomes a Game Loss": a Caution being given stays one
             counted = counted_by(policy, rule, inf, prior, today, this_round)
             if len(counted) + 1 < rule.from_count:
                 continue

@@ -58,6 +58,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "group": sorted(r.group),
                 "applies_to": sorted(r.applies_to),
                 "prior_ranks": sorted(r.prior_ranks),
+                "upgrades": sorted(r.upgrades),
                 "levels": sorted(r.levels),
                 "names": _names(r.names),
                 "sections": _names(r.sections),

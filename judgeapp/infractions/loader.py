@@ -37,6 +37,7 @@ from .catalog import (
     RepeatScope,
     Subsection,
     Texts,
+    TimeCap,
     TimeRule,
     UnnamedPenalties,
     UpgradeResult,
@@ -290,6 +291,7 @@ class RawRepeatRule(_Strict):
     group: list[str] = []
     applies_to: list[str] = []
     prior_ranks: list[str] = []
+    upgrades: list[str] = []  # the rule upgrades only a penalty of these ranks (the default's); empty: any
     window: Annotated[RepeatScope, Field(strict=False)]
     from_count: int = Field(default=2, ge=2)
     result: Annotated[UpgradeResult, Field(strict=False)]
@@ -330,6 +332,14 @@ class RawTimeRule(_Strict):
     texts: TimeRuleTexts = {}
 
 
+class RawTimeCap(_Strict):
+    """The most minutes one table may get back in a round, in all, at some levels (Play! Pokémon 4.4)."""
+
+    minutes: int = Field(ge=1)
+    levels: list[int | str] = []
+    section: str
+
+
 class RawAppeals(_Strict):
     section: str
     summary: str = ""
@@ -367,6 +377,7 @@ class RawPolicy(_Strict):
     head_judge_only: list[str] = []
     report_to_head_judge: list[str] = []
     time_extensions: list[RawTimeRule] = []
+    time_cap: RawTimeCap | None = None
     subsections: list[RawSubsection] = Field(min_length=1)
     infractions: list[RawInfraction] = Field(min_length=1, max_length=MAX_INFRACTIONS)
     appeals: RawAppeals | None = None
@@ -519,6 +530,8 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             errs.append(((*rpath, "group"), "a group is given exactly when the rule counts a group (counts: group)"))
         for i, r in enumerate(rule.prior_ranks):
             known_rank(r, (*rpath, "prior_ranks", i))
+        for i, r in enumerate(rule.upgrades):
+            known_rank(r, (*rpath, "upgrades", i))
         for i, r in enumerate(rule.ladder):
             known_rank(r, (*rpath, "ladder", i))
         for field in ("rank", "cap", "range_to"):
@@ -540,6 +553,10 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             )
         if rule.offered and rule.range_to is not None:
             errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
+    if p.time_cap is not None:
+        for i, lv in enumerate(p.time_cap.levels):
+            if _level_number(p, lv) is None:
+                errs.append(((*base, "time_cap", "levels", i), f"{lv} is not a level of this policy"))
     for n, conf in enumerate(p.confirm):
         cpath = (*base, "confirm", n)
         for i, r in enumerate(conf.ranks):
@@ -830,6 +847,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 group=frozenset(r.group),
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),
+                upgrades=frozenset(r.upgrades),
                 levels=frozenset(numbers(r.levels)),
                 names=_names(r.names),
                 sections=_names(r.sections),
@@ -880,6 +898,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 judges=c.judges,
             )
             for c in p.confirm
+        ),
+        time_cap=(
+            TimeCap(p.time_cap.minutes, p.time_cap.section, frozenset(numbers(p.time_cap.levels)))
+            if p.time_cap
+            else None
         ),
         event_settings=(
             EventSettings(

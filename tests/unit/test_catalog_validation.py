@@ -295,6 +295,24 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
             "confirm[0].ranks",
             "List should have at least 1 item",
         ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    time_cap: {minutes: 16, levels: [3], section: C}\n",
+            "time_cap.levels[0]",
+            "3 is not a level of this policy",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    time_cap: {minutes: 0, section: C}\n",
+            "time_cap.minutes",
+            "Input should be greater than or equal to 1",
+        ),
+        (
+            "result: up, section:",
+            "result: up, upgrades: [yellow_card], section:",
+            "repeat_rules[0].upgrades[0]",
+            "'yellow_card' is not a rank of this policy",
+        ),
     ],
 )
 def test_a_new_rule_form_that_cannot_mean_anything_is_refused_with_file_line_and_field(
@@ -327,6 +345,7 @@ def test_the_new_rule_forms_load_from_the_rules_fixture():
         ["3.1"],
     )
     assert policy.confirmations[1].judges == 3
+    assert by_id["warning-only"].upgrades == {"warning"} and by_id["from-given"].upgrades == frozenset()
 
 
 @pytest.mark.parametrize(

@@ -254,6 +254,8 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     var base = suggested;
     (policy.repeat_rules || []).forEach(function (rule) {
       if (!ruleApplies(rule, infraction, level.number)) return;
+      // e.g. "the second Warning becomes a Game Loss": a Caution being given stays one
+      if (rule.upgrades && rule.upgrades.length && rule.upgrades.indexOf(base.id) === -1) return;
       var counted = countedBy(policy, rule, infraction, priors, today, thisRound);
       if (counted.length + 1 < rule.from_count) return;
       var rank = upgradedRank(policy, rule, base, counted);

@@ -92,3 +92,30 @@ def test_the_pairings_page_shows_and_seats_the_chosen_divisions_round(app, cup):
     )
     assert answer.status_code == 200  # round 1 runs in both divisions: the chosen one's is seated, no error
     assert "already seated this round" in answer.get_data(as_text=True)
+
+
+def round_options(html: str) -> list[str]:
+    """The round select's option texts, in order."""
+    import re
+
+    select = html[html.index('id="round"') :]
+    select = select[: select.index("</select>")]
+    return [re.sub(r"\s+", " ", text).strip() for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+
+
+@pytest.mark.parametrize(
+    "form", ["/incidents/new", "/deck-checks/new", "/extensions/new"], ids=["incident", "deck check", "time"]
+)
+def test_the_forms_round_choice_names_each_division_playing_it_and_a_top_cut_round_as_such(app, cup, form):
+    for _ in range(6):
+        start(cup, "Masters")
+    for _ in range(5):
+        start(cup, "Juniors+Seniors")
+    html = cup["head"].get(f"/events/{cup['event_id']}{form}").get_data(as_text=True)
+    options = round_options(html)
+    assert options[:3] == [
+        "Round 6 · Masters: Top 8, quarterfinal",
+        "Round 5 · Juniors+Seniors: Top 4, semifinal · Masters",
+        "Round 4 · Juniors+Seniors · Masters",
+    ]
+    assert options[-1] == "Round 1 · Juniors+Seniors · Masters"

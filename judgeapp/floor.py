@@ -43,8 +43,10 @@ def round_labels(rounds, divisions) -> dict[int, str]:
             phase = round_label(division, number)
             if len(divisions) < 2:
                 parts += [phase] if phase else []
+            elif phase:
+                parts.append(_("%(division)s: %(phase)s", division=division.name, phase=phase))
             else:
-                parts.append(_("%(division)s: %(phase)s", division=division.name, phase=phase) if phase else division.name)
+                parts.append(division.name)
         labels[number] = " · ".join(parts)
     return labels
 

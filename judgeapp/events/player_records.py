@@ -28,9 +28,9 @@ from sqlalchemy.orm import Session
 from .. import audit, names
 from ..errors import FieldError, one_line
 from ..lifecycles import PLAYER_RECORD, player_record_state
-from ..models import Appeal, DeckCheckPlayer, Event, IncidentSubject, Pairing, Player, User, utcnow
+from ..models import Appeal, DeckCheckPlayer, Division, Event, IncidentSubject, Pairing, Player, User, utcnow
 from ..records import MAX_CODE, MAX_NAME, lock_event
-from .services import in_reading_order
+from .services import DivisionGroup, by_division, divisions_of, in_reading_order
 
 PER_PAGE = 30  # what keeps a page of the longest lists under 10 KB as sent (bench/players_page.py)
 MAX_KEY = 800  # as the columns
@@ -56,6 +56,7 @@ class PlayerPage:
     page: int
     pages: int
     query: str
+    groups: list[DivisionGroup]  # the page's players by division (one group without a division at most events)
 
     @property
     def short(self) -> bool:
@@ -79,8 +80,12 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
         order = (Player.list_key.collate("C") if postgresql else Player.list_key, Player.id)
     else:
         order = (Player.name, Player.id)
+    divisions = divisions_of(session, event)
+    if len(divisions) > 1:  # grouped by division in the event's order, then in the list's own order
+        base = base.join(Division, Division.id == Player.division_id)
+        order = (Division.position, Division.id, *order)
     players = list(session.scalars(base.order_by(*order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
-    return PlayerPage(players, total, page, pages, query)
+    return PlayerPage(players, total, page, pages, query, by_division(divisions, players, lambda p: p.division_id))
 
 
 def player_of(session: Session, event: Event, player_id: int) -> Player | None:

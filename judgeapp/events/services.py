@@ -6,7 +6,7 @@ import csv
 import hashlib
 import io
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -898,6 +898,26 @@ def divisions_of(session: Session, event: Event | int) -> list[Division]:
     return list(
         session.scalars(select(Division).where(Division.event_id == event_id).order_by(Division.position, Division.id))
     )
+
+
+@dataclass
+class DivisionGroup:
+    """A list's records of one division (`division` None: the event has only one, and the list shows no heading)."""
+
+    division: Division | None
+    items: list
+
+
+def by_division(divisions: list[Division], items: Iterable[Any], division_id_of: Callable[[Any], int]) -> list:
+    """A list grouped by division in the event's order, each group in the list's own order; at an event of one
+    division, one group without a division, the list as it was."""
+    items = list(items)
+    if len(divisions) < 2:
+        return [DivisionGroup(None, items)]
+    groups = {d.id: DivisionGroup(d, []) for d in divisions}
+    for item in items:
+        groups[division_id_of(item)].items.append(item)
+    return [g for g in groups.values() if g.items] or [DivisionGroup(None, [])]  # none: the list's empty line
 
 
 def first_division_id(session: Session, event_id: int) -> int | None:

@@ -21,7 +21,7 @@ from ..choices import infraction_choices, infraction_choices_of, penalty_choices
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
-from ..events.services import players_of, rounds_of_player
+from ..events.services import by_division, players_of, rounds_of_player
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..i18n import language
@@ -328,7 +328,11 @@ def index(event, roles):
         event=event,
         roles=roles,
         policy=event_policy(event),
-        incidents=services.incidents_of(db.session, event, limit=500),
+        groups=by_division(
+            services.divisions_of(db.session, event),
+            services.incidents_of(db.session, event, limit=500),
+            lambda i: i.round.division_id,
+        ),
     )
 
 

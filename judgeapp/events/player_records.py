@@ -167,9 +167,12 @@ def correct_player(
     handle: str | None,
     player_code: str | None,
     platform_ids: str | None,
+    division_id: int | None = None,
 ) -> dict[str, Any]:
     """Correct a player's record; the fields changed, as {field: [before, after]} (empty: nothing changed, nothing
-    written). FieldError at the field for a blank name, an over-long field, or an ID another record holds."""
+    written; a division by its name). FieldError at the field for a blank name, an over-long field, an ID another
+    record holds, a division not the event's, or a move out of a division whose pairings seat the player.
+    `division_id` None: the division stays."""
     lock_event(session, event)
     PLAYER_RECORD.move(player_record_state(player.merged_into_id), "correct")
     wanted = {
@@ -192,12 +195,44 @@ def correct_player(
         for field, value in wanted.items()
         if (getattr(player, field) or ({} if field == "platform_ids" else None)) != value
     }
+    division = _moved_to(session, event, player, division_id)
+    if division is not None:
+        changes["division"] = [player.division.name, division.name]
     if not changes:
         return {}
     for field, (_before, after) in changes.items():
-        setattr(player, field, after)
+        if field == "division":
+            player.division = division
+        else:
+            setattr(player, field, after)
     audit.record(session, actor, "player.correct", player, event_id=event.id, changes=changes)
     return changes
+
+
+def _moved_to(session: Session, event: Event, player: Player, division_id: int | None) -> Division | None:
+    """The division the player moves to (None: they stay). A player is in one division, and the pairings of their
+    division seat them: a player seated in their division's pairings stays (a re-import of the file moves them)."""
+    if division_id is None or division_id == player.division_id:
+        return None
+    division = session.get(Division, division_id)
+    if division is None or division.event_id != event.id:
+        raise FieldError("division", _("Choose one of this event's divisions."))
+    seated = session.scalar(
+        select(func.count())
+        .select_from(Pairing)
+        .where(Pairing.player_id == player.id, Pairing.division_id == player.division_id, Pairing.replaced_at.is_(None))
+    )
+    if seated:
+        raise FieldError(
+            "division",
+            _(
+                "%(name)s is seated in the pairings of %(division)s: they stay in it (a corrected file, re-imported, "
+                "moves them).",
+                name=player.name,
+                division=player.division.name,
+            ),
+        )
+    return division
 
 
 def _nfkc(value: str | None) -> str | None:

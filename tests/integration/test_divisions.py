@@ -35,7 +35,7 @@ def cup(app, make_user, make_event):
     limiter.reset()
     client = app.test_client()
     assert login(client, head[1], PASSWORD).status_code == 302
-    return {"event_id": event_id, "divisions": divisions, "head": client}
+    return {"event_id": event_id, "divisions": divisions, "head": client, "organizer_email": organizer[1]}
 
 
 def start(cup, division: str):
@@ -242,3 +242,68 @@ def test_an_event_of_one_division_lists_without_any_division_heading_as_before(a
     assert "<strong>Table 1</strong>" in pages["calls"]
     for page, html in pages.items():
         assert 'id="division-' not in html and 'class="division"' not in html and "row division" not in html, page
+
+
+def player_id_of(app, event_id: int, code: str) -> int:
+    from judgeapp.models import Player
+
+    with app.app_context():
+        return db.session.scalar(select(Player.id).where(Player.event_id == event_id, Player.player_code == code))
+
+
+@pytest.fixture
+def organizer(app, cup):
+    """The organizer signed in: they correct players' records (with the scorekeeper)."""
+    client = app.test_client()
+    assert login(client, cup["organizer_email"], PASSWORD).status_code == 302
+    return client
+
+
+def record_fields(**fields) -> dict:
+    return {"name": "", "reading": "", "handle": "", "player_code": "", "platform_ids": "", **fields}
+
+
+def test_the_organizer_moves_an_unseated_registrant_to_another_division_on_the_record_page_and_it_is_audited(
+    app, cup, organizer
+):
+    from judgeapp.models import AuditEntry, Player
+
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
+    page = organizer.get(url).get_data(as_text=True)
+    assert 'id="division"' in page  # the event's divisions to choose from, the player's own chosen
+    assert f'<option selected value="{cup["divisions"]["Juniors+Seniors"]}">' in page
+    fields = record_fields(
+        name="Ivo Inchmore",
+        player_code="9341099",
+        platform_ids="pokemon: 9341099",
+        division=str(cup["divisions"]["Masters"]),
+    )
+    assert post_form(organizer, url, fields).status_code == 302
+    with app.app_context():
+        ivo = db.session.scalar(select(Player).where(Player.player_code == "9341099"))
+        assert ivo.division_id == cup["divisions"]["Masters"]
+        entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "player.correct"))
+        assert entry.details["changes"] == {"division": ["Juniors+Seniors", "Masters"]}
+
+
+def test_a_player_seated_in_their_divisions_pairings_is_not_moved_and_the_form_says_why_at_the_field(
+    app, cup, organizer
+):
+    from judgeapp.models import Player
+
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341000')}/record"
+    fields = record_fields(name="Arlo Ambleforth", player_code="9341000", division=str(cup["divisions"]["Masters"]))
+    answer = post_form(organizer, url, fields)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and 'id="division-error"' in page
+    assert "seated in the pairings of Juniors+Seniors" in page
+    assert f'<option selected value="{cup["divisions"]["Masters"]}">' in page, "the choice is kept"
+    with app.app_context():
+        arlo = db.session.scalar(select(Player).where(Player.player_code == "9341000"))
+        assert arlo.division_id == cup["divisions"]["Juniors+Seniors"]
+
+
+def test_a_division_not_the_events_is_refused_at_the_field(app, cup, organizer):
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
+    answer = post_form(organizer, url, record_fields(name="Ivo Inchmore", player_code="9341099", division="999999"))
+    assert answer.status_code == 400 and "Choose one of this event&#39;s divisions." in answer.get_data(as_text=True)

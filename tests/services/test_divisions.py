@@ -341,3 +341,16 @@ def test_the_post_event_reports_incident_tables_group_by_division_in_the_events_
     assert serious.index("9341001") < serious.index('<tr class="division"><th colspan="4">Masters</th></tr>')
     one = postevent.report_of(world.session, world.policy, world.event, local=lambda t: t, tz_name="UTC")
     assert 'class="division"' not in event_report_html(one)
+
+
+def test_the_phones_copy_holds_each_divisions_current_round_seating_and_byes(world, cup):
+    from judgeapp.offline.services import event_copy
+
+    event, juniors, masters = _running_cup(world, cup)
+    copy = event_copy(world.session, event, frozenset({"floor_judge"}))
+    code = {p["id"]: p["code"] for p in copy["players"]}
+    by_name = {d["name"]: d for d in copy["divisions"]}
+    assert [(d["id"], d["round"]) for d in copy["divisions"]] == [(juniors.id, 5), (masters.id, 5)]
+    assert sorted(code[i] for i in by_name["Juniors+Seniors"]["seating"]["2"]) == ["9341001", "9341002"]
+    assert sorted(code[i] for i in by_name["Masters"]["seating"]["2"]) == ["9342004", "9342005"]
+    assert event_copy(world.session, world.event, frozenset({"floor_judge"}))["divisions"] == []  # one division

@@ -225,6 +225,13 @@ class StartRoundForm(Form):
     submit = SubmitField(_l("Start next round"))
 
 
+class RoundDayForm(Form):
+    """The event's day a round is on (Day 1, Day 2…): the policy's "day" window counts these."""
+
+    day = SelectField(_l("Day"), coerce=optional_int, validators=[Optional()], validate_choice=False)
+    submit = SubmitField(_l("Set the day"))
+
+
 class EndRoundForm(Form):
     submit = SubmitField(_l("End this round now"))
 

@@ -52,7 +52,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
             Incident.subsection,
             Incident.rank_id,
             Round.number,
-            Incident.created_at,
+            Round.day,
             IncidentSubject.player_id,
         )
         .join(Round, Round.id == Incident.round_id)
@@ -61,7 +61,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
         .order_by(Incident.number, IncidentSubject.player_id)
     )
     out: dict[int, dict] = {}
-    for _id, number, code, subsection, rank, rnd, at, player_id in rows:
+    for _id, number, code, subsection, rank, rnd, day, player_id in rows:
         prior = out.setdefault(
             _id,
             {
@@ -70,7 +70,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
                 "subsection": subsection,
                 "rank": rank,
                 "round": rnd,
-                "day": at.date().isoformat(),
+                "day": day,  # the event's day of its round (1, 2…), as the "day" window counts
                 "status": "standing",
                 "players": [],
             },
@@ -146,7 +146,9 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     last_change = session.scalar(select(func.max(Incident.updated_at)).where(Incident.event_id == event.id))
     # The incident form the phone keeps carries the round's seating; a confirmed re-import can swap two players with
     # the same number of tables, so the stamp follows who sits where, not only how many tables there are.
-    seats = hashlib.sha256(json.dumps([seating, byes, seated_by_division], sort_keys=True).encode()).hexdigest()[:12]
+    seats = hashlib.sha256(
+        json.dumps([seating, byes, seated_by_division, [r.day for r in rounds]], sort_keys=True).encode()
+    ).hexdigest()[:12]
     stamp = (
         f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
         f":{policy_key(event)}:{event.level}"
@@ -165,6 +167,10 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
         "seating": seating,
         "byes": byes,
         "divisions": seated_by_division,  # empty at an event of one division
+        # the event's day of each division's round ("division id:round number": day), which the phone's "day" window
+        # counts; a round of no division named on the form is the first division's
+        "round_days": {f"{r.division_id}:{r.number}": r.day for r in rounds},
+        "first_division": divisions[0].id if divisions else None,
         "priors": priors,
         "stamp": stamp,
         "changed_at": changed_at(session, event),

@@ -81,10 +81,11 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
     else:
         order = (Player.name, Player.id)
     divisions = divisions_of(session, event)
+    grouping: tuple[Any, ...] = ()
     if len(divisions) > 1:  # grouped by division in the event's order, then in the list's own order
         base = base.join(Division, Division.id == Player.division_id)
-        order = (Division.position, Division.id, *order)
-    players = list(session.scalars(base.order_by(*order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
+        grouping = (Division.position, Division.id)
+    players = list(session.scalars(base.order_by(*grouping, *order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
     return PlayerPage(players, total, page, pages, query, by_division(divisions, players, lambda p: p.division_id))
 
 
@@ -200,10 +201,10 @@ def correct_player(
         changes["division"] = [player.division.name, division.name]
     if not changes:
         return {}
+    if division is not None:
+        player.division = division
     for field, (_before, after) in changes.items():
-        if field == "division":
-            player.division = division
-        else:
+        if field != "division":
             setattr(player, field, after)
     audit.record(session, actor, "player.correct", player, event_id=event.id, changes=changes)
     return changes

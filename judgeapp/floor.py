@@ -9,6 +9,7 @@ from wtforms.fields.choices import SelectChoice
 
 from .events.services import divisions_of, rounds_of
 from .extensions import db
+from .imports.model import round_label
 from .models import Player
 from .texts import gettext as _
 
@@ -18,10 +19,36 @@ def round_choices(field, event, default_current=True):
     for another of them (an incident's "Another incident" keeps its round). Returns the rounds."""
     rounds = rounds_of(db.session, event)
     numbers = sorted({r.number for r in rounds})  # each division has its own round 1: one choice per number
-    field.choices = [SelectChoice(n, _("Round %(number)s", number=n)) for n in reversed(numbers)]
+    label = round_labels(rounds, divisions_of(db.session, event))
+    field.choices = [SelectChoice(n, label[n]) for n in reversed(numbers)]
     if default_current and rounds and not field.raw_data and field.data not in numbers:
         field.data = rounds[-1].number
     return rounds
+
+
+def round_labels(rounds, divisions) -> dict[int, str]:
+    """Each started round number as a round choice names it: "Round 5", its top cut where it is one ("Round 6 · Top 8,
+    quarterfinal"); at an event of several divisions, the divisions playing it, each with its phase ("Round 5 ·
+    Juniors: Top 4, semifinal · Masters")."""
+    by_id = {d.id: d for d in divisions}
+    playing: dict[int, list] = {}
+    for rnd in rounds:
+        if rnd.division_id in by_id and by_id[rnd.division_id] not in playing.setdefault(rnd.number, []):
+            playing[rnd.number].append(by_id[rnd.division_id])
+    labels = {}
+    for number in {r.number for r in rounds}:
+        parts = [_("Round %(number)s", number=number)]
+        ordered = sorted(playing.get(number, []), key=lambda d: (d.position, d.id))
+        for division in ordered:
+            phase = round_label(division, number)
+            if len(divisions) < 2:
+                parts += [phase] if phase else []
+            elif phase:
+                parts.append(_("%(division)s: %(phase)s", division=division.name, phase=phase))
+            else:
+                parts.append(division.name)
+        labels[number] = " · ".join(parts)
+    return labels
 
 
 def division_choices(field, event) -> None:

@@ -7,7 +7,6 @@ models and the engine only; the modules that use it import it, never the other w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import date
 
 from sqlalchemy import Subquery, select
 from sqlalchemy.orm import Session, selectinload
@@ -15,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from .infractions import Policy, Prior, PriorStatus, suggest
 from .infractions.catalog import Subsection
 from .infractions.engine import counting_priors
-from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round, utcnow
+from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round
 
 COUNTS = {
     IncidentStatus.STANDING: PriorStatus.STANDING,
@@ -63,7 +62,7 @@ def as_prior(incident: Incident) -> Prior:
         rank_id=incident.rank_id,
         ref=incident.number,
         round=incident.round.number,
-        day=incident.created_at.date(),
+        day=incident.round.day,
         status=COUNTS[incident.status],
         subsection=incident.subsection,
     )
@@ -82,7 +81,7 @@ def priors_of_players(
             Incident.rank_id,
             Incident.number,
             Round.number,
-            Incident.created_at,
+            Round.day,
             Incident.status,
             Incident.subsection,
         )
@@ -100,11 +99,11 @@ def priors_of_players(
             rank_id=rank,
             ref=number,
             round=rnd,
-            day=at.date(),
+            day=day,
             status=COUNTS[status],
             subsection=sub,
         )
-        for code, rank, number, rnd, at, status, sub in session.execute(query)
+        for code, rank, number, rnd, day, status, sub in session.execute(query)
         if rank is not None
     ]  # none is (the query asks for ranks), but the column may be NULL
 
@@ -120,12 +119,18 @@ class SubsectionHistory:
 
 
 def player_history(
-    session: Session, policy: Policy, event: Event, player: Player, *, today: date | None = None
+    session: Session, policy: Policy, event: Event, player: Player, *, today: int | None = None
 ) -> list[SubsectionHistory]:
     """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded: the
     engine's own answer over all the player's penalties (standing ones, within each repeat rule's window), for any
     infraction of the sub-section at the event's level."""
-    today = today or utcnow().date()
+    if today is None:  # the event's day now: the player's division's current round's
+        today = (
+            session.scalar(
+                select(Round.day).where(Round.division_id == player.division_id).order_by(Round.number.desc()).limit(1)
+            )
+            or 1
+        )
     history = incidents_of_players(session, event, [player.id])
     groups: dict[str, list[Incident]] = {}
     for incident in reversed(history):

@@ -257,6 +257,9 @@ class Round(Base):
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"), index=True)
     division_id: Mapped[int] = mapped_column(ForeignKey("divisions.id"), index=True)
     number: Mapped[int]
+    # The event's day the round is played on (Day 1, Day 2…): the policy's "day" window counts these, not calendar
+    # dates. A new round continues its division's day; the head judge moves it on from the event page.
+    day: Mapped[int] = mapped_column(default=1, server_default="1")
     started_at: Mapped[datetime]
     length_minutes: Mapped[int]
     started_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))

@@ -11,6 +11,7 @@ from flask_login import current_user, login_required
 from .. import renders
 from ..breach import secret_on_page
 from ..errors import EventClosed, FieldError
+from ..events.services import by_division, divisions_of
 from ..extensions import db, limiter
 from ..incidents.services import table_count
 from ..models import Division, utcnow
@@ -191,7 +192,7 @@ def waiting():
 @bp.route("/events/<int:event_id>/calls")
 @event_route(Action.VIEW_CALLS)
 def index(event, roles):
-    live = services.live_calls(db.session, event)
+    live = by_division(divisions_of(db.session, event), services.live_calls(db.session, event), lambda c: c.division_id)
     template = "calls/_queue.html" if request.args.get("partial") else "calls/index.html"
     closed = [] if request.args.get("partial") else services.closed_calls(db.session, event)
     return live_list(

@@ -13,7 +13,7 @@ from .. import permissions
 from ..choices import time_rules_of
 from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
-from ..events.services import players_of
+from ..events.services import by_division, divisions_of, players_of
 from ..extensions import db, event_policy
 from ..floor import division_choices, int_or_none, player_label, round_choices
 from ..incidents import services as incident_services
@@ -44,7 +44,11 @@ def index(event, roles):
         roles=roles,
         pick_form=pick_form,
         pick=pick,
-        by_round=services.deck_checks_by_round(db.session, event),
+        groups=by_division(
+            divisions_of(db.session, event),
+            services.deck_checks_by_round(db.session, event),
+            lambda checks: checks[0].division_id,
+        ),
     )
 
 

@@ -13,7 +13,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import Form, NumericField
+from ..forms import Form, NumericField, optional_int
 from ..i18n import LANGUAGES
 from ..models import Role
 
@@ -158,6 +158,8 @@ class PlayerRecordForm(Form):
         render_kw={"autocomplete": "off", "rows": 3},
         description=_l("One a line: the platform, a colon and the ID (konami: 0041200101)."),
     )
+    # the division the player plays in: at an event of several only (the view removes it otherwise)
+    division = SelectField(_l("Division"), coerce=optional_int, validators=[Optional()], validate_choice=False)
     submit = SubmitField(_l("Save the record"))
 
 
@@ -221,6 +223,13 @@ class PolicyUploadForm(Form):
 
 class StartRoundForm(Form):
     submit = SubmitField(_l("Start next round"))
+
+
+class RoundDayForm(Form):
+    """The event's day a round is on (Day 1, Day 2…): the policy's "day" window counts these."""
+
+    day = SelectField(_l("Day"), coerce=optional_int, validators=[Optional()], validate_choice=False)
+    submit = SubmitField(_l("Set the day"))
 
 
 class EndRoundForm(Form):

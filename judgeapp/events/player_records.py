@@ -28,9 +28,9 @@ from sqlalchemy.orm import Session
 from .. import audit, names
 from ..errors import FieldError, one_line
 from ..lifecycles import PLAYER_RECORD, player_record_state
-from ..models import Appeal, DeckCheckPlayer, Event, IncidentSubject, Pairing, Player, User, utcnow
+from ..models import Appeal, DeckCheckPlayer, Division, Event, IncidentSubject, Pairing, Player, User, utcnow
 from ..records import MAX_CODE, MAX_NAME, lock_event
-from .services import in_reading_order
+from .services import DivisionGroup, by_division, divisions_of, in_reading_order
 
 PER_PAGE = 30  # what keeps a page of the longest lists under 10 KB as sent (bench/players_page.py)
 MAX_KEY = 800  # as the columns
@@ -56,6 +56,7 @@ class PlayerPage:
     page: int
     pages: int
     query: str
+    groups: list[DivisionGroup]  # the page's players by division (one group without a division at most events)
 
     @property
     def short(self) -> bool:
@@ -79,8 +80,13 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
         order = (Player.list_key.collate("C") if postgresql else Player.list_key, Player.id)
     else:
         order = (Player.name, Player.id)
-    players = list(session.scalars(base.order_by(*order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
-    return PlayerPage(players, total, page, pages, query)
+    divisions = divisions_of(session, event)
+    grouping: tuple[Any, ...] = ()
+    if len(divisions) > 1:  # grouped by division in the event's order, then in the list's own order
+        base = base.join(Division, Division.id == Player.division_id)
+        grouping = (Division.position, Division.id)
+    players = list(session.scalars(base.order_by(*grouping, *order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
+    return PlayerPage(players, total, page, pages, query, by_division(divisions, players, lambda p: p.division_id))
 
 
 def player_of(session: Session, event: Event, player_id: int) -> Player | None:
@@ -162,9 +168,12 @@ def correct_player(
     handle: str | None,
     player_code: str | None,
     platform_ids: str | None,
+    division_id: int | None = None,
 ) -> dict[str, Any]:
     """Correct a player's record; the fields changed, as {field: [before, after]} (empty: nothing changed, nothing
-    written). FieldError at the field for a blank name, an over-long field, or an ID another record holds."""
+    written; a division by its name). FieldError at the field for a blank name, an over-long field, an ID another
+    record holds, a division not the event's, or a move out of a division whose pairings seat the player.
+    `division_id` None: the division stays."""
     lock_event(session, event)
     PLAYER_RECORD.move(player_record_state(player.merged_into_id), "correct")
     wanted = {
@@ -187,12 +196,44 @@ def correct_player(
         for field, value in wanted.items()
         if (getattr(player, field) or ({} if field == "platform_ids" else None)) != value
     }
+    division = _moved_to(session, event, player, division_id)
+    if division is not None:
+        changes["division"] = [player.division.name, division.name]
     if not changes:
         return {}
+    if division is not None:
+        player.division = division
     for field, (_before, after) in changes.items():
-        setattr(player, field, after)
+        if field != "division":
+            setattr(player, field, after)
     audit.record(session, actor, "player.correct", player, event_id=event.id, changes=changes)
     return changes
+
+
+def _moved_to(session: Session, event: Event, player: Player, division_id: int | None) -> Division | None:
+    """The division the player moves to (None: they stay). A player is in one division, and the pairings of their
+    division seat them: a player seated in their division's pairings stays (a re-import of the file moves them)."""
+    if division_id is None or division_id == player.division_id:
+        return None
+    division = session.get(Division, division_id)
+    if division is None or division.event_id != event.id:
+        raise FieldError("division", _("Choose one of this event's divisions."))
+    seated = session.scalar(
+        select(func.count())
+        .select_from(Pairing)
+        .where(Pairing.player_id == player.id, Pairing.division_id == player.division_id, Pairing.replaced_at.is_(None))
+    )
+    if seated:
+        raise FieldError(
+            "division",
+            _(
+                "%(name)s is seated in the pairings of %(division)s: they stay in it (a corrected file, re-imported, "
+                "moves them).",
+                name=player.name,
+                division=player.division.name,
+            ),
+        )
+    return division
 
 
 def _nfkc(value: str | None) -> str | None:

@@ -10,12 +10,14 @@ from flask import abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from markupsafe import Markup
+from wtforms.fields.choices import SelectChoice
 
 from ..errors import FieldError, show_on_form
 from ..extensions import db
 from ..permissions import Action, event_route
 from . import bp, player_records
 from .forms import MergePlayerForm, PlayerRecordForm
+from .services import divisions_of
 
 _BETWEEN_TAGS = re.compile(r">\s+<")
 
@@ -49,6 +51,7 @@ def correct_player(event, roles, player_id):
     form = PlayerRecordForm()
     if not form.is_submitted():
         form = _record_form(player)
+    _division_field(form, event)
     if form.validate_on_submit():
         try:
             changes = player_records.correct_player(
@@ -61,6 +64,7 @@ def correct_player(event, roles, player_id):
                 handle=form.handle.data,
                 player_code=form.player_code.data,
                 platform_ids=form.platform_ids.data,
+                division_id=form.division.data if "division" in form else None,
             )
         except FieldError as err:
             show_on_form(form, err, db.session)
@@ -105,11 +109,24 @@ def merge_player(event, roles, player_id):
                 "success",
             )
             return redirect(url_for("incidents.player", event_id=event.id, player_id=outcome.kept.id))
+    record_form = _division_field(_record_form(player), event)
     return render_template(
-        "events/player_record.html", event=event, roles=roles, player=player, form=_record_form(player), merge_form=form
+        "events/player_record.html", event=event, roles=roles, player=player, form=record_form, merge_form=form
     ), 400
+
+
+def _division_field(form, event):
+    """The record form's division choice at an event of several; an event of one division names none (removed)."""
+    divisions = divisions_of(db.session, event)
+    if len(divisions) > 1:
+        form.division.choices = [SelectChoice(d.id, d.name) for d in divisions]
+    else:
+        del form.division
+    return form
 
 
 def _record_form(player):
     """The record's form filled in from the record as it is."""
-    return PlayerRecordForm(formdata=None, obj=player, platform_ids=player_records.platform_lines(player.platform_ids))
+    form = PlayerRecordForm(formdata=None, obj=player, platform_ids=player_records.platform_lines(player.platform_ids))
+    form.division.data = player.division_id  # the record's `division` is the row; the choice is its id
+    return form

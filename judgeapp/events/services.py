@@ -6,7 +6,7 @@ import csv
 import hashlib
 import io
 import unicodedata
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from typing import Any
@@ -687,6 +687,7 @@ def start_round(
         event_id=event.id,
         division_id=division_id,
         number=last + 1,
+        day=previous.day if previous else 1,  # the same day until the head judge says the next has begun
         started_at=now,
         length_minutes=event.round_minutes,
         started_by_id=actor.id,
@@ -759,6 +760,45 @@ def end_round(session: Session, *, actor: User, event: Event, rnd: Round, now: d
     return RoundEnded(rnd, open_checks)
 
 
+def days_open_to(session: Session, rnd: Round) -> list[int]:
+    """The days a round may be on: its division's round before it's day or the next one (Day 1 for a first round),
+    never past the day of the round after it."""
+    before = session.scalar(
+        select(Round.day).where(Round.division_id == rnd.division_id, Round.number < rnd.number)
+        .order_by(Round.number.desc()).limit(1)
+    )  # fmt: skip
+    after = session.scalar(
+        select(Round.day).where(Round.division_id == rnd.division_id, Round.number > rnd.number)
+        .order_by(Round.number).limit(1)
+    )  # fmt: skip
+    days = [before, before + 1] if before is not None else [1]
+    return [d for d in days if after is None or d <= after]
+
+
+def set_round_day(session: Session, *, actor: User, event: Event, rnd: Round, day: int | None) -> bool:
+    """Put a round on the event's day `day` (Day 2 begins with it, or it stays on Day 1); audited as round.day.
+    False when it was on that day already. FieldError ("day") for a day the round's place does not allow."""
+    lock_event(session, event)
+    allowed = days_open_to(session, rnd)
+    if day not in allowed:
+        raise FieldError(
+            "day",
+            _(
+                "Round %(number)s cannot be on day %(day)s: a round is on the day of the round before it, or the "
+                "next day.",
+                number=rnd.number,
+                day=day if day is not None else "—",
+            ),
+        )
+    if day == rnd.day:
+        return False
+    audit.record(
+        session, actor, "round.day", rnd, event_id=event.id, number=rnd.number, changes={"day": [rnd.day, day]}
+    )
+    rnd.day = day
+    return True
+
+
 def round_by_number(session: Session, event: Event, number: int, division_id: int | None = None) -> Round | None:
     """Round `number` of a division (None: of the event's first division)."""
     division_id = division_id or first_division_id(session, event.id)
@@ -776,6 +816,16 @@ def current_round(session: Session, event: Event, division_id: int | None = None
         .order_by(Round.number.desc())
         .limit(1)
     )
+
+
+def day_of_round(session: Session, event: Event, number: int | None, division_id: int | None = None) -> int:
+    """The event's day (1, 2…) of a division's round `number` (None: its current round; no division: the event's
+    first division), which the policy's "day" window counts; Day 1 where there is no such round yet."""
+    division_id = division_id or first_division_id(session, event.id)
+    query = select(Round.day).where(Round.event_id == event.id, Round.division_id == division_id)
+    if number is not None:
+        query = query.where(Round.number == number)
+    return session.scalar(query.order_by(Round.number.desc()).limit(1)) or 1
 
 
 def started_round(
@@ -898,6 +948,26 @@ def divisions_of(session: Session, event: Event | int) -> list[Division]:
     return list(
         session.scalars(select(Division).where(Division.event_id == event_id).order_by(Division.position, Division.id))
     )
+
+
+@dataclass
+class DivisionGroup:
+    """A list's records of one division (`division` None: the event has only one, and the list shows no heading)."""
+
+    division: Division | None
+    items: list
+
+
+def by_division(divisions: list[Division], items: Iterable[Any], division_id_of: Callable[[Any], int]) -> list:
+    """A list grouped by division in the event's order, each group in the list's own order; at an event of one
+    division, one group without a division, the list as it was."""
+    items = list(items)
+    if len(divisions) < 2:
+        return [DivisionGroup(None, items)]
+    groups = {d.id: DivisionGroup(d, []) for d in divisions}
+    for item in items:
+        groups[division_id_of(item)].items.append(item)
+    return [g for g in groups.values() if g.items] or [DivisionGroup(None, [])]  # none: the list's empty line
 
 
 def first_division_id(session: Session, event_id: int) -> int | None:

@@ -37,6 +37,7 @@ from .forms import (
     PairingsForm,
     PlayerForm,
     PolicyUploadForm,
+    RoundDayForm,
     StaffForm,
     StartRoundForm,
 )
@@ -157,6 +158,9 @@ def show(event, roles):
         staff=services.current_staff(db.session, event),
         start_form=StartRoundForm(),
         end_form=EndRoundForm(),
+        day_form=RoundDayForm(),
+        days_open_to=partial(services.days_open_to, db.session),
+        several_days=any(r.day > 1 for r in rounds),
         join_form=JoinAsScorekeeperForm(),
         ends_at=services.round_ends_at,
         keeps_open=_what_keeps_it_open(event, roles),
@@ -565,6 +569,23 @@ def join_as_scorekeeper(event, roles):
         button(
             lambda: services.join_as_scorekeeper(db.session, actor=current_user, roles=roles, event=event),
             _("You are now this event's scorekeeper: you can start and end its rounds."),
+        )
+    else:
+        flash(_("The form had expired; nothing was changed. Try again."), "error")
+    return redirect(url_for("events.show", event_id=event.id, _anchor="rounds"))
+
+
+@bp.route("/events/<int:event_id>/rounds/<int:number>/day", methods=["POST"])
+@event_route(Action.START_ROUND)
+def round_day(event, roles, number):
+    """Say which of the event's days a round is on: Day 2 begins with it (or it stays on Day 1)."""
+    division_id = int_or_none(request.args.get("division"))
+    rnd = found(services.round_by_number(db.session, event, number, division_id))
+    form = RoundDayForm()
+    if form.validate_on_submit():
+        button(
+            lambda: services.set_round_day(db.session, actor=current_user, event=event, rnd=rnd, day=form.day.data),
+            lambda changed: _("Round %(number)s is on day %(day)s.", number=number, day=form.day.data),
         )
     else:
         flash(_("The form had expired; nothing was changed. Try again."), "error")

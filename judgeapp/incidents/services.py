@@ -19,6 +19,7 @@ from ..errors import FieldError, one_line
 from ..events.services import (  # noqa: F401  (shared with the floor tools)
     byes_of,
     current_round,
+    day_of_round,
     divisions_of,
     pairings_of,
     started_round,
@@ -383,7 +384,7 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
         event.level,
         infraction,
         priors,
-        today=incident.created_at.date(),
+        today=incident.round.day,  # the event's day (Day 1, Day 2…), not the calendar's
         this_round=incident.round.number,
         minutes_late=incident.minutes_late,
     )
@@ -525,7 +526,7 @@ def log_incident(
         event.level,
         infraction,
         priors,
-        today=(logged_at or now).date(),
+        today=rnd.day,  # the event's day of the incident's round (Day 1, Day 2…), not the calendar's
         this_round=rnd.number,
         minutes_late=minutes_late,
     )

@@ -21,7 +21,7 @@ from ..choices import infraction_choices, infraction_choices_of, penalty_choices
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
-from ..events.services import players_of, rounds_of_player
+from ..events.services import by_division, players_of, rounds_of_player
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..i18n import language
@@ -281,11 +281,12 @@ def suggest(event, roles):
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
     this_round = int_or_none(args.get("round"))  # the form's round, for rules that count within a match
+    day = services.day_of_round(db.session, event, this_round, int_or_none(args.get("division")))
     minutes_late = int_or_none(args.get("minutes_late"))  # for defaults by minutes late
     if minutes_late is not None and minutes_late < 0:
         minutes_late = None
     suggestion = suggest_penalty(
-        policy, event.level, infraction, priors, today=utcnow().date(), this_round=this_round, minutes_late=minutes_late
+        policy, event.level, infraction, priors, today=day, this_round=this_round, minutes_late=minutes_late
     )
     lang = language()  # names and the explanation in the judge's language
     body = suggestion.as_dict(lang)
@@ -328,7 +329,11 @@ def index(event, roles):
         event=event,
         roles=roles,
         policy=event_policy(event),
-        incidents=services.incidents_of(db.session, event, limit=500),
+        groups=by_division(
+            services.divisions_of(db.session, event),
+            services.incidents_of(db.session, event, limit=500),
+            lambda i: i.round.division_id,
+        ),
     )
 
 

@@ -41,7 +41,9 @@ class Prior:
     rank_id: str
     ref: int | str | None = None  # incident number, for the explanation and links
     round: int | None = None
-    day: date | None = None
+    # the event's day it was given on (its round's: Day 1, Day 2…), which a "day" window compares with the incident's
+    # own; a calendar date where a caller has no event days (the same comparison)
+    day: int | date | None = None
     status: PriorStatus = PriorStatus.STANDING
     subsection: str | None = None  # as logged; defaults to the catalog's sub-section for the code
 
@@ -249,7 +251,7 @@ def counted_by(
     rule: RepeatRule,
     infraction: Infraction,
     prior: Iterable[Prior],
-    today: date | None = None,
+    today: int | date | None = None,
     this_round: int | None = None,
 ) -> tuple[Prior, ...]:
     """The earlier penalties `rule` counts as earlier offences: standing, in its window, of what it counts."""
@@ -291,7 +293,7 @@ def counting_priors(
     policy: Policy,
     infraction: Infraction,
     prior: Iterable[Prior],
-    today: date | None = None,
+    today: int | date | None = None,
     this_round: int | None = None,
     level: int | None = None,
 ) -> tuple[Prior, ...]:
@@ -335,7 +337,7 @@ def suggest(
     level: int,
     infraction: str | Infraction,
     prior: Iterable[Prior] = (),
-    today: date | None = None,
+    today: int | date | None = None,
     this_round: int | None = None,
     minutes_late: int | None = None,
 ) -> Suggestion:

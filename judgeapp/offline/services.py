@@ -52,7 +52,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
             Incident.subsection,
             Incident.rank_id,
             Round.number,
-            Incident.created_at,
+            Round.day,
             IncidentSubject.player_id,
         )
         .join(Round, Round.id == Incident.round_id)
@@ -61,7 +61,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
         .order_by(Incident.number, IncidentSubject.player_id)
     )
     out: dict[int, dict] = {}
-    for _id, number, code, subsection, rank, rnd, at, player_id in rows:
+    for _id, number, code, subsection, rank, rnd, day, player_id in rows:
         prior = out.setdefault(
             _id,
             {
@@ -70,7 +70,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
                 "subsection": subsection,
                 "rank": rank,
                 "round": rnd,
-                "day": at.date().isoformat(),
+                "day": day,  # the event's day of its round (1, 2…), as the "day" window counts
                 "status": "standing",
                 "players": [],
             },
@@ -127,17 +127,28 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
     players = players_of(session, event)
     seating = {str(t): [p.id for p in ps] for t, ps in pairings_of(session, current).items()}
     byes = sorted(byes_of(session, current))
-    others = []  # the other divisions' seating: it changes the stamp too (the copy carries the first's)
-    for division in divisions[1:]:
+    # An event of several divisions: each division's current round, seating and byes (a table number is a table of
+    # one division's round: the kept incident form checks the chosen division's), the first's also as above.
+    seated_by_division = []
+    for division in divisions if len(divisions) > 1 else []:
         theirs = [r for r in rounds if r.division_id == division.id]
-        if theirs:
-            seated = pairings_of(session, theirs[-1])
-            others.append([division.id, {str(t): [p.id for p in ps] for t, ps in seated.items()}])
+        latest = theirs[-1] if theirs else None
+        seated_by_division.append(
+            {
+                "id": division.id,
+                "name": division.name,
+                "round": latest.number if latest else None,
+                "seating": {str(t): [p.id for p in ps] for t, ps in pairings_of(session, latest).items()},
+                "byes": sorted(byes_of(session, latest)),
+            }
+        )
     priors = standing_priors(session, event)
     last_change = session.scalar(select(func.max(Incident.updated_at)).where(Incident.event_id == event.id))
     # The incident form the phone keeps carries the round's seating; a confirmed re-import can swap two players with
     # the same number of tables, so the stamp follows who sits where, not only how many tables there are.
-    seats = hashlib.sha256(json.dumps([seating, byes, *others], sort_keys=True).encode()).hexdigest()[:12]
+    seats = hashlib.sha256(
+        json.dumps([seating, byes, seated_by_division, [r.day for r in rounds]], sort_keys=True).encode()
+    ).hexdigest()[:12]
     stamp = (
         f"{len(rounds)}:{len(players)}:{seats}:{len(priors)}:{priors[-1]['ref'] if priors else 0}:{last_change}"
         f":{policy_key(event)}:{event.level}"
@@ -155,6 +166,11 @@ def event_copy(session: Session, event: Event, roles: frozenset[str]) -> dict:
         "players": [{"id": p.id, "name": p.name, "code": p.player_code, "team": p.team} for p in players],
         "seating": seating,
         "byes": byes,
+        "divisions": seated_by_division,  # empty at an event of one division
+        # the event's day of each division's round ("division id:round number": day), which the phone's "day" window
+        # counts; a round of no division named on the form is the first division's
+        "round_days": {f"{r.division_id}:{r.number}": r.day for r in rounds},
+        "first_division": divisions[0].id if divisions else None,
         "priors": priors,
         "stamp": stamp,
         "changed_at": changed_at(session, event),

@@ -465,6 +465,11 @@ def report_of(
         if status_counts[status]
     ]
 
+    # The incident tables group by division at an event of several (in the event's order), as the lists do.
+    division_lines = divisions_of_report(session, event)
+    several = bool(division_lines)
+    division_order = {d.name: n for n, d in enumerate(division_lines)}
+
     # Loss of game and above: the ranks reported to the head judge, listed one by one.
     serious_from = policy.reported_from
     rank_order = {r.id: r.order for r in policy.ranks}
@@ -483,9 +488,10 @@ def report_of(
                     rank_name(i.rank_id),
                     i.judge.name,
                     i.upgraded,
+                    i.round.division.name if several else "",
                 )
             )
-    serious.sort(key=lambda p: (p.round, p.number))
+    serious.sort(key=lambda p: (division_order.get(p.division, 0), p.round, p.number))
 
     # Penalties other than the suggestion, with the reason given for each (the judge's, or the head judge's decline).
     deviations = []
@@ -504,9 +510,10 @@ def report_of(
                     rank_name(i.suggested_rank_id) if i.suggested_rank_id else _("no penalty"),
                     i.judge.name,
                     i.deviation_reason,
+                    i.round.division.name if several else "",
                 )
             )
-    deviations.sort(key=lambda p: (p.round, p.number))
+    deviations.sort(key=lambda p: (division_order.get(p.division, 0), p.round, p.number))
 
     top = policy.top_rank.id if policy.top_rank else None
     dqs = []
@@ -602,7 +609,7 @@ def report_of(
     upgraded.sort(key=lambda u: (u.player.casefold(), u.number))
 
     return EventReport(
-        divisions=divisions_of_report(session, event),
+        divisions=division_lines,
         event=event.name,
         event_date=format_day(event.date, language()),
         venue=event.venue,

@@ -43,6 +43,7 @@ class PenaltyLine:
     rank: str
     judge: str
     upgraded: bool = False
+    division: str = ""  # at an event of several divisions: the incident's (its round's); the table groups by it
 
 
 @dataclass
@@ -59,6 +60,7 @@ class DeviationLine:
     suggested: str
     judge: str
     reason: str
+    division: str = ""  # as PenaltyLine's
 
 
 @dataclass

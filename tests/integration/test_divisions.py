@@ -35,7 +35,7 @@ def cup(app, make_user, make_event):
     limiter.reset()
     client = app.test_client()
     assert login(client, head[1], PASSWORD).status_code == 302
-    return {"event_id": event_id, "divisions": divisions, "head": client}
+    return {"event_id": event_id, "divisions": divisions, "head": client, "organizer_email": organizer[1]}
 
 
 def start(cup, division: str):
@@ -92,3 +92,218 @@ def test_the_pairings_page_shows_and_seats_the_chosen_divisions_round(app, cup):
     )
     assert answer.status_code == 200  # round 1 runs in both divisions: the chosen one's is seated, no error
     assert "already seated this round" in answer.get_data(as_text=True)
+
+
+def round_options(html: str) -> list[str]:
+    """The round select's option texts, in order."""
+    import re
+
+    select = html[html.index('id="round"') :]
+    select = select[: select.index("</select>")]
+    return [re.sub(r"\s+", " ", text).strip() for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+
+
+@pytest.mark.parametrize(
+    "form", ["/incidents/new", "/deck-checks/new", "/extensions/new"], ids=["incident", "deck check", "time"]
+)
+def test_the_forms_round_choice_names_each_division_playing_it_and_a_top_cut_round_as_such(app, cup, form):
+    for _ in range(6):
+        start(cup, "Masters")
+    for _ in range(5):
+        start(cup, "Juniors+Seniors")
+    html = cup["head"].get(f"/events/{cup['event_id']}{form}").get_data(as_text=True)
+    options = round_options(html)
+    assert options[:3] == [
+        "Round 6 · Masters: Top 8, quarterfinal",
+        "Round 5 · Juniors+Seniors: Top 4, semifinal · Masters",
+        "Round 4 · Juniors+Seniors · Masters",
+    ]
+    assert options[-1] == "Round 1 · Juniors+Seniors · Masters"
+
+
+def log_at_table_2(cup, division: str, player: str, rank: str = "warning"):
+    """The head judge logs an incident at table 2 of round 1 of a division through the form, as a judge does."""
+    from tests.conftest import KEY_RE
+
+    url = f"/events/{cup['event_id']}/incidents/new"
+    key = KEY_RE.search(cup["head"].get(url).get_data(as_text=True)).group(1)
+    fields = {
+        "key": key, "round": "1", "division": str(cup["divisions"][division]), "table": "2",
+        "subject_kind": "player", "player": player, "infraction": "3.5.2", "infraction_query": "3.5.2",
+        "penalty": rank, "description": "", "deviation_reason": "Tested",
+    }  # fmt: skip
+    answer = post_form(cup["head"], url, fields)
+    assert answer.status_code == 302, answer.get_data(as_text=True)[-3000:]
+
+
+def sections(html: str, headings: list[str]) -> list[str]:
+    """The page cut at each division heading, in the order given (each must be there, in that order)."""
+    at = [html.index(f'<h2 class="division" id="division-{h}">') for h in headings]
+    return [html[a:b] for a, b in zip(at, [*at[1:], len(html)], strict=True)]
+
+
+def test_the_incidents_deck_checks_and_players_lists_group_by_division_in_the_events_order(app, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.models import Event, User
+
+    for division in ("Juniors+Seniors", "Masters"):
+        start(cup, division)
+    log_at_table_2(cup, "Masters", "9342000")  # Juno Juniper (Masters)
+    log_at_table_2(cup, "Juniors+Seniors", "9341002")  # Cato Coldharbour (Juniors+Seniors)
+    ids = cup["divisions"]
+    with app.app_context():
+        event = db.session.get(Event, cup["event_id"])
+        judge = db.session.scalar(select(User).where(User.name == "Head Judge"))
+        for division in ("Masters", "Juniors+Seniors"):
+            data = DeckCheckInput(key=uuid4().hex, round_number=1, table_number=2, division_id=ids[division])
+            start_deck_check(db.session, actor=judge, event=event, data=data)
+        db.session.commit()
+    base = f"/events/{cup['event_id']}"
+    order = [ids["Juniors+Seniors"], ids["Masters"]]
+
+    juniors, masters = sections(cup["head"].get(f"{base}/incidents").get_data(as_text=True), order)
+    assert "Juniors+Seniors</h2>" in juniors and "Cato Coldharbour" in juniors and "Juno Juniper" not in juniors
+    assert "Masters</h2>" in masters and "Juno Juniper" in masters and "Cato Coldharbour" not in masters
+
+    juniors, masters = sections(cup["head"].get(f"{base}/deck-checks").get_data(as_text=True), order)
+    assert "Cato Coldharbour" in juniors and "Juno Juniper" not in juniors  # table 2 of each division's round 1
+    assert "Juno Juniper" in masters and "Cato Coldharbour" not in masters
+
+    juniors, masters = sections(cup["head"].get(f"{base}/players").get_data(as_text=True), order)
+    assert "Arlo Ambleforth" in juniors and "Juno Juniper" not in juniors
+    assert "Juno Juniper" in masters and "Arlo Ambleforth" not in masters
+
+
+def test_the_judge_call_queue_groups_the_waiting_calls_by_division(app, cup):
+    from judgeapp.calls import services as calls
+    from judgeapp.models import Event
+
+    for division in ("Juniors+Seniors", "Masters"):
+        start(cup, division)
+    with app.app_context():
+        event = db.session.get(Event, cup["event_id"])
+        for division, table in (("Masters", 3), ("Juniors+Seniors", 4), ("Masters", 5)):
+            calls.raise_call(
+                db.session,
+                event=event,
+                table=table,
+                reason="rules_question",
+                note="",
+                division_id=cup["divisions"][division],
+            )
+        db.session.commit()
+    queue = cup["head"].get(f"/events/{cup['event_id']}/calls?partial=1").get_data(as_text=True)
+    juniors = queue.index(f'<h3 id="division-{cup["divisions"]["Juniors+Seniors"]}">Juniors+Seniors</h3>')
+    masters = queue.index(f'<h3 id="division-{cup["divisions"]["Masters"]}">Masters</h3>')
+    assert juniors < queue.index("Juniors+Seniors · Table 4") < masters
+    assert masters < queue.index("Masters · Table 3") < queue.index("Masters · Table 5")
+
+
+def test_an_event_of_one_division_lists_without_any_division_heading_as_before(app, make_user, make_event):
+    """A single-division event looks exactly as before divisions: one list per page, no division heading, nothing
+    named after its (unnamed) division."""
+    from uuid import uuid4
+
+    from judgeapp.calls import services as calls
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.events import imports
+    from judgeapp.events.services import assign_staff, start_round
+    from judgeapp.models import Event, Role, User
+
+    head = make_user(name="Head Judge")
+    event_id = make_event(make_user(organizer=True, name="Organizer")[0], name="Sampleton League Challenge")
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        assign_staff(db.session, actor=event.organizer, event=event, email=head[1], name="", role=Role.HEAD_JUDGE)
+        upload = imports.receive(
+            db.session, actor=event.organizer, event=event, data=(CUP.parent / "tom-sample.tdf").read_bytes()
+        )
+        imports.apply(db.session, actor=event.organizer, event=event, upload=upload)
+        start_round(db.session, actor=event.organizer, event=event)
+        judge = db.session.get(User, head[0])
+        start_deck_check(
+            db.session, actor=judge, event=event, data=DeckCheckInput(key=uuid4().hex, round_number=1, table_number=1)
+        )
+        calls.raise_call(db.session, event=event, table=1, reason="rules_question", note="")
+        db.session.commit()
+    limiter.reset()
+    client = app.test_client()
+    assert login(client, head[1], PASSWORD).status_code == 302
+    log_at_table_2({"head": client, "event_id": event_id, "divisions": {"": ""}}, "", "9100011")
+    pages = {
+        page: client.get(f"/events/{event_id}/{page}").get_data(as_text=True)
+        for page in ("incidents", "deck-checks", "players", "calls")
+    }
+    assert "#1 · Maren Okafor" in pages["incidents"] and pages["incidents"].count('<ul class="list">') == 1
+    assert "Table 1</a>:" in pages["deck-checks"] and pages["deck-checks"].count("<h2>") == 1  # its one round
+    assert "Maren Okafor" in pages["players"] and pages["players"].count('<ul class="list"') == 1
+    assert "<strong>Table 1</strong>" in pages["calls"]
+    for page, html in pages.items():
+        assert 'id="division-' not in html and 'class="division"' not in html and "row division" not in html, page
+
+
+def player_id_of(app, event_id: int, code: str) -> int:
+    from judgeapp.models import Player
+
+    with app.app_context():
+        return db.session.scalar(select(Player.id).where(Player.event_id == event_id, Player.player_code == code))
+
+
+@pytest.fixture
+def organizer(app, cup):
+    """The organizer signed in: they correct players' records (with the scorekeeper)."""
+    client = app.test_client()
+    assert login(client, cup["organizer_email"], PASSWORD).status_code == 302
+    return client
+
+
+def record_fields(**fields) -> dict:
+    return {"name": "", "reading": "", "handle": "", "player_code": "", "platform_ids": "", **fields}
+
+
+def test_the_organizer_moves_an_unseated_registrant_to_another_division_on_the_record_page_and_it_is_audited(
+    app, cup, organizer
+):
+    from judgeapp.models import AuditEntry, Player
+
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
+    page = organizer.get(url).get_data(as_text=True)
+    assert 'id="division"' in page  # the event's divisions to choose from, the player's own chosen
+    assert f'<option selected value="{cup["divisions"]["Juniors+Seniors"]}">' in page
+    fields = record_fields(
+        name="Ivo Inchmore",
+        player_code="9341099",
+        platform_ids="pokemon: 9341099",
+        division=str(cup["divisions"]["Masters"]),
+    )
+    assert post_form(organizer, url, fields).status_code == 302
+    with app.app_context():
+        ivo = db.session.scalar(select(Player).where(Player.player_code == "9341099"))
+        assert ivo.division_id == cup["divisions"]["Masters"]
+        entry = db.session.scalar(select(AuditEntry).where(AuditEntry.action == "player.correct"))
+        assert entry.details["changes"] == {"division": ["Juniors+Seniors", "Masters"]}
+
+
+def test_a_player_seated_in_their_divisions_pairings_is_not_moved_and_the_form_says_why_at_the_field(
+    app, cup, organizer
+):
+    from judgeapp.models import Player
+
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341000')}/record"
+    fields = record_fields(name="Arlo Ambleforth", player_code="9341000", division=str(cup["divisions"]["Masters"]))
+    answer = post_form(organizer, url, fields)
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 400 and 'id="division-error"' in page
+    assert "seated in the pairings of Juniors+Seniors" in page
+    assert f'<option selected value="{cup["divisions"]["Masters"]}">' in page, "the choice is kept"
+    with app.app_context():
+        arlo = db.session.scalar(select(Player).where(Player.player_code == "9341000"))
+        assert arlo.division_id == cup["divisions"]["Juniors+Seniors"]
+
+
+def test_a_division_not_the_events_is_refused_at_the_field(app, cup, organizer):
+    url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
+    answer = post_form(organizer, url, record_fields(name="Ivo Inchmore", player_code="9341099", division="999999"))
+    assert answer.status_code == 400 and "Choose one of this event&#39;s divisions." in answer.get_data(as_text=True)

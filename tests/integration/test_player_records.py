@@ -115,3 +115,9 @@ def test_a_long_players_page_links_to_the_forms_instead_of_carrying_them_and_add
     assert 'id="add-links"' in listed and 'id="import"' not in listed
     adding = client.get(url + "?add=1").get_data(as_text=True)
     assert 'id="import"' in adding and 'id="add"' in adding
+
+
+def test_the_record_page_of_an_event_of_one_division_has_no_division_field(app, client, floor, login_as):
+    login_as(floor["organizer"][1])
+    page = client.get(record_url(floor, "P-003")).get_data(as_text=True)
+    assert 'name="player_code"' in page and 'name="division"' not in page

@@ -192,8 +192,9 @@ def _log(world: World, event: Event, player: str, **fields):
     from judgeapp.permissions import roles_at
 
     actor = world.user("floor_judge")
+    fields.setdefault("rank_id", "warning")
     data = IncidentInput(key=uuid4().hex, infraction_code="3.5.2", round_number=5, table_number=2,
-                         player_text=player, rank_id="warning", **fields)  # fmt: skip
+                         player_text=player, **fields)  # fmt: skip
     result = log_incident(world.session, world.policy, actor=actor, roles=roles_at(world.session, actor, event),
                           event=event, data=data)  # fmt: skip
     world.session.commit()
@@ -321,3 +322,35 @@ def test_a_deck_check_at_table_two_of_masters_checks_the_masters_players_seated_
     world.session.commit()
     assert created and check.round.division_id == masters.id
     assert sorted(p.player_code for p in check.players) == ["9342004", "9342005"]
+
+
+def test_the_post_event_reports_incident_tables_group_by_division_in_the_events_order(world, cup):
+    from judgeapp.postevent import services as postevent
+    from judgeapp.reports.event import event_report_html
+
+    event, juniors, masters = _running_cup(world, cup)
+    _log(world, event, "9342004", division_id=masters.id, rank_id="loss_of_game", deviation_reason="Tested")
+    _log(world, event, "9341001", division_id=juniors.id, rank_id="loss_of_game", deviation_reason="Tested")
+    report = postevent.report_of(world.session, world.policy, event, local=lambda t: t, tz_name="UTC")
+    assert [(p.division, p.player_id) for p in report.serious] == [
+        ("Juniors+Seniors", "9341001"),
+        ("Masters", "9342004"),
+    ]
+    html = event_report_html(report)
+    serious = html[html.index("Juniors+Seniors</th></tr>") :]
+    assert serious.index("9341001") < serious.index('<tr class="division"><th colspan="4">Masters</th></tr>')
+    one = postevent.report_of(world.session, world.policy, world.event, local=lambda t: t, tz_name="UTC")
+    assert 'class="division"' not in event_report_html(one)
+
+
+def test_the_phones_copy_holds_each_divisions_current_round_seating_and_byes(world, cup):
+    from judgeapp.offline.services import event_copy
+
+    event, juniors, masters = _running_cup(world, cup)
+    copy = event_copy(world.session, event, frozenset({"floor_judge"}))
+    code = {p["id"]: p["code"] for p in copy["players"]}
+    by_name = {d["name"]: d for d in copy["divisions"]}
+    assert [(d["id"], d["round"]) for d in copy["divisions"]] == [(juniors.id, 5), (masters.id, 5)]
+    assert sorted(code[i] for i in by_name["Juniors+Seniors"]["seating"]["2"]) == ["9341001", "9341002"]
+    assert sorted(code[i] for i in by_name["Masters"]["seating"]["2"]) == ["9342004", "9342005"]
+    assert event_copy(world.session, world.event, frozenset({"floor_judge"}))["divisions"] == []  # one division

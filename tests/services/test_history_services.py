@@ -21,25 +21,32 @@ def day_scoped(policy: Policy) -> Policy:
     return policy.with_window(RepeatScope.DAY)
 
 
-def test_the_player_page_counts_only_todays_penalties_when_the_policy_counts_repeats_by_day(world: World):
-    world.log(player="P-001", infraction="3.5.2", penalty="warning")
-    world.session.execute(update(Incident).values(created_at=utcnow() - timedelta(days=1)))  # logged yesterday
+def test_the_player_page_counts_only_this_event_days_penalties_when_the_policy_counts_repeats_by_day(world: World):
+    from judgeapp.events.services import set_round_day, start_round
+
+    world.log(player="P-001", infraction="3.5.2", penalty="warning")  # round 1, Day 1
+    head = world.user("head_judge")
+    day_two = start_round(world.session, actor=head, event=world.event)
+    set_round_day(world.session, actor=head, event=world.event, rnd=day_two, day=2)
     world.session.commit()
     policy, player = day_scoped(world.policy), world.player("P-001")
     (group,) = history.player_history(world.session, policy, world.event, player)
     priors = history.priors_of_players(world.session, world.event, [player.id])
-    engine = suggest(policy, world.event.level, "3.5.2", priors, today=utcnow().date())
-    assert not engine.upgraded  # yesterday's warning does not count today
+    engine = suggest(policy, world.event.level, "3.5.2", priors, today=2)
+    assert not engine.upgraded  # Day 1's warning does not count on Day 2
     assert (group.code, group.counting, group.next_upgraded) == ("3.5", 0, engine.upgraded)
 
 
 def test_the_player_page_and_the_engine_agree_on_an_upgrade_within_the_scope(world: World):
     world.log(player="P-001", infraction="3.5.2", penalty="warning")
+    # logged before midnight on the calendar: still the same day of the event (its round's), so it still counts
+    world.session.execute(update(Incident).values(created_at=utcnow() - timedelta(days=1)))
+    world.session.commit()
     player = world.player("P-001")
     for policy in (world.policy, day_scoped(world.policy)):
         (group,) = history.player_history(world.session, policy, world.event, player)
         priors = history.priors_of_players(world.session, world.event, [player.id])
-        engine = suggest(policy, world.event.level, "3.5.2", priors, today=utcnow().date())
+        engine = suggest(policy, world.event.level, "3.5.2", priors, today=1)
         assert engine.upgraded and (group.counting, group.next_upgraded) == (1, True), policy.repeat_rules
 
 

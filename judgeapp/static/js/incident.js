@@ -460,6 +460,7 @@ function main() {
     if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
     var params = new URLSearchParams({ kind: k, infraction: code });
     var roundField = $("#round"); if (roundField && roundField.value) params.set("round", roundField.value);
+    if (division && division.value) params.set("division", division.value);  // its round's day: the "day" window
     var late = minutesLate(); if (late !== null) params.set("minutes_late", String(late));
     if (k === "player") {
       if (playerId.value) params.set("player_id", playerId.value);
@@ -497,6 +498,13 @@ function main() {
   // ---- offline: the engine on the phone, over the copy of the event and the records waiting in the outbox ----
   var user = document.body.dataset.user;
   function today() { return new Date().toISOString().slice(0, 10); }
+  // The event's day (1, 2…) of the chosen division's round `n`, which a "day" window counts (the copy's round_days;
+  // a copy made before days: the calendar's, as then).
+  function dayOf(ev, n) {
+    if (!ev.round_days) return today();
+    var div = division && division.value ? division.value : String(ev.first_division);
+    return ev.round_days[div + ":" + n] || 1;
+  }
   function subjectIds(ev, k) {
     if (k === "spectator" || $("#new_player").checked) return [];
     if (k === "team") {
@@ -516,10 +524,12 @@ function main() {
       if (ids === null) return null;
       var has = function (id) { return ids.indexOf(id) !== -1; };
       var priors = ev.priors.filter(function (p) { return p.players.some(has); });
-      priors = priors.concat(waitingPriors(waiting, form.dataset.event, has));  // this phone's own, not sent yet
+      var mine = waitingPriors(waiting, form.dataset.event, has);  // this phone's own, not sent yet
+      if (ev.round_days) mine.forEach(function (p) { p.day = dayOf(ev, p.round); });  // a player's one division
+      priors = priors.concat(mine);
       var policy = copy.policies[ev.policy];
       var roundNo = $("#round") && parseInt($("#round").value, 10);
-      var s = suggestOnPhone(policy, ev.level, code, priors, today(), isNaN(roundNo) ? null : roundNo,
+      var s = suggestOnPhone(policy, ev.level, code, priors, dayOf(ev, roundNo), isNaN(roundNo) ? null : roundNo,
                              document.documentElement.lang, minutesLate());  // in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;

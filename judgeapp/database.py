@@ -1,9 +1,24 @@
-"""Engine set-up: SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
+"""The declarative base every record is built on, with its constraint naming convention, and the engine set-up:
+SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
 
 from __future__ import annotations
 
 from flask import g, has_request_context, request
-from sqlalchemy import Engine, event
+from sqlalchemy import Engine, MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 

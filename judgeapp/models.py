@@ -11,7 +11,7 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm import Session as OrmSession
 
-from .extensions import Base
+from .database import Base
 from .infractions import ExtensionReason
 from .lifecycles import (  # one wording of each state
     AppealState,

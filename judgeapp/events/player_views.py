@@ -14,8 +14,9 @@ from markupsafe import Markup
 from ..errors import FieldError, show_on_form
 from ..extensions import db
 from ..permissions import Action, event_route
-from . import bp, player_records
+from . import player_records
 from .forms import MergePlayerForm, PlayerRecordForm
+from .views import bp
 
 _BETWEEN_TAGS = re.compile(r">\s+<")
 

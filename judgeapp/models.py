@@ -36,7 +36,8 @@ from .lifecycles import (  # one wording of each state
     InvestigationState,
     JobState,
 )
-from .roles import STAFF_ROLES, Role
+from .roles import STAFF_ROLES as STAFF_ROLES  # re-exported: the stored staff roles
+from .roles import Role as Role
 from .texts import lazy_gettext as _l
 
 

@@ -36,7 +36,7 @@ from .lifecycles import (
     appeal_state,
     incident_state,
 )
-from .roles import Role
+from .roles import Role as Role  # re-exported: the authority table names it (judgeapp/roles.py)
 from .texts import lazy_gettext as _l
 
 if TYPE_CHECKING:

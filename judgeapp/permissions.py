@@ -48,8 +48,6 @@ View = Callable[..., Any]  # a Flask view function
 
 
 O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER  # noqa: E741  (the table's shorthand)
-STAFF = frozenset({O, H, F, S})
-JUDGES = frozenset({H, F})
 
 
 class Action(str, enum.Enum):

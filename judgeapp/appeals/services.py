@@ -314,11 +314,6 @@ def is_head_judge_anywhere(session: Session, user: User) -> bool:
     )
 
 
-def may_decide(session: Session, event: Event, appeal: Appeal, actor: User, roles: frozenset) -> bool:
-    """The permission table's answer: the head judge, or the proxy of this appeal, while it is open."""
-    return bool(permissions.check(session, Action.DECIDE_APPEAL, user=actor, roles=roles, record=appeal, event=event))
-
-
 # ---- proxies -------------------------------------------------------------------------------------------------------
 
 

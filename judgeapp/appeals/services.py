@@ -20,7 +20,7 @@ from ..lifecycles import INCIDENT, IllegalTransition
 from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User, utcnow
 from ..permissions import Action, roles_at
 from ..permissions import Role as Authority
-from ..records import MAX_CONTEST, MAX_REASON, by_key, check_key, insert_once, lock_event
+from ..records import MAX_CONTEST, MAX_REASON, begin_keyed_write, insert_once, lock_event
 
 # ---- who may appeal ------------------------------------------------------------------------------------------------
 
@@ -155,13 +155,11 @@ def file_appeal(
     """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created). The event's
     policy decides the challenges a player has and what an opponent may contest."""
     now = now or utcnow()
-    key = check_key(data.key)
-    existing = by_key(session, Appeal, key, scope=event.id)
+    key, existing = begin_keyed_write(session, Appeal, data.key, event)
     if existing is not None:
         if existing.incident_id != incident.id:
             raise FieldError("key", _("This form's key belongs to another appeal; reload the page."))
         return existing, False
-    lock_event(session, event)
     blocked = why_not_appealable(session, event, incident)
     if blocked:
         raise FieldError("appellant", blocked)

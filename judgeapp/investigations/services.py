@@ -34,7 +34,7 @@ from ..models import (
     utcnow,
 )
 from ..permissions import Action
-from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key, insert_once
+from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, begin_keyed_write, insert_once
 
 
 class LinkGone(Exception):
@@ -301,8 +301,7 @@ def add_statement(
 ) -> tuple[Statement, bool]:
     """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
     _require(session, Action.TAKE_STATEMENT, actor=actor, roles=roles, event=event, record=investigation)
-    key = check_key(key)
-    existing = by_key(session, Statement, key, scope=investigation.id)
+    key, existing = begin_keyed_write(session, Statement, key, event, scope=investigation.id, lock=False)
     if existing is not None:
         return existing, False
     statement = Statement(

@@ -157,7 +157,6 @@ STILL_LONG = {
     "incidents/services.py": "logging, correcting, voiding and reading incidents: to split along them (issue 37)",
     "events/views.py": "the organizer's event, staff and rounds pages: i34-rest edits it now (issue 37: last)",
     "incidents/views.py": "the incident form, page and lists: to split with incidents/services.py (issue 37)",
-    "appeals/services.py": "filing, deciding and delegating appeals: to split along them (issue 37)",
 }
 
 

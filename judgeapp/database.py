@@ -1,17 +1,26 @@
-"""Engine set-up: SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
+"""The declarative base every record is built on, with its constraint naming convention, and the engine set-up:
+SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe)."""
 
 from __future__ import annotations
 
-from flask import g, has_request_context, request
-from sqlalchemy import Engine, event
+from flask import has_request_context, request
+from sqlalchemy import Engine, MetaData, event
+from sqlalchemy.orm import DeclarativeBase
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
-
-
-def reads_only_from_now() -> None:
-    """The rest of this request only reads (the page after a batched import): its next transactions begin deferred,
-    so they do not hold SQLite's write lock while a large page is loaded and rendered."""
-    g.judgeapp_reads_only = True
 
 
 def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
@@ -34,7 +43,7 @@ def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
         # A deferred BEGIN that reads and then writes can fail with "database is locked" under
         # concurrency; taking the write lock up front makes writers queue on the busy timeout.
         # Reading requests (GET) keep a deferred BEGIN so they never wait on writers.
-        if has_request_context() and (request.method in SAFE_METHODS or g.get("judgeapp_reads_only")):
+        if has_request_context() and request.method in SAFE_METHODS:
             conn.exec_driver_sql("BEGIN")
         else:
             conn.exec_driver_sql("BEGIN IMMEDIATE")

@@ -9,23 +9,9 @@ from flask_limiter.util import get_remote_address
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
 
 from .breach import MaskedCSRFProtect
-
-NAMING = {
-    "ix": "ix_%(column_0_label)s",
-    "uq": "uq_%(table_name)s_%(column_0_name)s",
-    "ck": "ck_%(table_name)s_%(constraint_name)s",
-    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-    "pk": "pk_%(table_name)s",
-}
-
-
-class Base(DeclarativeBase):
-    metadata = MetaData(naming_convention=NAMING)
-
+from .database import Base
 
 db = SQLAlchemy(model_class=Base)
 csrf = MaskedCSRFProtect()  # Flask-WTF's, the token masked afresh in every answer (judgeapp/breach.py)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import re
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from babel.dates import format_date, format_skeleton
 from flask import Flask, g, has_request_context, request
@@ -21,6 +22,9 @@ from flask_babel import Babel, get_locale
 from flask_login import current_user
 
 from .localtime import to_local
+
+if TYPE_CHECKING:
+    from .models import User
 
 LANGUAGES: dict[str, str] = {"en": "English", "ja": "日本語"}  # code -> the language's own name
 DEFAULT_LANGUAGE = "en"
@@ -47,6 +51,15 @@ def event_language() -> str | None:
 
         event = db.session.get(Event, request.view_args["event_id"])
     return getattr(event, "language", None)
+
+
+def language_of(user: User, event=None) -> str:
+    """The language of an email to `user`: their account's, else the event's (an invitation to it), else English."""
+    if user.locale in LANGUAGES:
+        return user.locale
+    if event is not None and getattr(event, "language", None) in LANGUAGES:
+        return event.language
+    return DEFAULT_LANGUAGE
 
 
 def select_locale() -> str:

@@ -303,8 +303,8 @@ def _child(app: Flask, job_id: int, megabytes: int) -> int:
     says how it ended (done, or failed with the task's own reason)."""
     from flask_babel import force_locale
 
-    from .auth.emails import language_of
     from .extensions import db
+    from .i18n import language_of
 
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C stops the worker, which ends its jobs failed

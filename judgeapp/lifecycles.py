@@ -232,26 +232,6 @@ APPEAL = Machine(
 # ---- disqualifications and their investigations --------------------------------------------------------------------
 
 
-class DisqualificationState(str, enum.Enum):
-    """recommended -> accepted/declined -> under investigation -> finalized (or withdrawn when corrected down)."""
-
-    RECOMMENDED = "recommended"
-    DECLINED = "declined"
-    UNDER_INVESTIGATION = "under_investigation"  # given by the head judge, or accepted: statements are being taken
-    FINALIZED = "finalized"
-    WITHDRAWN = "withdrawn"
-
-    @property
-    def label(self) -> str:
-        return {
-            "recommended": _l("recommended"),
-            "declined": _l("declined"),
-            "under_investigation": _l("under investigation"),
-            "finalized": _l("finalized"),
-            "withdrawn": _l("withdrawn"),
-        }[self.value]
-
-
 class InvestigationState(str, enum.Enum):
     OPEN = "open"
     FINALIZED = "finalized"
@@ -268,45 +248,6 @@ class InvestigationState(str, enum.Enum):
             "withdrawn": _l("withdrawn (no longer a disqualification)"),
         }[self.value]
 
-
-def disqualification_state(incident_status: str, investigation_status: str) -> DisqualificationState:
-    if investigation_status == "withdrawn":
-        return DisqualificationState.WITHDRAWN
-    if investigation_status == "declined":
-        return DisqualificationState.DECLINED
-    if investigation_status == "finalized":
-        return DisqualificationState.FINALIZED
-    if incident_status == "recommended":
-        return DisqualificationState.RECOMMENDED
-    return DisqualificationState.UNDER_INVESTIGATION
-
-
-DISQUALIFICATION = Machine(
-    "disqualification",
-    DisqualificationState,
-    {
-        "accept": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.UNDER_INVESTIGATION),
-        "decline": (frozenset({DisqualificationState.RECOMMENDED}), DisqualificationState.DECLINED),
-        "finalize": (
-            frozenset({DisqualificationState.RECOMMENDED, DisqualificationState.UNDER_INVESTIGATION}),
-            DisqualificationState.FINALIZED,
-        ),
-        "withdraw": (
-            frozenset(
-                {
-                    DisqualificationState.RECOMMENDED,
-                    DisqualificationState.UNDER_INVESTIGATION,
-                    DisqualificationState.FINALIZED,
-                }
-            ),
-            DisqualificationState.WITHDRAWN,
-        ),
-    },
-    refusals={
-        transition: (_l("This disqualification is already {state}."), "")
-        for transition in ("accept", "decline", "finalize", "withdraw")
-    },
-)
 
 _TAKING_STATEMENTS = frozenset({InvestigationState.OPEN, InvestigationState.FINALIZED})
 INVESTIGATION = Machine(
@@ -619,7 +560,6 @@ JOB = Machine(
 MACHINES = (
     INCIDENT,
     APPEAL,
-    DISQUALIFICATION,
     INVESTIGATION,
     DECK_CHECK,
     ROUND,

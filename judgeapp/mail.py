@@ -17,7 +17,6 @@ from .texts import gettext as _
 
 mail = Mail()
 log = logging.getLogger("judgeapp.mail")
-LOG_BACKEND = "judgeapp.mail.LogEmailBackend"
 # What sending may raise once the record it tells of is saved: the connection (OSError), the server (SMTPException),
 # and a header Flask-Mailman refuses (BadHeaderError, a ValueError). Callers catch these and say "saved, but the mail
 # could not be sent" rather than answer 500 after the commit.

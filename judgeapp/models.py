@@ -6,12 +6,26 @@ import enum
 from datetime import UTC, date, datetime
 from typing import Annotated, Any, ClassVar
 
-from sqlalchemy import JSON, Enum, ForeignKey, Index, LargeBinary, String, Text, UniqueConstraint, false, select, text
+from sqlalchemy import (
+    JSON,
+    Dialect,
+    Enum,
+    ForeignKey,
+    Index,
+    LargeBinary,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+    false,
+    select,
+    text,
+)
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.orm import Session as OrmSession
 
-from .extensions import Base
+from .database import Base
 from .infractions import ExtensionReason
 from .lifecycles import (  # one wording of each state
     AppealState,
@@ -22,6 +36,8 @@ from .lifecycles import (  # one wording of each state
     InvestigationState,
     JobState,
 )
+from .roles import STAFF_ROLES as STAFF_ROLES  # re-exported: the stored staff roles
+from .roles import Role as Role
 from .texts import lazy_gettext as _l
 
 
@@ -46,16 +62,22 @@ def _enum(cls: type[enum.Enum]) -> Enum:
     )
 
 
-class Role(str, enum.Enum):
-    HEAD_JUDGE = "head_judge"
-    FLOOR_JUDGE = "floor_judge"
-    SCOREKEEPER = "scorekeeper"
+class _StaffRole(TypeDecorator[Role]):
+    """A staff role (STAFF_ROLES) stored by value, with the CHECK constraint named `role`: the one Role
+    (judgeapp/roles.py) also names who holds no assignment (the organizer, a table link), never stored here."""
 
-    @property
-    def label(self) -> str:  # in the request's language when shown (judgeapp/texts.py)
-        return {"head_judge": _l("Head judge"), "floor_judge": _l("Floor judge"), "scorekeeper": _l("Scorekeeper")}[
-            self.value
-        ]
+    impl = Enum(*(r.value for r in STAFF_ROLES), native_enum=False, length=32, create_constraint=True, name="role")
+    cache_ok = True
+
+    def process_bind_param(self, value: Role | str | None, dialect: Dialect) -> str | None:
+        if value is None:
+            return None
+        if Role(value) not in STAFF_ROLES:
+            raise ValueError(f"{Role(value).value} is not a staff role")
+        return Role(value).value
+
+    def process_result_value(self, value: str | None, dialect: Dialect) -> Role | None:
+        return None if value is None else Role(value)
 
 
 class User(Base):
@@ -149,7 +171,7 @@ class StaffAssignment(Base):
     id: Mapped[intpk]
     event_id: Mapped[int] = mapped_column(ForeignKey("events.id"))
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    role: Mapped[Role] = mapped_column(_enum(Role))
+    role: Mapped[Role] = mapped_column(_StaffRole())
     created_at: Mapped[created_at]
     ended_at: Mapped[datetime | None]
     end_reason: Mapped[str | None] = mapped_column(String(300))
@@ -178,7 +200,7 @@ class StaffInvitation(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     invited_by_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     name: Mapped[str] = mapped_column(String(200))  # as the organizer typed it (else the address): all they ever see
-    role: Mapped[Role] = mapped_column(_enum(Role))
+    role: Mapped[Role] = mapped_column(_StaffRole())
     status: Mapped[InvitationStatus] = mapped_column(_enum(InvitationStatus), default=InvitationStatus.INVITED)
     created_at: Mapped[created_at]
     expires_at: Mapped[datetime]

@@ -83,6 +83,20 @@ def insert_once(session: Session, record: R, key: str, *, scope: int) -> tuple[R
     return record, True
 
 
+def begin_keyed_write(
+    session: Session, model: type[R], key: str | None, event: Event, *, scope: int | None = None, lock: bool = True
+) -> tuple[str, R | None]:
+    """The prologue of every write a one-time key makes safe: the form's key checked (check_key), the record a
+    resent form already stored with it looked up in `scope` (the event's id unless given), and only when there is
+    none the event locked for the write (lock_event; `lock=False` where the record's own scope serialises it).
+    Returns (key, the stored record or None): with a record the caller answers with it and writes nothing."""
+    key = check_key(key)
+    existing = by_key(session, model, key, scope=event.id if scope is None else scope)
+    if existing is None and lock:
+        lock_event(session, event)
+    return key, existing
+
+
 # ---- the event lock --------------------------------------------------------------------------------------------------
 
 

@@ -136,14 +136,42 @@ def clock(value: datetime | None, fmt: str = "%H:%M") -> str:
     return format_clock(value, fmt)
 
 
+# ---- the player's page (a table's call link, judgeapp/calls) -----------------------------------------------------
+
+NOT_KNOWN = _l("This call link is not known. Scan the QR code on your table again, or raise your hand.")
+RAISE_YOUR_HAND = _l("Raise your hand and call “Judge!” aloud: a judge will come to your table.")
+NOT_SENT = _l("This page could not send your call. Scan the QR code on your table again. %(raise_hand)s")
+# The player's own error pages (error_page sends every error under /call/ here): what a player can do about it.
+# Each text is one message; %(raise_hand)s is RAISE_YOUR_HAND, in the same language.
+PLAYER_ERRORS = {
+    400: (_l("Not sent"), NOT_SENT),
+    404: (_l("Not found"), NOT_KNOWN),
+    405: (_l("Not sent"), NOT_SENT),
+    409: (_l("Judge calls are closed"), _l("Judge calls cannot be made from this page now. %(raise_hand)s")),
+    413: (_l("Not sent"), _l("What was sent is too long: nothing was sent. %(raise_hand)s")),
+    429: (
+        _l("Too many calls"),
+        _l("Too many calls were sent from here in a short time: this one was not sent. %(raise_hand)s"),
+    ),
+    500: (_l("Not sent"), _l("Something went wrong: your call may not have been sent. %(raise_hand)s")),
+}
+
+
+def player_error(code: int):
+    """A player's error page: their own small page (call.css, no script, no judges' menu), in the language the phone
+    asks for, else the table's event's once its link is checked (g.link_event), else the default: a made-up link says
+    nothing of any event, not even its language (i18n.SIGNED_LINK_ENDPOINTS)."""
+    title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
+    text = str(text) % {"raise_hand": RAISE_YOUR_HAND}
+    return render_template("calls/error.html", code=code, title=str(title), text=text), code
+
+
 def error_page(code: int, text: str | None = None, instead: str | None = None, *, title: str | None = None):
     """The error page for `code` with a specific reason (the status's default text when none is given). Under a
     table's call link (/call/…) it is the player's own small page, never the judges' (judgeapp/calls)."""
     from flask import request
 
     if request.path.startswith("/call/"):
-        from .calls.views import player_error
-
         return player_error(code)
     default_title, default = ERROR_PAGES.get(code, ERROR_PAGES[400])
     return render_template(

@@ -1,4 +1,5 @@
-"""Appeals of floor rulings: filing, the head judge's queue, proxies, decisions and the challenge limit."""
+"""Appeals of floor rulings: filing, the head judge's queue, proxies and decisions; who may appeal, with which
+challenges, is read in eligibility.py and named here too for the views."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ from datetime import datetime
 from typing import Any, cast
 
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import CursorResult, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -15,121 +15,21 @@ from .. import audit, permissions
 from ..choices import catalog_name, catalog_text
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
-from ..infractions import Challenges, Outcome, Policy
-from ..lifecycles import INCIDENT, IllegalTransition
-from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player, Role, StaffAssignment, User, utcnow
-from ..permissions import Action, roles_at
+from ..infractions import Outcome, Policy
+from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Role, StaffAssignment, User, utcnow
+from ..permissions import Action
 from ..permissions import Role as Authority
-from ..records import MAX_CONTEST, MAX_REASON, by_key, check_key, insert_once, lock_event
-
-# ---- who may appeal ------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Appellant:
-    value: str  # form value: "player:<id>" or "spectator"
-    name: str
-    player: Player | None
-    penalized: bool
-    challenges: Challenges | None = None
-    waiting: bool = False  # this person's appeal of this ruling is already waiting for a decision
-
-    @property
-    def may_appeal(self) -> bool:
-        return not self.waiting and (self.challenges is None or self.challenges.may_appeal)
-
-
-def appellants_of(session: Session, event: Event, incident: Incident, policy: Policy | None = None) -> list[Appellant]:
-    """Who can appeal this ruling: the penalized player(s) and their opponents at the table (from the pairings)."""
-    out = []
-    subject_ids = {s.player_id for s in incident.subjects}
-    for s in incident.subjects:
-        out.append(Appellant(f"player:{s.player.id}", s.player.name, s.player, True))
-    if not incident.subjects:
-        out.append(Appellant("spectator", incident.subject_name, None, True))
-    if incident.table_number is not None:
-        seated = incidents.pairings_of(session, incident.round).get(incident.table_number, [])
-        out += [Appellant(f"player:{p.id}", p.name, p, False) for p in seated if p.id not in subject_ids]
-    waiting = {
-        (a.appellant_player_id, a.appellant_name)
-        for a in session.scalars(
-            select(Appeal).where(Appeal.incident_id == incident.id, Appeal.status == AppealStatus.OPEN)
-        )
-    }
-    for a in out:
-        a.waiting = (a.player.id if a.player else None, a.name) in waiting
-        if a.player is not None:
-            a.challenges = challenges_of(session, event, a.player, policy)
-    return out
-
-
-def challenge_limit(event: Event, policy: Policy | None) -> int | None:
-    """A player's challenges at this event: what the policy fixes, the event's setting where the policy lets the event
-    set one (Bushiroad Floor Rules 1.2.2), or none where the policy limits none. Without a policy: the setting."""
-    return event.challenge_limit if policy is None else policy.challenge_limit(event.challenge_limit)
-
-
-def challenges_text(challenges: Challenges) -> str:
-    """Challenges.explain() in the request's language: the challenges a player has left, and appeals still waiting."""
-    if challenges.limit is None:
-        return _("no challenge limit at this event")
-    # the noun follows the limit ("0 of 1 challenge left", "1 of 2 challenges left"); the appeals their own count
-    left = ngettext(
-        "%(left)s of %(num)d challenge left",
-        "%(left)s of %(num)d challenges left",
-        challenges.limit,
-        left=challenges.left,
-    )
-    if not challenges.waiting:
-        return left
-    waiting = ngettext(
-        "%(num)d appeal waiting for a decision", "%(num)d appeals waiting for a decision", challenges.waiting
-    )
-    # TRANSLATORS: the challenges a player has left, then the appeals still waiting ("1 of 2 challenges left, …")
-    return _("%(challenges)s, %(waiting)s", challenges=left, waiting=waiting)
-
-
-CONTESTS = {"penalty": "the penalty", "remedy": "the remedy", "both": "the penalty and the remedy"}
-
-
-def contest_choices(policy: Policy | None, penalized: bool) -> list[str]:
-    """What this appellant may contest: an opponent only the remedy where the policy says so (Bushiroad 1.2.1)."""
-    if not penalized and policy is not None and policy.appeals.opponent_remedy_only:
-        return ["remedy"]
-    return ["penalty", "remedy", "both"]
-
-
-def challenges_of(session: Session, event: Event, player: Player, policy: Policy | None = None) -> Challenges:
-    spent, waiting = session.execute(
-        select(
-            func.count().filter(Appeal.uses_challenge.is_(True)),
-            func.count().filter(Appeal.status == AppealStatus.OPEN),
-        ).where(Appeal.event_id == event.id, Appeal.appellant_player_id == player.id)
-    ).one()
-    return Challenges(challenge_limit(event, policy), spent or 0, waiting or 0)
-
-
-def why_not_appealable(session: Session, event: Event, incident: Incident) -> str | None:
-    """None when the ruling can be appealed now; otherwise the reason to show instead of the button."""
-    if event.closed_at is not None:
-        return _("The event is closed: no new appeal can be filed.")
-    if incident.status is IncidentStatus.VOID:
-        return _("This incident is void: there is no ruling to appeal.")
-    if incident.status is IncidentStatus.OVERTURNED:
-        return _("This ruling was already overturned.")
-    if incident.status is IncidentStatus.RECOMMENDED:
-        return _("The ruling is not complete: the head judge has not decided the recommended penalty yet.")
-    earlier = list(session.scalars(select(Appeal).where(Appeal.incident_id == incident.id)))
-    if any(not a.decided_as_proxy for a in earlier if a.status is not AppealStatus.OPEN):
-        return _("The head judge has decided an appeal of this ruling: their decision is final.")
-    if Authority.HEAD_JUDGE in roles_at(session, incident.judge, event):
-        return _("The head judge made this ruling: it is final.")
-    try:  # the lifecycle's answer, the one filing would get: a recommendation decided, a ruling the head judge changed
-        INCIDENT.move(permissions.incident_state_of(session, incident), "appeal")
-    except IllegalTransition as refused:
-        return refused.why
-    return None
-
+from ..records import MAX_CONTEST, MAX_REASON, begin_keyed_write, insert_once, lock_event
+from .eligibility import (
+    CONTESTS,
+    Appellant,
+    appellants_of,
+    challenge_limit,
+    challenges_of,
+    challenges_text,
+    contest_choices,
+    why_not_appealable,
+)
 
 # ---- filing ---------------------------------------------------------------------------------------------------------
 
@@ -155,13 +55,11 @@ def file_appeal(
     """Record a player's appeal of a complete ruling, once per one-time key. Returns (appeal, created). The event's
     policy decides the challenges a player has and what an opponent may contest."""
     now = now or utcnow()
-    key = check_key(data.key)
-    existing = by_key(session, Appeal, key, scope=event.id)
+    key, existing = begin_keyed_write(session, Appeal, data.key, event)
     if existing is not None:
         if existing.incident_id != incident.id:
             raise FieldError("key", _("This form's key belongs to another appeal; reload the page."))
         return existing, False
-    lock_event(session, event)
     blocked = why_not_appealable(session, event, incident)
     if blocked:
         raise FieldError("appellant", blocked)
@@ -312,11 +210,6 @@ def is_head_judge_anywhere(session: Session, user: User) -> bool:
         )
         is not None
     )
-
-
-def may_decide(session: Session, event: Event, appeal: Appeal, actor: User, roles: frozenset) -> bool:
-    """The permission table's answer: the head judge, or the proxy of this appeal, while it is open."""
-    return bool(permissions.check(session, Action.DECIDE_APPEAL, user=actor, roles=roles, record=appeal, event=event))
 
 
 # ---- proxies -------------------------------------------------------------------------------------------------------
@@ -566,3 +459,15 @@ def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event
     if appeal.seen_by_judge_at is None:  # the table let through only a decided appeal
         appeal.seen_by_judge_at = utcnow()
         audit.record(session, actor, "appeal.seen", appeal, event_id=event.id, number=appeal.number)
+
+
+__all__ = [  # what eligibility.py answers, named here too (the views and tests read appeals through this module)
+    "CONTESTS",
+    "Appellant",
+    "appellants_of",
+    "challenge_limit",
+    "challenges_of",
+    "challenges_text",
+    "contest_choices",
+    "why_not_appealable",
+]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
@@ -17,8 +17,10 @@ from ..models import Event, Player, Role, StaffAssignment
 from ..permissions import Action, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, live_list, refuse, refuse_form, safe_next
-from . import bp, services
+from . import services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
+
+bp = Blueprint("appeals", __name__, template_folder="templates")
 
 
 @bp.app_context_processor

@@ -13,7 +13,7 @@ from flask_babel import force_locale, ngettext
 from flask_babel import gettext as _
 
 from .. import jobs, mail
-from ..i18n import DEFAULT_LANGUAGE, LANGUAGES
+from ..i18n import language_of
 from ..models import Job, TokenPurpose, User
 from . import services
 
@@ -40,15 +40,6 @@ def new_link(session, user: User, purpose: TokenPurpose, actor: User | None = No
     """Issue a one-time link for `user` and return its absolute URL (to email or print, never to show in a page)."""
     token = services.issue_link(session, user, purpose, lifetime=lifetime(purpose), actor=actor)
     return external_url("auth.set_password", token=token)
-
-
-def language_of(user: User, event=None) -> str:
-    """The language of an email to `user`: their account's, else the event's (an invitation to it), else English."""
-    if user.locale in LANGUAGES:
-        return user.locale
-    if event is not None and getattr(event, "language", None) in LANGUAGES:
-        return event.language
-    return DEFAULT_LANGUAGE
 
 
 def tell_staff(event, invitation, invite_token: str | None, *, organizer: User) -> tuple[str, str]:

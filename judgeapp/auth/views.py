@@ -1,4 +1,4 @@
-from flask import current_app, flash, g, redirect, render_template, request, session, url_for
+from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import refresh
@@ -11,8 +11,10 @@ from ..extensions import db, limiter
 from ..i18n import LANGUAGES
 from ..models import TokenPurpose
 from ..web import safe_next
-from . import bp, devices, emails, services
+from . import devices, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, ProfileForm, SetPasswordForm
+
+bp = Blueprint("auth", __name__, template_folder="templates")
 
 LOGIN_FAILED = _l("Email or password is wrong.")
 RESET_SENT = _l(

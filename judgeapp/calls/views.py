@@ -3,9 +3,8 @@ taking, handing to the head judge and closing. Thin views."""
 
 from __future__ import annotations
 
-from flask import current_app, flash, g, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
 
 from .. import renders
@@ -16,38 +15,24 @@ from ..extensions import db, limiter
 from ..incidents.services import table_count
 from ..models import Division, utcnow
 from ..permissions import Action, Role, decide, event_route, found
-from ..web import answer, button, clock, live_list, outbox_post, refuse, refuse_form, send_kept
-from . import bp, services
+from ..web import (
+    NOT_KNOWN,
+    answer,
+    button,
+    clock,
+    live_list,
+    outbox_post,
+    player_error,
+    refuse,
+    refuse_form,
+    send_kept,
+)
+from . import services
 from .forms import CallButtonForm, CallForm, SheetForm, TakeForm
 
+bp = Blueprint("calls", __name__, template_folder="templates")
+
 # ---- the player's page ---------------------------------------------------------------------------------------------
-
-NOT_KNOWN = _l("This call link is not known. Scan the QR code on your table again, or raise your hand.")
-RAISE_YOUR_HAND = _l("Raise your hand and call “Judge!” aloud: a judge will come to your table.")
-NOT_SENT = _l("This page could not send your call. Scan the QR code on your table again. %(raise_hand)s")
-# The player's own error pages (web.error_page sends every error under /call/ here): what a player can do about it.
-# Each text is one message; %(raise_hand)s is RAISE_YOUR_HAND, in the same language.
-PLAYER_ERRORS = {
-    400: (_l("Not sent"), NOT_SENT),
-    404: (_l("Not found"), NOT_KNOWN),
-    405: (_l("Not sent"), NOT_SENT),
-    409: (_l("Judge calls are closed"), _l("Judge calls cannot be made from this page now. %(raise_hand)s")),
-    413: (_l("Not sent"), _l("What was sent is too long: nothing was sent. %(raise_hand)s")),
-    429: (
-        _l("Too many calls"),
-        _l("Too many calls were sent from here in a short time: this one was not sent. %(raise_hand)s"),
-    ),
-    500: (_l("Not sent"), _l("Something went wrong: your call may not have been sent. %(raise_hand)s")),
-}
-
-
-def player_error(code: int):
-    """A player's error page: their own small page (call.css, no script, no judges' menu), in the language the phone
-    asks for, else the table's event's once its link is checked (g.link_event), else the default: a made-up link says
-    nothing of any event, not even its language (i18n.SIGNED_LINK_ENDPOINTS)."""
-    title, text = PLAYER_ERRORS.get(code, PLAYER_ERRORS[400])
-    text = str(text) % {"raise_hand": RAISE_YOUR_HAND}
-    return render_template("calls/error.html", code=code, title=str(title), text=text), code
 
 
 def _closed_page(event, table: int, division=None):

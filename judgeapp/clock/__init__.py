@@ -1,5 +1,3 @@
-from flask import Blueprint
+from .views import bp
 
-bp = Blueprint("clock", __name__, template_folder="templates")
-
-from . import views  # noqa: E402,F401
+__all__ = ["bp"]

@@ -17,7 +17,7 @@ from ..incidents.services import LogResult, check_minutes, check_table, started_
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
 from ..permissions import Action
-from ..records import MAX_REASON, by_key, check_key, derived_key, lock_event
+from ..records import MAX_REASON, begin_keyed_write, by_key, derived_key
 from .forms import reason_name
 
 
@@ -245,11 +245,9 @@ def add_extension(
     session: Session, policy: Policy, *, actor: User, event: Event, data: ExtensionInput, now: datetime | None = None
 ) -> tuple[TimeExtension, bool]:
     """A judge gives a table time back; returns the record and whether it is new (a resent form is stored once)."""
-    key = check_key(data.key)
-    existing = by_key(session, TimeExtension, key, scope=event.id)
+    key, existing = begin_keyed_write(session, TimeExtension, data.key, event)
     if existing is not None:
         return existing, False
-    lock_event(session, event)
     rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     table = check_table(session, event, data.table_number)
     try:

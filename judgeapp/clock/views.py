@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from flask_login import current_user
@@ -21,8 +21,10 @@ from ..models import TimeExtension, utcnow
 from ..permissions import Action, event_route, found
 from ..web import answer, button, json_errors, outbox_post
 from ..web import clock as clock_text
-from . import bp, services
+from . import services
 from .forms import ExtensionForm, reason_name
+
+bp = Blueprint("clock", __name__, template_folder="templates")
 
 
 @bp.app_template_filter("reason_name")

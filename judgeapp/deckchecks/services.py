@@ -17,7 +17,7 @@ from ..incidents.services import check_table, find_player, pairings_of, started_
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..lifecycles import DECK_CHECK, DeckCheckState
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
-from ..records import MAX_TEXT, by_key, check_key, derived_key, lock_event
+from ..records import MAX_TEXT, begin_keyed_write, derived_key, lock_event
 
 
 @dataclass
@@ -33,11 +33,9 @@ def start_deck_check(
     session: Session, *, actor: User, event: Event, data: DeckCheckInput, now: datetime | None = None
 ) -> tuple[DeckCheck, bool]:
     """Start the clock on a deck check at a table; players default to the table's pairing."""
-    key = check_key(data.key)
-    existing = by_key(session, DeckCheck, key, scope=event.id)
+    key, existing = begin_keyed_write(session, DeckCheck, data.key, event)
     if existing is not None:
         return existing, False
-    lock_event(session, event)
     rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     table = check_table(session, event, data.table_number)
     texts = [t for t in data.player_texts if t and t.strip()]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
@@ -22,8 +22,10 @@ from ..models import Incident, TimeExtension, utcnow
 from ..permissions import Action, event_route, found
 from ..web import answer, json_errors, outbox_post
 from ..web import clock as clock_text
-from . import bp, services
+from . import services
 from .forms import DeckCheckForm, EndDeckCheckForm, PickTablesForm
+
+bp = Blueprint("deckchecks", __name__, template_folder="templates")
 
 
 @bp.route("/events/<int:event_id>/deck-checks")

@@ -1,5 +1,4 @@
-from flask import Blueprint
+from . import player_views  # noqa: F401  (its routes, on the events blueprint)
+from .views import bp
 
-bp = Blueprint("events", __name__, template_folder="templates")
-
-from . import player_views, views  # noqa: E402,F401
+__all__ = ["bp"]

@@ -15,7 +15,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import Form, NumericField, optional_int
 from ..i18n import LANGUAGES
-from ..models import Role
+from ..models import STAFF_ROLES, Role
 
 # The staff roles as pages name them (Role.label is the English), and as a sentence names them ("… is now head judge").
 ROLE_NAMES = {
@@ -94,7 +94,7 @@ class StaffForm(Form):
     )
     role = SelectField(  # no role chosen in advance: the organizer picks one, every time (issue 33, guard 9)
         _l("Role"),
-        choices=[SelectChoice("", _l("Choose a role")), *(SelectChoice(r.value, ROLE_NAMES[r]) for r in Role)],
+        choices=[SelectChoice("", _l("Choose a role")), *(SelectChoice(r.value, ROLE_NAMES[r]) for r in STAFF_ROLES)],
         validators=[DataRequired(message=_l("Choose the role this person is invited to."))],
     )
     replace_head_judge = BooleanField(_l("Replace the current head judge when this person accepts"))

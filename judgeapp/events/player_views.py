@@ -15,9 +15,10 @@ from wtforms.fields.choices import SelectChoice
 from ..errors import FieldError, show_on_form
 from ..extensions import db
 from ..permissions import Action, event_route
-from . import bp, player_records
+from . import player_records
 from .forms import MergePlayerForm, PlayerRecordForm
 from .services import divisions_of
+from .views import bp
 
 _BETWEEN_TAGS = re.compile(r">\s+<")
 

@@ -335,7 +335,7 @@ def add_staff(
     same whether or not an account existed: the name they typed (else the address) and "invited", never the account
     owner's own name. A new account gets no password (its owner chooses one from an emailed link). Inviting a head
     judge while there is one needs `replace_head_judge`: the organizer is asked first, with the name of who goes."""
-    role = Role(getattr(role, "value", role))  # models.Role or permissions.Role alike: compared by value
+    role = Role(role)  # the one Role (judgeapp/roles.py), or its value as a form sends it
     email = normalise_email(email)
     shown = " ".join(name.split()) or email
     current = current_head_judge(session, event) if role is Role.HEAD_JUDGE else None
@@ -404,7 +404,7 @@ def assign_staff(
 ) -> StaffAssignment:
     """Give a person a role at the event at once (an accepted invitation; the operator's demo data; tests' set-up),
     creating their account without a password when they have none. A new head judge replaces the current one."""
-    role = Role(getattr(role, "value", role))  # by value: a permissions.Role is the same role, not another
+    role = Role(role)  # the one Role (judgeapp/roles.py), or its value
     email = normalise_email(email)
     user = session.scalar(select(User).where(User.email == email))
     if user is None:

@@ -3,7 +3,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from flask import abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
@@ -22,7 +22,7 @@ from ..models import Event, EventPolicy, Job, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, clock
-from . import bp, imports, player_records, services
+from . import imports, player_records, services
 from .forms import (
     OTHER_ROLES_IN_SENTENCE,
     ROLE_IN_SENTENCE,
@@ -41,6 +41,8 @@ from .forms import (
     StaffForm,
     StartRoundForm,
 )
+
+bp = Blueprint("events", __name__, template_folder="templates")
 
 
 @bp.app_template_filter("role_name")

@@ -1,5 +1,3 @@
-from flask import Blueprint
+from .views import bp
 
-bp = Blueprint("help", __name__, template_folder="templates", url_prefix="/help")
-
-from . import views  # noqa: E402,F401
+__all__ = ["bp"]

@@ -2,12 +2,13 @@
 
 from pathlib import Path
 
-from flask import current_app, render_template, request, url_for
+from flask import Blueprint, current_app, render_template, request, url_for
 
 from ..i18n import language
 from ..permissions import Action, account_route, open_route
-from . import bp
 from .topics import GUIDES, topic_of
+
+bp = Blueprint("help", __name__, template_folder="templates", url_prefix="/help")
 
 STAFF_GUIDES = tuple(g for g in GUIDES if g != "player")
 SHOTS = "help"  # under static/: <lang>/<name>.png, taken by the browser tests (make help-shots)

@@ -54,7 +54,7 @@ from ..models import (
     utcnow,
 )
 from ..permissions import Action, Role
-from ..records import MAX_REASON, MAX_TEXT, by_key, check_key, insert_once, lock_event
+from ..records import MAX_REASON, MAX_TEXT, begin_keyed_write, insert_once
 
 # ---- look-ups shared by the floor tools ------------------------------------------------------------------------
 
@@ -508,11 +508,9 @@ def log_incident(
 ) -> LogResult:
     """Store an incident once per one-time key, with the engine's suggestion and any time given back."""
     now = now or utcnow()
-    key = check_key(data.key)
-    existing = by_key(session, Incident, key, scope=event.id)
+    key, existing = begin_keyed_write(session, Incident, data.key, event)
     if existing is not None:
         return LogResult(existing, created=False)
-    lock_event(session, event)
     rnd = started_round(session, event, data.round_number, division_id=data.division_id)
     subjects = resolve_subjects(session, actor=actor, event=event, data=data)
     table = check_table(session, event, data.table_number, required=subjects.kind is not SubjectKind.SPECTATOR)

@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from datetime import timedelta
 
-from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -35,8 +35,10 @@ from ..offline.views import finder_url
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import answer, button, json_errors, live_list, outbox_post
-from . import bp, services
+from . import services
 from .forms import SUBJECT_KINDS, CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
+
+bp = Blueprint("incidents", __name__, template_folder="templates")
 
 # the incident's history as its page names the audit entries and the fields a correction changed (stored in English)
 HISTORY_ACTIONS = {

@@ -234,13 +234,20 @@ def _in(codes: frozenset[str], code: str, subsection: str | None) -> bool:
     return code in codes or (subsection is not None and subsection in codes)
 
 
-def rule_applies(policy: Policy, rule: RepeatRule, infraction: Infraction, level: int) -> bool:
-    """Whether `rule` may upgrade `infraction` at `level`."""
+def _counts_repeats_of(rule: RepeatRule, infraction: Infraction, level: int | None) -> bool:
+    """Whether `rule` counts repeats of `infraction` at `level` (None: at any level): the infraction's repeats are
+    counted, by this rule among those it names, at a level the rule is for. rule_applies and counting_priors ask
+    this one question."""
     if infraction.repeats is not Repeats.COUNTED:
         return False
     if infraction.repeat_rules is not None and rule.id not in infraction.repeat_rules:
         return False
-    if rule.levels and level not in rule.levels:
+    return level is None or not rule.levels or level in rule.levels
+
+
+def rule_applies(policy: Policy, rule: RepeatRule, infraction: Infraction, level: int) -> bool:
+    """Whether `rule` may upgrade `infraction` at `level`."""
+    if not _counts_repeats_of(rule, infraction, level):
         return False
     scope = rule.applies_to or (rule.group if rule.counts is Counts.GROUP else frozenset())
     return not scope or _in(scope, infraction.code, infraction.subsection)
@@ -302,11 +309,7 @@ def counting_priors(
     prior = tuple(prior)
     seen: dict[int, Prior] = {}
     for rule in policy.repeat_rules:
-        if level is not None and rule.levels and level not in rule.levels:
-            continue
-        if infraction.repeats is not Repeats.COUNTED:
-            continue
-        if infraction.repeat_rules is not None and rule.id not in infraction.repeat_rules:
+        if not _counts_repeats_of(rule, infraction, level):
             continue
         for p in counted_by(policy, rule, infraction, prior, today, this_round):
             seen.setdefault(id(p), p)

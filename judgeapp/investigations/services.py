@@ -1,23 +1,20 @@
-"""Disqualifications: the head judge's decision on recommendations, investigations, statements and one-time links."""
+"""Disqualifications: the head judge's decision on recommendations and the investigation's lifecycle, here; its
+statements and one-time links (statements.py); its timeline and report (report.py)."""
 
 from __future__ import annotations
 
-import hashlib
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, cast
 
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from sqlalchemy import CursorResult, func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
-from .. import audit, permissions
-from ..choices import catalog_name, level_name, rank_namer
+from .. import audit
+from ..choices import rank_namer
 from ..errors import FieldError, one_line
 from ..incidents import services as incidents
-from ..infractions import Policy, link_expiry
+from ..infractions import Policy
 from ..lifecycles import INVESTIGATION, InvestigationState
 from ..models import (
     Event,
@@ -25,31 +22,30 @@ from ..models import (
     IncidentStatus,
     Investigation,
     InvestigationStatus,
-    Role,
-    StaffAssignment,
     Statement,
     StatementRequest,
-    StatementRole,
     User,
     utcnow,
 )
 from ..permissions import Action
-from ..records import MAX_REASON, MAX_STATEMENT, MAX_WRITE_UP, by_key, check_key, insert_once
-
-
-class LinkGone(Exception):
-    """A one-time statement link that was used, withdrawn or has expired."""
-
-    def __init__(self, why: str, event_id: int | None = None):
-        self.why = why  # lazily translated: the page says it in the event's language when the browser asks for none
-        self.event_id = event_id
-        super().__init__(why)
-
-
-def _require(session: Session, action: Action, *, actor: User, roles: frozenset, event: Event, record) -> None:
-    """The permission table's answer for this action on this record (its state, the closed event)."""
-    permissions.transition(session, action, user=actor, roles=roles, record=record, event=event)
-
+from ..records import MAX_REASON, MAX_WRITE_UP
+from .report import (
+    Moment,
+    report_filename,
+    report_number,
+    report_of,
+    timeline,
+)
+from .statements import (
+    LinkGone,
+    add_statement,
+    hash_token,
+    request_by_token,
+    request_statement,
+    require,
+    revoke_request,
+    submit_by_link,
+)
 
 # ---- opening, accepting and declining --------------------------------------------------------------------------------
 
@@ -151,7 +147,7 @@ def accept_recommendation(
     """The head judge gives the penalty a floor judge recommended. A disqualification opens its investigation; a
     recommendation made because only the head judge decides the infraction (Transformers 5.1) and naming a lesser
     penalty simply stands."""
-    _require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
+    require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
     incident.head_judge_decided_at = incident.updated_at
     audit.record(
@@ -180,7 +176,7 @@ def decline_recommendation(
     rank_id: str | None,
 ) -> None:
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
-    _require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
+    require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing=_("Say why you decline the recommendation."))
     infraction = incidents.infraction_of(policy, incident.infraction_code)
     if rank_id:
@@ -259,210 +255,6 @@ def missing_statements(investigation: Investigation, now: datetime | None = None
     ]
 
 
-def report_number(event: Event, investigation: Investigation) -> str:
-    return f"DQ-{event.id}-{investigation.number}"
-
-
-# ---- statements ------------------------------------------------------------------------------------------------------
-
-
-def _role(value: str | StatementRole) -> StatementRole:
-    try:
-        return StatementRole(value)
-    except ValueError:
-        raise FieldError("author_role", _("Choose whose statement this is.")) from None
-
-
-def _author(name: str) -> str:
-    return one_line(name, "author_name", limit=200, missing=_("Give the name of the person making the statement."))
-
-
-def _text(text: str) -> str:
-    text = (text or "").strip()
-    if not text:
-        raise FieldError("text", _("The statement is empty."))
-    if len(text) > MAX_STATEMENT:
-        raise FieldError("text", _("At most %(count)s characters.", count=MAX_STATEMENT))
-    return text
-
-
-def add_statement(
-    session: Session,
-    *,
-    actor: User,
-    roles: frozenset[str],
-    event: Event,
-    investigation: Investigation,
-    key: str,
-    author_name: str,
-    author_role: str,
-    text: str,
-    now: datetime | None = None,
-) -> tuple[Statement, bool]:
-    """A statement typed on the head judge's phone. After finalizing it is a dated addendum."""
-    _require(session, Action.TAKE_STATEMENT, actor=actor, roles=roles, event=event, record=investigation)
-    key = check_key(key)
-    existing = by_key(session, Statement, key, scope=investigation.id)
-    if existing is not None:
-        return existing, False
-    statement = Statement(
-        investigation=investigation,
-        author_name=_author(author_name),
-        author_role=_role(author_role),
-        text=_text(text),
-        taken_by_id=actor.id,
-        client_key=key,
-        taken_at=now or utcnow(),
-        addendum=investigation.status is InvestigationStatus.FINALIZED,
-    )
-    statement, created = insert_once(session, statement, key, scope=investigation.id)
-    if not created:
-        return statement, False
-    audit.record(
-        session,
-        actor,
-        "statement.add",
-        statement,
-        event_id=event.id,
-        investigation=investigation.number,
-        author=statement.author_name,
-        role=statement.author_role.value,
-        addendum=statement.addendum,
-    )
-    return statement, True
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def request_statement(
-    session: Session,
-    *,
-    actor: User,
-    roles: frozenset[str],
-    event: Event,
-    investigation: Investigation,
-    author_name: str,
-    author_role: str,
-    now: datetime | None = None,
-) -> tuple[StatementRequest, str]:
-    """A one-time link for one person's statement. The token is returned once and only its hash is stored."""
-    _require(session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=investigation)
-    now = now or utcnow()
-    token = secrets.token_urlsafe(32)
-    request = StatementRequest(
-        investigation=investigation,
-        token_hash=hash_token(token),
-        author_name=_author(author_name),
-        author_role=_role(author_role),
-        created_by_id=actor.id,
-        created_at=now,
-        expires_at=link_expiry(now, event.statement_days),
-    )
-    session.add(request)
-    audit.record(
-        session,
-        actor,
-        "statement.request",
-        request,
-        event_id=event.id,
-        investigation=investigation.number,
-        author=request.author_name,
-        role=request.author_role.value,
-        expires=request.expires_at.isoformat(),
-    )
-    return request, token
-
-
-def request_by_token(session: Session, token: str, now: datetime | None = None) -> StatementRequest:
-    """The statement request a link names; LookupError when there is none, LinkGone when it no longer works."""
-    if not token or len(token) > 100:
-        raise LookupError(token)
-    request = session.scalar(
-        select(StatementRequest)
-        .where(StatementRequest.token_hash == hash_token(token))
-        .options(selectinload(StatementRequest.investigation))
-    )
-    if request is None:
-        raise LookupError(token)
-    now = now or utcnow()
-    event = request.investigation.event_id
-    if request.used_at is not None:
-        raise LinkGone(_l("This link has already been used: the statement was received. Each link works once."), event)
-    if request.revoked_at is not None:
-        raise LinkGone(_l("The head judge has withdrawn this link."), event)
-    if request.investigation.status in (InvestigationStatus.DECLINED, InvestigationStatus.WITHDRAWN):
-        raise LinkGone(_l("This investigation is closed."), event)
-    if request.expires_at <= now:
-        raise LinkGone(
-            _l("This link has expired. Ask the head judge for a new one if you still want to make a statement."), event
-        )
-    return request
-
-
-def submit_by_link(session: Session, *, token: str, text: str, now: datetime | None = None) -> Statement:
-    """The person writes their statement on the link; the link is spent in the same transaction."""
-    now = now or utcnow()
-    request = request_by_token(session, token, now)
-    text = _text(text)
-    spent = cast(
-        CursorResult[Any],
-        session.execute(  # an UPDATE's result counts its rows
-            update(StatementRequest)
-            .where(StatementRequest.id == request.id, StatementRequest.used_at.is_(None))
-            .values(used_at=now)
-        ),
-    )
-    if spent.rowcount != 1:  # another submission of the same link won the race
-        raise LinkGone(_("This link has already been used: the statement was received. Each link works once."))
-    investigation = request.investigation
-    statement = Statement(
-        investigation=investigation,
-        author_name=request.author_name,
-        author_role=request.author_role,
-        text=text,
-        taken_by_id=None,
-        client_key=f"link:{request.id}",
-        taken_at=now,
-        addendum=investigation.status is InvestigationStatus.FINALIZED,
-    )
-    session.add(statement)
-    session.flush()
-    request.statement_id, request.used_at = statement.id, now
-    audit.record(
-        session,
-        None,
-        "statement.submit_by_link",
-        statement,
-        event_id=investigation.event_id,
-        investigation=investigation.number,
-        author=statement.author_name,
-        request=request.id,
-        addendum=statement.addendum,
-    )
-    return statement
-
-
-def revoke_request(
-    session: Session, *, actor: User, roles: frozenset[str], event: Event, request: StatementRequest
-) -> None:
-    _require(
-        session, Action.MANAGE_STATEMENT_LINKS, actor=actor, roles=roles, event=event, record=request.investigation
-    )
-    if request.used_at is None and request.revoked_at is None:
-        request.revoked_at = utcnow()
-        audit.record(
-            session,
-            actor,
-            "statement.revoke_link",
-            request,
-            event_id=event.id,
-            investigation=request.investigation.number,
-            author=request.author_name,
-        )
-
-
 # ---- the head judge's write-up and decision --------------------------------------------------------------------------
 
 
@@ -503,7 +295,7 @@ def save_write_up(
     data: WriteUp,
 ) -> dict:
     """Save the head judge's statement and decision as a draft (every change audited). Returns what changed."""
-    _require(session, Action.WRITE_UP, actor=actor, roles=roles, event=event, record=investigation)
+    require(session, Action.WRITE_UP, actor=actor, roles=roles, event=event, record=investigation)
     values = {}
     for name in WRITE_UP_FIELDS:
         value = getattr(data, name)
@@ -600,160 +392,30 @@ def finalize(
     )
 
 
-# ---- timeline ------------------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Moment:
-    at: datetime
-    what: str
-
-
-def timeline(investigation: Investigation) -> list[Moment]:
-    incident = investigation.incident
-    moments = [
-        Moment(
-            incident.created_at,
-            _("Incident #%(number)s logged by %(judge)s", number=incident.number, judge=incident.judge.name),
-        ),
-        Moment(investigation.opened_at, _("Investigation opened")),
-    ]
-    for r in investigation.requests:
-        moments.append(
-            Moment(
-                r.created_at,
-                _("Statement link given to %(name)s (%(role)s)", name=r.author_name, role=r.author_role.label),
-            )
-        )
-    for s in investigation.statements:
-        who = {"name": s.author_name, "role": s.author_role.label}
-        if s.taken_by and s.addendum:
-            what = _("Addendum of %(name)s (%(role)s), taken by %(judge)s", judge=s.taken_by.name, **who)
-        elif s.taken_by:
-            what = _("Statement of %(name)s (%(role)s), taken by %(judge)s", judge=s.taken_by.name, **who)
-        elif s.addendum:
-            what = _("Addendum of %(name)s (%(role)s), written on a one-time link", **who)
-        else:
-            what = _("Statement of %(name)s (%(role)s), written on a one-time link", **who)
-        moments.append(Moment(s.taken_at, what))
-    if investigation.finalized_at:
-        moments.append(Moment(investigation.decided_at or investigation.finalized_at, _("Decision: disqualification")))
-        moments.append(Moment(investigation.finalized_at, _("Investigation finalized")))
-    return sorted(moments, key=lambda m: m.at)
-
-
-# ---- the report ------------------------------------------------------------------------------------------------------
-
-
-def report_of(
-    session: Session,
-    policy: Policy,
-    event: Event,
-    investigation: Investigation,
-    *,
-    local,
-    tz_name: str,
-    now: datetime | None = None,
-):
-    """The disqualification report as plain data, in the language in force (the event's: the view sets it); `local`
-    turns a stored UTC time into venue time."""
-    from flask_babel import gettext as _
-    from flask_babel import pgettext
-
-    from ..i18n import format_day, language
-    from ..reports import written
-    from ..reports.dq import DQReport, ReportStatement
-
-    now = now or utcnow()
-    stamp = lambda at: written(local(at))  # noqa: E731
-    incident = investigation.incident
-    players = [s.player for s in incident.subjects]
-    seated = (
-        incidents.pairings_of(session, incident.round).get(incident.table_number, []) if incident.table_number else []
-    )
-    opponents = [p for p in seated if p.id not in {q.id for q in players}]
-    head = session.scalar(
-        select(User)
-        .join(StaffAssignment, StaffAssignment.user_id == User.id)
-        .where(
-            StaffAssignment.event_id == event.id,
-            StaffAssignment.role == Role.HEAD_JUDGE,
-            StaffAssignment.ended_at.is_(None),
-        )
-    )
-    code = investigation.decision_infraction_code or incident.infraction_code
-    try:
-        infraction = policy.infraction(code)
-        name = catalog_name(infraction)
-        sub = policy.subsection(infraction.subsection)
-        section = f"{sub.code} {catalog_name(sub)}"
-    except (LookupError, StopIteration):
-        name, section = "", ""
-    revoked = [
-        what
-        for flag, what in (
-            (investigation.revoke_prizes, pgettext("revoked", "prizes")),
-            (investigation.revoke_standing, pgettext("revoked", "standing")),
-        )
-        if flag
-    ]
-    statements = [
-        ReportStatement(
-            author=s.author_name,
-            role=s.author_role.label,
-            taken=(
-                _("%(when)s, taken by %(judge)s", when=stamp(s.taken_at), judge=s.taken_by.name)
-                if s.taken_by
-                else _("%(when)s, written by the author on a one-time link", when=stamp(s.taken_at))
-            ),
-            text=s.text,
-            addendum=s.addendum,
-        )
-        for s in investigation.statements
-    ]
-    by = investigation.finalized_by.name if investigation.finalized_by else "?"
-    status = (
-        _("finalized %(when)s by %(judge)s", when=stamp(investigation.finalized_at), judge=by)
-        if investigation.finalized_at
-        else _("DRAFT: not finalized")
-    )
-    return DQReport(
-        number=report_number(event, investigation),
-        generated=stamp(now),
-        event=event.name,
-        event_date=format_day(event.date, language()),
-        venue=event.venue,
-        policy=_("%(policy)s (version %(version)s)", policy=catalog_name(policy), version=policy.version),
-        level=level_name(policy, event.level),
-        head_judge=head.name if head else "—",
-        organizer=event.organizer.name,
-        player=_(", ").join(p.name for p in players) or incident.subject_name,
-        player_reading=_(", ").join(p.reading for p in players if p.reading),
-        player_id=", ".join(p.player_code or "—" for p in players) or "—",
-        round=str(incident.round.number),
-        table=str(incident.table_number or "—"),
-        opponents=", ".join(f"{p.name} ({p.player_code})" if p.player_code else p.name for p in opponents) or "—",
-        infraction_code=code,
-        infraction_name=name,
-        section=section,
-        penalty=catalog_name(policy.rank(incident.rank_id)) if incident.rank_id else _("No penalty"),
-        revoked=revoked,
-        ejected=investigation.ejected,
-        status=status,
-        timeline=[(stamp(m.at), m.what) for m in timeline(investigation)],
-        statements=statements,
-        hj_infraction=investigation.hj_infraction,
-        hj_facts=investigation.hj_facts,
-        hj_assumptions=investigation.hj_assumptions,
-        hj_reasoning=investigation.hj_reasoning,
-        summary=investigation.summary,
-        incident_description=incident.description,
-        time_zone=tz_name,
-    )
-
-
-def report_filename(event: Event, report) -> str:
-    """dq-report_<event>_<player>_<event date>.pdf, readable and safe in a Content-Disposition header."""
-    from ..reports import slug
-
-    return f"dq-report_{slug(event.name)}_{slug(report.player)}_{event.date.isoformat()}.pdf"
+__all__ = [
+    "WRITE_UP_FIELDS",
+    "LinkGone",
+    "Missing",
+    "Moment",
+    "WriteUp",
+    "accept_recommendation",
+    "add_statement",
+    "decline_recommendation",
+    "finalize",
+    "hash_token",
+    "investigation_by_number",
+    "investigation_of_incident",
+    "investigations_of",
+    "missing_statements",
+    "open_investigation",
+    "report_filename",
+    "report_number",
+    "report_of",
+    "request_by_token",
+    "request_statement",
+    "revoke_request",
+    "save_write_up",
+    "settle",
+    "submit_by_link",
+    "timeline",
+]

@@ -5,7 +5,19 @@ from __future__ import annotations
 from io import BytesIO
 
 import segno
-from flask import abort, current_app, flash, g, redirect, render_template, request, send_file, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    g,
+    redirect,
+    render_template,
+    request,
+    send_file,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -23,8 +35,10 @@ from ..permissions import Action, event_route, found
 from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
-from . import bp, services
+from . import services
 from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm, decline_form
+
+bp = Blueprint("investigations", __name__, template_folder="templates")
 
 NEW_LINK = "judgeapp.new_statement_link"
 

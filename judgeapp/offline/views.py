@@ -6,7 +6,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Response, current_app, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -19,8 +19,10 @@ from ..models import utcnow
 from ..permissions import Action, event_route
 from ..reference.views import rules_url
 from ..static_files import IMMUTABLE
-from . import bp, services
+from . import services
 from .scripts import STATIC, module_files
+
+bp = Blueprint("offline", __name__, template_folder="templates")
 
 
 def catalog_files() -> list[str]:

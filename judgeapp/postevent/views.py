@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from io import BytesIO
 
-from flask import abort, current_app, flash, redirect, render_template, request, send_file, url_for
+from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, send_file, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 
@@ -17,8 +17,10 @@ from ..permissions import Action, account_route, event_route
 from ..reports import in_language, slug
 from ..reports.event import bar_chart_svg
 from ..web import refuse_form, send_kept
-from . import bp, services
+from . import services
 from .forms import CloseForm, LookupForm, ReopenForm, ReportPdfForm
+
+bp = Blueprint("postevent", __name__, template_folder="templates")
 
 EXPORTS = {
     "incidents": (

@@ -1,4 +1,4 @@
-from flask import abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_login import login_required
 
 from ..choices import finder_url_of
@@ -6,7 +6,9 @@ from ..extensions import current_catalog, event_policy
 from ..infractions import UnknownChoice
 from ..infractions.engine import rule_applies
 from ..permissions import Action, event_route
-from . import bp, services
+from . import services
+
+bp = Blueprint("reference", __name__, template_folder="templates", url_prefix="/reference")
 
 
 @bp.route("/")

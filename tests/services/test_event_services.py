@@ -12,7 +12,7 @@ from judgeapp.errors import FieldError
 from judgeapp.events import services
 from judgeapp.infractions import Catalog
 from judgeapp.models import AuditEntry, Event, Player, Round, StaffAssignment
-from judgeapp.models import Role as StaffRole  # the role stored on an assignment (add_staff takes this one)
+from judgeapp.models import Role as StaffRole  # the one Role (judgeapp/roles.py), as the tests of staff read it
 from judgeapp.permissions import Role, roles_at
 from tests.services.conftest import World
 

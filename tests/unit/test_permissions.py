@@ -244,3 +244,16 @@ def test_a_tables_call_link_signature_differs_by_table_event_and_secret_and_is_s
     assert (
         len({seven, signature("secret-one", 1, 8), signature("secret-one", 2, 7), signature("secret-two", 1, 7)}) == 4
     )
+
+
+def test_a_role_is_one_type_whether_stored_on_an_assignment_or_read_in_the_authority_table():
+    """One Role: the staff role read from an assignment is the authority table's own member, so comparing them by
+    identity (`role is Role.HEAD_JUDGE`) can never miss (add_staff once skipped replacing the head judge so), and an
+    assignment stores only the staff roles, by value."""
+    from judgeapp import models
+
+    assert models.Role is Role
+    stored = models.StaffAssignment.__table__.c.role.type
+    assert list(stored.enums) == ["head_judge", "floor_judge", "scorekeeper"]
+    assert models.StaffInvitation.__table__.c.role.type.enums == stored.enums
+    assert models.STAFF_ROLES == (Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER)

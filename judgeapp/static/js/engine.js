@@ -99,11 +99,16 @@ function inCodes(codes, code, subsection) {
   return codes.indexOf(code) !== -1 || (!!subsection && codes.indexOf(subsection) !== -1);
 }
 
-// Whether `rule` may upgrade `infraction` at `level` (engine.py rule_applies).
-function ruleApplies(rule, infraction, level) {
+// Whether `rule` counts repeats of `infraction` at `level` (undefined: at any level) (engine.py _counts_repeats_of).
+function countsRepeatsOf(rule, infraction, level) {
   if ((infraction.repeats || "counted") !== "counted") return false;
   if (infraction.repeat_rules && infraction.repeat_rules.indexOf(rule.id) === -1) return false;
-  if (rule.levels.length && rule.levels.indexOf(level) === -1) return false;
+  return level == null || !rule.levels.length || rule.levels.indexOf(level) !== -1;
+}
+
+// Whether `rule` may upgrade `infraction` at `level` (engine.py rule_applies).
+function ruleApplies(rule, infraction, level) {
+  if (!countsRepeatsOf(rule, infraction, level)) return false;
   var scope = rule.applies_to.length ? rule.applies_to : (rule.counts === "group" ? rule.group : []);
   return !scope.length || inCodes(scope, infraction.code, infraction.subsection);
 }
@@ -130,8 +135,7 @@ export function countedBy(policy, rule, infraction, priors, today, thisRound) {
 export function countingPriors(policy, infraction, priors, today, thisRound) {
   var seen = [];
   (policy.repeat_rules || []).forEach(function (rule) {
-    if ((infraction.repeats || "counted") !== "counted") return;
-    if (infraction.repeat_rules && infraction.repeat_rules.indexOf(rule.id) === -1) return;
+    if (!countsRepeatsOf(rule, infraction)) return;
     countedBy(policy, rule, infraction, priors, today, thisRound).forEach(function (p) {
       if (seen.indexOf(p) === -1) seen.push(p);
     });

@@ -1,10 +1,13 @@
-// Light or dark, normal or high contrast: the phone's own settings (prefers-color-scheme, prefers-contrast, in app.css),
-// unless the judge chose otherwise with the header's button; the choice is kept on this phone (localStorage) and set as
-// <html data-theme> (light or dark) and <html data-contrast="more"> (high contrast: 7:1 text, borders in the text colour).
+// Light or dark, normal or high contrast: the phone's own settings (prefers-color-scheme in app.css; prefers-contrast
+// here), unless the judge chose otherwise with the header's button; the choice is kept on this phone (localStorage) and
+// set as <html data-theme> (light or dark) and <html data-contrast="more"> (high contrast: 7:1 text, borders in the
+// text colour). The high-contrast palette is written once in app.css, under data-contrast="more": this module sets it
+// for the phone's setting too, and again when that setting changes.
 // The theme is set at once; the button's words come in the page's language once its catalog is there (i18n.js,
 // imported afterwards so that waiting for it never shows the page in the wrong theme first).
 var KEY = "judgeapp-theme", ORDER = ["auto", "dark", "light", "contrast-light", "contrast-dark"];
 var MARK = { auto: "◐", dark: "●", light: "○", "contrast-light": "□", "contrast-dark": "■" };
+var MORE = window.matchMedia ? window.matchMedia("(prefers-contrast: more)") : null;  // the phone's setting
 
 function chosen() {
   var theme;
@@ -15,11 +18,12 @@ function apply(theme) {
   var root = document.documentElement, scheme = theme.replace("contrast-", "");
   if (scheme === "auto") root.removeAttribute("data-theme");
   else root.setAttribute("data-theme", scheme);
-  if (theme.indexOf("contrast-") === 0) root.setAttribute("data-contrast", "more");
-  else root.removeAttribute("data-contrast");  // high contrast still follows the phone's setting
+  if (theme.indexOf("contrast-") === 0 || (MORE && MORE.matches)) root.setAttribute("data-contrast", "more");
+  else root.removeAttribute("data-contrast");  // a theme chosen without high contrast still follows the phone's setting
 }
 
 apply(chosen());
+if (MORE && MORE.addEventListener) MORE.addEventListener("change", function () { apply(chosen()); });
 var button = document.getElementById("theme-toggle");
 if (button) import("./i18n.js").then(function (i18n) {
   var _ = i18n._;

@@ -37,7 +37,8 @@ lint: $(STAMP)
 # login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
 # The SQLite pass measures branch coverage of judgeapp/ over the unit, service and request tests, prints it per package and
 # fails when the pure domain (judgeapp/infractions) or the access rules (permissions.py) are under COVERAGE_FLOOR %.
-# The form fuzzer sends 250 payloads per form here (100 on PostgreSQL; set JUDGEAPP_FUZZ_EXAMPLES for more).
+# The form fuzzer sends 250 payloads per form here (100 on PostgreSQL; set JUDGEAPP_FUZZ_EXAMPLES for more), one test
+# per form, so the workers share its forms.
 # Coverage costs ~1.5x the CPU time of the Python it measures, so the security, browser and load tests (fuzzing,
 # Chromium, gunicorn workers) run after it, unmeasured.
 # pytest-xdist spreads the unit, service, request and security tests over TEST_WORKERS processes (one per core by

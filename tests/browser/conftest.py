@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import threading
 from pathlib import Path
 
@@ -25,35 +26,37 @@ class Server(str):
 
 
 @pytest.fixture
-def live_server(tmp_path):
-    yield from _serve(tmp_path)
+def live_server(tmp_path, sqlite_schema):
+    yield from _serve(tmp_path, sqlite_schema)
 
 
 @pytest.fixture
-def live_server_with_worker(tmp_path):
+def live_server_with_worker(tmp_path, sqlite_schema):
     """The demo, with a real job worker beside the server (imports run as jobs): only for the tests that need one."""
-    yield from _serve(tmp_path, worker=True)
+    yield from _serve(tmp_path, sqlite_schema, worker=True)
 
 
 @pytest.fixture
-def live_server_with_cases(tmp_path):
+def live_server_with_cases(tmp_path, sqlite_schema):
     """The demo with its sample cases: an appeal waiting and a disqualification under investigation."""
-    yield from _serve(tmp_path, "--sample-cases")
+    yield from _serve(tmp_path, sqlite_schema, "--sample-cases")
 
 
 @pytest.fixture(scope="module")
-def screens_server(tmp_path_factory):
+def screens_server(tmp_path_factory, sqlite_schema):
     """The demo with its sample cases, one server for a whole module: for the tests that walk every judge screen
     (tests/browser/screens.py) and only read."""
-    yield from _serve(tmp_path_factory.mktemp("screens"), "--sample-cases")
+    yield from _serve(tmp_path_factory.mktemp("screens"), sqlite_schema, "--sample-cases")
 
 
-def _serve(tmp_path, *demo_options, worker=False):
+def _serve(tmp_path, sqlite_schema, *demo_options, worker=False):
+    """The demo is made for each server, not copied from one made earlier: it starts round 1 and dates its event when
+    it runs, and a test sees the round as just started, as a judge trying the demo does."""
     config = app_config(tmp_path)
-    config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # a file the server thread shares
+    database = tmp_path / "browser.sqlite3"  # a file the server thread shares: a copy of the empty schema
+    config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{database}"
+    shutil.copyfile(sqlite_schema, database)
     app = create_app(config)
-    with app.app_context():
-        db.create_all()
     runner = app.test_cli_runner()
     assert runner.invoke(args=["demo", "--password", DEMO_PASSWORD, *demo_options]).exit_code == 0
     server = make_server("127.0.0.1", 0, app, threaded=True)

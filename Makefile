@@ -51,9 +51,10 @@ lint: $(STAMP)
 # The browser tests run in one process unless BROWSER_WORKERS says more (each worker then has its own live servers
 # and Chromium; `--dist loadscope` keeps a module's shared demo server on one worker): tried with 2 on a machine at
 # load 15, one test failed that passes alone, so it is not the default until it is green under load. Tried again at load
-# 13-17 (27 Nov): 14 of 99 failed in 2 workers, 8 of them waiting 30 s for "Saved: incident #…" (a save queued behind
-# the page's background copy, being fixed in the app). Those 2 workers used 576 s of CPU (Chromium included) in
-# 2,035 s: the tier mostly waits, so a second worker has room once the failures are fixed; not measured quiet.
+# 13-17 (27 Nov): 14 of 99 failed in 2 workers, 8 of them waiting 30 s for "Saved: incident #…". That was an app race
+# since fixed (a save tapped while the page's load-time send was under way: tests/browser/test_save_during_a_send.py);
+# 2 workers not tried again since. Those 2 workers used 576 s of CPU (Chromium included) in 2,035 s: the tier mostly
+# waits, so a second worker has room; not measured quiet.
 # The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
 # measure the server, not the suite.
 COVERAGE_JSON := tests/artifacts/coverage.json

@@ -4,16 +4,10 @@ Prize Card penalty (5.5.1), and the note that anything above a Warning waits for
 
 from __future__ import annotations
 
-import threading
-from datetime import date
-
 import pytest
-from werkzeug.serving import make_server
 
-from judgeapp import create_app
-from judgeapp.extensions import CATALOG_KEY, db
-from tests.browser.conftest import DEMO_PASSWORD, PHONE, log_in, shot
-from tests.conftest import app_config
+from tests.browser.conftest import PHONE, log_in, shot
+from tests.browser.policy_event import choose, serve_policy_event
 
 pytestmark = pytest.mark.browser
 
@@ -21,59 +15,7 @@ pytestmark = pytest.mark.browser
 @pytest.fixture
 def pokemon_server(tmp_path):
     """A live server on the shipped catalog: a Pokémon event at Regional Championships level, round 1 running."""
-    from judgeapp.auth.services import create_user
-    from judgeapp.events import services
-    from judgeapp.models import Role
-
-    config = app_config(tmp_path)
-    config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # shared with the server thread
-    app = create_app(config)
-    with app.app_context():
-        db.create_all()
-        organizer = create_user(
-            db.session, email="org@poke.test", name="Mika Organizer", password=DEMO_PASSWORD, organizer=True
-        )
-        head = create_user(db.session, email="head@poke.test", name="Hana Head", password=DEMO_PASSWORD)
-        floor = create_user(db.session, email="floor@poke.test", name="Fumi Floor", password=DEMO_PASSWORD)
-        event = services.create_event(
-            db.session,
-            app.extensions[CATALOG_KEY],
-            organizer=organizer,
-            data=services.EventData(
-                name="Poké Regionals",
-                date=date(2026, 11, 28),
-                venue="Hall B",
-                policy_id="pokemon",
-                level=2,
-                rounds=3,
-                round_minutes=50,
-                challenge_limit=None,
-            ),
-        )
-        for user, role in ((head, Role.HEAD_JUDGE), (floor, Role.FLOOR_JUDGE)):
-            services.assign_staff(db.session, actor=organizer, event=event, email=user.email, name="", role=role)
-        services.start_round(db.session, actor=head, event=event)
-        for name, code in (("Aiko Mori", "P-001"), ("Ben Ode", "P-002")):
-            services.add_player(db.session, actor=organizer, event=event, name=name, player_code=code, team=None)
-        db.session.commit()
-        event_id = event.id
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}", event_id
-    finally:
-        server.shutdown()
-        thread.join(5)
-        with app.app_context():
-            db.engine.dispose()
-
-
-def choose(page, code: str):
-    page.get_by_placeholder("Search by code or words").fill("")
-    page.get_by_placeholder("Search by code or words").press_sequentially(code, delay=10)
-    page.locator("#picker-rows .pick").first.click()
-    page.wait_for_function(f"document.querySelector('#infraction').value === {code!r}", timeout=30_000)
+    yield from serve_policy_event(tmp_path, policy_id="pokemon", domain="poke.test", name="Poké Regionals")
 
 
 def test_the_phone_suggests_pokemon_tardiness_by_minutes_and_a_double_prize_card_that_waits_for_the_head_judge(

@@ -20,6 +20,7 @@ var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phon
 // Kept in this worker's memory only: it ends with the browser (and its session cookie), or when the worker is stopped.
 var fresh = null, postedAt = 0;
 var fetching = {};  // the pages being fetched into the cache now, by path: asked for again meanwhile, fetched once
+var fetchingSince = {};  // when each of those fetches began: one begun before this phone sent something is not joined
 var keptAt = {};  // when this worker last kept each page: one kept after the phone's check is not fetched for it again
 // pages a judge needs at the table; kept only when fetched without a query string
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
@@ -93,7 +94,9 @@ function marked(response) {
 function page(request, url) {
   return freshCopy(url).then(function (hit) {
     if (hit) return marked(hit);
-    var pending = !url.search && fetching[url.pathname];  // being fetched into the cache right now: that one answer
+    // being fetched into the cache right now: that one answer, unless it began before this phone last sent something
+    // (the page after a save must show the save: a copy begun before it may not)
+    var pending = !url.search && fetchingSince[url.pathname] > postedAt && fetching[url.pathname];
     if (!pending) return networkFirst(request, url);
     return pending.then(function (kept) {
       if (!kept) return networkFirst(request, url);
@@ -173,6 +176,7 @@ function dataFile(request, url) {
 // even when the judge moves on to another page.
 function fetchAndKeep(path) {
   if (!fetching[path]) {
+    fetchingSince[path] = Date.now();
     fetching[path] = fetch(path, { credentials: "same-origin" }).then(function (response) {
       if (keepable(new URL(path, self.location.origin), response)) return keep(path, response).then(function () { return true; });
       return false;

@@ -180,7 +180,7 @@ function fetchAndKeep(path) {
     fetching[path] = fetch(path, { credentials: "same-origin" }).then(function (response) {
       if (keepable(new URL(path, self.location.origin), response)) return keep(path, response).then(function () { return true; });
       return false;
-    }).catch(function () { return false; }).then(function (kept) { delete fetching[path]; return kept; });
+    }).catch(function () { return false; }).then(function (kept) { delete fetching[path]; delete fetchingSince[path]; return kept; });
   }
   return fetching[path];
 }

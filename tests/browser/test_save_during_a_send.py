@@ -32,8 +32,7 @@ class HeldToken:
             self.held.append(route)
 
     def wait(self):
-        self.page.wait_for_function("() => true")  # let the route events be dispatched
-        for _ in range(300):
+        for _ in range(300):  # each wait lets Playwright dispatch the route's event
             if self.held:
                 return
             self.page.wait_for_timeout(100)

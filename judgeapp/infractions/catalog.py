@@ -257,9 +257,14 @@ class Confirmation:
     levels: frozenset[int] = frozenset()
     exceptions: frozenset[str] = frozenset()
     judges: int | None = None  # for ConfirmedBy.JUDGES: how many
+    off_default: bool = False  # only a penalty other than the default (Yu-Gi-Oh! III.E: the head judge up/downgrades)
 
-    def holds_for(self, infraction: Infraction, rank_id: str | None, level: int) -> bool:
+    def holds_for(self, infraction: Infraction, rank_id: str | None, level: int, off_default: bool = False) -> bool:
+        """Whether the rule holds for this penalty; `off_default`: the penalty is not the infraction's default at
+        `level` (the policy knows the ranks' order, so it tells)."""
         if rank_id is None or rank_id not in self.ranks:
+            return False
+        if self.off_default and not off_default:
             return False
         if self.levels and level not in self.levels:
             return False
@@ -439,8 +444,16 @@ class Policy(Named):
 
     def confirmation_for(self, infraction: Infraction, rank_id: str | None, level: int) -> Confirmation | None:
         """The first of the policy's confirmation rules that holds for this penalty: a floor judge's ruling is then a
-        recommendation waiting for the head judge (or whom the rule names)."""
-        return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level)), None)
+        recommendation waiting for the head judge (or whom the rule names). A rule with `off_default` holds only for
+        a penalty outside the infraction's default at the level (its general default, whatever the minutes late)."""
+        default = infraction.default_at(level) if infraction.penalized else None
+        off = (
+            rank_id is not None
+            and default is not None
+            and any(r.id == rank_id for r in self.ranks)
+            and not default.contains(self.rank(rank_id))
+        )
+        return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level, off)), None)
 
     def challenge_limit(self, event_limit: int | None) -> int | None:
         """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""

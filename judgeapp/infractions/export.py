@@ -75,6 +75,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "judges": c.judges,
                 "levels": sorted(c.levels),
                 "exceptions": sorted(c.exceptions),
+                "off_default": c.off_default,
                 "section": c.section,
             }
             for c in policy.confirmations

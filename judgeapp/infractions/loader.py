@@ -318,6 +318,7 @@ class RawConfirmation(_Strict):
     judges: int | None = Field(default=None, ge=2)
     levels: list[int | str] = []
     exceptions: list[str] = []  # infractions and sub-sections the floor judge still gives alone
+    off_default: bool = False  # only a penalty other than the infraction's default at the level (an up- or downgrade)
     section: str
 
 
@@ -896,6 +897,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 levels=frozenset(numbers(c.levels)),
                 exceptions=frozenset(c.exceptions),
                 judges=c.judges,
+                off_default=c.off_default,
             )
             for c in p.confirm
         ),

@@ -236,9 +236,20 @@ function confirmationFor(policy, infraction, rankId, level) {
     if (rankId === null || c.ranks.indexOf(rankId) === -1) continue;
     if (c.levels.length && c.levels.indexOf(level) === -1) continue;
     if (c.exceptions.indexOf(infraction.code) !== -1 || c.exceptions.indexOf(infraction.subsection) !== -1) continue;
+    if (c.off_default && !offDefault(policy, infraction, rankId, level)) continue;
     return { by: c.by, judges: c.judges === undefined ? null : c.judges, section: c.section };
   }
   return null;
+}
+
+// Whether `rankId` lies outside the infraction's general default at `level` (an up- or downgrade; catalog.py
+// Policy.confirmation_for).
+function offDefault(policy, infraction, rankId, level) {
+  var dflt = infraction.penalized && infraction.defaults ? infraction.defaults[String(level)] : null;
+  if (!dflt) return false;
+  var order = function (id) { return policy.ranks.map(function (r) { return r.id; }).indexOf(id); };
+  var at = order(rankId);
+  return at !== -1 && (at < order(dflt.min) || at > order(dflt.max));
 }
 
 // The suggestion for `code` at `levelNumber`, given the player's earlier penalties at this event.

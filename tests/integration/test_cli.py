@@ -33,6 +33,7 @@ def test_catalog_check_passes_on_the_shipped_file_with_a_line_per_policy(cli):
         "riftbound",
         "pokemon",
         "lorcana",
+        "yugioh",
     ]
     assert "57 infractions" in lines[0] and "levels 1, 2, 3" in lines[0]  # Penalty Guide §3-4 and Floor Rules 4.4
     assert "levels 1, 2, 3, 4" in lines[3]
@@ -81,7 +82,7 @@ def test_penalty_suggest_flags_head_judge_only_ranks(cli):
         (
             ["--policy", "nope", "--level", "1", "--infraction", "3.4"],
             "unknown policy 'nope'; valid choices: bushiroad-afr, transformers-tcg, wot-ccg, wars-tcg, mtg-ipg, "
-            "fab-ppg, riftbound, pokemon, lorcana",
+            "fab-ppg, riftbound, pokemon, lorcana, yugioh",
         ),
         (
             ["--policy", "bushiroad-afr", "--level", "4", "--infraction", "3.4"],

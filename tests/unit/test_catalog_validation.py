@@ -291,6 +291,13 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            '    confirm: [{ranks: [warning], by: head_judge, off_default: "yes", section: C}]\n',
+            "confirm[0].off_default",
+            "Input should be a valid boolean",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
             "    head_judge_only: [disqualification]\n    confirm: [{ranks: [], by: head_judge, section: C}]\n",
             "confirm[0].ranks",
             "List should have at least 1 item",

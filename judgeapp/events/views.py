@@ -22,7 +22,7 @@ from ..models import Event, EventPolicy, Job, Role, StaffAssignment
 from ..permissions import Action, account_route, can, event_route, found
 from ..permissions import Role as Authority
 from ..web import button, clock
-from . import imports, player_records, services
+from . import imports, pairing_services, player_records, player_services, round_services, services, staff_services
 from .forms import (
     OTHER_ROLES_IN_SENTENCE,
     ROLE_IN_SENTENCE,
@@ -105,7 +105,7 @@ def index():
     return render_template(
         "events/index.html",
         events=events,
-        invitations=services.open_invitations(db.session, current_user),
+        invitations=staff_services.open_invitations(db.session, current_user),
         answer_form=AnswerInvitationForm(),
     )
 
@@ -141,9 +141,9 @@ class RoundPanel:
 @bp.route("/events/<int:event_id>")
 @event_route(Action.VIEW_EVENT)
 def show(event, roles):
-    rounds = services.rounds_of(db.session, event)
+    rounds = round_services.rounds_of(db.session, event)
     policy = known_event_policy(event)
-    divisions = services.divisions_of(db.session, event)
+    divisions = player_services.divisions_of(db.session, event)
     if len(divisions) > 1:  # each division its own rounds, clock and top cut
         panels = [
             RoundPanel(d, [r for r in rounds if r.division_id == d.id], partial(round_label, d)) for d in divisions
@@ -157,14 +157,14 @@ def show(event, roles):
         rounds=rounds,
         round_panels=panels,
         policy=policy,
-        staff=services.current_staff(db.session, event),
+        staff=staff_services.current_staff(db.session, event),
         start_form=StartRoundForm(),
         end_form=EndRoundForm(),
         day_form=RoundDayForm(),
-        days_open_to=partial(services.days_open_to, db.session),
+        days_open_to=partial(round_services.days_open_to, db.session),
         several_days=any(r.day > 1 for r in rounds),
         join_form=JoinAsScorekeeperForm(),
-        ends_at=services.round_ends_at,
+        ends_at=round_services.round_ends_at,
         keeps_open=_what_keeps_it_open(event, roles),
     )
 
@@ -265,12 +265,12 @@ def _invited(response) -> bool:
 )
 def staff(event, roles):
     form = StaffForm()
-    head = services.current_head_judge(db.session, event)
+    head = staff_services.current_head_judge(db.session, event)
     if head is None:
         del form.replace_head_judge  # asked only when someone would be replaced
     if form.validate_on_submit():
         try:
-            result = services.add_staff(
+            result = staff_services.add_staff(
                 db.session,
                 actor=current_user,
                 event=event,
@@ -294,9 +294,9 @@ def staff(event, roles):
         roles=roles,
         form=form,
         end_form=EndStaffForm(),
-        staff=services.current_staff(db.session, event),
-        invitations=services.invitations_of(db.session, event),
-        invitation_state=services.invitation_state_of,
+        staff=staff_services.current_staff(db.session, event),
+        invitations=staff_services.invitations_of(db.session, event),
+        invitation_state=staff_services.invitation_state_of,
     ), 400 if form.errors else 200
 
 
@@ -307,7 +307,7 @@ def answer_invitation(invitation_id, answer):
     if not AnswerInvitationForm().validate_on_submit():
         abort(400)
     try:
-        invitation = services.answer_invitation(
+        invitation = staff_services.answer_invitation(
             db.session, user=current_user, invitation_id=invitation_id, accept=answer == "accept"
         )
     except LookupError:
@@ -330,14 +330,14 @@ def answer_invitation(invitation_id, answer):
 @bp.route("/events/<int:event_id>/staff/<int:assignment_id>/end", methods=["POST"])
 @event_route(Action.MANAGE_STAFF)
 def end_staff(event, roles, assignment_id):
-    if services.current_assignment(db.session, event, assignment_id) is None:
+    if staff_services.current_assignment(db.session, event, assignment_id) is None:
         abort(404)  # before the form: another event's assignment id is unknown here, whatever was sent
     form = EndStaffForm()
     if not form.validate_on_submit():
         flash(_("Say why this person leaves the role."), "error")
         return redirect(url_for("events.staff", event_id=event.id))
     try:
-        services.end_staff(
+        staff_services.end_staff(
             db.session, actor=current_user, event=event, assignment_id=assignment_id, reason=form.reason.data
         )
     except LookupError:
@@ -355,7 +355,7 @@ def players(event, roles):
         abort(403)
     if form.validate_on_submit():
         try:
-            player = services.add_player(
+            player = player_services.add_player(
                 db.session,
                 actor=current_user,
                 event=event,
@@ -553,11 +553,11 @@ def start_round(event, roles):
     if StartRoundForm().validate_on_submit():
         division_id = int_or_none(request.form.get("division"))
         button(
-            lambda: services.start_round(db.session, actor=current_user, event=event, division_id=division_id),
+            lambda: round_services.start_round(db.session, actor=current_user, event=event, division_id=division_id),
             lambda rnd: _(
                 "Round %(number)s started; it ends at %(time)s.",
                 number=rnd.number,
-                time=clock(services.round_ends_at(rnd)),
+                time=clock(round_services.round_ends_at(rnd)),
             ),
         )
     return redirect(url_for("events.show", event_id=event.id))
@@ -569,7 +569,7 @@ def join_as_scorekeeper(event, roles):
     """The organizer, who may not start rounds, becomes the scorekeeper in one tap (events/show.html offers it)."""
     if JoinAsScorekeeperForm().validate_on_submit():
         button(
-            lambda: services.join_as_scorekeeper(db.session, actor=current_user, roles=roles, event=event),
+            lambda: staff_services.join_as_scorekeeper(db.session, actor=current_user, roles=roles, event=event),
             _("You are now this event's scorekeeper: you can start and end its rounds."),
         )
     else:
@@ -582,11 +582,13 @@ def join_as_scorekeeper(event, roles):
 def round_day(event, roles, number):
     """Say which of the event's days a round is on: Day 2 begins with it (or it stays on Day 1)."""
     division_id = int_or_none(request.args.get("division"))
-    rnd = found(services.round_by_number(db.session, event, number, division_id))
+    rnd = found(round_services.round_by_number(db.session, event, number, division_id))
     form = RoundDayForm()
     if form.validate_on_submit():
         button(
-            lambda: services.set_round_day(db.session, actor=current_user, event=event, rnd=rnd, day=form.day.data),
+            lambda: round_services.set_round_day(
+                db.session, actor=current_user, event=event, rnd=rnd, day=form.day.data
+            ),
             lambda changed: _("Round %(number)s is on day %(day)s.", number=number, day=form.day.data),
         )
     else:
@@ -599,11 +601,11 @@ def round_day(event, roles, number):
 def end_round(event, roles, number):
     """End a round early (every match reported) or on time; what is still open in it ends with it."""
     division_id = int_or_none(request.args.get("division"))
-    rnd = found(services.round_by_number(db.session, event, number, division_id), Action.END_ROUND)
+    rnd = found(round_services.round_by_number(db.session, event, number, division_id), Action.END_ROUND)
     if not EndRoundForm().validate_on_submit():
         flash(_("The form had expired; nothing was changed. Try again."), "error")
         return redirect(url_for("events.show", event_id=event.id))
-    ended = services.end_round(db.session, actor=current_user, event=event, rnd=rnd)
+    ended = round_services.end_round(db.session, actor=current_user, event=event, rnd=rnd)
     db.session.commit()
     flash(
         " ".join(
@@ -629,11 +631,11 @@ def end_round(event, roles, number):
 def pairings(event, roles):
     """The scorekeeper seats the current round's players, so judges can pick players by table."""
     form, report = PairingsForm(), None
-    divisions = services.divisions_of(db.session, event)
+    divisions = player_services.divisions_of(db.session, event)
     division_id = int_or_none(request.args.get("division"))
     if division_id not in {d.id for d in divisions}:
         division_id = divisions[0].id if divisions else None
-    rnd = services.current_round(db.session, event, division_id)  # the chosen division's (?division=)
+    rnd = round_services.current_round(db.session, event, division_id)  # the chosen division's (?division=)
     if form.validate_on_submit():
         if rnd is None:
             form.file.errors.append(_("Start round 1 before importing its pairings."))
@@ -643,7 +645,7 @@ def pairings(event, roles):
             except UnicodeDecodeError:
                 form.file.errors.append(_("The file is not UTF-8 text; save it as “CSV UTF-8”."))
             else:
-                report = services.import_pairings(
+                report = pairing_services.import_pairings(
                     db.session, actor=current_user, event=event, round_number=rnd.number, text=text,
                     division_id=rnd.division_id,
                 )  # fmt: skip
@@ -656,7 +658,7 @@ def pairings(event, roles):
         form=form,
         report=report,
         round=rnd,
-        seating=services.pairings_of(db.session, rnd),
+        seating=pairing_services.pairings_of(db.session, rnd),
         divisions=divisions if len(divisions) > 1 else [],
         division_id=division_id,
     ), status

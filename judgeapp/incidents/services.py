@@ -16,14 +16,7 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit, names, permissions
 from ..choices import catalog_name
 from ..errors import FieldError, one_line
-from ..events.services import (  # noqa: F401  (shared with the floor tools)
-    byes_of,
-    current_round,
-    day_of_round,
-    divisions_of,
-    pairings_of,
-    started_round,
-)
+from ..events.round_services import started_round
 from ..history import priors_of_players
 from ..i18n import language
 from ..infractions import (
@@ -288,7 +281,7 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
             raise FieldError("team", _("Choose a team registered at this event."))
         return Subjects(SubjectKind.TEAM, team, members)
     if data.new_player:
-        from ..events.services import add_player  # one way to register a player
+        from ..events.player_services import add_player  # one way to register a player
 
         name, code = split_player_text(data.player_text)
         player = add_player(

@@ -21,7 +21,9 @@ from ..choices import infraction_choices, infraction_choices_of, penalty_choices
 from ..clock import services as timekeeping
 from ..clock.forms import ExtensionForm
 from ..errors import FieldError, show_on_form
-from ..events.services import by_division, players_of, rounds_of_player
+from ..events import pairing_services, player_services, round_services
+from ..events.pairing_services import rounds_of_player
+from ..events.player_services import by_division, players_of
 from ..extensions import db, event_policy
 from ..floor import int_or_none, parse_utc, player_label, round_choices
 from ..i18n import language
@@ -216,14 +218,16 @@ def new(event, roles):
     infraction_choices(form.infraction, policy, services.most_used(usage))
     teams = services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
-    divisions = services.divisions_of(db.session, event)
+    divisions = player_services.divisions_of(db.session, event)
     if len(divisions) > 1:  # each division's current round and seating: the phone shows the chosen division's
         form.division.choices = [SelectChoice(d.id, d.name) for d in divisions]
         if form.division.data not in {d.id for d in divisions}:
             form.division.data = divisions[0].id
-        current_of = {d.id: services.current_round(db.session, event, d.id) for d in divisions}
-        seating_of_division = {d.id: _seating(services.pairings_of(db.session, current_of[d.id])) for d in divisions}
-        byes = {d.id: services.byes_of(db.session, current_of[d.id]) for d in divisions}
+        current_of = {d.id: round_services.current_round(db.session, event, d.id) for d in divisions}
+        seating_of_division = {
+            d.id: _seating(pairing_services.pairings_of(db.session, current_of[d.id])) for d in divisions
+        }
+        byes = {d.id: pairing_services.byes_of(db.session, current_of[d.id]) for d in divisions}
         round_of = {d.id: r.number for d, r in ((d, current_of[d.id]) for d in divisions) if r is not None}
         seating: dict = seating_of_division
         current = current_of[form.division.data]
@@ -231,8 +235,8 @@ def new(event, roles):
             form.round.data = current.number  # the chosen division's current round, not another's
     else:
         current = rounds[-1] if rounds else None
-        seating, round_of = _seating(services.pairings_of(db.session, current)), {}
-        byes = services.byes_of(db.session, current)
+        seating, round_of = _seating(pairing_services.pairings_of(db.session, current)), {}
+        byes = pairing_services.byes_of(db.session, current)
     status = 400 if form.errors else 200
     return render_template(
         "incidents/new.html",
@@ -283,7 +287,7 @@ def suggest(event, roles):
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
     this_round = int_or_none(args.get("round"))  # the form's round, for rules that count within a match
-    day = services.day_of_round(db.session, event, this_round, int_or_none(args.get("division")))
+    day = round_services.day_of_round(db.session, event, this_round, int_or_none(args.get("division")))
     minutes_late = int_or_none(args.get("minutes_late"))  # for defaults by minutes late
     if minutes_late is not None and minutes_late < 0:
         minutes_late = None
@@ -332,7 +336,7 @@ def index(event, roles):
         roles=roles,
         policy=event_policy(event),
         groups=by_division(
-            services.divisions_of(db.session, event),
+            player_services.divisions_of(db.session, event),
             services.incidents_of(db.session, event, limit=500),
             lambda i: i.round.division_id,
         ),

@@ -81,7 +81,7 @@ def appeal_and_uphold(app, number=1):
 
 def close_the_event(app):
     """The head judge ends round 1 and the organizer closes the event (rounds 2-6 never started)."""
-    from judgeapp.events import services as events
+    from judgeapp.events import round_services
     from judgeapp.extensions import db
     from judgeapp.models import Event, User
     from judgeapp.postevent import services as postevent
@@ -89,7 +89,9 @@ def close_the_event(app):
     with app.app_context():
         event = db.session.scalar(select(Event))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
-        events.end_round(db.session, actor=head, event=event, rnd=events.current_round(db.session, event))
+        round_services.end_round(
+            db.session, actor=head, event=event, rnd=round_services.current_round(db.session, event)
+        )
         db.session.commit()
         assert postevent.close_event(db.session, actor=event.organizer, event=event, local=lambda t: t)
         db.session.commit()

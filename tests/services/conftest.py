@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judgeapp.clock.services import give_time_for_incident
-from judgeapp.events.services import import_pairings
+from judgeapp.events.pairing_services import import_pairings
 from judgeapp.extensions import db
 from judgeapp.incidents.services import IncidentInput, LogResult, incident_by_number, log_incident
 from judgeapp.infractions import Catalog, Policy

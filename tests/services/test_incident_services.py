@@ -321,7 +321,7 @@ def test_a_round_not_yet_started_is_refused_at_the_round(world):
 
 
 def test_a_player_of_another_event_is_refused(world, make_event, app):
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     world.session.commit()  # nothing open: the other event is made in an app context of its own
     other_id = make_event(world.ids["organizer"][0], name="Other")

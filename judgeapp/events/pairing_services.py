@@ -12,13 +12,7 @@ from sqlalchemy.orm import Session, aliased
 
 from .. import audit
 from ..imports.model import MAX_TABLE, table_number
-from ..models import (
-    Event,
-    Pairing,
-    Player,
-    Round,
-    User,
-)
+from ..models import Event, Pairing, Player, Round, User
 from .player_services import first_division_id, players_of
 from .round_services import rounds_of, started_round
 

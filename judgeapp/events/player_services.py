@@ -13,12 +13,7 @@ from sqlalchemy.orm import Session
 
 from .. import audit, names
 from ..errors import FieldError
-from ..models import (
-    Division,
-    Event,
-    Player,
-    User,
-)
+from ..models import Division, Event, Player, User
 from ..records import MAX_CODE, MAX_NAME
 from .services import in_reading_order
 

@@ -14,15 +14,7 @@ from .. import audit
 from ..errors import FieldError
 from ..infractions import round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
-from ..models import (
-    DeckCheck,
-    DeckCheckResult,
-    Division,
-    Event,
-    Round,
-    User,
-    utcnow,
-)
+from ..models import DeckCheck, DeckCheckResult, Division, Event, Round, User, utcnow
 from ..records import lock_event
 from .player_services import first_division_id
 

@@ -16,14 +16,7 @@ from .. import audit
 from ..choices import catalog_name
 from ..errors import DIRECTION_CONTROLS, FieldError
 from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_catalog
-from ..models import (
-    Division,
-    Event,
-    EventPolicy,
-    Incident,
-    Round,
-    User,
-)
+from ..models import Division, Event, EventPolicy, Incident, Round, User
 from ..records import lock_event
 from ..sandbox import ParseRefused, run_limited
 

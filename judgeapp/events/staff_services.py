@@ -15,16 +15,7 @@ from .. import audit, names, permissions
 from ..auth.services import create_user, has_password, issue_link, normalise_email
 from ..errors import FieldError
 from ..lifecycles import InvitationState, invitation_state
-from ..models import (
-    Event,
-    InvitationStatus,
-    Role,
-    StaffAssignment,
-    StaffInvitation,
-    TokenPurpose,
-    User,
-    utcnow,
-)
+from ..models import Event, InvitationStatus, Role, StaffAssignment, StaffInvitation, TokenPurpose, User, utcnow
 from ..permissions import Action
 from ..records import lock_event
 from .forms import ROLE_IN_SENTENCE

@@ -12,7 +12,7 @@ from ..breach import secret_on_page
 from ..errors import EventClosed, FieldError
 from ..events.player_services import by_division, divisions_of
 from ..extensions import db, limiter
-from ..incidents.services import table_count
+from ..incidents.lookup_services import table_count
 from ..models import Division, utcnow
 from ..permissions import Action, Role, decide, event_route, found
 from ..web import (

@@ -30,6 +30,7 @@ from ..i18n import language
 from ..infractions import ExtensionReason, extension_owed
 from ..infractions import suggest as suggest_penalty
 from ..infractions.catalog import text_in
+from ..infractions.engine import expected_ranks
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
@@ -37,7 +38,7 @@ from ..offline.views import finder_url
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import answer, button, json_errors, live_list, outbox_post
-from . import services
+from . import edit_services, list_services, lookup_services, ruling_services, services
 from .forms import SUBJECT_KINDS, CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
 
 bp = Blueprint("incidents", __name__, template_folder="templates")
@@ -85,7 +86,7 @@ def _phone_view(form) -> services.PhoneView | None:
 @bp.app_template_global()
 def head_judge_pending(event) -> int:
     """Penalties waiting for the head judge's decision (the badge in the event menu)."""
-    return services.pending_count(db.session(), event)
+    return list_services.pending_count(db.session(), event)
 
 
 # ---- incidents ---------------------------------------------------------------------------------------------------
@@ -97,7 +98,7 @@ def _for_player(form, event, player_id: int | None) -> None:
     if player_id is None:
         return
     try:
-        player = services.player_of_event(db.session(), event, player_id)
+        player = lookup_services.player_of_event(db.session(), event, player_id)
     except FieldError:
         return
     form.player_id.data, form.player.data = str(player.id), player_label(player)
@@ -214,9 +215,9 @@ def new(event, roles):
     if as_json and form.is_submitted():
         return json_errors(form)
     rounds = round_choices(form.round, event)
-    usage = services.usage_of(db.session, event)
-    infraction_choices(form.infraction, policy, services.most_used(usage))
-    teams = services.teams_of(db.session, event)
+    usage = ruling_services.usage_of(db.session, event)
+    infraction_choices(form.infraction, policy, ruling_services.most_used(usage))
+    teams = lookup_services.teams_of(db.session, event)
     form.team.choices = [SelectChoice("", _("Choose the team…"))] + [SelectChoice(t, t) for t in teams]
     divisions = player_services.divisions_of(db.session, event)
     if len(divisions) > 1:  # each division's current round and seating: the phone shows the chosen division's
@@ -275,14 +276,14 @@ def suggest(event, roles):
         if kind is SubjectKind.SPECTATOR:
             players = []
         elif kind is SubjectKind.TEAM:
-            players = services.team_members(db.session, event, args.get("team", ""))
+            players = lookup_services.team_members(db.session, event, args.get("team", ""))
             if not players:
                 raise FieldError("team", _("Choose a team registered at this event."))
         elif int_or_none(args.get("player_id")) is not None:
-            players = [services.player_of_event(db.session, event, int_or_none(args.get("player_id")))]
+            players = [lookup_services.player_of_event(db.session, event, int_or_none(args.get("player_id")))]
         else:
-            players = [services.find_player(db.session, event, args.get("player", ""))]
-        infraction = services.infraction_of(policy, args.get("infraction"))
+            players = [lookup_services.find_player(db.session, event, args.get("player", ""))]
+        infraction = ruling_services.infraction_of(policy, args.get("infraction"))
     except FieldError as err:
         return jsonify(ok=False, field=err.field, message=err.message), 422
     priors = history.priors_of_players(db.session, event, [p.id for p in players])
@@ -311,7 +312,7 @@ def suggest(event, roles):
             }
             for p in suggestion.because
         ],
-        in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
+        in_range=[r.id for r in expected_ranks(policy, suggestion)],
         head_judge_only=sorted(policy.head_judge_only),
         head_judge_infraction=infraction.head_judge_only,
         # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)
@@ -337,7 +338,7 @@ def index(event, roles):
         policy=event_policy(event),
         groups=by_division(
             player_services.divisions_of(db.session, event),
-            services.incidents_of(db.session, event, limit=500),
+            list_services.incidents_of(db.session, event, limit=500),
             lambda i: i.round.division_id,
         ),
     )
@@ -361,7 +362,7 @@ def show(event, roles, number):
 
 def _show(event, roles, number, *, note_form=None, status=200):
     policy = event_policy(event)
-    incident = found(services.incident_by_number(db.session, event, number))
+    incident = found(list_services.incident_by_number(db.session, event, number))
     try:
         infraction = policy.infraction(incident.infraction_code)
     except LookupError:
@@ -417,11 +418,11 @@ def _show(event, roles, number, *, note_form=None, status=200):
 @event_route(Action.NOTE_INCIDENT)
 def note(event, roles, number):
     """A note on the incident in any state, or a question to the head judge (their feed lists it)."""
-    incident = found(services.incident_by_number(db.session, event, number), Action.NOTE_INCIDENT)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.NOTE_INCIDENT)
     form = NoteForm()
     if form.validate_on_submit():
         try:
-            services.add_note(
+            edit_services.add_note(
                 db.session,
                 actor=current_user,
                 roles=roles,
@@ -448,7 +449,7 @@ def note(event, roles, number):
 @event_route(Action.CORRECT_INCIDENT)
 def edit(event, roles, number):
     policy = event_policy(event)
-    incident = found(services.incident_by_number(db.session, event, number), Action.CORRECT_INCIDENT)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.CORRECT_INCIDENT)
     form = CorrectIncidentForm(
         data={}
         if request.method == "POST"
@@ -465,7 +466,7 @@ def edit(event, roles, number):
     infraction_choices(form.infraction, policy)
     penalty_choices(form.penalty, policy)
     if form.validate_on_submit():
-        data = services.IncidentEdit(
+        data = edit_services.IncidentEdit(
             round_number=form.round.data,
             table_number=form.table.data,
             infraction_code=form.infraction.data,
@@ -475,7 +476,7 @@ def edit(event, roles, number):
             note=form.note.data or "",
         )
         try:
-            changed = services.correct_incident(
+            changed = edit_services.correct_incident(
                 db.session, policy, actor=current_user, roles=roles, event=event, incident=incident, data=data
             )
         except FieldError as err:
@@ -495,11 +496,11 @@ def edit(event, roles, number):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])
 @event_route(Action.VOID_INCIDENT)
 def void(event, roles, number):
-    incident = found(services.incident_by_number(db.session, event, number), Action.VOID_INCIDENT)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.VOID_INCIDENT)
     form = VoidForm()
     if form.validate_on_submit():
         button(
-            lambda: services.void_incident(
+            lambda: edit_services.void_incident(
                 db.session,
                 event_policy(event),
                 actor=current_user,
@@ -539,7 +540,7 @@ def player(event, roles, player_id):
 @event_route(Action.VIEW_FEED)
 def feed(event, roles):
     policy = event_policy(event)
-    items = services.head_judge_feed(db.session, policy, event)
+    items = list_services.head_judge_feed(db.session, policy, event)
     template = "incidents/_feed_items.html" if request.args.get("partial") else "incidents/feed.html"
     return live_list(
         render_template(
@@ -548,6 +549,6 @@ def feed(event, roles):
             roles=roles,
             items=items,
             rank_name=rank_namer(policy),
-            questions=services.questions_of(db.session, event, items),
+            questions=list_services.questions_of(db.session, event, items),
         )
     )

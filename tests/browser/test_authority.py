@@ -46,7 +46,7 @@ def appeal_and_uphold(app, number=1):
     """The penalized player appeals incident `number`; the head judge upholds the ruling."""
     from judgeapp.appeals import services as appeals
     from judgeapp.extensions import CATALOG_KEY, db
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import list_services
     from judgeapp.models import Event, User
     from judgeapp.permissions import roles_at
 
@@ -54,7 +54,7 @@ def appeal_and_uphold(app, number=1):
         event = db.session.scalar(select(Event))
         floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
-        incident = incidents.incident_by_number(db.session, event, number)
+        incident = list_services.incident_by_number(db.session, event, number)
         appeal, _ = appeals.file_appeal(
             db.session,
             actor=floor,

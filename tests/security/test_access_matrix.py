@@ -138,6 +138,7 @@ def build_world(app):
     from judgeapp.deckchecks import services as deckchecks
     from judgeapp.events import player_services, round_services, staff_services
     from judgeapp.events import services as events
+    from judgeapp.incidents import edit_services
     from judgeapp.incidents import services as incidents
     from judgeapp.investigations import services as investigations
     from judgeapp.models import Division, StaffAssignment, User, utcnow
@@ -263,7 +264,7 @@ def build_world(app):
         overturned = decided(overturned_incident, "overturned", "overturned")
         recommended = log("recommended", rank="disqualification", code="4.1")
         void = log("void")
-        incidents.void_incident(
+        edit_services.void_incident(
             db.session, policy, actor=floor, roles=F, event=event, incident=void, reason="wrong table"
         )
         given_dq = log("given-dq", rank="disqualification", code="4.1", actor=head, roles=H)

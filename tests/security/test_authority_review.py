@@ -110,10 +110,10 @@ def log(world, judge="floor", *, rank="warning", code="3.5.2", player=1, roles=F
 def appeal_of(world, number, *, delegate_to=None, second=False):
     """An appeal of incident `number` by its player, delegated by the head judge to `delegate_to`; its number."""
     from judgeapp.appeals import services as appeals
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import list_services
 
     def do(event, user, policy):
-        incident = incidents.incident_by_number(db.session, event, number)
+        incident = list_services.incident_by_number(db.session, event, number)
         appeal, _ = appeals.file_appeal(
             db.session,
             actor=incident.judge,
@@ -148,20 +148,20 @@ def post(client, url, page, data=None, **kwargs):
 
 
 def test_floor_judge_may_not_void_their_ruling_once_the_head_judge_corrected_it_to_a_disqualification(floor):
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import edit_services, list_services
 
     number = log(floor)
 
     def head_judge_corrects(event, user, policy):
-        incident = incidents.incident_by_number(db.session, event, number)
-        incidents.correct_incident(
+        incident = list_services.incident_by_number(db.session, event, number)
+        edit_services.correct_incident(
             db.session,
             policy,
             actor=user("head"),
             roles=H,
             event=event,
             incident=incident,
-            data=incidents.IncidentEdit(
+            data=edit_services.IncidentEdit(
                 round_number=1,
                 table_number=1,
                 infraction_code="3.5.2",

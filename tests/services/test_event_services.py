@@ -1,5 +1,6 @@
-"""Events through judgeapp/events/services.py: creating and changing an event under a policy, staff and their roles,
-players one by one and from a file, rounds and pairings, asserted on the stored rows and audit entries."""
+"""Events through judgeapp/events/ (services.py, staff_services.py, player_services.py, round_services.py,
+pairing_services.py): creating and changing an event under a policy, staff and their roles, players one by one and
+from a file, rounds and pairings, asserted on the stored rows and audit entries."""
 
 from __future__ import annotations
 

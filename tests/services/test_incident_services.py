@@ -1,5 +1,6 @@
-"""Incidents through judgeapp/incidents/services.py: the engine's suggestion and upgrades, one-time keys, who the
-incident is about, bad input, corrections, voiding and notes, each asserted on the stored rows and audit entries."""
+"""Incidents through judgeapp/incidents/ (services.py and the lookup, ruling, edit and list services): the engine's
+suggestion and upgrades, one-time keys, who the incident is about, bad input, corrections, voiding and notes, each
+asserted on the stored rows and audit entries."""
 
 from __future__ import annotations
 

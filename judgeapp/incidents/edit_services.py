@@ -15,8 +15,8 @@ from ..models import Event, Incident, IncidentStatus, SubjectKind, User, utcnow
 from ..permissions import Action, Role
 from ..records import MAX_REASON
 from .lookup_services import check_table
-from .ruling_services import _status_for, check_rank, infraction_of, investigate_if_disqualification, resuggest
-from .services import _description
+from .ruling_services import check_rank, infraction_of, investigate_if_disqualification, resuggest, status_for
+from .services import checked_description
 
 
 @dataclass
@@ -65,11 +65,11 @@ def correct_incident(
     infraction = infraction_of(policy, data.infraction_code)
     suggestion = resuggest(session, policy, event, incident, infraction)
     rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
-    description = _description(data.description)
+    description = checked_description(data.description)
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = _status_for(policy, infraction, rank_id, roles, event.level)
+        incident.status = status_for(policy, infraction, rank_id, roles, event.level)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

@@ -15,7 +15,7 @@ from ..permissions import Action, Role, event_route, found
 from ..web import button
 from . import edit_services, list_services
 from .forms import CorrectIncidentForm, NoteForm, VoidForm
-from .list_views import _show
+from .list_views import incident_page
 from .views import bp
 
 
@@ -47,7 +47,7 @@ def note(event, roles, number):
                 "success",
             )
             return redirect(url_for("incidents.show", event_id=event.id, number=number) + "#note")
-    return _show(event, roles, number, note_form=form, status=400)
+    return incident_page(event, roles, number, note_form=form, status=400)
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/edit", methods=["GET", "POST"])

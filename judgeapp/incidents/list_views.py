@@ -82,10 +82,10 @@ def _audit_trail(obj_type, obj_id):
 @bp.route("/events/<int:event_id>/incidents/<int:number>")
 @event_route(Action.VIEW_EVENT)
 def show(event, roles, number):
-    return _show(event, roles, number)
+    return incident_page(event, roles, number)
 
 
-def _show(event, roles, number, *, note_form=None, status=200):
+def incident_page(event, roles, number, *, note_form=None, status=200):
     policy = event_policy(event)
     incident = found(list_services.incident_by_number(db.session, event, number))
     try:

@@ -170,7 +170,7 @@ def chosen_infraction(policy: Policy, code: str | None, query: str = "") -> Infr
     return infraction
 
 
-def _status_for(
+def status_for(
     policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str], level: int
 ) -> IncidentStatus:
     """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:

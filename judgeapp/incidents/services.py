@@ -22,12 +22,12 @@ from ..permissions import Role
 from ..records import MAX_TEXT, begin_keyed_write, insert_once
 from .lookup_services import check_table, find_player, player_of_event, split_player_text, team_members
 from .ruling_services import (
-    _status_for,
     check_minutes,
     check_minutes_late,
     check_rank,
     chosen_infraction,
     investigate_if_disqualification,
+    status_for,
 )
 
 # ---- logging ------------------------------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
     return Subjects(SubjectKind.PLAYER, player.name, [player])
 
 
-def _description(text: str | None) -> str:
+def checked_description(text: str | None) -> str:
     description = (text or "").strip()
     if len(description) > MAX_TEXT:
         raise FieldError("description", _("At most %(limit)s characters.", limit=MAX_TEXT))
@@ -200,7 +200,7 @@ def log_incident(
     minutes, adjust_reason = _call_minutes(event, owed, data)
     if minutes and table is None:
         raise FieldError("table", _("Time is given back to a table: give the table number."))
-    description = _description(data.description)
+    description = checked_description(data.description)
     if infraction.penalized and rank_id is None and not description:
         raise FieldError(
             "description",
@@ -211,7 +211,7 @@ def log_incident(
             ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    status = _status_for(policy, infraction, rank_id, roles, event.level)
+    status = status_for(policy, infraction, rank_id, roles, event.level)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,

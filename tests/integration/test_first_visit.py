@@ -1,0 +1,94 @@
+"""The phone's first visit on a crowded venue network (issue 36): the bytes a judge's phone downloads before it works
+offline. Scripts and the stylesheet go without their comments and indentation; the service worker installs only
+what the pages kept for offline use run, and keeps the rest as pages ask for them; the judge's guide kept offline is
+the judge's own."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import brotli
+import pytest
+
+from tests.conftest import PASSWORD, login
+from tests.integration.test_production import url_for_static
+
+STATIC = Path(__file__).resolve().parents[2] / "judgeapp" / "static"
+MODULES = sorted(p.relative_to(STATIC).as_posix() for p in (STATIC / "js").glob("*.js"))
+NODE = shutil.which("node")
+
+
+def served(client, url: str) -> bytes:
+    with client.get(url, headers={"Accept-Encoding": "br"}) as response:
+        assert response.status_code == 200, url
+        data = response.get_data()
+        return brotli.decompress(data) if response.headers.get("Content-Encoding") == "br" else data
+
+
+def shell_lists(client) -> tuple[list[str], list[str]]:
+    text = served(client, "/sw.js").decode("utf-8")
+    installed = re.search(r"SHELL\s*=\s*(\[[^\]]*\])", text)
+    kept_later = re.search(r"LAZY\s*=\s*(\[[^\]]*\])", text)
+    assert installed and kept_later, "sw.js names the files it installs (SHELL) and those it keeps when used (LAZY)"
+    return re.findall(r'"([^"]+)"', installed.group(1)), re.findall(r'"([^"]+)"', kept_later.group(1))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_a_script_is_sent_without_its_comments_and_still_parses_as_a_module(app, client, name, tmp_path):
+    source = (STATIC / name).read_bytes()
+    sent = served(client, url_for_static(app, name))
+    assert not re.search(rb"^\s*//", sent, re.MULTILINE), "no comment line is sent"
+    assert len(sent) < len(source) * 0.9
+    # every name the module exports is still exported
+    for exported in re.findall(rb"^export (?:async )?(?:function|const|let|var|class) (\w+)", source, re.MULTILINE):
+        assert re.search(rb"export (?:async )?(?:function|const|let|var|class) " + exported + rb"\b", sent), exported
+    if NODE is None:
+        pytest.skip("no node here to parse the sent module")
+    (tmp_path / "sent.mjs").write_bytes(sent)
+    check = subprocess.run([NODE, "--check", str(tmp_path / "sent.mjs")], capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr
+
+
+def test_the_stylesheet_and_the_service_worker_are_sent_without_comments(app, client):
+    style = served(client, url_for_static(app, "app.css"))
+    assert b"/*" not in style and len(style) < len((STATIC / "app.css").read_bytes()) * 0.85
+    assert b".field-error" in style
+    worker = served(client, "/sw.js")
+    assert not re.search(rb"^\s*//", worker, re.MULTILINE) and b'addEventListener("fetch"' in worker
+    if NODE is not None:
+        check = subprocess.run([NODE, "--check", "-"], input=worker, capture_output=True, timeout=60)
+        assert check.returncode == 0, check.stderr
+
+
+def test_the_worker_installs_what_the_offline_pages_run_and_keeps_the_rest_once_a_page_asks_for_it(app, client):
+    installed, later = shell_lists(client)
+
+    def plain(urls):
+        return {u.split("?")[0].removeprefix("/static/") for u in urls}
+
+    # every module the pages kept for offline use load, with everything they import
+    for entry in ("js/page.js", "js/theme.js", "js/badge.js", "js/incident.js", "js/reference.js", "js/timers.js"):
+        assert entry in plain(installed), entry
+    assert {"js/engine.js", "js/search.js", "js/storage.js", "js/sync.js", "js/owed.js"} <= plain(installed)
+    # what only pages that need the network use, another language's catalog and the home screen's large icons: kept
+    # when a page asks for them, not downloaded with the first page
+    not_first = {"js/jobs.js", "js/policy-levels.js", "js/appeal-decision.js", "js/call-status.js", "i18n/ja.json"}
+    not_first |= {"icons/icon-512.png", "icons/maskable-512.png"}
+    assert not_first.isdisjoint(plain(installed))
+    assert not_first <= plain(later)
+    assert all(re.fullmatch(r"/static/\S+\?v=[0-9a-f]{12}", url) for url in later)
+    assert set(MODULES) <= plain(installed) | plain(later)  # every module is one or the other
+
+
+def test_a_floor_judges_phone_keeps_the_floor_judges_guide_not_the_organizers(app, floor):
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1], PASSWORD)
+    kept = judge.get("/offline/copy.json").get_json()["help"]
+    assert "/help/floor-judge" in kept and "/help/" in kept
+    assert "/help/organizer" not in kept and "/help/head-judge" not in kept
+    head = app.test_client()
+    login(head, floor["people"]["head_judge"][1], PASSWORD)
+    assert "/help/head-judge" in head.get("/offline/copy.json").get_json()["help"]

@@ -91,9 +91,7 @@ def test_behind_one_trusted_proxy_urls_are_https_on_the_public_host_and_the_clie
 
 
 def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(client):
-    css = minify(
-        "text/css", (STATIC / "app.css").read_bytes()
-    )  # as sent: minified
+    css = minify("text/css", (STATIC / "app.css").read_bytes())  # as sent: minified
     with client.get("/static/app.css") as plain_style:
         assert "Content-Encoding" not in plain_style.headers  # a client that asks for nothing gets plain bytes
     for encoding, decode in (("br", brotli.decompress), ("gzip", gzip.decompress)):

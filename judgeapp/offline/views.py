@@ -18,7 +18,7 @@ from ..infractions.export import policy_as_json
 from ..models import utcnow
 from ..permissions import Action, event_route
 from ..reference.views import rules_url
-from ..static_files import IMMUTABLE, minify
+from ..static_files import IMMUTABLE, minify, send_compressed_once
 from . import services
 from .scripts import STATIC, module_files, module_graph
 
@@ -100,6 +100,7 @@ def service_worker():
     text = text.replace("__SHELL__", json.dumps(shell)).replace("__LAZY__", json.dumps(lazy))
     response = Response(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
+    send_compressed_once(response, ("sw.js", shell_version()))
     # The browser asks for the worker again after each page it opens: with an ETag an unchanged worker is a 304 of a
     # few hundred bytes, not the whole script (Flask-Compress answers the condition after compressing: its ETag says
     # which encoding).
@@ -205,7 +206,7 @@ def _finder_answer(data: bytes, digest: str) -> Response:
     response = Response(data, mimetype="application/json")
     private = IMMUTABLE.replace("public", "private")  # for signed-in judges only: no shared cache keeps it
     response.headers["Cache-Control"] = private if request.args.get("v") == digest else "no-store"
-    return response
+    return send_compressed_once(response, ("finder", digest))
 
 
 @bp.route("/offline/finder/<policy_id>.json")

@@ -92,3 +92,24 @@ def test_a_floor_judges_phone_keeps_the_floor_judges_guide_not_the_organizers(ap
     head = app.test_client()
     login(head, floor["people"]["head_judge"][1], PASSWORD)
     assert "/help/head-judge" in head.get("/offline/copy.json").get_json()["help"]
+
+
+def test_files_the_same_for_everyone_are_sent_brotli_at_its_best_level_and_gzip_still_works(app, client, floor):
+    from judgeapp.static_files import minify
+
+    source = (STATIC / "js" / "incident.js").read_bytes()
+    url = url_for_static(app, "js/incident.js")
+    with client.get(url, headers={"Accept-Encoding": "gzip, deflate, br"}) as response:
+        assert response.headers["Content-Encoding"] == "br" and response.headers["Vary"] == "Accept-Encoding"
+        assert response.get_data() == brotli.compress(minify("text/javascript", source), quality=11)
+    with client.get(url, headers={"Accept-Encoding": "gzip"}) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+    with client.get(url, headers={"Accept-Encoding": "br;q=0, gzip"}) as response:
+        assert response.headers["Content-Encoding"] == "gzip"
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1], PASSWORD)
+    finder = judge.get("/offline/copy.json").get_json()["events"][0]["finder"]
+    with judge.get(finder, headers={"Accept-Encoding": "br"}) as response:
+        plain = brotli.decompress(response.get_data())
+        assert response.headers["Content-Encoding"] == "br" and plain.startswith(b"[")
+        assert response.get_data() == brotli.compress(plain, quality=11)

@@ -113,3 +113,17 @@ def test_files_the_same_for_everyone_are_sent_brotli_at_its_best_level_and_gzip_
         plain = brotli.decompress(response.get_data())
         assert response.headers["Content-Encoding"] == "br" and plain.startswith(b"[")
         assert response.get_data() == brotli.compress(plain, quality=11)
+
+
+def test_the_incident_form_lists_infractions_without_their_search_words_which_the_finder_file_holds(app, floor):
+    """The phone searches the finder file (incident.js); the <select> the server renders is the form's value and the
+    chooser without JavaScript, which searches nothing: its options carry code, name and sub-section only."""
+    judge = app.test_client()
+    login(judge, floor["people"]["floor_judge"][1], PASSWORD)
+    page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
+    select = re.search(r'<select id="infraction".*?</select>', page, re.S).group(0)
+    assert "data-words" not in select and 'value="3.9.1"' in select and 'data-sub="3.9"' in select
+    finder = re.search(r'data-finder="([^"]+)"', page).group(1)
+    tardiness = next(e for e in judge.get(finder).get_json() if e["code"] == "3.9.1")
+    words = " ".join(text for _, text in tardiness["fields"])
+    assert "tardiness — common" in words and "ちこく" in words and "late" in words

@@ -63,6 +63,7 @@ def minify(mimetype: str, data: bytes) -> bytes:
 
 ONCE_TYPES = {*MINIFIERS, "application/json", "image/svg+xml"}  # the static text files compressed once each
 BROTLI_ONCE = 11  # brotli's best: a file compressed once per content hash, not per answer, may take the slow level
+BROTLI_KEPT = 256  # compressed files kept in memory (the static text files are about 30, a finder file ~22 KB)
 _BROTLI_MADE: dict[tuple[str, str], bytes] = {}
 
 
@@ -91,6 +92,8 @@ def send_compressed_once(response: Response, key: tuple[str, str]) -> Response:
         return response
     made = _BROTLI_MADE.get(key)
     if made is None:
+        while len(_BROTLI_MADE) >= BROTLI_KEPT:  # uploaded policies' finder files come and go: the oldest goes
+            _BROTLI_MADE.pop(next(iter(_BROTLI_MADE)))
         made = _BROTLI_MADE[key] = brotli.compress(data, quality=BROTLI_ONCE)
     response.set_data(made)
     response.headers["Content-Encoding"] = "br"

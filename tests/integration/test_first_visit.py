@@ -127,3 +127,16 @@ def test_the_incident_form_lists_infractions_without_their_search_words_which_th
     tardiness = next(e for e in judge.get(finder).get_json() if e["code"] == "3.9.1")
     words = " ".join(text for _, text in tardiness["fields"])
     assert "tardiness — common" in words and "ちこく" in words and "late" in words
+
+
+def test_files_compressed_once_are_kept_in_memory_only_up_to_a_bound_the_oldest_going_first(app):
+    from flask import Response
+
+    from judgeapp import static_files
+
+    with app.test_request_context(headers={"Accept-Encoding": "br"}):
+        for n in range(static_files.BROTLI_KEPT + 5):
+            static_files.send_compressed_once(Response(b"x" * 600 + str(n).encode()), ("bound-test", str(n)))
+    kept = [key for key in static_files._BROTLI_MADE if key[0] == "bound-test"]
+    assert len(static_files._BROTLI_MADE) <= static_files.BROTLI_KEPT
+    assert ("bound-test", str(static_files.BROTLI_KEPT + 4)) in kept and ("bound-test", "0") not in kept

@@ -468,18 +468,8 @@ if (user && body.dataset.kept) {
     }).catch(keptNote);
 }
 
-// On load: a page shown from the phone's copy checks the session (a fresh token: signed out elsewhere, it reloads);
-// a page the server has just rendered for this session sends only when something waits on the phone (issue 36: a
-// token of ~800 bytes less on each page).
-function syncOnLoad() {
-  if (body.dataset.kept) return sync();
-  return Outbox.list(user).then(function (mine) {
-    return mine.some(function (r) { return r.state === "waiting"; }) ? sync() : null;
-  }, function () { return sync(); });
-}
-
 if (user) {
-  syncOnLoad().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
+  sync().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
     // fresh when a "Check incident" depends on it, or when the page says the judge's events changed (an invitation
     // just accepted: the event comes onto the phone at once, not at the next periodic copy)
     return refreshCopy(sent.some(unseenChange) || !!document.querySelector("[data-copy-stale]"));

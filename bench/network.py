@@ -13,14 +13,22 @@ included):
   tapping Save until the form confirms the record is kept on the phone (goal < 1 s each); then until the form is
   given back for the next record and until the server has the incident. Baseline: the same with no throttling.
 
+The cold visit and the incident form with its files are also written request by request to bench/NETWORK.md, as
+sent and without compression, next to the figures of the run before (the file as it was), with a sum by kind (pages,
+scripts, data, polls, headers): where a goal is not met, that table shows the floor.
+
 Run: .venv/bin/python bench/network.py (or make bench)
 """
 
 from __future__ import annotations
 
+import json
+import re
+import subprocess
 import sys
 import tempfile
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -31,11 +39,14 @@ from sqlalchemy import func, select
 from bench.results import emit
 from judgeapp.extensions import db
 from judgeapp.models import Incident
+from judgeapp.offline.scripts import module_graph
 from tests.browser.conftest import CHROMIUM, PHONE
 from tests.browser.traffic import (
     LATER_PAGES,
     NO_THROTTLING,
+    POLLS,
     SLOW_3G,
+    WORKER,
     CountedServer,
     Throttled,
     cold_visit,
@@ -46,6 +57,126 @@ from tests.conftest import app_config
 
 PASSWORD = "bench-network-pw"
 KB = 1024
+NETWORK_MD = ROOT / "bench" / "NETWORK.md"
+FORM = "/events/1/incidents/new"
+# what the incident form's page loads: the stylesheet, the scripts of every page and the form's own with their imports,
+# the small icon
+FORM_FILES = {
+    "app.css",
+    "icons/icon-192.png",
+    *(f for entry in ("js/theme.js", "js/page.js", "js/badge.js", "js/incident.js") for f in module_graph(entry)),
+}
+
+
+def key(answer) -> str:
+    """A request as the tables name it: method and path, without the content version of a static file."""
+    path = re.sub(r"([?&])v=[0-9a-f]+", r"\1v=…", answer.path)
+    return f"{answer.method} {path}"
+
+
+def kind(answer) -> str:
+    path = answer.path.split("?")[0]
+    if path in POLLS or path == WORKER or path == "/manifest.webmanifest":
+        return "polls, the worker, the manifest"
+    if path.startswith("/static/js/") or path.endswith(".css"):
+        return "scripts and style"
+    if path.startswith("/static/icons/"):
+        return "icons"
+    if answer.content_type == "text/html" or answer.method == "POST":
+        return "pages (and signing in)"
+    return "data (the copy, the finder, catalogs)"
+
+
+def form_answers(cold) -> list:
+    """The incident form's page and the files it loads, as the cold visit got them (each once)."""
+    seen, out = set(), []
+    for a in cold.answers:
+        path = a.path.split("?")[0]
+        if a.method == "GET" and (path == FORM or path.removeprefix("/static/") in FORM_FILES) and path not in seen:
+            seen.add(path)
+            out.append(a)
+    return out
+
+
+def previous_figures() -> dict:
+    """The figures NETWORK.md holds from the run before (its JSON block), or none."""
+    try:
+        found = re.search(r"```json\n(.*?)\n```", NETWORK_MD.read_text(encoding="utf-8"), re.DOTALL)
+        return json.loads(found.group(1)) if found else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def table(title: str, answers: list, previous: dict[str, int]) -> list[str]:
+    sent, plain = sum(a.bytes for a in answers), sum(a.uncompressed_bytes for a in answers)
+    before = sum(previous.values())
+    lines = [
+        f"## {title}: {sent:,} B as sent in {len(answers)} requests ({plain:,} B without compression; "
+        f"previous run: {before:,} B in {len(previous)})",
+        "",
+        "| request | status | as sent | of it headers | without compression | previous as sent |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    counts: dict[str, int] = {}
+    for a in answers:
+        k = key(a)
+        counts[k] = counts.get(k, 0) + 1
+        name = k if counts[k] == 1 else f"{k} ({counts[k]})"
+        was = previous.get(name)
+        lines.append(
+            f"| {name} | {a.status} | {a.bytes:,} | {a.header_bytes:,} | {a.uncompressed_bytes:,} | "
+            f"{'' if was is None else f'{was:,}'} |"
+        )
+    gone = [k for k in previous if k not in {r.split(" | ")[0].lstrip("| ") for r in lines[4:]}]
+    for k in gone:
+        lines.append(f"| {k} (not asked for now) | | | | | {previous[k]:,} |")
+    lines += ["", "By kind (the floor where a goal is not met):", "", "| kind | requests | as sent | of it headers |"]
+    lines.append("|---|---:|---:|---:|")
+    kinds: dict[str, list] = {}
+    for a in answers:
+        kinds.setdefault(kind(a), []).append(a)
+    for name, group in sorted(kinds.items(), key=lambda kv: -sum(a.bytes for a in kv[1])):
+        lines.append(
+            f"| {name} | {len(group)} | {sum(a.bytes for a in group):,} | {sum(a.header_bytes for a in group):,} |"
+        )
+    return [*lines, ""]
+
+
+def figures_of(answers: list) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for a in answers:
+        k = key(a)
+        n = 1
+        while (name := k if n == 1 else f"{k} ({n})") in out:
+            n += 1
+        out[name] = a.bytes
+    return out
+
+
+def write_network_md(cold, form: list, signed_in_before_the_worker: bool) -> None:
+    previous = previous_figures()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    lines = [
+        "# The phone's first visit, request by request",
+        "",
+        "Written by bench/network.py (make bench): bytes at the server's socket (tests/browser/traffic.py), as sent",
+        "(brotli where the app compresses) and without compression (the same answers' bodies decompressed), next to",
+        "the run before. Goals (issue 36): the cold visit < 50 KB, the incident form with its files < 25 KB.",
+        "",
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, commit {commit.stdout.strip() or '?'}; the judge signed in "
+        + ("before" if signed_in_before_the_worker else "after")
+        + " the service worker controlled the login page.",
+        "",
+        *table("Cold visit", cold.answers, previous.get("cold", {})),
+        *table("Incident form with its files", form, previous.get("form", {})),
+        "Figures of this run, read by the next one:",
+        "",
+        "```json",
+        json.dumps({"cold": figures_of(cold.answers), "form": figures_of(form)}, indent=0, ensure_ascii=False),
+        "```",
+        "",
+    ]
+    NETWORK_MD.write_text("\n".join(lines), encoding="utf-8")
 
 
 def incidents(server) -> int:
@@ -156,6 +287,26 @@ def main() -> None:
     )
     form = [a for a in cold.answers if a.path == "/events/1/incidents/new"]
     emit("network", "cold visit: the incident form page, as sent", sum(a.bytes for a in form) / KB, "KB")
+    emit(
+        "network",
+        "cold visit, without compression",
+        sum(a.uncompressed_bytes for a in cold.answers) / KB,
+        "KB",
+        baseline="as sent",
+        baseline_value=cold.bytes / KB,
+    )
+    with_files = form_answers(cold)
+    emit(
+        "network",
+        f"incident form with its files, as sent, {len(with_files)} requests",
+        sum(a.bytes for a in with_files) / KB,
+        "KB",
+        baseline="without compression",
+        baseline_value=sum(a.uncompressed_bytes for a in with_files) / KB,
+        goal="< 25 KB",
+        met=sum(a.bytes for a in with_files) < 25 * KB,
+    )
+    write_network_md(cold, with_files, cold.signed_in_before_the_worker)
     for path, visit in later.items():
         emit(
             "network",

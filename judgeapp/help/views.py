@@ -6,6 +6,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 
 from ..i18n import language
 from ..permissions import Action, account_route, open_route
+from ..roles import Role
 from .topics import GUIDES, topic_of
 
 bp = Blueprint("help", __name__, template_folder="templates", url_prefix="/help")
@@ -57,6 +58,9 @@ def help_url() -> str | None:
     return url_for("help.guide", guide=guide, _anchor=anchor)
 
 
-def help_pages() -> list[str]:
-    """The guide's pages a judge's phone keeps for use without network (offline/copy.json, sw.js OFFLINE_PAGES)."""
-    return [url_for("help.index"), *(url_for("help.guide", guide=g) for g in STAFF_GUIDES)]
+def help_pages(roles: frozenset[str] | set[str] = frozenset()) -> list[str]:
+    """The guide's pages a judge's phone keeps for use without network (offline/copy.json, sw.js OFFLINE_PAGES): the
+    index, the floor judge's guide, and the head judge's when `roles` (the judge's roles at the events kept) hold it;
+    the organizer's guide is for a desk with a network, not a phone at the tables (issue 36: a page less to fetch)."""
+    guides = ["floor-judge", *(["head-judge"] if Role.HEAD_JUDGE.value in roles else [])]
+    return [url_for("help.index"), *(url_for("help.guide", guide=g) for g in guides if g in STAFF_GUIDES)]

@@ -18,9 +18,9 @@ from ..infractions.export import policy_as_json
 from ..models import utcnow
 from ..permissions import Action, event_route
 from ..reference.views import rules_url
-from ..static_files import IMMUTABLE
+from ..static_files import IMMUTABLE, minify, send_compressed_once
 from . import services
-from .scripts import STATIC, module_files
+from .scripts import STATIC, module_files, module_graph
 
 bp = Blueprint("offline", __name__, template_folder="templates")
 
@@ -31,13 +31,30 @@ def catalog_files() -> list[str]:
     return sorted(f"i18n/{p.name}" for p in (STATIC / "i18n").glob("*.json"))
 
 
-# the app shell: served from the phone's cache when there is no network; every module of the phone's script and
-# every language's catalog of its strings
+# The pages a judge's phone keeps for offline use (sw.js OFFLINE_PAGES) run these modules: the app shell the service
+# worker installs is them with every module they import, the stylesheet and the small icon; served from the phone's
+# cache when there is no network.
+OFFLINE_ENTRIES = (
+    "js/theme.js",
+    "js/page.js",
+    "js/badge.js",
+    "js/incident.js",  # the incident form (and the page after a save)
+    "js/timers.js",  # the time-extension and deck-check forms' live figures
+    "js/feed.js",  # the calls page
+    "js/reference.js",  # the quick reference
+)
 SHELL_FILES = [
     "app.css",
-    *module_files(),
-    *catalog_files(),
+    *dict.fromkeys(name for entry in OFFLINE_ENTRIES for name in module_graph(entry)),
     "icons/icon-192.png",
+]
+# Kept by the worker the first time a page asks for them, not downloaded with the first page (issue 36): the modules of
+# pages that need the network anyway (an import, an appeal's decision, a player's call page), every language's
+# catalog of the phone's strings (a judge needs one; the page sends its own to be kept, static/js/page.js), the home
+# screen's large icons.
+LAZY_FILES = [
+    *(name for name in module_files() if name not in SHELL_FILES),
+    *catalog_files(),
     "icons/icon-512.png",
     "icons/maskable-512.png",
 ]
@@ -54,7 +71,7 @@ def shell_version() -> str:
     cached = current_app.extensions.get("judgeapp.shell_version")
     if cached is None:
         digest = hashlib.sha256()
-        for name in [*SHELL_FILES, "sw.js"]:
+        for name in [*SHELL_FILES, *LAZY_FILES, "sw.js"]:
             digest.update((STATIC / name).read_bytes())
         digest.update(Path(current_catalog().path).read_bytes())
         for po in sorted((STATIC.parent / "translations").glob("*/LC_MESSAGES/messages.po")):
@@ -63,16 +80,27 @@ def shell_version() -> str:
     return cached
 
 
+def _worker_source() -> str:
+    """sw.js without its comments (judgeapp/static_files.py minify), made once per process."""
+    made = current_app.extensions.get("judgeapp.worker_source")
+    if made is None:
+        source = (STATIC / "sw.js").read_bytes()
+        made = current_app.extensions["judgeapp.worker_source"] = minify("text/javascript", source).decode("utf-8")
+    return made
+
+
 @bp.route("/sw.js")
 def service_worker():
     """The service worker, at the root so it can serve every page of the app."""
     shell = [url_for("offline.page"), url_for("offline.manifest")] + [
         url_for("static", filename=f) for f in SHELL_FILES
     ]
-    text = (STATIC / "sw.js").read_text(encoding="utf-8")
-    text = text.replace("__VERSION__", shell_version()).replace("__SHELL__", json.dumps(shell))
+    lazy = [url_for("static", filename=f) for f in LAZY_FILES]
+    text = _worker_source().replace("__VERSION__", shell_version())
+    text = text.replace("__SHELL__", json.dumps(shell)).replace("__LAZY__", json.dumps(lazy))
     response = Response(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
+    send_compressed_once(response, ("sw.js", shell_version()))
     # The browser asks for the worker again after each page it opens: with an ETag an unchanged worker is a 304 of a
     # few hundred bytes, not the whole script (Flask-Compress answers the condition after compressing: its ETag says
     # which encoding).
@@ -135,8 +163,9 @@ def copy():
     if not current_user.is_authenticated:
         return _no_store(jsonify(ok=False, signed_in=False)), 401
     now = utcnow()
-    events, policies = [], {}
+    events, policies, held = [], {}, set()
     for event, roles in services.staffed_events(db.session, current_user, now.date()):
+        held |= roles
         policy = event_policy(event)
         policies.setdefault(policy_key(event), policy_as_json(policy))
         data = services.event_copy(db.session, event, roles)
@@ -159,7 +188,7 @@ def copy():
             events=events,
             policies=policies,
             home=url_for("events.index"),
-            help=help_pages(),  # the judge's guide, kept with the events' pages
+            help=help_pages(held),  # the judge's guide for the roles held, kept with the events' pages
         )
     )
 
@@ -177,7 +206,7 @@ def _finder_answer(data: bytes, digest: str) -> Response:
     response = Response(data, mimetype="application/json")
     private = IMMUTABLE.replace("public", "private")  # for signed-in judges only: no shared cache keeps it
     response.headers["Cache-Control"] = private if request.args.get("v") == digest else "no-store"
-    return response
+    return send_compressed_once(response, ("finder", digest))
 
 
 @bp.route("/offline/finder/<policy_id>.json")

@@ -3,7 +3,10 @@
 // Records logged offline are kept by the pages themselves (static/js/storage.js, IndexedDB), not here.
 "use strict";
 var VERSION = "__VERSION__";
-var SHELL = __SHELL__;
+var SHELL = __SHELL__;  // installed with the worker: what the pages kept for offline use run
+// kept the first time a page asks for one (a catalog, a module of a page that needs the network anyway), not downloaded
+// with the first page: a phone's first visit on a crowded network is where a judge waits (issue 36)
+var LAZY = __LAZY__;
 var SHELL_CACHE = "judgeapp-shell-" + VERSION;
 var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: it holds one account's pages
 // Each page names its account (X-Judgeapp-Account: a user id, or "none" signed out). The account of the last page the
@@ -151,8 +154,25 @@ self.addEventListener("fetch", function (event) {
   } else if (SHELL.indexOf(url.pathname + url.search) !== -1) {  // a versioned static URL carries its query
     event.respondWith(caches.open(SHELL_CACHE).then(function (cache) { return cache.match(url.pathname + url.search); })
       .then(function (hit) { return hit || fetch(request); }));
+  } else if (LAZY.indexOf(url.pathname + url.search) !== -1) {
+    event.respondWith(lazyFile(request, url));
   }
 });
+
+// A file of LAZY: from the shell's cache, else fetched and kept there (for this version of the shell).
+function lazyFile(request, url) {
+  var key = url.pathname + url.search;
+  return caches.open(SHELL_CACHE).then(function (cache) {
+    return cache.match(key).then(function (hit) {
+      return hit || fetch(request).then(function (response) {
+        if (response.ok && !response.redirected && response.type === "basic") {
+          return cache.put(key, response.clone()).catch(function () {}).then(function () { return response; });
+        }
+        return response;
+      });
+    });
+  });
+}
 
 function dataFile(request, url) {
   return caches.open(DATA).then(function (cache) {
@@ -222,10 +242,13 @@ self.addEventListener("message", function (event) {
     return;
   }
   if (!data || data.type !== "keep-pages") return;
-  (data.files || []).forEach(function (file) {  // kept once per version: a file the phone has is not fetched again
+  // kept once per version: a file the phone has is not fetched again (the finder's words; the page's catalog)
+  (data.files || []).forEach(function (file) {
     var url = new URL(file, self.location.origin);
     if (url.origin === self.location.origin && DATA_PATH.test(url.pathname) && url.search) {
       event.waitUntil(dataFile(new Request(url.href, { credentials: "same-origin" }), url).catch(function () {}));
+    } else if (url.origin === self.location.origin && LAZY.indexOf(url.pathname + url.search) !== -1) {
+      event.waitUntil(lazyFile(new Request(url.href, { credentials: "same-origin" }), url).catch(function () {}));
     }
   });
   var mine = null;

@@ -12,6 +12,7 @@ Used by tests/browser/test_network.py (sizes and behaviour) and bench/network.py
 
 from __future__ import annotations
 
+import gzip
 import json
 import threading
 import time
@@ -19,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+import brotli
 from sqlalchemy import select
 from werkzeug.serving import WSGIRequestHandler, make_server
 
@@ -56,10 +58,16 @@ class Sent:
     content_type: str
     header_bytes: int
     body_bytes: int
+    encoding: str = ""  # the Content-Encoding sent (br, gzip) or ""
+    plain_body_bytes: int = 0  # the body uncompressed: what it would have cost without compression
 
     @property
     def bytes(self) -> int:
         return self.header_bytes + self.body_bytes
+
+    @property
+    def uncompressed_bytes(self) -> int:
+        return self.header_bytes + self.plain_body_bytes
 
 
 @dataclass
@@ -84,12 +92,14 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
             real = self.wfile
             self.wfile = _Counter(real)
             self._judgeapp_type = ""
+            self._judgeapp_encoding = ""
             self._judgeapp_status = 0
             try:
                 super().run_wsgi()
             finally:
                 counter = self.wfile
                 self.wfile = real
+                body = bytes(counter.written[counter.head :])
                 with traffic.lock:
                     traffic.answers.append(
                         Sent(
@@ -99,6 +109,8 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
                             self._judgeapp_type,
                             counter.head,
                             counter.total - counter.head,
+                            self._judgeapp_encoding,
+                            len(_decoded(body, self._judgeapp_encoding)),
                         )
                     )
 
@@ -109,6 +121,8 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
         def send_header(self, keyword, value):
             if keyword.lower() == "content-type":
                 self._judgeapp_type = value.split(";")[0]
+            if keyword.lower() == "content-encoding":
+                self._judgeapp_encoding = value.strip().lower()
             super().send_header(keyword, value)
 
         def end_headers(self):
@@ -121,12 +135,26 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
     return Counting
 
 
+def _decoded(body: bytes, encoding: str) -> bytes:
+    """A body as it was before compression (the bench's "without compression" column)."""
+    try:
+        if encoding == "br":
+            return brotli.decompress(body)
+        if encoding == "gzip":
+            return gzip.decompress(body)
+    except (brotli.error, OSError, EOFError):
+        pass
+    return body
+
+
 class _Counter:
     def __init__(self, raw):
         self.raw, self.total, self.head = raw, 0, 0
+        self.written = bytearray()
 
     def write(self, data):
         self.total += len(data)
+        self.written += data
         return self.raw.write(data)
 
     def __getattr__(self, name):

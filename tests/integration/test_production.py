@@ -13,7 +13,7 @@ from flask import request, url_for
 
 from judgeapp import create_app
 from judgeapp.extensions import db
-from judgeapp.static_files import IMMUTABLE
+from judgeapp.static_files import IMMUTABLE, minify
 from tests.conftest import PASSWORD, app_config, csrf_token, login
 
 STATIC = Path(__file__).resolve().parents[2] / "judgeapp" / "static"
@@ -91,7 +91,7 @@ def test_behind_one_trusted_proxy_urls_are_https_on_the_public_host_and_the_clie
 
 
 def test_styles_scripts_and_json_are_sent_brotli_or_gzip_as_the_browser_accepts(client):
-    css = (STATIC / "app.css").read_bytes()
+    css = minify("text/css", (STATIC / "app.css").read_bytes())  # as sent: minified
     with client.get("/static/app.css") as plain_style:
         assert "Content-Encoding" not in plain_style.headers  # a client that asks for nothing gets plain bytes
     for encoding, decode in (("br", brotli.decompress), ("gzip", gzip.decompress)):
@@ -130,9 +130,9 @@ def url_for_static(app, filename: str) -> str:
 def test_a_static_url_names_the_files_content_hash_and_is_cached_for_a_year(app, client):
     css = (STATIC / "app.css").read_bytes()
     url = url_for_static(app, "app.css")
-    assert url == f"/static/app.css?v={digest(css)}"
+    assert url == f"/static/app.css?v={digest(css)}"  # the source's hash; the file is sent minified
     with client.get(url) as response:
-        assert response.status_code == 200 and response.get_data() == css
+        assert response.status_code == 200 and response.get_data() == minify("text/css", css)
         assert response.headers["Cache-Control"] == IMMUTABLE == "public, max-age=31536000, immutable"
     assert url in client.get("/login").get_data(as_text=True)  # the templates' url_for() gives the same URL
 

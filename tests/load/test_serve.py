@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from judgeapp.static_files import minify
 from tests.conftest import CSRF_RE, TEST_DATABASE_URL, app_config
 from tests.load.harness import ROOT, free_port
 
@@ -147,7 +148,8 @@ def test_make_serve_sends_compressed_pages_and_compressed_year_long_cached_versi
     for encoding in ("br", "gzip"):
         style = requests.get(served.url + style_url, headers={"Accept-Encoding": encoding}, timeout=30)
         assert style.headers["Cache-Control"] == IMMUTABLE and style.headers["Content-Encoding"] == encoding
-    assert style.content == (ROOT / "judgeapp" / "static" / "app.css").read_bytes()
+    # sent minified (judgeapp/static_files.py)
+    assert style.content == minify("text/css", (ROOT / "judgeapp" / "static" / "app.css").read_bytes())
     worker = requests.get(served.url + "/sw.js", timeout=30)
     assert worker.headers["Cache-Control"] == "no-cache" and style_url in worker.text
 

@@ -230,6 +230,10 @@ function keepPages(copy, old) {
     return navigator.serviceWorker.ready.then(function (reg) {
       var files = copy.events.map(function (e) { return e.finder; })  // the finder's words, one file per policy version
         .filter(function (url, i, all) { return url && all.indexOf(url) === i; });
+      // the catalog of this page's language: kept by the worker when first asked for (sw.js LAZY), asked here too in
+      // case the page that fetched it was not yet under the worker (a first visit)
+      var catalog = document.querySelector('meta[name="judgeapp-messages"]');
+      if (catalog && catalog.content) files.push(catalog.content);
       reg.active.postMessage({ type: "keep-pages", urls: stale, files: files, account: user, checked: copy.saved_at,
                                until: copy.saved_at + COPY_EVERY_MS,
                                current: urls.filter(function (url) { return stale.indexOf(url) === -1; }) });

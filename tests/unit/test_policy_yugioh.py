@@ -11,6 +11,7 @@ judge upgrades or downgrades (III.E), gives a Match Loss other than for tardines
 import pytest
 
 from judgeapp.infractions import Prior, load_catalog, suggest
+from judgeapp.reference.services import found
 from tests.conftest import CATALOG
 
 W, GL, ML, DQ = "warning", "game_loss", "match_loss", "disqualification"
@@ -195,3 +196,23 @@ def test_the_head_judge_decides_a_marked_cards_pattern_iv_f(policy, code):
 def test_a_judge_call_over_a_minute_is_given_back_ii_e(policy):
     rule = next(r for r in policy.time_rules if r.reason.value == "ruling")
     assert (rule.over_minutes, rule.section) == (1, "II.E")
+
+
+# (section, what a judge types: the text's own words for the act, the infraction the text files it under) — the review
+# of issue 35 found the last four unfindable
+JUDGES_WORDS = [
+    ("IV.H.4", "stalling", "UC-cheating"),
+    ("IV.B.1", "life points", "PE-minor"),
+    ("IV.C.1", "wrong table", "T-major"),
+    ("IV.H.1", "rule-sharking", "UC-minor"),
+    ("IV.F.3", "warped side deck", "MC-strict"),
+    ("IV.H.4", "intentional draw", "UC-cheating"),  # UC-Cheating's example headed (Intentional Draw)
+    ("IV.E.1", "knocked cards off the deck", "DC-minor"),  # DC-Minor: knocks over cards from the top of her Deck
+    ("IV.H.1", "eating at the table", "UC-minor"),  # UC-Minor: eats or drinks at a table during a Match
+    ("IV.D.1", "counterfeit card", "DE-minor"),  # DE-Minor: a card he did not realize was counterfeit
+]
+
+
+@pytest.mark.parametrize(("section", "words", "code"), JUDGES_WORDS)
+def test_the_quick_reference_finds_an_infraction_by_the_texts_words_for_the_act(policy, section, words, code):
+    assert code in [i.code for i in found(policy, words)][:3], section

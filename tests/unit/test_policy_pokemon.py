@@ -171,7 +171,7 @@ def test_time_given_back_is_capped_at_16_minutes_a_round_only_at_regional_champi
 
 
 # (section, what a judge types for the act the text describes, the row the text files it under) — the review of issue 35
-# found the last four unfindable
+# found the rows from 'rolled a die' on unfindable
 JUDGES_WORDS = [
     ("5.1.1", "staff only area", "5.1.1-minor"),
     ("5.4", "moved damage counters", "5.4"),
@@ -181,6 +181,14 @@ JUDGES_WORDS = [
     ("5.3.1", "lied to a judge", "5.3.1-severe"),  # Severe 3d: willfully lies to tournament staff
     ("5.3.2", "excessive celebration", "5.3.1-minor"),  # the escalation to Game Loss of Unsporting Conduct
     ("5.1.1", "unplugged equipment", "5.1.1-major"),  # Major 2b: unplugs or detaches equipment during a game
+    ("5.4", "outside assistance", "5.4"),  # solicits and acts on private game information from an external source
+    ("5.4", "coaching during the game", "5.4"),
+    ("5.4", "falsified the match slip", "5.4"),  # knowingly completes a match slip incorrectly
+    ("5.7", "counting the deck again and again", "5.7-minor"),  # counts or searches the deck more than once
+    ("5.3.1", "threatened opponent", "5.3.1-severe"),  # physical threats toward another attendee
+    ("5.6.1", "collector number", "5.6.1-minor"),  # the list omits the collector number, the card is still clear
+    ("5.2.1", "tardy", "5.2.1"),
+    ("5.2.1", "no-show", "5.2.1"),  # more than 10 minutes late: Match Loss and dropped
 ]
 
 

@@ -134,7 +134,7 @@ def test_no_corrective_action_needs_a_confirmation_and_none_is_reserved(policy):
 
 
 # (section, what a judge types for an act the text names, the infraction the text files it under) — the review of issue
-# 35 found the last five unfindable
+# 35 found the rows from 'wrong table' on unfindable
 JUDGES_WORDS = [
     ("2.1", "missed trigger", "2.1"),
     ("2.3", "drew an extra card", "2.3"),
@@ -145,6 +145,12 @@ JUDGES_WORDS = [
     ("3.6", "wrong strength announced", "3.6"),  # does not announce the correct Strength
     ("4.1", "swearing", "4.1"),  # vulgar or profane language
     ("4.5", "bribery", "4.5"),  # an incentive offered for a concession, or to a judge
+    ("3.8", "coaching", "3.8"),  # a player asks a spectator whether a card is the right play
+    ("3.8", "asked a friend for advice", "3.8"),
+    ("3.3", "deck and list don't match", "3.3"),  # Minor: deck and deck list both legal but don't match
+    ("4.2", "complained loudly about the opponent", "4.2"),  # Major: loudly complains about their opponent
+    ("4.3", "stole", "4.3"),  # Severe: theft of any materials
+    ("4.4", "drew an extra card and didn't call a judge", "4.4"),  # Cheating: realizes they drew one, fails to call
 ]
 
 

@@ -11,6 +11,7 @@ tracked, 1.1) and upgrading only a Warning being given.
 import pytest
 
 from judgeapp.infractions import Prior, load_catalog, suggest
+from judgeapp.reference.services import found
 from tests.conftest import CATALOG
 
 C, W, GL, ML, DQ = "caution", "warning", "game_loss", "match_loss", "disqualification"
@@ -130,3 +131,29 @@ def test_easily_abused_marked_cards_may_be_a_game_loss_at_competitive_only_3_7(p
 def test_no_corrective_action_needs_a_confirmation_and_none_is_reserved(policy):
     assert policy.confirmations == () and not policy.head_judge_only
     assert answer(policy, PREMIER, "4.4").confirmation is None
+
+
+# (section, what a judge types for an act the text names, the infraction the text files it under) — the review of issue
+# 35 found the rows from 'wrong table' on unfindable
+JUDGES_WORDS = [
+    ("2.1", "missed trigger", "2.1"),
+    ("2.3", "drew an extra card", "2.3"),
+    ("3.5", "passed the pack the wrong way", "3.5"),
+    ("4.6", "bet", "4.6"),
+    ("3.1", "wrong table", "3.1"),  # Tardiness: sits at the incorrect table and plays the wrong opponent
+    ("3.3", "more than 4 copies", "3.3"),  # Minor: more than 4 copies of a card, caught by the player
+    ("3.6", "wrong strength announced", "3.6"),  # does not announce the correct Strength
+    ("4.1", "swearing", "4.1"),  # vulgar or profane language
+    ("4.5", "bribery", "4.5"),  # an incentive offered for a concession, or to a judge
+    ("3.8", "coaching", "3.8"),  # a player asks a spectator whether a card is the right play
+    ("3.8", "asked a friend for advice", "3.8"),
+    ("3.3", "deck and list don't match", "3.3"),  # Minor: deck and deck list both legal but don't match
+    ("4.2", "complained loudly about the opponent", "4.2"),  # Major: loudly complains about their opponent
+    ("4.3", "stole", "4.3"),  # Severe: theft of any materials
+    ("4.4", "drew an extra card and didn't call a judge", "4.4"),  # Cheating: realizes they drew one, fails to call
+]
+
+
+@pytest.mark.parametrize(("section", "words", "code"), JUDGES_WORDS)
+def test_the_quick_reference_finds_an_infraction_by_the_judges_words_for_the_act(policy, section, words, code):
+    assert code in [i.code for i in found(policy, words)][:3], section

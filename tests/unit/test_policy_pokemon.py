@@ -10,6 +10,7 @@ infractions (4.2.2), which the text says "may" be escalated: offered to the judg
 import pytest
 
 from judgeapp.infractions import Prior, load_catalog, suggest
+from judgeapp.reference.services import found
 from tests.conftest import CATALOG
 
 C, W, DPC, QPC, GL, ML, DQ = (
@@ -167,3 +168,30 @@ def test_time_given_back_is_capped_at_16_minutes_a_round_only_at_regional_champi
     cap = policy.time_cap_at(policy.level(REGIONALS).number)
     assert (cap.minutes, cap.section) == (16, "4.4")
     assert policy.time_cap_at(policy.level(LEAGUE).number) is None
+
+
+# (section, what a judge types for the act the text describes, the row the text files it under) — the review of issue 35
+# found the rows from 'rolled a die' on unfindable
+JUDGES_WORDS = [
+    ("5.1.1", "staff only area", "5.1.1-minor"),
+    ("5.4", "moved damage counters", "5.4"),
+    ("5.5.1", "took too many prize cards", "5.5.1-major"),
+    ("5.6.1", "not 60 cards", "5.6.1-major"),
+    ("5.3.1", "rolled a die", "5.3.1-severe"),  # Severe 3f: the outcome of a match decided by random means
+    ("5.3.1", "lied to a judge", "5.3.1-severe"),  # Severe 3d: willfully lies to tournament staff
+    ("5.3.2", "excessive celebration", "5.3.1-minor"),  # the escalation to Game Loss of Unsporting Conduct
+    ("5.1.1", "unplugged equipment", "5.1.1-major"),  # Major 2b: unplugs or detaches equipment during a game
+    ("5.4", "outside assistance", "5.4"),  # solicits and acts on private game information from an external source
+    ("5.4", "coaching during the game", "5.4"),
+    ("5.4", "falsified the match slip", "5.4"),  # knowingly completes a match slip incorrectly
+    ("5.7", "counting the deck again and again", "5.7-minor"),  # counts or searches the deck more than once
+    ("5.3.1", "threatened opponent", "5.3.1-severe"),  # physical threats toward another attendee
+    ("5.6.1", "collector number", "5.6.1-minor"),  # the list omits the collector number, the card is still clear
+    ("5.2.1", "tardy", "5.2.1"),
+    ("5.2.1", "no-show", "5.2.1"),  # more than 10 minutes late: Match Loss and dropped
+]
+
+
+@pytest.mark.parametrize(("section", "words", "code"), JUDGES_WORDS)
+def test_the_quick_reference_finds_a_row_by_the_judges_words_for_the_act(policy, section, words, code):
+    assert code in [i.code for i in found(policy, words)][:3], section

@@ -11,6 +11,7 @@ judge upgrades or downgrades (III.E), gives a Match Loss other than for tardines
 import pytest
 
 from judgeapp.infractions import Prior, load_catalog, suggest
+from judgeapp.reference.services import found
 from tests.conftest import CATALOG
 
 W, GL, ML, DQ = "warning", "game_loss", "match_loss", "disqualification"
@@ -195,3 +196,30 @@ def test_the_head_judge_decides_a_marked_cards_pattern_iv_f(policy, code):
 def test_a_judge_call_over_a_minute_is_given_back_ii_e(policy):
     rule = next(r for r in policy.time_rules if r.reason.value == "ruling")
     assert (rule.over_minutes, rule.section) == (1, "II.E")
+
+
+# (section, what a judge types for an act the text names, the infraction the text files it under) — the review
+# of issue 35 found the rows from 'intentional draw' on unfindable
+JUDGES_WORDS = [
+    ("IV.H.4", "stalling", "UC-cheating"),
+    ("IV.B.1", "life points", "PE-minor"),
+    ("IV.C.1", "wrong table", "T-major"),
+    ("IV.H.1", "rule-sharking", "UC-minor"),
+    ("IV.F.3", "warped side deck", "MC-strict"),
+    ("IV.H.4", "intentional draw", "UC-cheating"),  # UC-Cheating's example headed (Intentional Draw)
+    ("IV.E.1", "knocked cards off the deck", "DC-minor"),  # DC-Minor: knocks over cards from the top of her Deck
+    ("IV.H.1", "eating at the table", "UC-minor"),  # UC-Minor: eats or drinks at a table during a Match
+    ("IV.D.1", "counterfeit card", "DE-minor"),  # DE-Minor: a card he did not realize was counterfeit
+    ("IV.G.1", "took too long to side", "SP"),  # SP-Minor: longer than the 3 minutes allowed to access her Side Deck
+    ("IV.G.1", "looking through the graveyard", "SP"),  # SP-Minor: repeatedly requests to see the opponent's Graveyard
+    ("IV.H.3", "threatened a player", "UC-severe"),  # UC-Severe: physically or verbally assaults or threatens
+    ("IV.H.3", "drunk", "UC-severe"),  # UC-Severe: attends while intoxicated
+    ("IV.H.4", "marked cards on purpose", "UC-cheating"),  # UC-Cheating: (Intentionally Marking Cards)
+    ("IV.H.4", "spectator signals", "UC-cheating"),  # UC-Cheating: a spectator deliberately sends signals
+    ("IV.H.1", "recording video", "UC-minor"),  # UC-Minor: recording video without proper media clearance
+]
+
+
+@pytest.mark.parametrize(("section", "words", "code"), JUDGES_WORDS)
+def test_the_quick_reference_finds_an_infraction_by_the_texts_words_for_the_act(policy, section, words, code):
+    assert code in [i.code for i in found(policy, words)][:3], section

@@ -307,3 +307,25 @@ def test_a_division_not_the_events_is_refused_at_the_field(app, cup, organizer):
     url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
     answer = post_form(organizer, url, record_fields(name="Ivo Inchmore", player_code="9341099", division="999999"))
     assert answer.status_code == 400 and "Choose one of this event&#39;s divisions." in answer.get_data(as_text=True)
+
+
+def test_the_deck_check_pick_in_masters_links_each_masters_table_to_the_form_with_masters_and_its_round_chosen(
+    app, cup
+):
+    import re
+
+    for _ in range(2):
+        start(cup, "Masters")
+    start(cup, "Juniors+Seniors")
+    masters = cup["divisions"]["Masters"]
+    page = f"/events/{cup['event_id']}/deck-checks?count=20&division={masters}"
+    html = cup["head"].get(page).get_data(as_text=True)
+    picked = html[html.index('id="picked"') :]
+    links = re.findall(r'href="([^"]*/deck-checks/new\?[^"]*)"', picked)
+    assert links and all(f"division={masters}" in link and "round=2" in link for link in links)
+    tables = sorted(int(re.search(r"table=(\d+)", link).group(1)) for link in links)
+    assert tables == list(range(2, 2 + len(tables)))  # Masters' tables start at 2 in the Cup; its round 2 seats 7
+
+    form = cup["head"].get(links[0].replace("&amp;", "&")).get_data(as_text=True)
+    assert re.search(rf'<option selected value="{masters}">Masters</option>', form)
+    assert re.search(r'<option selected value="2">Round 2', form)

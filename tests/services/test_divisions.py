@@ -354,3 +354,46 @@ def test_the_phones_copy_holds_each_divisions_current_round_seating_and_byes(wor
     assert sorted(code[i] for i in by_name["Juniors+Seniors"]["seating"]["2"]) == ["9341001", "9341002"]
     assert sorted(code[i] for i in by_name["Masters"]["seating"]["2"]) == ["9342004", "9342005"]
     assert event_copy(world.session, world.event, frozenset({"floor_judge"}))["divisions"] == []  # one division
+
+
+# ---- deck-check picks in a division other than the first (issue 34) --------------------------------------------------
+
+
+def test_picking_deck_check_tables_in_masters_picks_among_the_masters_tables_of_its_own_round(world, cup):
+    from judgeapp.deckchecks.services import pick_tables
+    from judgeapp.events.services import current_round, pairings_of
+
+    event, juniors, masters = _running_cup(world, cup)
+    seated = sorted(pairings_of(world.session, current_round(world.session, event, masters.id)))
+    assert seated != sorted(pairings_of(world.session, current_round(world.session, event, juniors.id)))
+    pick = pick_tables(world.session, event, count=20, division_id=masters.id)
+    assert pick.tables == seated and pick.pairings_known
+    assert (pick.division_id, pick.round_number) == (masters.id, 5)
+
+
+def test_a_deck_check_at_a_masters_table_is_not_skipped_in_the_juniors_pick_of_the_same_table_number(world, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, pick_tables, start_deck_check
+
+    event, juniors, masters = _running_cup(world, cup)
+    data = DeckCheckInput(key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id)
+    start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
+    world.session.commit()
+    assert 2 in pick_tables(world.session, event, count=20, division_id=masters.id).skipped_tables
+    assert 2 not in pick_tables(world.session, event, count=20, division_id=juniors.id).skipped_tables
+
+
+def test_a_deck_check_in_masters_naming_a_juniors_player_is_refused_at_the_field(world, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.errors import FieldError
+
+    event, _juniors, masters = _running_cup(world, cup)
+    data = DeckCheckInput(
+        key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id, player_texts=["9341001"]
+    )
+    with pytest.raises(FieldError) as refused:
+        start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
+    assert refused.value.field == "player_1" and "Juniors+Seniors" in refused.value.message

@@ -65,8 +65,8 @@ def new(event, roles):
         form.table.data = int_or_none(request.args.get("table"))
         form.round.data = int_or_none(request.args.get("round"))
         form.division.data = int_or_none(request.args.get("division"))
-    rounds = round_choices(form.round, event)
     division_choices(form.division, event)
+    rounds = round_choices(form.round, event, division_id=form.division.data)
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.DeckCheckInput(

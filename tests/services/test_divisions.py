@@ -397,3 +397,34 @@ def test_a_deck_check_in_masters_naming_a_juniors_player_is_refused_at_the_field
     with pytest.raises(FieldError) as refused:
         start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
     assert refused.value.field == "player_1" and "Juniors+Seniors" in refused.value.message
+
+
+def test_the_deck_checks_time_extensions_and_calls_exports_name_each_rows_division_at_an_event_of_several(world, cup):
+    """Round 5 table 2 is a Masters table and a Juniors+Seniors one: without its division a row names neither."""
+    from uuid import uuid4
+
+    from judgeapp.calls import services as calls
+    from judgeapp.clock.services import record_extension
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.events.services import current_round
+    from judgeapp.infractions import ExtensionReason
+    from judgeapp.postevent import services as postevent
+
+    event, juniors, masters = _running_cup(world, cup)
+    judge = world.user("floor_judge")
+    data = DeckCheckInput(key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id)
+    start_deck_check(world.session, actor=judge, event=event, data=data)
+    record_extension(world.session, actor=judge, event=event, rnd=current_round(world.session, event, juniors.id),
+                     table=2, minutes=3, reason=ExtensionReason.RULING, key=uuid4().hex)  # fmt: skip
+    calls.raise_call(world.session, event=event, table=2, reason="rules_question", note="", division_id=masters.id)
+    world.session.commit()
+    records = postevent.records_of(world.session, event)
+    local = lambda at: at  # noqa: E731
+    for kind, header, rows, division in (
+        ("deck-checks", postevent.DECK_CHECK_HEADER, postevent.deck_check_rows(event, records, local), "Masters"),
+        ("time-extensions", postevent.EXTENSION_HEADER, postevent.extension_rows(event, records, local),
+         "Juniors+Seniors"),
+        ("calls", postevent.CALL_HEADER, postevent.call_rows(event, records, local), "Masters"),
+    ):  # fmt: skip
+        named_header, table = postevent.with_divisions(kind, header, rows, records)
+        assert str(named_header[-1]) == "division" and [row[-1] for row in table] == [division], kind

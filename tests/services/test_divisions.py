@@ -428,3 +428,24 @@ def test_the_deck_checks_time_extensions_and_calls_exports_name_each_rows_divisi
     ):  # fmt: skip
         named_header, table = postevent.with_divisions(kind, header, rows, records)
         assert str(named_header[-1]) == "division" and [row[-1] for row in table] == [division], kind
+
+
+def test_a_kts_team_event_imported_at_an_event_of_several_divisions_becomes_its_own_named_division(world, cup):
+    """A side event run by the same staff: the teams' members are not put in the event's first division."""
+    event = new_event(world)
+    apply(world, event, cup)
+    team_file = (DATA / "kts-team.Tournament").read_bytes()
+    actor = world.user("organizer")
+    upload = imports.receive(world.session, actor=actor, event=event, data=team_file, filename="trios.Tournament")
+    world.session.commit()
+    report = imports.apply(world.session, actor=actor, event=event, upload=upload).report()
+    world.session.commit()
+    assert [d.name for d in divisions(world, event)] == [
+        "Juniors+Seniors",
+        "Masters",
+        "Harbour Hall Team Trios (sample)",
+    ]
+    # 9 members; two team matches seat 12 members (6 as counted here, two a pairing) and two team byes 6 members
+    assert counted(world, event)["Harbour Hall Team Trios (sample)"] == (9, 6, 6)
+    assert counted(world, event)["Juniors+Seniors"] == (9, 19, 0)  # as before the team file
+    assert [(d["name"], d["players"]) for d in report["divisions"]] == [("Harbour Hall Team Trios (sample)", 9)]

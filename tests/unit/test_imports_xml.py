@@ -4,6 +4,7 @@ The sample files under tests/data/imports use invented names and IDs."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import astuple
 from pathlib import Path
 
@@ -344,3 +345,43 @@ def test_a_kts_file_without_playoff_round_or_with_zero_has_no_top_cut():
     assert kts.read(data).divisions[0].top_cut_from is None
     zero = data.replace(b"<CurrentRound>", b"<PlayoffRound>0</PlayoffRound><CurrentRound>")
     assert kts.read(zero).divisions[0].top_cut_from is None
+
+
+# ---- encodings a real file may declare (issue 34) --------------------------------------------------------------------
+
+
+def declared(name: str, encoding: str) -> str:
+    """A sample's text with its XML declaration naming `encoding` (the samples declare UTF-8)."""
+    text = sample(name).decode("utf-8-sig")
+    return re.sub(r'encoding="[^"]*"', f'encoding="{encoding}"', text, count=1)
+
+
+@pytest.mark.parametrize(("name", "reader"), [("tom-sample.tdf", "tom"), ("kts-sample.Tournament", "kts")])
+def test_an_xml_file_declared_shift_jis_is_read_in_that_encoding_with_its_japanese_names(name, reader):
+    """A Japanese Windows tool may save XML in Shift_JIS (CP932) and say so in the declaration; expat reads no
+    multi-byte encoding but UTF-8 and UTF-16, and refused it with a ValueError (a 500 at the upload)."""
+    first = read_tournament_file(sample(name)).players[0].name
+    text = declared(name, "Shift_JIS").replace(first.split()[0], "山田", 1)
+    file = read_tournament_file(text.encode("cp932"))
+    assert file.format == reader and file.players[0].name.startswith("山田")
+    assert counts(file) == counts(read_tournament_file(sample(name)))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "UTF-16"])
+def test_an_xml_file_declared_and_saved_as_utf_16_with_its_byte_order_mark_is_read(encoding):
+    file = read_tournament_file(declared("kts-sample.Tournament", encoding).encode("utf-16"))
+    assert counts(file) == counts(read_tournament_file(sample("kts-sample.Tournament")))
+
+
+def test_an_xml_file_declaring_an_encoding_no_one_knows_is_refused_in_one_sentence_naming_it():
+    with pytest.raises(UnreadableFile) as refused:
+        read_tournament_file(declared("tom-sample.tdf", "x-klingon-8").encode())
+    assert "x-klingon-8" in str(refused.value)
+
+
+def test_an_xml_file_whose_bytes_are_not_in_its_declared_encoding_is_refused_in_one_sentence():
+    text = declared("tom-sample.tdf", "Shift_JIS").replace("Maren", "Ma\u0301ren", 1)
+    data = text.encode("utf-8").replace("Ma\u0301ren".encode(), b"Ma\x81\xff", 1)  # no Shift_JIS character
+    with pytest.raises(UnreadableFile) as refused:
+        read_tournament_file(data)
+    assert "Shift_JIS" in str(refused.value)

@@ -449,3 +449,29 @@ def test_a_kts_team_event_imported_at_an_event_of_several_divisions_becomes_its_
     assert counted(world, event)["Harbour Hall Team Trios (sample)"] == (9, 6, 6)
     assert counted(world, event)["Juniors+Seniors"] == (9, 19, 0)  # as before the team file
     assert [(d["name"], d["players"]) for d in report["divisions"]] == [("Harbour Hall Team Trios (sample)", 9)]
+
+
+def test_the_days_a_tom_file_dates_its_rounds_on_are_given_to_the_started_rounds_of_that_division_audited(world, cup):
+    """Masters began rounds 4 and 5 on the Cup's second date (`<starttime>`): importing the file again puts them on
+    Day 2; Juniors+Seniors, all on the first date, stay on Day 1."""
+    import re
+
+    from judgeapp.models import AuditEntry, Round
+
+    event, juniors, masters = _running_cup(world, cup)
+    pods = cup.decode().split("<pod ")
+    for pod, dates in ((1, {n: "05/16/2026" for n in (1, 2, 3)} | {n: "05/17/2026" for n in (4, 5)}),
+                       (0, {n: "05/16/2026" for n in range(1, 6)})):  # fmt: skip
+        for number, day in dates.items():
+            pods[pod + 1] = re.sub(
+                rf'(<round number="{number}"[^>]*>)', rf"\1<starttime>{day} 10:00:00</starttime>", pods[pod + 1]
+            )
+    apply(world, event, "<pod ".join(pods).encode())
+    days = {
+        number: day
+        for number, day in world.session.execute(select(Round.number, Round.day).where(Round.division_id == masters.id))
+    }
+    assert days == {1: 1, 2: 1, 3: 1, 4: 2, 5: 2}
+    assert set(world.session.scalars(select(Round.day).where(Round.division_id == juniors.id))) == {1}
+    entries = world.session.scalars(select(AuditEntry).where(AuditEntry.action == "round.day")).all()
+    assert sorted(e.details["number"] for e in entries) == [4, 5]

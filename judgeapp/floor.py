@@ -14,8 +14,7 @@ from .imports.model import round_label
 from .models import Player
 from .texts import gettext as _
 
-
-LONG_ROUND_LABEL = 14  # characters: a longer round choice takes the form's whole width (it is clipped in half of 390 px)
+LONG_ROUND_LABEL = 14  # characters: a longer round choice takes the whole width (clipped in half of 390 px)
 
 
 def round_choices(field, event, default_current=True, division_id=None):

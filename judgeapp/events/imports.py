@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from flask_babel import gettext as _
@@ -483,7 +484,7 @@ def _apply_days(session: Session, actor: User, division: Division, fd: FileDivis
         return
     rounds = list(session.scalars(select(Round).where(Round.division_id == division.id).order_by(Round.number)))
     days = [fd.round_days.get(r.number, r.day) for r in rounds]
-    if not days or days[0] != 1 or any(b not in (a, a + 1) for a, b in zip(days, days[1:], strict=False)):
+    if not days or days[0] != 1 or any(b not in (a, a + 1) for a, b in pairwise(days)):
         return
     for rnd, day in zip(rounds, days, strict=True):
         if rnd.day != day:

@@ -147,7 +147,8 @@ def dated_cup(days: dict[tuple[int, int], str], tag: str = "starttime") -> bytes
 def test_a_tom_division_whose_rounds_began_on_two_dates_gives_each_round_its_day():
     """A two-day event: Masters' rounds 1-3 on Saturday, 4 on to the top cut on Sunday; Juniors+Seniors in one day."""
     saturday, sunday = "05/16/2026 {}:00:00", "05/17/2026 {}:00:00"
-    starts = {(1, n): saturday.format(9 + n) for n in (1, 2, 3)} | {(1, n): sunday.format(5 + n) for n in (4, 5, 6, 7, 8)}
+    starts = {(1, n): saturday.format(9 + n) for n in (1, 2, 3)}
+    starts |= {(1, n): sunday.format(5 + n) for n in (4, 5, 6, 7, 8)}
     starts |= {(0, n): saturday.format(9 + n) for n in (1, 2, 3, 4, 5, 6)}
     file = tom.read(dated_cup(starts))
     juniors, masters = file.divisions

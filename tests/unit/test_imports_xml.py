@@ -310,7 +310,8 @@ def test_a_kts_file_of_individual_players_keeps_its_one_division_unnamed_as_befo
 
 def kts_playoff_match(a: str, b: str, round_: str, table: str) -> str:
     seats = f"<Player>{a}</Player><Player>{b}</Player>"
-    return f"<TournMatch>{seats}<Round>{round_}</Round><Table>{table}</Table><PlayoffMatch>True</PlayoffMatch></TournMatch>"
+    flag = "<PlayoffMatch>True</PlayoffMatch>"
+    return f"<TournMatch>{seats}<Round>{round_}</Round><Table>{table}</Table>{flag}</TournMatch>"
 
 
 def test_a_kts_playoff_from_its_playoff_round_is_kept_as_the_top_cut_named_by_the_players_it_seats():

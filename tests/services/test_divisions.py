@@ -475,3 +475,24 @@ def test_the_days_a_tom_file_dates_its_rounds_on_are_given_to_the_started_rounds
     assert set(world.session.scalars(select(Round.day).where(Round.division_id == juniors.id))) == {1}
     entries = world.session.scalars(select(AuditEntry).where(AuditEntry.action == "round.day")).all()
     assert sorted(e.details["number"] for e in entries) == [4, 5]
+
+
+def test_the_players_pages_of_two_divisions_list_each_division_in_name_order_across_page_boundaries(
+    world, cup, monkeypatch
+):
+    """Each division is paged on its own (its own indexed walk): a page that ends one division goes on with the next,
+    in the event's order, and the search counts across them."""
+    from judgeapp.events import player_records
+
+    event = new_event(world)
+    apply(world, event, cup)
+    juniors, masters = divisions(world, event)
+    monkeypatch.setattr(player_records, "PER_PAGE", 5)
+    pages = [player_records.page_of_players(world.session, event, page=n) for n in range(1, 6)]
+    listed = [(p.division_id, p.name) for page in pages for p in page.players]
+    names = lambda d: sorted(  # noqa: E731
+        (p.name for p in world.session.scalars(select(Player).where(Player.division_id == d.id))), key=str
+    )
+    assert listed == [(juniors.id, n) for n in names(juniors)] + [(masters.id, n) for n in names(masters)]
+    assert [len(page.players) for page in pages] == [5, 5, 5, 5, 3] and pages[0].total == 23
+    assert [g.division.name for g in pages[1].groups] == ["Juniors+Seniors", "Masters"]  # 4 Juniors, then 1 Masters

@@ -24,13 +24,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from bench.imports import make_app, setup, signed_in
 from bench.results import emit
 from judgeapp.events import imports
 from judgeapp.extensions import db
-from judgeapp.models import Event, Player
+from judgeapp.models import Division, Event, Player
 
 KANA = "アイウエオカキクケコ"  # digit n as the nth kana: a reading per player, distinct
 GOAL_BYTES = 10 * 1024
@@ -100,6 +100,21 @@ def main() -> None:
                 if what == "search by reading":
                     assert f"BIG-{target:07d}".encode() in body, "the player searched for is found"
                 figures.append((language, what, len(body), len(gzip.compress(body)), took))
+        # The same event in two divisions (a third of the players in the second): the page lists them division by
+        # division (issue 34), an order no index of the players gives.
+        with app.app_context():
+            event = db.session.get(Event, big)
+            event.language = "en"
+            second = Division(event_id=big, name="Seniors", position=1)
+            db.session.add(second)
+            db.session.flush()
+            db.session.execute(
+                update(Player).where(Player.event_id == big, Player.id % 3 == 0).values(division_id=second.id)
+            )
+            db.session.commit()
+        for what, url in asks.items():
+            body, took = timed_get(organizer, url)
+            figures.append(("en, two divisions", what, len(body), len(gzip.compress(body)), took))
     print(f"import of {args.rows:,} players: {import_took:.1f} s")
     print(f"baseline: the 16-player event's players page, {base * 1e3:.1f} ms")
     for language, what, size, zipped, took in figures:

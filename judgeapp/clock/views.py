@@ -39,8 +39,8 @@ def new_extension(event, roles):
     policy = event_policy(event)
     form = ExtensionForm()
     turns_allowed = any(rule.extra_turns_allowed for rule in policy.time_rules)
-    rounds = round_choices(form.round, event)
     division_choices(form.division, event)
+    rounds = round_choices(form.round, event, division_id=form.division.data)
     if not form.is_submitted():
         form.table.data = int_or_none(request.args.get("table"))
     as_json = outbox_post(form)

@@ -57,6 +57,8 @@ class PickTablesForm(Form):
     class Meta:
         csrf = False  # a GET form that only reads
 
+    # the division whose current round to pick in, where the event has several (floor.division_choices)
+    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
     count = NumericField(
         _l("Tables to check"), default=2, validators=[Optional(), NumberRange(1, 20)], render_kw=NUMERIC
     )

@@ -18,7 +18,17 @@ from ..events.round_services import started_round
 from ..incidents.lookup_services import check_table, find_player, table_count
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..lifecycles import DECK_CHECK, DeckCheckState
-from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow
+from ..models import (
+    DeckCheck,
+    DeckCheckPlayer,
+    DeckCheckResult,
+    Event,
+    Player,
+    Round,
+    TimeExtension,
+    User,
+    utcnow,
+)
 from ..records import MAX_TEXT, begin_keyed_write, derived_key, lock_event
 
 
@@ -44,7 +54,9 @@ def start_deck_check(
     if texts:
         players = []
         for n, text in enumerate(texts):
-            player = find_player(session, event, text, field_name="player_1" if n == 0 else "player_2")
+            field_name = "player_1" if n == 0 else "player_2"
+            player = find_player(session, event, text, field_name=field_name)
+            _in_division_of(player, rnd, field_name)
             if player not in players:
                 players.append(player)
     else:
@@ -75,6 +87,20 @@ def start_deck_check(
         players=[p.id for p in players],
     )
     return dc, True
+
+
+def _in_division_of(player: Player, rnd: Round, field_name: str) -> None:
+    """A player named for a check plays in the division of the check's round (a player is in one division)."""
+    if player.division_id == rnd.division_id:
+        return
+    raise FieldError(
+        field_name,
+        _(
+            "%(name)s plays in %(division)s, not in the division of this round and table.",
+            name=player.name,
+            division=player.division.name,
+        ),
+    )
 
 
 @dataclass
@@ -170,12 +196,22 @@ class TablePick:
     skipped_tables: list[int]  # already checked this round
     skipped_players: int  # tables left out because a player there was checked earlier in the event
     pairings_known: bool
+    round_number: int | None = None  # the round picked in, and its division: what the form's links choose
+    division_id: int | None = None
 
 
-def pick_tables(session: Session, event: Event, *, count: int = 2, rng: random.Random | None = None) -> TablePick:
-    """Random tables for this round's deck checks, away from tables and players already checked."""
+def pick_tables(
+    session: Session,
+    event: Event,
+    *,
+    count: int = 2,
+    division_id: int | None = None,
+    rng: random.Random | None = None,
+) -> TablePick:
+    """Random tables for the current round of a division (None: the event's first) for deck checks, away from tables
+    already checked in that round and from players checked earlier in the event."""
     rng = rng or random.SystemRandom()
-    rnd = started_round(session, event, None, field_name="count")
+    rnd = started_round(session, event, None, field_name="count", division_id=division_id)
     checked_tables = set(session.scalars(select(DeckCheck.table_number).where(DeckCheck.round_id == rnd.id)))
     checked_players = set(
         session.scalars(select(DeckCheckPlayer.player_id).join(DeckCheck).where(DeckCheck.event_id == event.id))
@@ -185,4 +221,6 @@ def pick_tables(session: Session, event: Event, *, count: int = 2, rng: random.R
     free = [t for t in tables if t not in checked_tables]
     fresh = [t for t in free if not any(p.id in checked_players for p in seating.get(t, []))]
     chosen = rng.sample(fresh, min(count, len(fresh)))
-    return TablePick(sorted(chosen), sorted(checked_tables), len(free) - len(fresh), bool(seating))
+    return TablePick(
+        sorted(chosen), sorted(checked_tables), len(free) - len(fresh), bool(seating), rnd.number, rnd.division_id
+    )

@@ -32,12 +32,15 @@ bp = Blueprint("deckchecks", __name__, template_folder="templates")
 @event_route(Action.VIEW_EVENT)
 def index(event, roles):
     pick_form = PickTablesForm(request.args)
+    division_choices(pick_form.division, event)
     pick = None
     if "count" in request.args:
         permissions.require(Action.PICK_TABLES, roles)  # picking is for the judges who will do the checks
         if pick_form.validate():
             try:
-                pick = services.pick_tables(db.session, event, count=pick_form.count.data or 2)
+                pick = services.pick_tables(
+                    db.session, event, count=pick_form.count.data or 2, division_id=pick_form.division.data
+                )
             except FieldError as err:
                 pick_form.count.errors.append(err.message)
     return render_template(
@@ -58,10 +61,12 @@ def index(event, roles):
 @event_route(Action.START_DECK_CHECK)
 def new(event, roles):
     form = DeckCheckForm()
-    rounds = round_choices(form.round, event)
-    division_choices(form.division, event)
-    if not form.is_submitted():
+    if not form.is_submitted():  # a picked table's link names its round and division
         form.table.data = int_or_none(request.args.get("table"))
+        form.round.data = int_or_none(request.args.get("round"))
+        form.division.data = int_or_none(request.args.get("division"))
+    division_choices(form.division, event)
+    rounds = round_choices(form.round, event, division_id=form.division.data)
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.DeckCheckInput(

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from flask_babel import gettext as _
@@ -474,8 +475,27 @@ def _is_empty(session: Session, division: Division) -> bool:
     return rounds is None and pairings is None
 
 
+def _apply_days(session: Session, actor: User, division: Division, fd: FileDivision) -> None:
+    """The day the file dates each of the division's started rounds on (TOM's `<starttime>`), audited as round.day as
+    the event page's "Set the day" is; kept only where the division's days still run 1, 2… in its rounds' order (a
+    file dating some rounds and not those before them leaves the days as they are). A round started after the import
+    continues its division's day as any round does, until the next import dates it."""
+    if not fd.round_days:
+        return
+    rounds = list(session.scalars(select(Round).where(Round.division_id == division.id).order_by(Round.number)))
+    days = [fd.round_days.get(r.number, r.day) for r in rounds]
+    if not days or days[0] != 1 or any(b not in (a, a + 1) for a, b in pairwise(days)):
+        return
+    for rnd, day in zip(rounds, days, strict=True):
+        if rnd.day != day:
+            audit.record(session, actor, "round.day", rnd, event_id=division.event_id, number=rnd.number,
+                         changes={"day": [rnd.day, day]}, because="import")  # fmt: skip
+            rnd.day = day
+
+
 def _fill_division(session: Session, actor: User, division: Division, fd: FileDivision) -> None:
-    """What the file says of a division's tables and top cut, kept (audited when it changes)."""
+    """What the file says of a division's tables, top cut and its rounds' days, kept (audited when it changes)."""
+    _apply_days(session, actor, division, fd)
     changes: dict[str, Any] = {
         name: value
         for name, value in (

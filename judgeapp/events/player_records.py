@@ -72,7 +72,14 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
     key = names.search_key(query)
     if key:
         base = base.where(Player.search_key.contains(key, autoescape=True))
-    total = session.scalar(select(func.count()).select_from(base.subquery())) or 0
+    divisions = divisions_of(session, event)
+    counts: dict[int, int] = {}  # players by division, where the event has several: the page is found from them
+    if len(divisions) > 1:
+        by = base.with_only_columns(Player.division_id, func.count()).group_by(Player.division_id)
+        counts = {division_id: count for division_id, count in session.execute(by)}
+        total = sum(counts.values())
+    else:
+        total = session.scalar(select(func.count()).select_from(base.subquery())) or 0
     pages = max(1, math.ceil(total / PER_PAGE))
     page = min(max(1, page), pages)
     if in_reading_order(event):
@@ -81,13 +88,34 @@ def page_of_players(session: Session, event: Event, *, query: str = "", page: in
         order = (Player.list_key.collate("C") if postgresql else Player.list_key, Player.id)
     else:
         order = (Player.name, Player.id)
-    divisions = divisions_of(session, event)
-    grouping: tuple[Any, ...] = ()
-    if len(divisions) > 1:  # grouped by division in the event's order, then in the list's own order
-        base = base.join(Division, Division.id == Player.division_id)
-        grouping = (Division.position, Division.id)
-    players = list(session.scalars(base.order_by(*grouping, *order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
+    if len(divisions) > 1:
+        players = _page_by_division(session, base, order, divisions, counts, (page - 1) * PER_PAGE)
+    else:
+        players = list(session.scalars(base.order_by(*order).offset((page - 1) * PER_PAGE).limit(PER_PAGE)))
     return PlayerPage(players, total, page, pages, query, by_division(divisions, players, lambda p: p.division_id))
+
+
+def _page_by_division(
+    session: Session, base: Any, order: tuple, divisions: list[Division], counts: dict[int, int], skip: int
+) -> list[Player]:
+    """A page of an event of several divisions: grouped by division in the event's order, then in the list's own
+    order. Each division is asked for on its own (from the count of each, only the divisions the page reaches), so the
+    database walks its name (or reading) index within a division: one query ordered by the division's place then by
+    name sorted every player of the event for each page (1.5 s for the last page at 130,000 players, bench/
+    players_page.py)."""
+    players: list[Player] = []
+    for division in divisions:
+        here = counts.get(division.id, 0)
+        if skip >= here:
+            skip -= here
+            continue
+        wanted = PER_PAGE - len(players)
+        query = base.where(Player.division_id == division.id).order_by(*order).offset(skip).limit(wanted)
+        players += session.scalars(query)
+        skip = 0
+        if len(players) >= PER_PAGE:
+            break
+    return players
 
 
 def player_of(session: Session, event: Event, player_id: int) -> Player | None:

@@ -26,7 +26,10 @@ public code shows it (found with the code search of public GitHub repositories):
   2 to 5: tag duel, three-, four-, five-player teams) lists `TournamentPlayers/TournamentTeam` instead of
   `TournPlayer`, each holding `<Team>` with the team's `<ID>` (what the matches' `<Player>` seats name), its name in
   `<FirstName>`, and `<PlayerList>` of `<Player>` (`<ID>`, `<FirstName>`, `<LastName>`, `<TeamPosition>`), and the
-  same `<DropRound>`/`<DropReason>` as a player's entry.
+  same `<DropRound>`/`<DropReason>` as a player's entry. Its playoffs: `<PlayoffRound>` is the first playoff round
+  (0: none), every round when `<StructureCode>` is 2 (single elimination), each playoff match flagged
+  `<PlayoffMatch>True</PlayoffMatch>`, and a playoff round named "Top N" after the entrants (players or teams) it
+  seats.
 
 So the player ID kept is the KONAMI ID (formerly COSSY ID), as ten digits, and it is also kept as the "konami" platform
 ID. KTS carries no country. A player is marked dropped when `<DropReason>` is Drop (a player cut to the top cut is not
@@ -35,6 +38,12 @@ dropped, though KTS also sets their DropRound).
 A team event's players are the teams' members (each with their KONAMI ID, and the team's name as their team); a
 match of two teams seats both teams' members at its table, a team's bye is a bye for each member, and a team that
 dropped drops its members. A member listed under two teams is rejected the second time.
+
+The file's one division keeps its top cut from those playoffs (the first playoff round and the entrants it seats, so
+"Top 8, quarterfinal"); where `<PlayoffRound>` is missing, the first round of a flagged match. A team event's division
+is named as the file names the event (`<Name>`): a team event is often a side event run by the same staff, and
+imported at an event of several divisions it becomes the division of that name (added when the event has none),
+never the event's first; a file of individual players keeps its one division unnamed, as before.
 
 Guessed or chosen here: a match whose two seats are both the bye (KTS adds one to even out a playoff round) is skipped,
 not rejected: no one plays there; the seating of round 0 is skipped the same way, as it is not a round.
@@ -48,12 +57,13 @@ from xml.etree.ElementTree import Element
 
 from flask_babel import gettext as _
 
-from .model import MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, table_number
+from .model import MAX_NAME, MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, table_number
 from .model import finish as finish_file
 from .xmlfile import head, label_rejections, labelled, match_label, parse, player_label, root_name, shown, text_of
 
 MARKS = ("<TournamentPlayers", "<TournamentStyleCode", "<CurrentRound", "<EventTypeCode", "<TournPlayer")
 BYE = "bye"  # what _player_id() answers for KTS's bye seat (ID 0)
+SINGLE_ELIMINATION = 2  # <StructureCode>: 1 Swiss, 2 single elimination (LibKTS's TournamentStructure)
 ID_DIGITS = 10
 
 
@@ -110,8 +120,43 @@ def read(data: bytes) -> TournamentFile:
         if problem:
             file.reject(where, partial(_labelled, label, problem))
 
+    division = file.divisions[0]
+    if teams and file.event_name:  # a team event is named as the file names it (see the docstring)
+        division.name = file.event_name[:MAX_NAME]
+    division.top_cut_from, division.top_cut_size = _playoff(root)
     since = len(file.rejected)
     return label_rejections(finish_file(file), since, labels, matches)
+
+
+def _playoff(root: Element) -> tuple[int | None, int | None]:
+    """The first playoff round (LibKTS: `<PlayoffRound>`, 0 for none; round 1 when `<StructureCode>` is 2, single
+    elimination; else the first round of a `<PlayoffMatch>True` match) and the players, or teams, it seats."""
+    first = _small_number(text_of(root, "PlayoffRound"))
+    if _small_number(text_of(root, "StructureCode")) == SINGLE_ELIMINATION:
+        first = 1
+    if not first:
+        flagged = [
+            _small_number(text_of(m, "Round"))
+            for m in root.iterfind("Matches/TournMatch")
+            if (text_of(m, "PlayoffMatch") or "").lower() == "true"
+        ]
+        first = min((n for n in flagged if n), default=None)
+    if not first:
+        return None, None
+    seated = sum(
+        1
+        for m in root.iterfind("Matches/TournMatch")
+        if _small_number(text_of(m, "Round")) == first
+        for seat in m.iterfind("Player")
+        if _player_id(text_of(seat, "ID") or text_of(seat)) not in (None, BYE)
+    )
+    return first, (seated if seated >= 2 else None)
+
+
+def _small_number(text: str | None) -> int | None:
+    """A number KTS writes ("02" as 2), None when it is none or implausibly long."""
+    raw = (text or "").strip()
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else None
 
 
 def _read_teams(

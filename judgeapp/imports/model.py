@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date
 from functools import partial
 from typing import Any, Literal
 
@@ -101,6 +102,22 @@ class FileDivision:
     starting_table: int | None = None
     top_cut_from: int | None = None
     top_cut_size: int | None = None
+    # The event's day (1, 2…) of each round the file dates (TOM's `<starttime>`): empty where the file dates none.
+    round_days: dict[int, int] = field(default_factory=dict)
+
+
+def days_of(dates: dict[int, date]) -> dict[int, int]:
+    """Round number -> the event's day, from the calendar date each round began: Day 1 for the first round, the next
+    day for a round begun on a later date than the round before it (a date earlier than the round before, a clock
+    set wrong, stays on that round's day), so a division's days run 1, 2… in its rounds' order."""
+    out: dict[int, int] = {}
+    day, last = 1, None
+    for number in sorted(dates):
+        if last is not None and dates[number] > last:
+            day += 1
+        last = dates[number] if last is None or dates[number] > last else last
+        out[number] = day
+    return out
 
 
 def top_cut_label(size: int, players: int) -> str:

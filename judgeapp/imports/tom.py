@@ -34,6 +34,13 @@ A player's division is the pod whose `<subgroups>` list them, else the pod whose
 registrant seated in no pod (33 registered, 19 seated in issue 34's files) is kept as a player of the first division.
 A save made before pairing (no `<starter>`, empty `<pods>`) gives players only, in one division.
 
+Days: the same description gives each `<round>` a `<pairtime>` and a `<starttime>` ("MM/DD/YYYY HH:MM:SS", the time
+the round was paired and began; a match's `<timestamp>` is when its result was entered, which may be days later, so it
+is not used). A division's rounds are put on the event's days by the date each began (its start time, else its
+pairing time): Day 1 for its first round, the next day for a round begun on a later date than the round before. A
+round that carries neither time has no day from the file. (The Melee and KTS files read here carry no day: a KTS file
+dates the tournament only, `<Date>`/`<Time>`; Melee's exports number their phases, `PhaseId`, without naming them.)
+
 Guessed, not seen in those sources: that every value of `<dropped><status>` means the player left (it is taken as
 dropped whenever the element is there).
 """
@@ -42,6 +49,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import date, datetime
 from functools import partial
 from xml.etree.ElementTree import Element
 
@@ -56,6 +64,7 @@ from .model import (
     UnreadableFile,
     Where,
     clean_text,
+    days_of,
     table_number,
 )
 from .model import finish as finish_file
@@ -120,9 +129,13 @@ def read(data: bytes) -> TournamentFile:
             if code is not None:
                 home.setdefault(code, division)
         cut = file.division_of(division)
+        began: dict[int, date] = {}
         for round_element in pod.iterfind("rounds/round"):
             number_text = clean_text(round_element.get("number"))
             number = int(number_text) if number_text and number_text.isascii() and number_text.isdigit() else 0
+            when = _date_of(text_of(round_element, "starttime")) or _date_of(text_of(round_element, "pairtime"))
+            if number > 0 and when is not None and cut.key == division:
+                began[number] = min(when, began.get(number, when))
             found = list(round_element.iterfind("matches/match"))
             top_cut = clean_text(round_element.get("type")) == TOP_CUT and number > 0 and cut.key == division
             if top_cut and (cut.top_cut_from is None or number < cut.top_cut_from):
@@ -140,12 +153,22 @@ def read(data: bytes) -> TournamentFile:
                 else:
                     for key in file.matches[-1].players:
                         home.setdefault(key, division)
+        if began:
+            cut.round_days = days_of(began)
     if len(file.divisions) > 1:
         first = file.divisions[0].key
         file.players = [replace(p, division=home.get(p.key, first)) for p in file.players]
 
     since = len(file.rejected)
     return label_rejections(finish_file(file), since, labels, matches)
+
+
+def _date_of(text: str | None) -> date | None:
+    """The date of a TOM time, "MM/DD/YYYY HH:MM:SS" (litian80/tcg-manager's SKILL.md, "Date Format Reference")."""
+    try:
+        return datetime.strptime((text or "").strip()[:10], "%m/%d/%Y").date()
+    except ValueError:
+        return None
 
 
 def _divisions(pods: list[Element]) -> list[FileDivision]:

@@ -87,9 +87,43 @@ def bounded(data: bytes) -> None:
         return
 
 
+_DECLARED = re.compile(rb"""^(?:\xef\xbb\xbf)?\s*<\?xml[^>]*?\bencoding\s*=\s*(["'])([A-Za-z][\w.:\-]*)\1""")
+EXPAT_ENCODINGS = {"utf8", "utf16", "iso88591", "latin1", "usascii", "ascii"}  # what expat reads itself
+
+
+def readable(data: bytes) -> bytes:
+    """The file as expat can read it. Expat reads UTF-8, UTF-16 and Latin-1 only, and raised a bare ValueError on a
+    file declaring a multi-byte encoding such as Shift_JIS (which a Japanese Windows tool may write): such a file is
+    decoded with Python's codec of the encoding it declares and given to expat as UTF-8, its declaration saying so."""
+    declared = _DECLARED.match(data[:HEAD_BYTES])
+    if declared is None:
+        return data
+    name = declared.group(2).decode("ascii")
+    if re.sub(r"[^a-z0-9]", "", name.lower()) in EXPAT_ENCODINGS:
+        return data
+    start, end = declared.span(2)
+    try:  # the declaration is ASCII, as in every encoding a file declaring itself so can be in (UTF-16 is expat's)
+        rest = data[end:].decode(name)
+    except LookupError:
+        raise UnreadableFile(
+            _("The file says it is written in the encoding %(encoding)s, which judgeapp does not know.", encoding=name)
+        ) from None
+    except UnicodeDecodeError as err:
+        raise UnreadableFile(
+            _(
+                "The file says it is written in %(encoding)s, but byte %(position)s is not %(encoding)s text.",
+                encoding=name,
+                position=end + err.start + 1,
+            )
+        ) from None
+    return data[:start] + b"UTF-8" + rest.encode("utf-8")
+
+
 def parse(data: bytes) -> Element:
     """The root element of the file, or UnreadableFile saying in one sentence why the file cannot be read. The file
-    is bounded (`bounded`) before the tree is built."""
+    is bounded (`bounded`) before the tree is built; a file in an encoding expat does not read is read as its
+    declaration says (`readable`)."""
+    data = readable(data)
     bounded(data)
     try:
         root: Element = fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from defusedcsv import csv
@@ -328,6 +328,25 @@ def with_division(header: Sequence[Any], rows: list[list], rec: Records, number_
     """The export with a last column naming the division of each row's incident (its round's division)."""
     division_of = {i.number: i.round.division.name for i in rec.incidents}
     return [*header, _l("division")], [[*row, division_of.get(row[number_at], "")] for row in rows]
+
+
+# The division of each row of the exports with one row per record, in the records' order.
+DIVISIONS_OF_RECORDS: dict[str, Callable[[Records], list[str]]] = {
+    "deck-checks": lambda rec: [dc.round.division.name for dc in rec.deck_checks],
+    "time-extensions": lambda rec: [e.round.division.name for e in rec.extensions],
+    "calls": lambda rec: [c.division.name for c in rec.calls],
+}
+
+
+def with_divisions(kind: str, header: Sequence[Any], rows: list[list], rec: Records) -> tuple[list, list[list]]:
+    """An export of an event of several divisions with a last column naming each row's division: a round and a
+    table name a match only within a division."""
+    if kind in DIVISION_OF_ROW:
+        return with_division(header, rows, rec, DIVISION_OF_ROW[kind])
+    if kind in DIVISIONS_OF_RECORDS:
+        names = DIVISIONS_OF_RECORDS[kind](rec)
+        return [*header, _l("division")], [[*row, name] for row, name in zip(rows, names, strict=True)]
+    return list(header), rows
 
 
 def to_csv(header: Sequence[str], rows: list[list]) -> bytes:

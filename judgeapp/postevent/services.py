@@ -47,6 +47,7 @@ from .exports import (
     several_divisions,
     to_csv,
     with_division,
+    with_divisions,
 )
 from .report import (
     Local,
@@ -93,6 +94,7 @@ __all__ = [
     "to_csv",
     "warnings",
     "with_division",
+    "with_divisions",
 ]
 
 

@@ -170,8 +170,8 @@ def export(event, roles, kind):
     records = services.records_of(db.session, event)
     with in_language(event.language):  # the event's file: its headers and words in the event's language
         table = rows(event_policy(event), event, records)
-        if kind in services.DIVISION_OF_ROW and services.several_divisions(db.session, event):
-            header, table = services.with_division(header, table, records, services.DIVISION_OF_ROW[kind])
+        if services.several_divisions(db.session, event):
+            header, table = services.with_divisions(kind, header, table, records)
         body = services.to_csv(header, table)
     return send_file(
         BytesIO(body),

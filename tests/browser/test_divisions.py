@@ -13,7 +13,7 @@ from sqlalchemy import select
 from judgeapp.events import imports, round_services, staff_services
 from judgeapp.events import services as events
 from judgeapp.extensions import current_catalog, db
-from judgeapp.models import Division, Role, User
+from judgeapp.models import Division, Event, Role, User
 from tests.browser.conftest import log_in, shot
 from tests.browser.test_offline import eventually
 
@@ -100,3 +100,86 @@ def test_offline_a_judge_at_a_juniors_table_sees_the_juniors_players_from_the_ph
     phone.locator("#table-players .chip", has_text="Nerys Northcote").wait_for()
     assert chips.all_inner_texts() == ["Nerys Northcote · 9342004", "Orrin Oakhurst · 9342005"]
     phone.context.set_offline(False)
+
+
+def test_a_judge_picks_deck_check_tables_in_masters_and_the_picked_table_opens_the_form_on_masters_round_five(
+    live_server, phone
+):
+    """Deck checks in the second division (issue 34): the pick is made among Masters' tables of its round 5, and a
+    picked table's link opens the form on Masters, round 5, that table; the long round label reads whole at 390 px."""
+    event_id = two_division_cup(live_server.app)
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/{event_id}/deck-checks")
+    phone.get_by_label("Division").select_option(label="Masters")
+    phone.get_by_label("Tables to check").fill("3")
+    phone.get_by_role("button", name="Pick tables").click()
+    picked = phone.locator("#picked a")
+    picked.first.wait_for()
+    tables = [int(t) for t in picked.all_inner_texts()]
+    assert len(tables) == 3 and all(2 <= t <= 11 for t in tables), tables  # Masters' round 5: tables 2 to 11
+    shot(phone, "divisions-deck-check-pick-masters")
+
+    picked.first.click()
+    phone.wait_for_url("**/deck-checks/new?**")
+    assert phone.get_by_label("Division").locator("option:checked").inner_text() == "Masters"
+    assert phone.get_by_label("Table").input_value() == str(tables[0])
+    round_choice = phone.get_by_label("Round")
+    assert round_choice.input_value() == "5"
+    assert round_choice.locator("option:checked").inner_text() == "Round 5"  # Masters' round 5 is Swiss
+    shot(phone, "divisions-deck-check-form-masters")
+
+    phone.get_by_label("Division").select_option(label="Juniors+Seniors")  # their round 5: the top cut's semifinal
+    round_choice.locator("option:checked", has_text="Top 4, semifinal").wait_for(state="attached")
+    assert round_choice.locator("option:checked").inner_text() == "Round 5 · Top 4, semifinal"
+    fits = round_choice.evaluate(
+        """select => { const probe = document.createElement('span');
+            probe.textContent = select.options[select.selectedIndex].text;
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;font:'
+                + getComputedStyle(select).font;
+            document.body.append(probe); const width = probe.getBoundingClientRect().width; probe.remove();
+            const style = getComputedStyle(select);
+            const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+            return {width, room}; }"""
+    )
+    shot(phone, "divisions-deck-check-form-juniors-top-cut")
+    assert fits["width"] <= fits["room"], f"the round label is clipped: {fits}"
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_round_labels_of_a_top_cut_read_whole_on_the_incident_form_and_the_event_page_at_390(live_server, phone):
+    """Masters in its top cut (round 6, "Top 8, quarterfinal") while Juniors+Seniors plays round 5: the incident
+    form's round choice and the event page's round headings show their whole label on a 390 px phone."""
+    event_id = two_division_cup(live_server.app)
+    with live_server.app.app_context():
+        event = db.session.get(Event, event_id)
+        masters = db.session.scalar(select(Division).where(Division.event_id == event_id, Division.name == "Masters"))
+        events.start_round(db.session, actor=event.organizer, event=event, division_id=masters.id)
+        db.session.commit()
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/{event_id}/incidents/new")
+    phone.get_by_label("Division").select_option(label="Masters")
+    round_choice = phone.get_by_label("Round")
+    assert round_choice.input_value() == "6"
+    assert round_choice.locator("option:checked").inner_text() == "Round 6 · Top 8, quarterfinal"
+    assert text_fits(round_choice), "the round choice is clipped"
+    shot(phone, "divisions-incident-form-masters-top-cut")
+
+    phone.goto(f"{live_server}/events/{event_id}")
+    heading = phone.get_by_text("Top 8, quarterfinal").first
+    heading.wait_for()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    assert heading.evaluate("e => e.scrollWidth <= e.clientWidth"), "the round heading is clipped"
+    shot(phone, "divisions-event-page-masters-top-cut")
+
+
+def text_fits(select) -> bool:
+    """Whether a select's chosen option's text fits in the select as shown (not cut at its edge)."""
+    return select.evaluate(
+        """select => { const probe = document.createElement('span');
+            probe.textContent = select.options[select.selectedIndex].text;
+            probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;font:'
+                + getComputedStyle(select).font;
+            document.body.append(probe); const width = probe.getBoundingClientRect().width; probe.remove();
+            const style = getComputedStyle(select);
+            return width <= select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight); }"""
+    )

@@ -103,22 +103,65 @@ def round_options(html: str) -> list[str]:
     return [re.sub(r"\s+", " ", text).strip() for text in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
 
 
+def round_labels_by_division(html: str) -> dict[str, list[str]]:
+    """The round select's label of each option for each division (its options' data-labels), by division id."""
+    import json
+    import re
+    from html import unescape
+
+    select = html[html.index('id="round"') :]
+    select = select[: select.index("</select>")]
+    per_option = [json.loads(unescape(text)) for text in re.findall(r'data-labels="([^"]*)"', select)]
+    return {d: [labels[d] for labels in per_option] for d in (per_option[0] if per_option else {})}
+
+
 @pytest.mark.parametrize(
     "form", ["/incidents/new", "/deck-checks/new", "/extensions/new"], ids=["incident", "deck check", "time"]
 )
-def test_the_forms_round_choice_names_each_division_playing_it_and_a_top_cut_round_as_such(app, cup, form):
+def test_the_forms_round_choice_names_the_chosen_divisions_phase_and_the_divisions_playing_a_round_it_does_not(
+    app, cup, form
+):
+    """The chosen division (the first, until the judge chooses another) names its own top cut; a round only another
+    division plays names that division and its phase; each option carries each division's label for the phone."""
     for _ in range(6):
         start(cup, "Masters")
     for _ in range(5):
         start(cup, "Juniors+Seniors")
     html = cup["head"].get(f"/events/{cup['event_id']}{form}").get_data(as_text=True)
-    options = round_options(html)
-    assert options[:3] == [
+    juniors = [
         "Round 6 · Masters: Top 8, quarterfinal",
-        "Round 5 · Juniors+Seniors: Top 4, semifinal · Masters",
-        "Round 4 · Juniors+Seniors · Masters",
+        "Round 5 · Top 4, semifinal",
+        "Round 4",
+        "Round 3",
+        "Round 2",
+        "Round 1",
     ]
-    assert options[-1] == "Round 1 · Juniors+Seniors · Masters"
+    masters = ["Round 6 · Top 8, quarterfinal", "Round 5", "Round 4", "Round 3", "Round 2", "Round 1"]
+    assert round_options(html) == juniors
+    ids = cup["divisions"]
+    assert round_labels_by_division(html) == {
+        str(ids["Juniors+Seniors"]): juniors,
+        str(ids["Masters"]): masters,
+    }
+    assert "data-long" in html[html.index('id="round"') - 200 : html.index('id="round"') + 200]
+
+
+def test_an_event_of_one_division_names_a_round_by_number_and_carries_no_labels_by_division(app, make_user, make_event):
+    from judgeapp.events.services import assign_staff, start_round
+    from judgeapp.models import Event, Role
+
+    head = make_user(name="Head Judge")
+    event_id = make_event(make_user(organizer=True, name="Organizer")[0], name="One Division Open", rounds=3)
+    with app.app_context():
+        event = db.session.get(Event, event_id)
+        assign_staff(db.session, actor=event.organizer, event=event, email=head[1], name="", role=Role.HEAD_JUDGE)
+        start_round(db.session, actor=event.organizer, event=event)
+        db.session.commit()
+    limiter.reset()
+    client = app.test_client()
+    assert login(client, head[1], PASSWORD).status_code == 302
+    html = client.get(f"/events/{event_id}/deck-checks/new").get_data(as_text=True)
+    assert round_options(html) == ["Round 1"] and "data-labels" not in html and "data-long" not in html
 
 
 def log_at_table_2(cup, division: str, player: str, rank: str = "warning"):
@@ -308,3 +351,25 @@ def test_a_division_not_the_events_is_refused_at_the_field(app, cup, organizer):
     url = f"/events/{cup['event_id']}/players/{player_id_of(app, cup['event_id'], '9341099')}/record"
     answer = post_form(organizer, url, record_fields(name="Ivo Inchmore", player_code="9341099", division="999999"))
     assert answer.status_code == 400 and "Choose one of this event&#39;s divisions." in answer.get_data(as_text=True)
+
+
+def test_the_deck_check_pick_in_masters_links_each_masters_table_to_the_form_with_masters_and_its_round_chosen(
+    app, cup
+):
+    import re
+
+    for _ in range(2):
+        start(cup, "Masters")
+    start(cup, "Juniors+Seniors")
+    masters = cup["divisions"]["Masters"]
+    page = f"/events/{cup['event_id']}/deck-checks?count=20&division={masters}"
+    html = cup["head"].get(page).get_data(as_text=True)
+    picked = html[html.index('id="picked"') :]
+    links = re.findall(r'href="([^"]*/deck-checks/new\?[^"]*)"', picked)
+    assert links and all(f"division={masters}" in link and "round=2" in link for link in links)
+    tables = sorted(int(re.search(r"table=(\d+)", link).group(1)) for link in links)
+    assert tables == list(range(2, 2 + len(tables)))  # Masters' tables start at 2 in the Cup; its round 2 seats 7
+
+    form = cup["head"].get(links[0].replace("&amp;", "&")).get_data(as_text=True)
+    assert re.search(rf'<option selected value="{masters}">Masters</option>', form)
+    assert re.search(r'<option (?=[^>]*selected)(?=[^>]*value="2")[^>]*>Round 2<', form)

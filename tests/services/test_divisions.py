@@ -354,3 +354,145 @@ def test_the_phones_copy_holds_each_divisions_current_round_seating_and_byes(wor
     assert sorted(code[i] for i in by_name["Juniors+Seniors"]["seating"]["2"]) == ["9341001", "9341002"]
     assert sorted(code[i] for i in by_name["Masters"]["seating"]["2"]) == ["9342004", "9342005"]
     assert event_copy(world.session, world.event, frozenset({"floor_judge"}))["divisions"] == []  # one division
+
+
+# ---- deck-check picks in a division other than the first (issue 34) --------------------------------------------------
+
+
+def test_picking_deck_check_tables_in_masters_picks_among_the_masters_tables_of_its_own_round(world, cup):
+    from judgeapp.deckchecks.services import pick_tables
+    from judgeapp.events.services import current_round, pairings_of
+
+    event, juniors, masters = _running_cup(world, cup)
+    seated = sorted(pairings_of(world.session, current_round(world.session, event, masters.id)))
+    assert seated != sorted(pairings_of(world.session, current_round(world.session, event, juniors.id)))
+    pick = pick_tables(world.session, event, count=20, division_id=masters.id)
+    assert pick.tables == seated and pick.pairings_known
+    assert (pick.division_id, pick.round_number) == (masters.id, 5)
+
+
+def test_a_deck_check_at_a_masters_table_is_not_skipped_in_the_juniors_pick_of_the_same_table_number(world, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, pick_tables, start_deck_check
+
+    event, juniors, masters = _running_cup(world, cup)
+    data = DeckCheckInput(key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id)
+    start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
+    world.session.commit()
+    assert 2 in pick_tables(world.session, event, count=20, division_id=masters.id).skipped_tables
+    assert 2 not in pick_tables(world.session, event, count=20, division_id=juniors.id).skipped_tables
+
+
+def test_a_deck_check_in_masters_naming_a_juniors_player_is_refused_at_the_field(world, cup):
+    from uuid import uuid4
+
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.errors import FieldError
+
+    event, _juniors, masters = _running_cup(world, cup)
+    data = DeckCheckInput(
+        key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id, player_texts=["9341001"]
+    )
+    with pytest.raises(FieldError) as refused:
+        start_deck_check(world.session, actor=world.user("floor_judge"), event=event, data=data)
+    assert refused.value.field == "player_1" and "Juniors+Seniors" in refused.value.message
+
+
+def test_the_deck_checks_time_extensions_and_calls_exports_name_each_rows_division_at_an_event_of_several(world, cup):
+    """Round 5 table 2 is a Masters table and a Juniors+Seniors one: without its division a row names neither."""
+    from uuid import uuid4
+
+    from judgeapp.calls import services as calls
+    from judgeapp.clock.services import record_extension
+    from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
+    from judgeapp.events.services import current_round
+    from judgeapp.infractions import ExtensionReason
+    from judgeapp.postevent import services as postevent
+
+    event, juniors, masters = _running_cup(world, cup)
+    judge = world.user("floor_judge")
+    data = DeckCheckInput(key=uuid4().hex, round_number=5, table_number=2, division_id=masters.id)
+    start_deck_check(world.session, actor=judge, event=event, data=data)
+    record_extension(world.session, actor=judge, event=event, rnd=current_round(world.session, event, juniors.id),
+                     table=2, minutes=3, reason=ExtensionReason.RULING, key=uuid4().hex)  # fmt: skip
+    calls.raise_call(world.session, event=event, table=2, reason="rules_question", note="", division_id=masters.id)
+    world.session.commit()
+    records = postevent.records_of(world.session, event)
+    local = lambda at: at  # noqa: E731
+    for kind, header, rows, division in (
+        ("deck-checks", postevent.DECK_CHECK_HEADER, postevent.deck_check_rows(event, records, local), "Masters"),
+        ("time-extensions", postevent.EXTENSION_HEADER, postevent.extension_rows(event, records, local),
+         "Juniors+Seniors"),
+        ("calls", postevent.CALL_HEADER, postevent.call_rows(event, records, local), "Masters"),
+    ):  # fmt: skip
+        named_header, table = postevent.with_divisions(kind, header, rows, records)
+        assert str(named_header[-1]) == "division" and [row[-1] for row in table] == [division], kind
+
+
+def test_a_kts_team_event_imported_at_an_event_of_several_divisions_becomes_its_own_named_division(world, cup):
+    """A side event run by the same staff: the teams' members are not put in the event's first division."""
+    event = new_event(world)
+    apply(world, event, cup)
+    team_file = (DATA / "kts-team.Tournament").read_bytes()
+    actor = world.user("organizer")
+    upload = imports.receive(world.session, actor=actor, event=event, data=team_file, filename="trios.Tournament")
+    world.session.commit()
+    report = imports.apply(world.session, actor=actor, event=event, upload=upload).report()
+    world.session.commit()
+    assert [d.name for d in divisions(world, event)] == [
+        "Juniors+Seniors",
+        "Masters",
+        "Harbour Hall Team Trios (sample)",
+    ]
+    # 9 members; two team matches seat 12 members (6 as counted here, two a pairing) and two team byes 6 members
+    assert counted(world, event)["Harbour Hall Team Trios (sample)"] == (9, 6, 6)
+    assert counted(world, event)["Juniors+Seniors"] == (9, 19, 0)  # as before the team file
+    assert [(d["name"], d["players"]) for d in report["divisions"]] == [("Harbour Hall Team Trios (sample)", 9)]
+
+
+def test_the_days_a_tom_file_dates_its_rounds_on_are_given_to_the_started_rounds_of_that_division_audited(world, cup):
+    """Masters began rounds 4 and 5 on the Cup's second date (`<starttime>`): importing the file again puts them on
+    Day 2; Juniors+Seniors, all on the first date, stay on Day 1."""
+    import re
+
+    from judgeapp.models import AuditEntry, Round
+
+    event, juniors, masters = _running_cup(world, cup)
+    pods = cup.decode().split("<pod ")
+    for pod, dates in ((1, {n: "05/16/2026" for n in (1, 2, 3)} | {n: "05/17/2026" for n in (4, 5)}),
+                       (0, {n: "05/16/2026" for n in range(1, 6)})):  # fmt: skip
+        for number, day in dates.items():
+            pods[pod + 1] = re.sub(
+                rf'(<round number="{number}"[^>]*>)', rf"\1<starttime>{day} 10:00:00</starttime>", pods[pod + 1]
+            )
+    apply(world, event, "<pod ".join(pods).encode())
+    days = {
+        number: day
+        for number, day in world.session.execute(select(Round.number, Round.day).where(Round.division_id == masters.id))
+    }
+    assert days == {1: 1, 2: 1, 3: 1, 4: 2, 5: 2}
+    assert set(world.session.scalars(select(Round.day).where(Round.division_id == juniors.id))) == {1}
+    entries = world.session.scalars(select(AuditEntry).where(AuditEntry.action == "round.day")).all()
+    assert sorted(e.details["number"] for e in entries) == [4, 5]
+
+
+def test_the_players_pages_of_two_divisions_list_each_division_in_name_order_across_page_boundaries(
+    world, cup, monkeypatch
+):
+    """Each division is paged on its own (its own indexed walk): a page that ends one division goes on with the next,
+    in the event's order, and the search counts across them."""
+    from judgeapp.events import player_records
+
+    event = new_event(world)
+    apply(world, event, cup)
+    juniors, masters = divisions(world, event)
+    monkeypatch.setattr(player_records, "PER_PAGE", 5)
+    pages = [player_records.page_of_players(world.session, event, page=n) for n in range(1, 6)]
+    listed = [(p.division_id, p.name) for page in pages for p in page.players]
+    names = lambda d: sorted(  # noqa: E731
+        (p.name for p in world.session.scalars(select(Player).where(Player.division_id == d.id))), key=str
+    )
+    assert listed == [(juniors.id, n) for n in names(juniors)] + [(masters.id, n) for n in names(masters)]
+    assert [len(page.players) for page in pages] == [5, 5, 5, 5, 3] and pages[0].total == 23
+    assert [g.division.name for g in pages[1].groups] == ["Juniors+Seniors", "Masters"]  # 4 Juniors, then 1 Masters

@@ -125,3 +125,48 @@ def test_a_match_naming_a_player_of_another_division_is_rejected():
     file = _file(FileMatch(1, 1, ("1", "5"), Where("row", 10), "j"))
     assert file.matches == []
     assert "plays in another division (Masters)" in file.summary()["rejected"][0]["reason"]
+
+
+# ---- days from the file (issue 34) -----------------------------------------------------------------------------------
+
+
+def dated_cup(days: dict[tuple[int, int], str], tag: str = "starttime") -> bytes:
+    """The two-pod Cup with `<starttime>` (TOM's time a round began, litian80/tcg-manager's SKILL.md) on some rounds:
+    (pod index, round number) -> "MM/DD/YYYY HH:MM:SS"."""
+    import re
+
+    text = sample("tom-cup-two-divisions.tdf").decode()
+    pods = text.split("<pod ")
+    for (pod, number), when in days.items():
+        pods[pod + 1] = re.sub(
+            rf'(<round number="{number}"[^>]*>)', rf"\1<pairtime>{when}</pairtime><{tag}>{when}</{tag}>", pods[pod + 1]
+        )
+    return "<pod ".join(pods).encode()
+
+
+def test_a_tom_division_whose_rounds_began_on_two_dates_gives_each_round_its_day():
+    """A two-day event: Masters' rounds 1-3 on Saturday, 4 on to the top cut on Sunday; Juniors+Seniors in one day."""
+    saturday, sunday = "05/16/2026 {}:00:00", "05/17/2026 {}:00:00"
+    starts = {(1, n): saturday.format(9 + n) for n in (1, 2, 3)}
+    starts |= {(1, n): sunday.format(5 + n) for n in (4, 5, 6, 7, 8)}
+    starts |= {(0, n): saturday.format(9 + n) for n in (1, 2, 3, 4, 5, 6)}
+    file = tom.read(dated_cup(starts))
+    juniors, masters = file.divisions
+    assert masters.round_days == {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2, 7: 2, 8: 2}
+    assert juniors.round_days == {n: 1 for n in range(1, 7)}
+
+
+def test_a_tom_round_without_a_start_time_is_dated_by_its_pairing_time_and_a_file_dating_none_gives_no_days():
+    file = tom.read(dated_cup({(1, 1): "05/16/2026 10:00:00", (1, 2): "05/17/2026 09:00:00"}, tag="pairtime"))
+    assert file.divisions[1].round_days == {1: 1, 2: 2}
+    assert [d.round_days for d in tom.read(sample("tom-cup-two-divisions.tdf")).divisions] == [{}, {}]
+
+
+def test_a_round_dated_before_the_round_before_it_stays_on_that_rounds_day_and_days_never_skip():
+    from datetime import date
+
+    from judgeapp.imports.model import days_of
+
+    assert days_of({1: date(2026, 5, 16), 2: date(2026, 5, 18), 3: date(2026, 5, 15), 4: date(2026, 5, 19)}) == {
+        1: 1, 2: 2, 3: 2, 4: 3,
+    }  # fmt: skip

@@ -4,6 +4,7 @@ The sample files under tests/data/imports use invented names and IDs."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import astuple
 from pathlib import Path
 
@@ -291,3 +292,97 @@ def test_a_kts_team_event_gives_each_member_as_a_player_of_their_team_seated_wit
     assert set(file.matches[0].players) == {p.code for p in file.players if p.team in ("Lantern Crew", "Tidewatch")}
     bye = file.matches[1]
     assert bye.is_bye and set(bye.players) == {"0041300301", "0041300302", "0041300303"}, "North Pier's bye"
+
+
+# ---- KTS playoffs and a team event's division (issue 34) -------------------------------------------------------------
+
+
+def test_a_kts_team_events_division_is_named_as_the_file_names_the_event():
+    file = kts.read(sample("kts-team.Tournament"))
+    assert [(d.key, d.name) for d in file.divisions] == [("", "Harbour Hall Team Trios (sample)")]
+    assert {p.division for p in file.players} == {""} and {m.division for m in file.matches} == {""}
+
+
+def test_a_kts_file_of_individual_players_keeps_its_one_division_unnamed_as_before():
+    file = kts.read(sample("kts-sample.Tournament"))
+    assert [(d.key, d.name) for d in file.divisions] == [("", "")]
+
+
+def kts_playoff_match(a: str, b: str, round_: str, table: str) -> str:
+    seats = f"<Player>{a}</Player><Player>{b}</Player>"
+    flag = "<PlayoffMatch>True</PlayoffMatch>"
+    return f"<TournMatch>{seats}<Round>{round_}</Round><Table>{table}</Table>{flag}</TournMatch>"
+
+
+def test_a_kts_playoff_from_its_playoff_round_is_kept_as_the_top_cut_named_by_the_players_it_seats():
+    """LibKTS: `<PlayoffRound>` is the first playoff round, and a playoff round is "Top N", N the players it seats."""
+    from judgeapp.imports.model import round_label
+
+    players = "".join(kts_player(f"00000000{i}", f"F{i}", f"L{i}") for i in range(1, 9))
+    swiss = "".join(kts_match(str(2 * i - 1), str(2 * i), "1", str(i)) for i in range(1, 5))
+    semis = kts_playoff_match("1", "3", "2", "1") + kts_playoff_match("5", "7", "2", "2")
+    final = kts_playoff_match("1", "5", "3", "1")
+    data = tournament(players, swiss + semis + final).replace(
+        b"<CurrentRound>", b"<PlayoffRound>2</PlayoffRound><CurrentRound>"
+    )
+    file = kts.read(data)
+    assert rejected(file) == []
+    [division] = file.divisions
+    assert (division.top_cut_from, division.top_cut_size) == (2, 4)
+    assert [round_label(division, n) for n in (1, 2, 3)] == [None, "Top 4, semifinal", "Top 4, final"]
+
+
+def test_a_single_elimination_kts_event_is_top_cut_from_round_one():
+    players = "".join(kts_player(f"00000000{i}", f"F{i}", f"L{i}") for i in range(1, 5))
+    matches = kts_playoff_match("1", "2", "1", "1") + kts_playoff_match("3", "4", "1", "2")
+    data = tournament(players, matches).replace(b"<CurrentRound>", b"<StructureCode>2</StructureCode><CurrentRound>")
+    [division] = kts.read(data).divisions
+    assert (division.top_cut_from, division.top_cut_size) == (1, 4)
+
+
+def test_a_kts_file_without_playoff_round_or_with_zero_has_no_top_cut():
+    players = "".join(kts_player(f"00000000{i}", f"F{i}", f"L{i}") for i in range(1, 5))
+    data = tournament(players, kts_match("1", "2", "1", "1") + kts_match("3", "4", "1", "2"))
+    assert kts.read(data).divisions[0].top_cut_from is None
+    zero = data.replace(b"<CurrentRound>", b"<PlayoffRound>0</PlayoffRound><CurrentRound>")
+    assert kts.read(zero).divisions[0].top_cut_from is None
+
+
+# ---- encodings a real file may declare (issue 34) --------------------------------------------------------------------
+
+
+def declared(name: str, encoding: str) -> str:
+    """A sample's text with its XML declaration naming `encoding` (the samples declare UTF-8)."""
+    text = sample(name).decode("utf-8-sig")
+    return re.sub(r'encoding="[^"]*"', f'encoding="{encoding}"', text, count=1)
+
+
+@pytest.mark.parametrize(("name", "reader"), [("tom-sample.tdf", "tom"), ("kts-sample.Tournament", "kts")])
+def test_an_xml_file_declared_shift_jis_is_read_in_that_encoding_with_its_japanese_names(name, reader):
+    """A Japanese Windows tool may save XML in Shift_JIS (CP932) and say so in the declaration; expat reads no
+    multi-byte encoding but UTF-8 and UTF-16, and refused it with a ValueError (a 500 at the upload)."""
+    first = read_tournament_file(sample(name)).players[0].name
+    text = declared(name, "Shift_JIS").replace(first.split()[0], "山田", 1)
+    file = read_tournament_file(text.encode("cp932"))
+    assert file.format == reader and file.players[0].name.startswith("山田")
+    assert counts(file) == counts(read_tournament_file(sample(name)))
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "UTF-16"])
+def test_an_xml_file_declared_and_saved_as_utf_16_with_its_byte_order_mark_is_read(encoding):
+    file = read_tournament_file(declared("kts-sample.Tournament", encoding).encode("utf-16"))
+    assert counts(file) == counts(read_tournament_file(sample("kts-sample.Tournament")))
+
+
+def test_an_xml_file_declaring_an_encoding_no_one_knows_is_refused_in_one_sentence_naming_it():
+    with pytest.raises(UnreadableFile) as refused:
+        read_tournament_file(declared("tom-sample.tdf", "x-klingon-8").encode())
+    assert "x-klingon-8" in str(refused.value)
+
+
+def test_an_xml_file_whose_bytes_are_not_in_its_declared_encoding_is_refused_in_one_sentence():
+    text = declared("tom-sample.tdf", "Shift_JIS").replace("Maren", "Ma\u0301ren", 1)
+    data = text.encode("utf-8").replace("Ma\u0301ren".encode(), b"Ma\x81\xff", 1)  # no Shift_JIS character
+    with pytest.raises(UnreadableFile) as refused:
+        read_tournament_file(data)
+    assert "Shift_JIS" in str(refused.value)

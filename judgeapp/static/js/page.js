@@ -468,6 +468,21 @@ if (user && body.dataset.kept) {
     }).catch(keptNote);
 }
 
+// A round choice at an event of several divisions names the chosen division's phase; each option carries every
+// division's label (floor.round_choices), shown whenever the form's division changes.
+(function () {
+  var division = document.getElementById("division"), round = document.getElementById("round");
+  if (!division || !round || !round.querySelector("option[data-labels]")) return;
+  function relabel() {
+    round.querySelectorAll("option[data-labels]").forEach(function (o) {
+      var label = JSON.parse(o.dataset.labels)[division.value];
+      if (label) o.textContent = label;
+    });
+  }
+  division.addEventListener("change", relabel);
+  relabel();
+})();
+
 if (user) {
   sync().then(function (outcome) { signedOutHere(outcome); return Outbox.sent(user); }).then(function (sent) {
     // fresh when a "Check incident" depends on it, or when the page says the judge's events changed (an invitation

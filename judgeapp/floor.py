@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from flask import request
 from wtforms.fields.choices import SelectChoice
 
 from .events.player_services import divisions_of
@@ -62,6 +63,16 @@ def division_choices(field, event) -> None:
     field.choices = [SelectChoice(d.id, d.name) for d in divisions]
     if field.data not in {d.id for d in divisions}:
         field.data = divisions[0].id
+
+
+def table_form_choices(form, event):
+    """Ready a form with TableFields (a time extension, a deck check): its round and division choices and, on the
+    first visit, the table the link named (?table=). Returns the event's rounds."""
+    rounds = round_choices(form.round, event)
+    division_choices(form.division, event)
+    if not form.is_submitted():
+        form.table.data = int_or_none(request.args.get("table"))
+    return rounds
 
 
 def parse_utc(value: str | None) -> datetime | None:

@@ -15,7 +15,7 @@ from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.player_services import by_division, divisions_of, players_of
 from ..extensions import db, event_policy
-from ..floor import division_choices, int_or_none, player_label, round_choices
+from ..floor import player_label, table_form_choices
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
@@ -58,10 +58,7 @@ def index(event, roles):
 @event_route(Action.START_DECK_CHECK)
 def new(event, roles):
     form = DeckCheckForm()
-    rounds = round_choices(form.round, event)
-    division_choices(form.division, event)
-    if not form.is_submitted():
-        form.table.data = int_or_none(request.args.get("table"))
+    rounds = table_form_choices(form, event)
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.DeckCheckInput(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from datetime import datetime
 
+from flask import request
 from wtforms.fields.choices import SelectChoice
 
 from .events.player_services import divisions_of
@@ -89,6 +90,19 @@ def division_choices(field, event) -> None:
     field.choices = [SelectChoice(d.id, d.name) for d in divisions]
     if field.data not in {d.id for d in divisions}:
         field.data = divisions[0].id
+
+
+def table_form_choices(form, event, *, link_names_round: bool = False):
+    """Ready a form with TableFields (a time extension, a deck check): its division and round choices (the rounds of
+    the chosen division) and, on the first visit, the table the link named (?table=), and its round and division
+    where the link names them (a picked deck-check table). Returns the event's rounds."""
+    if not form.is_submitted():
+        form.table.data = int_or_none(request.args.get("table"))
+        if link_names_round:
+            form.round.data = int_or_none(request.args.get("round"))
+            form.division.data = int_or_none(request.args.get("division"))
+    division_choices(form.division, event)
+    return round_choices(form.round, event, division_id=form.division.data)
 
 
 def parse_utc(value: str | None) -> datetime | None:

@@ -11,9 +11,10 @@ import re
 import uuid
 from decimal import Decimal
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField, StringField
-from wtforms.validators import Length, Optional, StopValidation
+from wtforms import Field, HiddenField, SelectField, StringField
+from wtforms.validators import DataRequired, Length, NumberRange, Optional, StopValidation
 from wtforms.widgets import NumberInput
 
 from .breach import MaskedCSRF
@@ -98,3 +99,18 @@ def optional_int(value) -> int | None:
     """A select's value as a number, None when empty or not a number (the service then says what is wrong)."""
     text = str(value or "").strip()
     return int(text) if text.isascii() and text.isdigit() and len(text) < 10 else None
+
+
+class TableFields(OutboxFields):
+    """Where a record of the floor is, on a form the phone may also send from its outbox (a time extension, a deck
+    check): its one-time key, then the division, round and table."""
+
+    key = HiddenField(default=one_time_key)
+    # the division whose round and table, where the event has several (floor.division_choices)
+    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
+    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
+    table = NumericField(
+        _l("Table"),
+        validators=[DataRequired(message=_l("Give the table number.")), NumberRange(1, 9999)],
+        render_kw=NUMERIC,
+    )

@@ -5,6 +5,24 @@ from wtforms.validators import DataRequired, EqualTo, Length, Optional
 from ..forms import Form
 
 
+def new_password_fields() -> tuple[PasswordField, PasswordField]:
+    """A new password and the same typed again: the one rule for a password (10 to 200 characters), wherever one is
+    chosen (changing it, or setting it from an invitation's or a reset's link). Made in the form's class body, so the
+    two fields stand where they are named."""
+    new_password = PasswordField(
+        _l("New password"),
+        validators=[DataRequired(), Length(min=10, max=200)],
+        description=_l("At least 10 characters. Signs you out everywhere else."),
+        render_kw={"autocomplete": "new-password"},
+    )
+    confirm = PasswordField(
+        _l("Repeat new password"),
+        validators=[DataRequired(), EqualTo("new_password", _l("The passwords differ."))],
+        render_kw={"autocomplete": "new-password"},
+    )
+    return new_password, confirm
+
+
 class LoginForm(Form):
     email = EmailField(
         _l("Email"), validators=[DataRequired(), Length(max=254)], render_kw={"autocomplete": "username"}
@@ -19,17 +37,7 @@ class ChangePasswordForm(Form):
     current_password = PasswordField(
         _l("Current password"), validators=[DataRequired()], render_kw={"autocomplete": "current-password"}
     )
-    new_password = PasswordField(
-        _l("New password"),
-        validators=[DataRequired(), Length(min=10, max=200)],
-        description=_l("At least 10 characters. Signs you out everywhere else."),
-        render_kw={"autocomplete": "new-password"},
-    )
-    confirm = PasswordField(
-        _l("Repeat new password"),
-        validators=[DataRequired(), EqualTo("new_password", _l("The passwords differ."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    new_password, confirm = new_password_fields()
     submit = SubmitField(_l("Change password"))
 
 
@@ -50,17 +58,7 @@ class SetPasswordForm(Form):
         description=_l("As other judges and the organizer see it."),
         render_kw={"autocomplete": "name"},
     )
-    new_password = PasswordField(
-        _l("New password"),
-        validators=[DataRequired(), Length(min=10, max=200)],
-        description=_l("At least 10 characters. Signs you out everywhere else."),
-        render_kw={"autocomplete": "new-password"},
-    )
-    confirm = PasswordField(
-        _l("Repeat new password"),
-        validators=[DataRequired(), EqualTo("new_password", _l("The passwords differ."))],
-        render_kw={"autocomplete": "new-password"},
-    )
+    new_password, confirm = new_password_fields()
     submit = SubmitField(_l("Set password"))
 
 

@@ -1,11 +1,11 @@
 """The time extension form (also the incident page's "add the owed minutes" form)."""
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, SelectField, StringField, SubmitField, TimeField
+from wtforms import SelectField, StringField, SubmitField, TimeField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, NumericField, OutboxFields, one_time_key, optional_int
+from ..forms import NUMERIC, NumericField, TableFields
 
 # why time was given back, as the pages write it within a sentence ("5 min ruling (Ann)"); the stored value is the key
 REASON_NAMES = {"ruling": _l("ruling"), "deck_check": _l("deck check"), "other": _l("other")}
@@ -17,16 +17,7 @@ def reason_name(reason) -> str:
     return str(REASON_NAMES.get(value, str(value).replace("_", " ")))
 
 
-class ExtensionForm(OutboxFields):
-    key = HiddenField(default=one_time_key)
-    # the division whose round and table, where the event has several (floor.division_choices)
-    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
-    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
-    table = NumericField(
-        _l("Table"),
-        validators=[DataRequired(message=_l("Give the table number.")), NumberRange(1, 9999)],
-        render_kw=NUMERIC,
-    )
+class ExtensionForm(TableFields):
     reason = SelectField(
         _l("Reason"),
         choices=[

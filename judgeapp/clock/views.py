@@ -14,7 +14,7 @@ from ..choices import time_rules_of
 from ..errors import FieldError, show_on_form
 from ..events.round_services import rounds_of
 from ..extensions import db, event_policy
-from ..floor import division_choices, int_or_none, round_choices
+from ..floor import int_or_none, table_form_choices
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
@@ -39,10 +39,7 @@ def new_extension(event, roles):
     policy = event_policy(event)
     form = ExtensionForm()
     turns_allowed = any(rule.extra_turns_allowed for rule in policy.time_rules)
-    division_choices(form.division, event)
-    rounds = round_choices(form.round, event, division_id=form.division.data)
-    if not form.is_submitted():
-        form.table.data = int_or_none(request.args.get("table"))
+    rounds = table_form_choices(form, event)
     as_json = outbox_post(form)
     if form.validate_on_submit():
         rnd = next((r for r in rounds if r.number == form.round.data), None)

@@ -1,24 +1,15 @@
 """Deck check forms: start one, end one, pick tables to check."""
 
 from flask_babel import lazy_gettext as _l
-from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
-from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
+from ..forms import NUMERIC, Form, NumericField, TableFields, optional_int
 from ..models import DeckCheckResult
 
 
-class DeckCheckForm(OutboxFields):
-    key = HiddenField(default=one_time_key)
-    # the division whose round and table, where the event has several (floor.division_choices)
-    division = SelectField(_l("Division"), coerce=optional_int, validate_choice=False, validators=[Optional()])
-    round = SelectField(_l("Round"), coerce=int, validators=[DataRequired()])
-    table = NumericField(
-        _l("Table"),
-        validators=[DataRequired(message=_l("Give the table number.")), NumberRange(1, 9999)],
-        render_kw=NUMERIC,
-    )
+class DeckCheckForm(TableFields):
     player_1 = StringField(
         _l("Player checked"),
         validators=[Optional(), Length(max=300)],

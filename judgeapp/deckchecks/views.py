@@ -15,7 +15,7 @@ from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
 from ..events.player_services import by_division, divisions_of, players_of
 from ..extensions import db, event_policy
-from ..floor import division_choices, int_or_none, player_label, round_choices
+from ..floor import division_choices, player_label, table_form_choices
 from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
@@ -61,12 +61,7 @@ def index(event, roles):
 @event_route(Action.START_DECK_CHECK)
 def new(event, roles):
     form = DeckCheckForm()
-    if not form.is_submitted():  # a picked table's link names its round and division
-        form.table.data = int_or_none(request.args.get("table"))
-        form.round.data = int_or_none(request.args.get("round"))
-        form.division.data = int_or_none(request.args.get("division"))
-    division_choices(form.division, event)
-    rounds = round_choices(form.round, event, division_id=form.division.data)
+    rounds = table_form_choices(form, event, link_names_round=True)
     as_json = outbox_post(form)
     if form.validate_on_submit():
         data = services.DeckCheckInput(

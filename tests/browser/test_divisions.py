@@ -153,7 +153,7 @@ def test_the_round_labels_of_a_top_cut_read_whole_on_the_incident_form_and_the_e
     with live_server.app.app_context():
         event = db.session.get(Event, event_id)
         masters = db.session.scalar(select(Division).where(Division.event_id == event_id, Division.name == "Masters"))
-        events.start_round(db.session, actor=event.organizer, event=event, division_id=masters.id)
+        round_services.start_round(db.session, actor=event.organizer, event=event, division_id=masters.id)
         db.session.commit()
     log_in(phone, live_server)
     phone.goto(f"{live_server}/events/{event_id}/incidents/new")

@@ -147,7 +147,8 @@ def test_the_forms_round_choice_names_the_chosen_divisions_phase_and_the_divisio
 
 
 def test_an_event_of_one_division_names_a_round_by_number_and_carries_no_labels_by_division(app, make_user, make_event):
-    from judgeapp.events.services import assign_staff, start_round
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role
 
     head = make_user(name="Head Judge")

@@ -17,7 +17,9 @@ from tests.integration.test_incidents import incidents, log, signed_in
 
 def staffed_event(app, make_user, make_event, level: int) -> dict:
     """A yugioh event at `level`, round 1 running, a head judge, a floor judge and one player."""
-    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.extensions import db
     from judgeapp.models import Event, Role, User
 

@@ -361,7 +361,8 @@ def test_the_phones_copy_holds_each_divisions_current_round_seating_and_byes(wor
 
 def test_picking_deck_check_tables_in_masters_picks_among_the_masters_tables_of_its_own_round(world, cup):
     from judgeapp.deckchecks.services import pick_tables
-    from judgeapp.events.services import current_round, pairings_of
+    from judgeapp.events.pairing_services import pairings_of
+    from judgeapp.events.round_services import current_round
 
     event, juniors, masters = _running_cup(world, cup)
     seated = sorted(pairings_of(world.session, current_round(world.session, event, masters.id)))
@@ -406,7 +407,7 @@ def test_the_deck_checks_time_extensions_and_calls_exports_name_each_rows_divisi
     from judgeapp.calls import services as calls
     from judgeapp.clock.services import record_extension
     from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
-    from judgeapp.events.services import current_round
+    from judgeapp.events.round_services import current_round
     from judgeapp.infractions import ExtensionReason
     from judgeapp.postevent import services as postevent
 

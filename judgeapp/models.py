@@ -442,6 +442,9 @@ class Incident(Base):
     infraction_code: Mapped[str] = mapped_column(String(32))
     subsection: Mapped[str] = mapped_column(String(32))
     rank_id: Mapped[str | None] = mapped_column(String(64))  # None: not penalised
+    # the assistant head judge who confirmed (or declined) the recommended penalty: final for the floor judge, still
+    # appealable to the head judge (Play! Pokémon Penalty Guidelines 2.1, 4.1)
+    confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
     suggested_rank_id: Mapped[str | None] = mapped_column(String(64))
     suggestion_explanation: Mapped[str | None] = mapped_column(Text)  # the engine's sentence when it suggested
     upgraded: Mapped[bool] = mapped_column(default=False)
@@ -463,7 +466,7 @@ class Incident(Base):
     # when the head judge last ruled on it (their own ruling, a correction, a decision): final for floor judges since
     head_judge_decided_at: Mapped[datetime | None]
 
-    judge: Mapped[User] = relationship()
+    judge: Mapped[User] = relationship(foreign_keys="Incident.judge_id")
     round: Mapped[Round] = relationship()
     subjects: Mapped[list[IncidentSubject]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
 

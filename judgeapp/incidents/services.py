@@ -455,13 +455,15 @@ def _status_for(
 ) -> IncidentStatus:
     """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
     cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
-    recommendation when anyone else rules it: it waits in the head judge's queue."""
+    recommendation when anyone else rules it: it waits in the head judge's queue (and the assistant head judges',
+    who give it themselves where the policy has them confirm it)."""
     needs_head_judge = (
         infraction.head_judge_only
         or rank_id in policy.head_judge_only
         or policy.confirmation_for(infraction, rank_id, level) is not None
     )
-    pending = needs_head_judge and Role.HEAD_JUDGE not in roles
+    by_assistant = Role.ASSISTANT_HEAD_JUDGE in roles and policy.assistant_may_confirm(infraction, rank_id, level)
+    pending = needs_head_judge and Role.HEAD_JUDGE not in roles and not by_assistant
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 

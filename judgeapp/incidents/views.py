@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 from datetime import timedelta
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
@@ -35,7 +35,7 @@ from ..offline.views import finder_url
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import answer, button, json_errors, live_list, outbox_post
-from . import services
+from . import confirming, services
 from .forms import SUBJECT_KINDS, CorrectIncidentForm, IncidentForm, NoteForm, VoidForm
 
 bp = Blueprint("incidents", __name__, template_folder="templates")
@@ -82,8 +82,8 @@ def _phone_view(form) -> services.PhoneView | None:
 
 @bp.app_template_global()
 def head_judge_pending(event) -> int:
-    """Penalties waiting for the head judge's decision (the badge in the event menu)."""
-    return services.pending_count(db.session(), event)
+    """Penalties waiting for the decision of whoever reads the menu (the badge in the event menu)."""
+    return confirming.waiting_for(db.session(), event_policy(event), event, getattr(g, "roles", frozenset()))
 
 
 # ---- incidents ---------------------------------------------------------------------------------------------------
@@ -313,7 +313,10 @@ def suggest(event, roles):
         # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)
         confirm_ranks=[r.id for r in policy.ranks if policy.confirmation_for(infraction, r.id, event.level)],
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
+        # of those, the ranks an assistant head judge may confirm (the phone names who decides)
+        assistant_ranks=[r.id for r in policy.ranks if policy.assistant_may_confirm(infraction, r.id, event.level)],
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
+        is_assistant=Role.ASSISTANT_HEAD_JUDGE in roles,
         alternatives=[
             {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang), "rank": a.penalty.min.id}
             for a in suggestion.alternatives
@@ -375,6 +378,7 @@ def _show(event, roles, number, *, note_form=None, status=200):
         "incidents/show.html",
         event=event,
         roles=roles,
+        is_head_judge=Role.HEAD_JUDGE in roles,  # their decision is final; anyone else may ask them
         policy=policy,
         incident=incident,
         infraction=infraction,

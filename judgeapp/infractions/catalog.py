@@ -442,6 +442,15 @@ class Policy(Named):
         recommendation waiting for the head judge (or whom the rule names)."""
         return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level)), None)
 
+    def assistant_may_confirm(self, infraction: Infraction, rank_id: str | None, level: int) -> bool:
+        """Whether an assistant head judge may confirm (or give) this penalty themselves: the policy's confirmation
+        rule for it names "the head judge or an assistant head judge" (Play! Pokémon 4.1), and neither the rank nor
+        the infraction is the head judge's alone (a disqualification and its report are the head judge's, PPG 6.2)."""
+        if infraction.head_judge_only or rank_id in self.head_judge_only:
+            return False
+        found = self.confirmation_for(infraction, rank_id, level)
+        return found is not None and found.by is ConfirmedBy.HEAD_JUDGE_OR_ASSISTANT
+
     def challenge_limit(self, event_limit: int | None) -> int | None:
         """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""
         rules = self.appeals

@@ -29,6 +29,7 @@ from ..models import (
 )
 from ..permissions import Action
 from ..records import MAX_REASON, MAX_WRITE_UP
+from ..roles import Role
 from .report import (
     Moment,
     report_filename,
@@ -135,6 +136,12 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
     return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
 
 
+def _as_assistant(roles: frozenset[str]) -> dict[str, str]:
+    """The audit entry of a recommendation an assistant head judge decided says so: their decision stands as a floor
+    judge's ruling (the player may appeal it to the head judge, PPG 2.1), not as the head judge's."""
+    return {} if Role.HEAD_JUDGE in roles else {"decided_as": Role.ASSISTANT_HEAD_JUDGE.value}
+
+
 def accept_recommendation(
     session: Session,
     *,
@@ -149,7 +156,10 @@ def accept_recommendation(
     penalty simply stands."""
     require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
-    incident.head_judge_decided_at = incident.updated_at
+    if Role.HEAD_JUDGE in roles:
+        incident.head_judge_decided_at = incident.updated_at
+    else:
+        incident.confirmed_by_id = actor.id
     audit.record(
         session,
         actor,
@@ -158,6 +168,7 @@ def accept_recommendation(
         event_id=event.id,
         number=incident.number,
         changed={"status": ["recommended", "standing"]},
+        **_as_assistant(roles),
     )
     if policy is not None and incident.rank_id not in policy.head_judge_only:
         return None
@@ -188,9 +199,13 @@ def decline_recommendation(
         raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
     before = incidents.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
-    incident.head_judge_decided_at = incident.updated_at
     recommended = rank_namer(policy)(before["rank_id"]) if before["rank_id"] else "ruling"
-    incident.deviation_reason = f"Head judge declined the recommended {recommended}: {reason}"
+    if Role.HEAD_JUDGE in roles:
+        incident.head_judge_decided_at = incident.updated_at
+        incident.deviation_reason = f"Head judge declined the recommended {recommended}: {reason}"
+    else:
+        incident.confirmed_by_id = actor.id
+        incident.deviation_reason = f"Assistant head judge declined the recommended {recommended}: {reason}"
     audit.record(
         session,
         actor,
@@ -200,6 +215,7 @@ def decline_recommendation(
         number=incident.number,
         changed=audit.changes(before, incidents.snapshot(incident)),
         note=reason,
+        **_as_assistant(roles),
     )
     investigation = investigation_of_incident(session, incident)
     if investigation is not None and investigation.status is InvestigationStatus.OPEN:

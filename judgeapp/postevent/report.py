@@ -456,6 +456,7 @@ def staff_by_role(session: Session, event: Event, local: Local) -> list[tuple[st
     ).all()
     for role, label in (
         (Role.HEAD_JUDGE, _("Head judge")),
+        (Role.ASSISTANT_HEAD_JUDGE, _("Assistant head judges")),
         (Role.FLOOR_JUDGE, _("Floor judges")),
         (Role.SCOREKEEPER, _("Scorekeepers")),
     ):

@@ -228,6 +228,17 @@ export function confirmRanks(policy, code, level) {
     .map(function (r) { return r.id; });
 }
 
+// Of those, the ranks an assistant head judge may confirm (catalog.py Policy.assistant_may_confirm): the rule names "the
+// head judge or an assistant head judge", and neither the rank nor the infraction is the head judge's alone.
+export function assistantRanks(policy, code, level) {
+  var infraction = infractionByCode(policy, code);
+  if (!infraction || infraction.head_judge_only) return [];
+  return policy.ranks.filter(function (r) {
+    var c = confirmationFor(policy, infraction, r.id, level);
+    return c !== null && c.by === "head_judge_or_assistant" && policy.head_judge_only.indexOf(r.id) === -1;
+  }).map(function (r) { return r.id; });
+}
+
 // The first of the policy's confirmation rules that holds for this penalty (catalog.py Policy.confirmation_for).
 function confirmationFor(policy, infraction, rankId, level) {
   var rules = policy.confirm || [];

@@ -31,7 +31,7 @@ from ..extensions import db, event_policy, limiter
 from ..incidents import services as incidents
 from ..localtime import to_local
 from ..models import Event, StatementRequest, User
-from ..permissions import Action, event_route, found
+from ..permissions import Action, Role, event_route, found
 from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
@@ -69,6 +69,11 @@ def accept(event, roles, number):
             )
             if inv is not None
             else _("Ruling of incident #%(number)s accepted: it stands as your decision.", number=number)
+            if Role.HEAD_JUDGE in roles
+            else _(
+                "Incident #%(number)s confirmed: it stands; the player may still appeal it to the head judge.",
+                number=number,
+            )
         ),
     )
     if not given or investigation is None:

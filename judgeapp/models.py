@@ -619,6 +619,22 @@ class InvestigationStatus(str, enum.Enum):
         return InvestigationState(self.value).label
 
 
+class DisqualificationJudge(Base):
+    """A judge who agreed to a disqualification the policy has decided by a number of judges (Play! Pokémon 4.1: at
+    Regional Championships and above three judges, the head judge among them): one row per other judge, recorded
+    when the head judge issues it. Never deleted."""
+
+    __tablename__ = "disqualification_judges"
+    __table_args__ = (UniqueConstraint("incident_id", "user_id", name="uq_disqualification_judges_incident_user"),)
+
+    id: Mapped[intpk]
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[created_at]
+
+    user: Mapped[User] = relationship()
+
+
 class Investigation(Base):
     """The head judge's inquiry into one disqualification: statements, their own write-up, the decision."""
 

@@ -37,7 +37,7 @@ from ..infractions import (
     search,
     suggest,
 )
-from ..infractions.catalog import text_in
+from ..infractions.catalog import ConfirmedBy, text_in
 from ..infractions.engine import expected_ranks, offered_alternative
 from ..models import (
     AuditEntry,
@@ -456,14 +456,17 @@ def _status_for(
     """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
     cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
     recommendation when anyone else rules it: it waits in the head judge's queue (and the assistant head judges',
-    who give it themselves where the policy has them confirm it)."""
+    who give it themselves where the policy has them confirm it). One a number of judges decide (Play! Pokémon 4.1) is
+    recommended even from the head judge: they issue it with the judges who agreed."""
     needs_head_judge = (
         infraction.head_judge_only
         or rank_id in policy.head_judge_only
         or policy.confirmation_for(infraction, rank_id, level) is not None
     )
     by_assistant = Role.ASSISTANT_HEAD_JUDGE in roles and policy.assistant_may_confirm(infraction, rank_id, level)
-    pending = needs_head_judge and Role.HEAD_JUDGE not in roles and not by_assistant
+    rule = policy.confirmation_for(infraction, rank_id, level)
+    by_judges = rule is not None and rule.by is ConfirmedBy.JUDGES  # the head judge too waits for the judges' count
+    pending = by_judges or (needs_head_judge and Role.HEAD_JUDGE not in roles and not by_assistant)
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 

@@ -28,6 +28,7 @@ from ..i18n import language
 from ..infractions import ExtensionReason, extension_owed
 from ..infractions import suggest as suggest_penalty
 from ..infractions.catalog import text_in
+from ..investigations import agreement
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, SubjectKind, TimeExtension, User, utcnow
@@ -358,7 +359,7 @@ def show(event, roles, number):
     return _show(event, roles, number)
 
 
-def _show(event, roles, number, *, note_form=None, status=200):
+def _show(event, roles, number, *, note_form=None, accept_form=None, status=200):
     policy = event_policy(event)
     incident = found(services.incident_by_number(db.session, event, number))
     try:
@@ -405,7 +406,10 @@ def _show(event, roles, number, *, note_form=None, status=200):
         investigation=investigations.investigation_of_incident(db.session, incident),
         judge_call=(judge_call := calls.incident_call(db.session, incident)),
         call_players=calls.seated_at(db.session, judge_call) if judge_call else [],
-        accept_form=AcceptForm(formdata=None),
+        accept_form=accept_form or AcceptForm(formdata=None),
+        # a disqualification a number of judges decide (Play! Pokémon 4.1): its rule, and who may have agreed
+        agree_rule=agreement.judges_needed(policy, event, incident),
+        agree_with=agreement.judges_who_may_agree(db.session, event, current_user),
         decline_form=decline_form(policy, formdata=None),
         subject_kinds=SUBJECT_KINDS,
         history_actions=HISTORY_ACTIONS,
@@ -551,3 +555,6 @@ def feed(event, roles):
             questions=services.questions_of(db.session, event, items),
         )
     )
+
+
+incident_page = _show  # the incident's page, for a view of another blueprint answering a form of it (accept)

@@ -17,6 +17,7 @@ from ..incidents import services as incidents
 from ..infractions import Policy
 from ..lifecycles import INVESTIGATION, InvestigationState
 from ..models import (
+    DisqualificationJudge,
     Event,
     Incident,
     IncidentStatus,
@@ -30,6 +31,7 @@ from ..models import (
 from ..permissions import Action
 from ..records import MAX_REASON, MAX_WRITE_UP
 from ..roles import Role
+from .agreement import agreeing_judges
 from .report import (
     Moment,
     report_filename,
@@ -150,11 +152,14 @@ def accept_recommendation(
     event: Event,
     incident: Incident,
     policy: Policy | None = None,
+    agreed: list[int] | None = None,
 ) -> Investigation | None:
     """The head judge gives the penalty a floor judge recommended. A disqualification opens its investigation; a
     recommendation made because only the head judge decides the infraction (Transformers 5.1) and naming a lesser
-    penalty simply stands."""
+    penalty simply stands. Where the policy has a number of judges decide it (Play! Pokémon 4.1), `agreed` are the
+    other judges of the event's staff who agreed, recorded with it; too few refuse it at the field `judges`."""
     require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
+    agreeing = agreeing_judges(session, policy, event, incident, actor, agreed) if policy is not None else []
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
     if Role.HEAD_JUDGE in roles:
         incident.head_judge_decided_at = incident.updated_at
@@ -169,7 +174,10 @@ def accept_recommendation(
         number=incident.number,
         changed={"status": ["recommended", "standing"]},
         **_as_assistant(roles),
+        **({"agreed": [u.id for u in agreeing]} if agreeing else {}),
     )
+    for judge in agreeing:
+        session.add(DisqualificationJudge(incident_id=incident.id, user_id=judge.id))
     if policy is not None and incident.rank_id not in policy.head_judge_only:
         return None
     return open_investigation(session, actor=actor, event=event, incident=incident)

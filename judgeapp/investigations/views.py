@@ -36,6 +36,7 @@ from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
 from . import services
+from .agreement import agreeing_judges
 from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm, decline_form
 
 bp = Blueprint("investigations", __name__, template_folder="templates")
@@ -58,9 +59,22 @@ def accept(event, roles, number):
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
     policy = event_policy(event)
+    try:  # too few judges agreed (Play! Pokémon 4.1): the incident's page again, the message at the field, ticks kept
+        agreeing_judges(db.session, policy, event, incident, current_user, form.judges.data)
+    except FieldError as err:
+        from ..incidents.views import incident_page  # incidents' views import ours: read it when asked
+
+        form.judges.errors = [err.message]
+        return incident_page(event, roles, number, accept_form=form, status=422)
     given, investigation = button(
         lambda: services.accept_recommendation(
-            db.session, actor=current_user, roles=roles, event=event, incident=incident, policy=policy
+            db.session,
+            actor=current_user,
+            roles=roles,
+            event=event,
+            incident=incident,
+            policy=policy,
+            agreed=form.judges.data,
         ),
         lambda inv: (
             _(

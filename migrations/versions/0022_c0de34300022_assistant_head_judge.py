@@ -1,5 +1,6 @@
 """assistant head judge: a staff role stored on assignments and invitations, and the assistant head judge who
-confirmed an incident's recommended penalty (issue 35)
+confirmed an incident's recommended penalty; the judges who agreed to a disqualification decided by a number of
+judges (issue 35)
 
 Revision ID: c0de34300022
 Revises: c0de34200021
@@ -49,9 +50,25 @@ def upgrade():
     with op.batch_alter_table('incidents', schema=None) as batch_op:
         batch_op.add_column(sa.Column('confirmed_by_id', sa.Integer(), nullable=True))
         batch_op.create_foreign_key(batch_op.f('fk_incidents_confirmed_by_id_users'), 'users', ['confirmed_by_id'], ['id'])
+    op.create_table(
+        'disqualification_judges',
+        sa.Column('id', sa.Integer(), nullable=False),
+        sa.Column('incident_id', sa.Integer(), nullable=False),
+        sa.Column('user_id', sa.Integer(), nullable=False),
+        sa.Column('created_at', sa.DateTime(), nullable=False),
+        sa.ForeignKeyConstraint(['incident_id'], ['incidents.id'], name=op.f('fk_disqualification_judges_incident_id_incidents')),
+        sa.ForeignKeyConstraint(['user_id'], ['users.id'], name=op.f('fk_disqualification_judges_user_id_users')),
+        sa.PrimaryKeyConstraint('id', name=op.f('pk_disqualification_judges')),
+        sa.UniqueConstraint('incident_id', 'user_id', name='uq_disqualification_judges_incident_user'),
+    )
+    with op.batch_alter_table('disqualification_judges', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_disqualification_judges_incident_id'), ['incident_id'], unique=False)
 
 
 def downgrade():
+    with op.batch_alter_table('disqualification_judges', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_disqualification_judges_incident_id'))
+    op.drop_table('disqualification_judges')
     with op.batch_alter_table('incidents', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_incidents_confirmed_by_id_users'), type_='foreignkey')
         batch_op.drop_column('confirmed_by_id')

@@ -543,13 +543,13 @@ def assistant_may_confirm(session: Session, incident: Incident) -> bool:
     "the head judge or an assistant head judge" at the event's level, and it is not the head judge's alone (a
     disqualification). The policy cannot change once incidents exist, so what held when it was logged holds now."""
     from .extensions import event_policy
-    from .infractions.catalog import UnknownChoice
+    from .infractions.catalog import Policy, UnknownChoice
     from .models import Event
 
     event = session.get(Event, incident.event_id)
     if event is None:
         return False
-    policy = event_policy(event)
+    policy: Policy = event_policy(event)  # type: ignore[no-untyped-call]  # extensions.py is not typed
     try:
         infraction = policy.infraction(incident.infraction_code)
     except UnknownChoice:

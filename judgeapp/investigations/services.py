@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select
@@ -138,6 +139,11 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
     return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
 
 
+def _agreed(judges: list[User]) -> dict[str, Any]:
+    """The audit entry of a disqualification a number of judges decided names the other judges who agreed."""
+    return {"agreed": [u.id for u in judges]} if judges else {}
+
+
 def _as_assistant(roles: frozenset[str]) -> dict[str, str]:
     """The audit entry of a recommendation an assistant head judge decided says so: their decision stands as a floor
     judge's ruling (the player may appeal it to the head judge, PPG 2.1), not as the head judge's."""
@@ -174,7 +180,7 @@ def accept_recommendation(
         number=incident.number,
         changed={"status": ["recommended", "standing"]},
         **_as_assistant(roles),
-        **({"agreed": [u.id for u in agreeing]} if agreeing else {}),
+        **_agreed(agreeing),
     )
     for judge in agreeing:
         session.add(DisqualificationJudge(incident_id=incident.id, user_id=judge.id))

@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, DisqualificationJudge, IncidentStatus
-from tests.integration.test_assistant_head_judge import client, give, post, url
+from tests.integration.test_assistant_head_judge import client, give, url
 from tests.integration.test_incidents import incidents
 from tests.integration.test_investigations import pdf_text
 
@@ -107,7 +107,9 @@ def test_4_1_a_judge_ticked_twice_counts_once_and_only_the_events_judges_count(a
     give(app, regionals, "floor_judge", "5.4", "disqualification")
     head = client(app, regionals, "head_judge")
     same = str(regionals["people"]["floor_judge"][0])
-    twice = head.post(url(regionals, 1, "/accept"), data={"csrf_token": _token(head, regionals), "judges": [same, same]})
+    twice = head.post(
+        url(regionals, 1, "/accept"), data={"csrf_token": _token(head, regionals), "judges": [same, same]}
+    )
     assert twice.status_code == 422
     outsider, _ = make_user(name="Not Staff")
     foreign = head.post(

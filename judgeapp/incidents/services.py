@@ -38,7 +38,7 @@ from ..infractions import (
     suggest,
 )
 from ..infractions.catalog import ConfirmedBy, text_in
-from ..infractions.engine import expected_ranks, offered_alternative
+from ..infractions.engine import expected_ranks, head_judge_range, offered_alternative
 from ..models import (
     AuditEntry,
     DeckCheck,
@@ -310,7 +310,13 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
 
 
 def check_rank(
-    policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str | None, *, reason_needed: bool = True
+    policy: Policy,
+    suggestion: Suggestion,
+    rank_id: str | None,
+    reason: str | None,
+    *,
+    reason_needed: bool = True,
+    head_judge: bool = False,
 ) -> tuple[str | None, str | None]:
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
@@ -354,7 +360,7 @@ def check_rank(
                     suggested=suggestion.suggested.name,
                 ),
             )
-        if rank not in expected_ranks(policy, suggestion):
+        if rank not in expected_ranks(policy, suggestion, head_judge=head_judge):
             raise FieldError(
                 "deviation_reason",
                 _(
@@ -451,7 +457,12 @@ def _description(text: str | None) -> str:
 
 
 def _status_for(
-    policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str], level: int
+    policy: Policy,
+    infraction: Infraction,
+    rank_id: str | None,
+    roles: frozenset[str],
+    level: int,
+    suggestion: Suggestion | None = None,
 ) -> IncidentStatus:
     """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
     cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
@@ -460,6 +471,7 @@ def _status_for(
     recommended even from the head judge: they issue it with the judges who agreed."""
     needs_head_judge = (
         infraction.head_judge_only
+        or (suggestion is not None and rank_id in {r.id for r in head_judge_range(policy, suggestion)})
         or rank_id in policy.head_judge_only
         or policy.confirmation_for(infraction, rank_id, level) is not None
     )
@@ -539,7 +551,14 @@ def log_incident(
         and (phone.suggested, phone.upgraded)
         != (suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded)
     )
-    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason, reason_needed=not changed)
+    rank_id, reason = check_rank(
+        policy,
+        suggestion,
+        data.rank_id,
+        data.deviation_reason,
+        reason_needed=not changed,
+        head_judge=Role.HEAD_JUDGE in roles,
+    )
     call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
     call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
     owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started) if call_started else None
@@ -557,7 +576,7 @@ def log_incident(
             ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    status = _status_for(policy, infraction, rank_id, roles, event.level)
+    status = _status_for(policy, infraction, rank_id, roles, event.level, suggestion)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,
@@ -716,12 +735,14 @@ def correct_incident(
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
     suggestion = resuggest(session, policy, event, incident, infraction)
-    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
+    rank_id, reason = check_rank(
+        policy, suggestion, data.rank_id, data.deviation_reason, head_judge=Role.HEAD_JUDGE in roles
+    )
     description = _description(data.description)
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = _status_for(policy, infraction, rank_id, roles, event.level)
+        incident.status = _status_for(policy, infraction, rank_id, roles, event.level, suggestion)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

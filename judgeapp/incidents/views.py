@@ -308,7 +308,7 @@ def suggest(event, roles):
             }
             for p in suggestion.because
         ],
-        in_range=[r.id for r in services.expected_ranks(policy, suggestion)],
+        in_range=[r.id for r in services.expected_ranks(policy, suggestion, head_judge=Role.HEAD_JUDGE in roles)],
         head_judge_only=sorted(policy.head_judge_only),
         head_judge_infraction=infraction.head_judge_only,
         # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)

@@ -215,6 +215,9 @@ class RepeatRule(Named):
     ladder: tuple[Rank, ...] = ()
     cap: Rank | None = None
     range_to: Rank | None = None  # the judge may go up to this rank without giving a reason
+    # who alone may go above the rule's rank up to range_to ("head_judge", Riftbound 704.1.b); None: any judge. A floor
+    # judge's choice there is saved as recommended and waits for the head judge.
+    range_to_by: str | None = None
     group: frozenset[str] = frozenset()  # codes and sub-sections, for Counts.GROUP
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank

@@ -302,6 +302,7 @@ class RawRepeatRule(_Strict):
     ladder: list[str] = []
     cap: str | None = None
     range_to: str | None = None
+    range_to_by: Literal["head_judge"] | None = None  # only the head judge goes above the rule's rank (704.1.b)
     levels: list[int | str] = []
     section: str
     description: str
@@ -551,6 +552,8 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                     f"above: {rule.above} says where result: up counts from; this rule's result is {rule.result.value}",
                 )
             )
+        if rule.range_to_by is not None and rule.range_to is None:
+            errs.append(((*rpath, "range_to_by"), "range_to_by says who may go up to range_to: give range_to too"))
         if rule.offered and rule.range_to is not None:
             errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
     if p.time_cap is not None:
@@ -844,6 +847,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 ladder=tuple(by_id[x] for x in r.ladder),
                 cap=by_id[r.cap] if r.cap else None,
                 range_to=by_id[r.range_to] if r.range_to else None,
+                range_to_by=r.range_to_by,
                 group=frozenset(r.group),
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),

@@ -21,7 +21,7 @@ from tests.integration.test_investigations import pdf_text
 REGIONALS, LEAGUE = 2, 1
 
 
-def staffed(app, make_user, make_event, level):
+def staffed(app, make_user, make_event, level, policy_id="pokemon"):
     from judgeapp.events.services import add_player, assign_staff, start_round
     from judgeapp.models import Event, Role, User
 
@@ -33,7 +33,7 @@ def staffed(app, make_user, make_event, level):
     }
     people = {who: make_user(name=who.replace("_", " ").title()) for who in roles}
     organizer = make_user(organizer=True, name="Organizer")
-    event_id = make_event(organizer[0], policy_id="pokemon", level=level)
+    event_id = make_event(organizer[0], policy_id=policy_id, level=level)
     with app.app_context():
         event = db.session.get(Event, event_id)
         for who, role in roles.items():

@@ -15,7 +15,7 @@ function fields(answer) {
   return {
     suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
-    in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
+    in_range: answer.in_range, head_judge_range: answer.head_judge_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
     confirm: answer.confirm, minutes_late: answer.minutes_late, explanation: answer.explanation,
   };
 }

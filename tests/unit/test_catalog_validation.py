@@ -245,6 +245,18 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "result: up, section",
+            "result: up, range_to_by: head_judge, section",
+            "repeat_rules[0].range_to_by",
+            "range_to_by says who may go up to range_to: give range_to too",
+        ),
+        (
+            "result: up, section",
+            "result: up, range_to: disqualification, range_to_by: floor_judge, section",
+            "repeat_rules[0].range_to_by",
+            "Input should be 'head_judge'",
+        ),
+        (
+            "result: up, section",
             'result: up, offered: "yes", section',
             "repeat_rules[0].offered",
             "Input should be a valid boolean",

@@ -355,7 +355,8 @@ function main() {
     // who decides the chosen penalty: the head judge alone, or the head judge or an assistant head judge (confirm:)
     var byAssistant = !!s && (s.assistant_ranks || []).indexOf(chosen) !== -1;
     var needed = !!s && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1 ||
-                         (s.confirm_ranks || []).indexOf(chosen) !== -1);
+                         (s.confirm_ranks || []).indexOf(chosen) !== -1 ||
+                         (s.head_judge_range || []).indexOf(chosen) !== -1);  // above the rule's rank (range_to_by)
     pendingNote.hidden = !(needed && s.pending_if_chosen && !byAssistant);
     assistantNote.hidden = !(needed && s.pending_if_chosen && byAssistant && !s.is_assistant);
   }
@@ -541,6 +542,7 @@ function main() {
       s.confirm_ranks = confirmRanks(policy, code, ev.level);
       s.assistant_ranks = assistantRanks(policy, code, ev.level);
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
+      if (!s.pending_if_chosen) s.in_range = s.in_range.concat(s.head_judge_range || []);  // the head judge's own reach
       s.is_assistant = ev.roles.indexOf("assistant_head_judge") !== -1;
       s.because.forEach(function (b) { b.url = "/events/" + ev.id + "/incidents/" + b.number; });
       return s;

@@ -445,6 +445,9 @@ class Incident(Base):
     # the assistant head judge who confirmed (or declined) the recommended penalty: final for the floor judge, still
     # appealable to the head judge (Play! Pokémon Penalty Guidelines 2.1, 4.1)
     confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # the escalation the policy offered as the judge's call when it was logged (Pokémon 4.2.2), taken or not: the
+    # reports and CSVs say which
+    offered_rank_id: Mapped[str | None] = mapped_column(String(64))
     suggested_rank_id: Mapped[str | None] = mapped_column(String(64))
     suggestion_explanation: Mapped[str | None] = mapped_column(Text)  # the engine's sentence when it suggested
     upgraded: Mapped[bool] = mapped_column(default=False)

@@ -309,6 +309,11 @@ def resolve_subjects(session: Session, *, actor: User, event: Event, data: Incid
     return Subjects(SubjectKind.PLAYER, player.name, [player])
 
 
+def offered_rank(suggestion: Suggestion) -> str | None:
+    """The escalation the policy offers as the judge's call (the highest, when several rules offer one), if any."""
+    return max(suggestion.offered, key=lambda o: o.rank.order).rank.id if suggestion.offered else None
+
+
 def check_rank(
     policy: Policy,
     suggestion: Suggestion,
@@ -396,6 +401,7 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.offered_rank_id = offered_rank(suggestion)
     incident.suggestion_explanation = suggestion.explanation(language())  # in the judge's language at the time
     # the history's priors are the incidents before this one: their refs are incident numbers
     incident.upgraded = suggestion.upgraded
@@ -590,6 +596,7 @@ def log_incident(
         subsection=infraction.subsection,
         rank_id=rank_id,
         suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None,
+        offered_rank_id=offered_rank(suggestion),
         suggestion_explanation=suggestion.explanation(language()),  # in the judge's language at the time
         upgraded=suggestion.upgraded,
         upgrade_refs=[p.ref for p in suggestion.because],

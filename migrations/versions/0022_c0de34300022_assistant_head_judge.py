@@ -1,6 +1,6 @@
 """assistant head judge: a staff role stored on assignments and invitations, and the assistant head judge who
 confirmed an incident's recommended penalty; the judges who agreed to a disqualification decided by a number of
-judges (issue 35)
+judges; the escalation offered when an incident was logged (issue 35)
 
 Revision ID: c0de34300022
 Revises: c0de34200021
@@ -49,6 +49,7 @@ def upgrade():
         _retype(table, OLD, NEW)
     with op.batch_alter_table('incidents', schema=None) as batch_op:
         batch_op.add_column(sa.Column('confirmed_by_id', sa.Integer(), nullable=True))
+        batch_op.add_column(sa.Column('offered_rank_id', sa.String(length=64), nullable=True))
         batch_op.create_foreign_key(batch_op.f('fk_incidents_confirmed_by_id_users'), 'users', ['confirmed_by_id'], ['id'])
     op.create_table(
         'disqualification_judges',
@@ -72,6 +73,7 @@ def downgrade():
     with op.batch_alter_table('incidents', schema=None) as batch_op:
         batch_op.drop_constraint(batch_op.f('fk_incidents_confirmed_by_id_users'), type_='foreignkey')
         batch_op.drop_column('confirmed_by_id')
+        batch_op.drop_column('offered_rank_id')
     # an assistant head judge becomes a floor judge again: the role they held apart from confirming penalties
     for table in TABLES:
         op.execute(f"UPDATE {table} SET role = 'floor_judge' WHERE role = 'assistant_head_judge'")

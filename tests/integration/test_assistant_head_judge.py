@@ -20,6 +20,8 @@ from judgeapp.models import AuditEntry, IncidentStatus
 from tests.conftest import csrf_token
 from tests.integration.test_incidents import incidents, log, signed_in, suggestion
 
+pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
+
 
 @pytest.fixture
 def pokemon(app, make_user, make_event):

@@ -13,10 +13,12 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import AuditEntry, DisqualificationJudge, IncidentStatus
+from judgeapp.models import AuditEntry, IncidentStatus
 from tests.integration.test_assistant_head_judge import client, give, url
 from tests.integration.test_incidents import incidents
 from tests.integration.test_investigations import pdf_text
+
+pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
 
 REGIONALS, LEAGUE = 2, 1
 
@@ -51,6 +53,8 @@ def regionals(app, make_user, make_event):
 
 
 def agreements(app):
+    from judgeapp.models import DisqualificationJudge
+
     with app.app_context():
         return [r.user_id for r in db.session.scalars(select(DisqualificationJudge).order_by(DisqualificationJudge.id))]
 

@@ -13,6 +13,8 @@ from tests.integration.test_assistant_head_judge import client, give
 from tests.integration.test_disqualification_judges import staffed
 from tests.integration.test_incidents import incidents, log
 
+pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
+
 COMPETITIVE = 2
 
 

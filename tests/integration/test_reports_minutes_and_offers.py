@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from judgeapp.extensions import db
 from tests.integration.test_assistant_head_judge import client
 from tests.integration.test_disqualification_judges import staffed
 from tests.integration.test_incidents import incidents, log
 from tests.integration.test_postevent import rows_of
+
+pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
 
 LEAGUE = 1
 

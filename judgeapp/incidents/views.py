@@ -375,6 +375,7 @@ def _show(event, roles, number, *, note_form=None, accept_form=None, status=200)
         call_taken = max((incident.logged_offline_at or incident.created_at) - incident.call_started_at, timedelta(0))
         owed = extension_owed(policy, ExtensionReason.RULING, call_taken)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
+    agree_rule = agreement.judges_needed(policy, event, incident) if incident.status.value == "recommended" else None
     return render_template(
         "incidents/show.html",
         event=event,
@@ -408,8 +409,8 @@ def _show(event, roles, number, *, note_form=None, accept_form=None, status=200)
         call_players=calls.seated_at(db.session, judge_call) if judge_call else [],
         accept_form=accept_form or AcceptForm(formdata=None),
         # a disqualification a number of judges decide (Play! Pokémon 4.1): its rule, and who may have agreed
-        agree_rule=agreement.judges_needed(policy, event, incident),
-        agree_with=agreement.judges_who_may_agree(db.session, event, current_user),
+        agree_rule=agree_rule,
+        agree_with=agreement.judges_who_may_agree(db.session, event, current_user) if agree_rule else [],
         decline_form=decline_form(policy, formdata=None),
         subject_kinds=SUBJECT_KINDS,
         history_actions=HISTORY_ACTIONS,

@@ -317,6 +317,9 @@ class RawConfirmation(_Strict):
     ranks: Annotated[list[str], Field(min_length=1)]
     by: Annotated[ConfirmedBy, Field(strict=False)]
     judges: int | None = Field(default=None, ge=2)
+    # who must be among the judges (Play! Pokémon 4.1: "including the Head Judge"); the head judge is always one of
+    # them in judgeapp (they issue it), so the only value, written where the text says it
+    including: Literal["head_judge"] | None = None
     levels: list[int | str] = []
     exceptions: list[str] = []  # infractions and sub-sections the floor judge still gives alone
     section: str
@@ -574,6 +577,10 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 )
         if (conf.by is ConfirmedBy.JUDGES) != (conf.judges is not None):
             errs.append(((*cpath, "judges"), "the number of judges is given exactly when by: judges"))
+        if conf.including is not None and conf.by is not ConfirmedBy.JUDGES:
+            errs.append(
+                ((*cpath, "including"), "including names who is among a number of judges: only with by: judges")
+            )
     split: dict[str, list[int]] = {}  # a section split by severity: its code without the suffix -> the infractions
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)

@@ -297,6 +297,20 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: head_judge, including: head_judge, section: C}]\n",
+            "confirm[0].including",
+            "including names who is among a number of judges: only with by: judges",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: judges, judges: 3, including: organizer, section: C}]\n",
+            "confirm[0].including",
+            "Input should be 'head_judge'",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
             "    head_judge_only: [disqualification]\n    confirm: [{ranks: [warning], by: floor_judge, section: C}]\n",
             "confirm[0].by",
             "Input should be 'head_judge', 'head_judge_or_assistant' or 'judges'",

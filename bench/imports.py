@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.fixtures import bench_app
 from judgeapp.auth.services import create_user
-from judgeapp.events import services
+from judgeapp.events import player_services, round_services, services, staff_services
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.models import Role
 
@@ -71,12 +71,14 @@ def setup(app) -> tuple[int, int]:
         db.session.flush()
         small = events[1]
         for role in (Role.HEAD_JUDGE, Role.FLOOR_JUDGE):
-            services.assign_staff(
+            staff_services.assign_staff(
                 db.session, actor=organizer, event=small, email=judge.email, name=judge.name, role=role
             )
-        services.start_round(db.session, actor=judge, event=small)
+        round_services.start_round(db.session, actor=judge, event=small)
         for n in range(16):
-            services.add_player(db.session, actor=organizer, event=small, name=f"Player {n}", player_code=f"S-{n:03d}")
+            player_services.add_player(
+                db.session, actor=organizer, event=small, name=f"Player {n}", player_code=f"S-{n:03d}"
+            )
         db.session.commit()
         return events[0].id, small.id
 

@@ -50,7 +50,7 @@ def median_of(fn, runs: int) -> float:
 
 def setup(workdir: Path):
     from judgeapp.auth.services import create_user
-    from judgeapp.events import services
+    from judgeapp.events import player_services, round_services, services, staff_services
     from judgeapp.extensions import CATALOG_KEY
     from judgeapp.models import Role
 
@@ -80,15 +80,15 @@ def setup(workdir: Path):
                 ),
             )
             for judge in judges.values():
-                services.assign_staff(
+                staff_services.assign_staff(
                     db.session, actor=org, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
                 )
             for n in range(1, 201):
-                p = services.add_player(
+                p = player_services.add_player(
                     db.session, actor=org, event=event, name=f"山田 太郎{n}", player_code=f"P-{n:04d}"
                 )
                 p.reading = f"やまだ たろう{n}"
-            services.start_round(db.session, actor=org, event=event)
+            round_services.start_round(db.session, actor=org, event=event)
             events[lang] = event.id
         db.session.commit()
     return app, events

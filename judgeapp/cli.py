@@ -334,7 +334,7 @@ def demo(password, sample_cases):
 
 def _english_demo(password, sample_cases):
     from .auth.services import create_user
-    from .events import services
+    from .events import pairing_services, player_services, round_services, services, staff_services
     from .models import Role, User
 
     cat = current_catalog()
@@ -363,15 +363,21 @@ def _english_demo(password, sample_cases):
             challenge_limit=2,
         ),
     )
-    services.assign_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE)
+    staff_services.assign_staff(
+        db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.HEAD_JUDGE
+    )
     for email in ("floor1@demo.test", "floor2@demo.test"):
-        services.assign_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
-    services.assign_staff(db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.SCOREKEEPER)
+        staff_services.assign_staff(db.session, actor=org, event=event, email=email, name="", role=Role.FLOOR_JUDGE)
+    staff_services.assign_staff(
+        db.session, actor=org, event=event, email="head@demo.test", name="", role=Role.SCOREKEEPER
+    )
     for n, name in enumerate(DEMO_PLAYERS, start=1):
-        services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMO-{n:03d}")
-    services.start_round(db.session, actor=people["head@demo.test"], event=event)
+        player_services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMO-{n:03d}")
+    round_services.start_round(db.session, actor=people["head@demo.test"], event=event)
     seating = "\n".join(f"{t},DEMO-{2 * t - 1:03d},DEMO-{2 * t:03d}" for t in range(1, len(DEMO_PLAYERS) // 2 + 1))
-    services.import_pairings(db.session, actor=people["head@demo.test"], event=event, round_number=1, text=seating)
+    pairing_services.import_pairings(
+        db.session, actor=people["head@demo.test"], event=event, round_number=1, text=seating
+    )
     if sample_cases:
         _sample_cases(event, people)
     from .calls import services as calls
@@ -389,7 +395,7 @@ def _japanese_demo(password):
     """デモ大会: Bushiroad AFR at level 2 in Japanese, players with readings, round 1 seated; its organizer, head judge
     (also scorekeeper) and floor judge use judgeapp in Japanese."""
     from .auth.services import create_user
-    from .events import services
+    from .events import pairing_services, player_services, round_services, services, staff_services
     from .models import Role, User
 
     people = {}
@@ -415,19 +421,25 @@ def _japanese_demo(password):
             language="ja",
         ),
     )
-    services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE)
-    services.assign_staff(db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER)
-    services.assign_staff(
+    staff_services.assign_staff(
+        db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.HEAD_JUDGE
+    )
+    staff_services.assign_staff(
+        db.session, actor=org, event=event, email="head-ja@demo.test", name="", role=Role.SCOREKEEPER
+    )
+    staff_services.assign_staff(
         db.session, actor=org, event=event, email="floor-ja@demo.test", name="", role=Role.FLOOR_JUDGE
     )
     for n, (name, reading) in enumerate(DEMO_JA_PLAYERS, start=1):
-        player = services.add_player(db.session, actor=org, event=event, name=name, player_code=f"DEMOJA-{n:03d}")
+        player = player_services.add_player(
+            db.session, actor=org, event=event, name=name, player_code=f"DEMOJA-{n:03d}"
+        )
         player.reading = reading
-    services.start_round(db.session, actor=head, event=event)
+    round_services.start_round(db.session, actor=head, event=event)
     seating = "\n".join(
         f"{t},DEMOJA-{2 * t - 1:03d},DEMOJA-{2 * t:03d}" for t in range(1, len(DEMO_JA_PLAYERS) // 2 + 1)
     )
-    services.import_pairings(db.session, actor=head, event=event, round_number=1, text=seating)
+    pairing_services.import_pairings(db.session, actor=head, event=event, round_number=1, text=seating)
     db.session.commit()
     click.echo(_("Japanese demo event “%(event)s” created (its pages are in Japanese). Log in as:", event=event.name))
     for email in people:

@@ -7,7 +7,8 @@ from datetime import datetime
 
 from wtforms.fields.choices import SelectChoice
 
-from .events.services import divisions_of, rounds_of
+from .events.player_services import divisions_of
+from .events.round_services import rounds_of
 from .extensions import db
 from .imports.model import round_label
 from .models import Player

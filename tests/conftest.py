@@ -424,14 +424,14 @@ def make_event(app, make_user):
 
 @pytest.fixture
 def give_role(app):
-    from judgeapp.events import services
+    from judgeapp.events import staff_services
     from judgeapp.models import Event, Role, User
 
     def give(event_id: int, user_id: int, role: Role | str):
         with app.app_context():
             event = db.session.get(Event, event_id)
             user = db.session.get(User, user_id)
-            services.assign_staff(
+            staff_services.assign_staff(
                 db.session, actor=event.organizer, event=event, email=user.email, name="", role=Role(role)
             )
             db.session.commit()

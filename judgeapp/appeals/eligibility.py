@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import permissions
-from ..incidents import services as incidents
+from ..events import pairing_services
 from ..infractions import Challenges, Policy
 from ..lifecycles import INCIDENT, IllegalTransition
 from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player
@@ -44,7 +44,7 @@ def appellants_of(session: Session, event: Event, incident: Incident, policy: Po
     if not incident.subjects:
         out.append(Appellant("spectator", incident.subject_name, None, True))
     if incident.table_number is not None:
-        seated = incidents.pairings_of(session, incident.round).get(incident.table_number, [])
+        seated = pairing_services.pairings_of(session, incident.round).get(incident.table_number, [])
         out += [Appellant(f"player:{p.id}", p.name, p, False) for p in seated if p.id not in subject_ids]
     waiting = {
         (a.appellant_player_id, a.appellant_name)

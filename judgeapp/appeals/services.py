@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit, permissions
 from ..choices import catalog_name, catalog_text
 from ..errors import FieldError, one_line
-from ..incidents import services as incidents
+from ..incidents import edit_services, ruling_services
 from ..infractions import Outcome, Policy
 from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Role, StaffAssignment, User, utcnow
 from ..permissions import Action
@@ -337,7 +337,7 @@ def decide(
         ),
     )
     incident = appeal.incident
-    before = incidents.snapshot(incident)
+    before = edit_services.snapshot(incident)
     as_proxy = Authority.HEAD_JUDGE not in roles
     remedy_only = appeal.contests == "remedy"
     if remedy_only and outcome is Outcome.OVERTURNED:
@@ -362,7 +362,7 @@ def decide(
     if remedy_only and outcome is Outcome.CHANGED:
         appeal.new_ruling = {"remedy": reason}
     if outcome is not Outcome.UPHELD:
-        incidents.investigate_if_disqualification(
+        ruling_services.investigate_if_disqualification(
             session,
             policy,
             actor=actor,
@@ -382,7 +382,7 @@ def decide(
         and challenge_limit(event, policy) is not None
         and not (as_proxy and policy.appeals.challenge_spent_by == "head_judge")
     )
-    changed = audit.changes(before, incidents.snapshot(incident))
+    changed = audit.changes(before, edit_services.snapshot(incident))
     if changed:
         incident.updated_at = now
         audit.record(
@@ -411,12 +411,12 @@ def decide(
 
 
 def _change(session: Session, policy: Policy, event: Event, incident: Incident, data: Decision, as_proxy: bool) -> dict:
-    infraction = incidents.infraction_of(policy, data.infraction_code or incident.infraction_code)
+    infraction = ruling_services.infraction_of(policy, data.infraction_code or incident.infraction_code)
     rank_id = data.rank_id or None
     if infraction.penalized and rank_id is None:
         raise FieldError("penalty", _("Choose the penalty that replaces the ruling."))
     if rank_id is not None:
-        rank_id = incidents.rank_of(policy, rank_id, "penalty").id
+        rank_id = ruling_services.rank_of(policy, rank_id, "penalty").id
         if not infraction.penalized:
             raise FieldError(
                 "penalty", _("%(infraction)s is not penalised; choose “No penalty”.", infraction=infraction.code)
@@ -426,7 +426,7 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
             "outcome",
             _("That is the ruling as it stands: choose “Upheld”, or change the infraction or the penalty."),
         )
-    incidents.resuggest(session, policy, event, incident, infraction)
+    ruling_services.resuggest(session, policy, event, incident, infraction)
     incident.rank_id = rank_id
     pending = as_proxy and rank_id in policy.head_judge_only  # a proxy recommends a disqualification, never gives it
     incident.status = IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING

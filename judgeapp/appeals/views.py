@@ -11,6 +11,7 @@ from wtforms.fields.choices import SelectChoice
 from ..choices import infraction_choices_of, infraction_namer, penalty_choices, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
+from ..incidents import list_services
 from ..incidents import services as incidents
 from ..infractions import Outcome
 from ..models import Event, Player, StaffAssignment
@@ -45,7 +46,7 @@ bp.add_app_template_global(services.challenges_text, "challenges_text")
 @bp.route("/events/<int:event_id>/incidents/<int:number>/appeal", methods=["GET", "POST"])
 @event_route(Action.FILE_APPEAL)
 def new(event, roles, number):
-    incident = found(incidents.incident_by_number(db.session, event, number), Action.FILE_APPEAL)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.FILE_APPEAL)
     policy = event_policy(event)
     form = AppealForm()  # the service checks who may appeal; the look-ups below are for the rendered form only
     if form.validate_on_submit():

@@ -335,7 +335,7 @@ def events_judged(session: Session, user: User) -> list[Event]:
 def seated_at(session: Session, call: JudgeCall) -> list[Player]:
     """The players the pairings seat at the call's table in its round, of that round's division (none without
     pairings)."""
-    from ..events.services import seating_of
+    from ..events.pairing_services import seating_of
 
     if call.round is None:
         return []

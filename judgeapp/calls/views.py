@@ -10,9 +10,9 @@ from flask_login import current_user, login_required
 from .. import renders
 from ..breach import secret_on_page
 from ..errors import EventClosed, FieldError
-from ..events.services import by_division, divisions_of
+from ..events.player_services import by_division, divisions_of
 from ..extensions import db, limiter
-from ..incidents.services import table_count
+from ..incidents.lookup_services import table_count
 from ..models import Division, utcnow
 from ..permissions import Action, Role, decide, event_route, found
 from ..web import (
@@ -295,7 +295,7 @@ def _check_sheet(form) -> bool:
 def _sheet_division(event, form) -> int | None:
     """The division whose tables' links are asked for: None in an event of one division (its links name none), else
     the one chosen (the first when none is); the form's choices are the event's divisions."""
-    from ..events.services import divisions_of
+    from ..events.player_services import divisions_of
 
     divisions = divisions_of(db.session(), event)
     if len(divisions) < 2:

@@ -12,8 +12,11 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit, permissions
 from ..choices import catalog_name, catalog_text
 from ..errors import FieldError
+from ..events.round_services import started_round
 from ..extensions import event_policy
-from ..incidents.services import LogResult, check_minutes, check_table, started_round
+from ..incidents.lookup_services import check_table
+from ..incidents.ruling_services import check_minutes
+from ..incidents.services import LogResult
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, round_end, table_end_time
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
 from ..permissions import Action

@@ -12,7 +12,7 @@ from flask_login import current_user
 from .. import permissions
 from ..choices import time_rules_of
 from ..errors import FieldError, show_on_form
-from ..events.services import rounds_of
+from ..events.round_services import rounds_of
 from ..extensions import db, event_policy
 from ..floor import division_choices, int_or_none, round_choices
 from ..incidents.forms import VoidForm

@@ -13,7 +13,9 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit
 from ..clock.services import propose, record_extension, settle_minutes
 from ..errors import FieldError
-from ..incidents.services import check_table, find_player, pairings_of, started_round, table_count
+from ..events.pairing_services import pairings_of
+from ..events.round_services import started_round
+from ..incidents.lookup_services import check_table, find_player, table_count
 from ..infractions import ExtensionOwed, ExtensionReason, Policy
 from ..lifecycles import DECK_CHECK, DeckCheckState
 from ..models import DeckCheck, DeckCheckPlayer, DeckCheckResult, Event, Round, TimeExtension, User, utcnow

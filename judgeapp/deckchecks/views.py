@@ -13,7 +13,7 @@ from .. import permissions
 from ..choices import time_rules_of
 from ..clock import services as timekeeping
 from ..errors import FieldError, show_on_form
-from ..events.services import by_division, divisions_of, players_of
+from ..events.player_services import by_division, divisions_of, players_of
 from ..extensions import db, event_policy
 from ..floor import division_choices, int_or_none, player_label, round_choices
 from ..incidents import services as incident_services

@@ -30,7 +30,8 @@ from ..errors import FieldError, one_line
 from ..lifecycles import PLAYER_RECORD, player_record_state
 from ..models import Appeal, DeckCheckPlayer, Division, Event, IncidentSubject, Pairing, Player, User, utcnow
 from ..records import MAX_CODE, MAX_NAME, lock_event
-from .services import DivisionGroup, by_division, divisions_of, in_reading_order
+from .player_services import DivisionGroup, by_division, divisions_of
+from .services import in_reading_order
 
 PER_PAGE = 30  # what keeps a page of the longest lists under 10 KB as sent (bench/players_page.py)
 MAX_KEY = 800  # as the columns

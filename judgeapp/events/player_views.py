@@ -17,7 +17,7 @@ from ..extensions import db
 from ..permissions import Action, event_route
 from . import player_records
 from .forms import MergePlayerForm, PlayerRecordForm
-from .services import divisions_of
+from .player_services import divisions_of
 from .views import bp
 
 _BETWEEN_TAGS = re.compile(r">\s+<")

@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..choices import catalog_name, level_name
-from ..incidents import services as incidents
+from ..events import pairing_services
 from ..infractions import Policy
 from ..models import (
     Event,
@@ -95,7 +95,9 @@ def report_of(
     incident = investigation.incident
     players = [s.player for s in incident.subjects]
     seated = (
-        incidents.pairings_of(session, incident.round).get(incident.table_number, []) if incident.table_number else []
+        pairing_services.pairings_of(session, incident.round).get(incident.table_number, [])
+        if incident.table_number
+        else []
     )
     opponents = [p for p in seated if p.id not in {q.id for q in players}]
     head = session.scalar(

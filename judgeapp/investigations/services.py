@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session, selectinload
 from .. import audit
 from ..choices import rank_namer
 from ..errors import FieldError, one_line
-from ..incidents import services as incidents
+from ..incidents import edit_services, ruling_services
 from ..infractions import Policy
 from ..lifecycles import INVESTIGATION, InvestigationState
 from ..models import (
@@ -132,7 +132,7 @@ def settle(
     return investigation
 
 
-incidents.DISQUALIFICATION_HOOKS.append(settle)  # incidents open and withdraw through this, never importing us
+ruling_services.DISQUALIFICATION_HOOKS.append(settle)  # incidents open and withdraw through this, never importing us
 
 
 def investigation_of_incident(session: Session, incident: Incident) -> Investigation | None:
@@ -203,15 +203,15 @@ def decline_recommendation(
     """The head judge declines a recommended penalty, with a reason and the penalty given instead."""
     require(session, Action.DECLINE_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
     reason = one_line(reason, "reason", limit=MAX_REASON, missing=_("Say why you decline the recommendation."))
-    infraction = incidents.infraction_of(policy, incident.infraction_code)
+    infraction = ruling_services.infraction_of(policy, incident.infraction_code)
     if rank_id:
-        rank = incidents.rank_of(policy, rank_id, "rank")
+        rank = ruling_services.rank_of(policy, rank_id, "rank")
         if rank.id in policy.head_judge_only:
             raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
         rank_id = rank.id
     elif infraction.penalized and not policy.may_leave_rank_unnamed(infraction):
         raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
-    before = incidents.snapshot(incident)
+    before = edit_services.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
     recommended = rank_namer(policy)(before["rank_id"]) if before["rank_id"] else "ruling"
     if Role.HEAD_JUDGE in roles:
@@ -227,7 +227,7 @@ def decline_recommendation(
         incident,
         event_id=event.id,
         number=incident.number,
-        changed=audit.changes(before, incidents.snapshot(incident)),
+        changed=audit.changes(before, edit_services.snapshot(incident)),
         note=reason,
         **_as_assistant(roles),
     )
@@ -335,7 +335,9 @@ def save_write_up(
                 raise FieldError(name, _("At most %(count)s characters.", count=MAX_WRITE_UP))
         values[name] = value
     if values["decision_infraction_code"]:
-        values["decision_infraction_code"] = incidents.infraction_of(policy, values["decision_infraction_code"]).code
+        values["decision_infraction_code"] = ruling_services.infraction_of(
+            policy, values["decision_infraction_code"]
+        ).code
     else:
         values["decision_infraction_code"] = None
     changed = {}

@@ -28,7 +28,7 @@ from ..breach import secret_on_page
 from ..choices import infraction_choices_of, rank_namer
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy, limiter
-from ..incidents import services as incidents
+from ..incidents import list_services
 from ..localtime import to_local
 from ..models import Event, StatementRequest, User
 from ..permissions import Action, Role, event_route, found
@@ -55,14 +55,14 @@ def _investigation(event, number, action=None):
 @bp.route("/events/<int:event_id>/incidents/<int:number>/accept", methods=["POST"])
 @event_route(Action.ACCEPT_RECOMMENDATION)
 def accept(event, roles, number):
-    incident = found(incidents.incident_by_number(db.session, event, number), Action.ACCEPT_RECOMMENDATION)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.ACCEPT_RECOMMENDATION)
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
     policy = event_policy(event)
     try:  # too few judges agreed (Play! Pokémon 4.1): the incident's page again, the message at the field, ticks kept
         agreeing_judges(db.session, policy, event, incident, current_user, form.judges.data)
     except FieldError as err:
-        from ..incidents.views import incident_page  # incidents' views import ours: read it when asked
+        from ..incidents.list_views import incident_page  # incidents' views import ours: read it when asked
 
         form.judges.errors = [err.message]
         return incident_page(event, roles, number, accept_form=form, status=422)
@@ -99,7 +99,7 @@ def accept(event, roles, number):
 @event_route(Action.DECLINE_RECOMMENDATION)
 def decline(event, roles, number):
     policy = event_policy(event)
-    incident = found(incidents.incident_by_number(db.session, event, number), Action.DECLINE_RECOMMENDATION)
+    incident = found(list_services.incident_by_number(db.session, event, number), Action.DECLINE_RECOMMENDATION)
     form = decline_form(policy)
     if form.validate_on_submit():
         button(

@@ -12,7 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import history
-from ..events.services import byes_of, divisions_of, pairings_of, players_of, rounds_of
+from ..events.pairing_services import byes_of, pairings_of
+from ..events.player_services import divisions_of, players_of
+from ..events.round_services import rounds_of
 from ..extensions import policy_key
 from ..models import AuditEntry, Event, Incident, IncidentSubject, Round, StaffAssignment, User
 from ..roles import JUDGE_ROLES

@@ -16,7 +16,7 @@ from .. import audit
 from ..calls import services as calls
 from ..clock.services import round_clock
 from ..errors import FieldError, one_line
-from ..events.services import rounds_of
+from ..events.round_services import rounds_of
 from ..investigations.services import report_number
 from ..lifecycles import CallState
 from ..models import (

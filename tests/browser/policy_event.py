@@ -21,7 +21,7 @@ def serve_policy_event(
 ) -> Iterator:
     """`assistant`: an assistant head judge too (`ahj@DOMAIN`, Asa Assistant)."""
     from judgeapp.auth.services import create_user
-    from judgeapp.events import services
+    from judgeapp.events import player_services, round_services, services, staff_services
     from judgeapp.models import Role
 
     config = app_config(tmp_path, **config_overrides)
@@ -54,10 +54,12 @@ def serve_policy_event(
             ahj = create_user(db.session, email=f"ahj@{domain}", name="Asa Assistant", password=DEMO_PASSWORD)
             staff.append((ahj, Role.ASSISTANT_HEAD_JUDGE))
         for user, role in staff:
-            services.assign_staff(db.session, actor=organizer, event=event, email=user.email, name="", role=role)
-        services.start_round(db.session, actor=head, event=event)
+            staff_services.assign_staff(db.session, actor=organizer, event=event, email=user.email, name="", role=role)
+        round_services.start_round(db.session, actor=head, event=event)
         for player, code in (("Aiko Mori", "P-001"), ("Ben Ode", "P-002")):
-            services.add_player(db.session, actor=organizer, event=event, name=player, player_code=code, team=None)
+            player_services.add_player(
+                db.session, actor=organizer, event=event, name=player, player_code=code, team=None
+            )
         db.session.commit()
         event_id = event.id
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -46,7 +46,7 @@ def appeal_and_uphold(app, number=1):
     """The penalized player appeals incident `number`; the head judge upholds the ruling."""
     from judgeapp.appeals import services as appeals
     from judgeapp.extensions import CATALOG_KEY, db
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import list_services
     from judgeapp.models import Event, User
     from judgeapp.permissions import roles_at
 
@@ -54,7 +54,7 @@ def appeal_and_uphold(app, number=1):
         event = db.session.scalar(select(Event))
         floor = db.session.scalar(select(User).where(User.email == "floor1@demo.test"))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
-        incident = incidents.incident_by_number(db.session, event, number)
+        incident = list_services.incident_by_number(db.session, event, number)
         appeal, _ = appeals.file_appeal(
             db.session,
             actor=floor,
@@ -81,7 +81,7 @@ def appeal_and_uphold(app, number=1):
 
 def close_the_event(app):
     """The head judge ends round 1 and the organizer closes the event (rounds 2-6 never started)."""
-    from judgeapp.events import services as events
+    from judgeapp.events import round_services
     from judgeapp.extensions import db
     from judgeapp.models import Event, User
     from judgeapp.postevent import services as postevent
@@ -89,7 +89,9 @@ def close_the_event(app):
     with app.app_context():
         event = db.session.scalar(select(Event))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
-        events.end_round(db.session, actor=head, event=event, rnd=events.current_round(db.session, event))
+        round_services.end_round(
+            db.session, actor=head, event=event, rnd=round_services.current_round(db.session, event)
+        )
         db.session.commit()
         assert postevent.close_event(db.session, actor=event.organizer, event=event, local=lambda t: t)
         db.session.commit()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from judgeapp.events import imports
+from judgeapp.events import imports, round_services, staff_services
 from judgeapp.events import services as events
 from judgeapp.extensions import current_catalog, db
 from judgeapp.models import Division, Role, User
@@ -31,14 +31,14 @@ def two_division_cup(app, on: date = date(2026, 5, 16)) -> int:
             rounds=8, round_minutes=50,
         )  # fmt: skip
         event = events.create_event(db.session, current_catalog(), organizer=organizer, data=data)
-        events.assign_staff(db.session, actor=organizer, event=event, email="floor1@demo.test", name="",
+        staff_services.assign_staff(db.session, actor=organizer, event=event, email="floor1@demo.test", name="",
                             role=Role.FLOOR_JUDGE)  # fmt: skip
         upload = imports.receive(db.session, actor=organizer, event=event, data=CUP.read_bytes(), filename=CUP.name)
         imports.apply(db.session, actor=organizer, event=event, upload=upload)
         divisions = db.session.scalars(select(Division).where(Division.event_id == event.id)).all()
         for division in divisions:
             for _ in range(5):
-                events.start_round(db.session, actor=organizer, event=event, division_id=division.id)
+                round_services.start_round(db.session, actor=organizer, event=event, division_id=division.id)
         db.session.commit()
         return event.id
 

@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.events import services as events
+from judgeapp.events import staff_services
 from judgeapp.extensions import CATALOG_KEY, db
 from judgeapp.models import Event, Role, User
 from tests.browser.conftest import log_in, shot
@@ -32,7 +33,7 @@ def invite_floor1(server) -> int:
                 rounds=5, round_minutes=50,
             ),
         )  # fmt: skip
-        events.add_staff(
+        staff_services.add_staff(
             db.session, actor=organizer, event=event, email="floor1@demo.test", name="Fatima", role=Role.FLOOR_JUDGE
         )
         db.session.commit()

@@ -9,7 +9,7 @@ import contextlib
 import pytest
 from sqlalchemy import select
 
-from judgeapp.events import services as events
+from judgeapp.events import staff_services
 from judgeapp.extensions import db
 from judgeapp.incidents import services as incidents
 from judgeapp.infractions import load_catalog
@@ -61,7 +61,7 @@ def remove_from_event(server, email: str) -> None:
                 StaffAssignment.event_id == 1, StaffAssignment.user_id == judge.id, StaffAssignment.ended_at.is_(None)
             )
         ):
-            events.end_staff(
+            staff_services.end_staff(
                 db.session, actor=organizer, event=event, assignment_id=assignment.id, reason="Left the event"
             )
         db.session.commit()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import select
 
-from judgeapp.events import services as events
+from judgeapp.events import round_services
 from judgeapp.extensions import db
 from judgeapp.models import Event, Round, User
 from tests.browser.conftest import log_in, shot
@@ -18,7 +18,7 @@ def test_the_head_judge_says_day_two_begins_with_round_two_on_the_event_page(liv
     with live_server.app.app_context():
         event = db.session.scalar(select(Event).where(Event.name == "Demo Open"))
         head = db.session.scalar(select(User).where(User.email == "head@demo.test"))
-        events.start_round(db.session, actor=head, event=event)  # round 2, on Day 1 like the round before it
+        round_services.start_round(db.session, actor=head, event=event)  # round 2, on Day 1 like the round before it
         db.session.commit()
         event_id = event.id
     log_in(phone, live_server, "head@demo.test")

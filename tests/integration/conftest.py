@@ -10,7 +10,9 @@ from judgeapp.extensions import db
 @pytest.fixture
 def floor(app, make_user, make_event):
     """Level 2 Bushiroad event, round 1 running, a head judge, two floor judges, a scorekeeper and four players."""
-    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role, User
 
     people = {

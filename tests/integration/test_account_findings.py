@@ -161,7 +161,7 @@ def test_invitations_are_rate_limited_per_organizer(app, organizer, make_user, m
 
 
 def test_add_staff_compares_roles_by_value_so_a_permissions_role_replaces_the_head_judge(app, make_user, make_event):
-    from judgeapp.events import services
+    from judgeapp.events import staff_services
     from judgeapp.permissions import Role as Authority
 
     org_id, _ = make_user(organizer=True)
@@ -171,11 +171,11 @@ def test_add_staff_compares_roles_by_value_so_a_permissions_role_replaces_the_he
     with app.app_context():
         event, org = db.session.get(Event, event_id), db.session.get(User, org_id)
         for n, (uid, email) in enumerate(((first_id, first), (second_id, second))):
-            made = services.add_staff(
+            made = staff_services.add_staff(
                 db.session, actor=org, event=event, email=email, name="", role=Authority.HEAD_JUDGE,
                 replace_head_judge=n > 0,
             )  # fmt: skip
-            services.answer_invitation(
+            staff_services.answer_invitation(
                 db.session, user=db.session.get(User, uid), invitation_id=made.invitation.id, accept=True
             )
             db.session.commit()

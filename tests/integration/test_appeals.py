@@ -16,7 +16,7 @@ from tests.integration.test_incidents import KEY_RE, log, signed_in, suggestion,
 @pytest.fixture
 def ruled(app, floor):
     """The floor judge has given Aiko Mori (P-001, table 2 against Chen Yu P-003 in the pairings) a warning."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
@@ -33,7 +33,7 @@ def ruled(app, floor):
 def tf_ruled(app, floor):
     """The same table at a Transformers event: the floor judge rules slow play (5.5) for Aiko Mori and, the rules
     naming no penalty but disqualification, writes the penalty given in the description."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])

@@ -17,7 +17,7 @@ from tests.renders import qr_sheet, report_pdf
 def calls(app, floor):
     """The floor fixture with round 1 paired (table 7: Aiko Mori vs Chen Yu) and table 7's call link."""
     from judgeapp.calls import services
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
     from judgeapp.models import Event
 
     with app.app_context(), app.test_request_context():
@@ -160,7 +160,7 @@ def test_a_closed_events_links_stop_working_and_its_waiting_calls_are_cancelled(
     organizer = app.test_client()
     login(organizer, calls["organizer"][1])
     with app.app_context():
-        from judgeapp.events.services import end_round
+        from judgeapp.events.round_services import end_round
         from judgeapp.models import Event, Round, User
 
         event = db.session.get(Event, calls["event_id"])

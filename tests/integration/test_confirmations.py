@@ -34,7 +34,9 @@ def app(tmp_path, smtp_server):
 
 def staffed_event(app, make_user, make_event, level: int) -> dict:
     """An event of the made-up policy at `level`, round 1 running, a head judge, a floor judge and one player."""
-    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role, User
 
     people = {role: make_user(name=role.replace("_", " ").title()) for role in ("head_judge", "floor_judge")}

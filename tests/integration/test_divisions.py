@@ -19,7 +19,7 @@ CUP = Path(__file__).resolve().parent.parent / "data" / "imports" / "tom-cup-two
 def cup(app, make_user, make_event):
     """The Cup imported at a new event with a head judge; its ids and the divisions' ids by name."""
     from judgeapp.events import imports
-    from judgeapp.events.services import assign_staff
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Division, Event, Role
 
     head = make_user(name="Head Judge")
@@ -209,7 +209,8 @@ def test_an_event_of_one_division_lists_without_any_division_heading_as_before(a
     from judgeapp.calls import services as calls
     from judgeapp.deckchecks.services import DeckCheckInput, start_deck_check
     from judgeapp.events import imports
-    from judgeapp.events.services import assign_staff, start_round
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role, User
 
     head = make_user(name="Head Judge")

@@ -306,7 +306,7 @@ def test_a_round_whose_pairings_changed_is_replaced_only_after_the_organizer_tic
     assert 'id="confirm-rounds"' in changed and "Round 1: 2 tables differ (table 1, table 2)" in changed
     assert re.search(r'href="/events/\d+/incidents/1">#1</a>', changed), "the incident already logged is named"
     with app.app_context():
-        from judgeapp.events.services import seating_of
+        from judgeapp.events.pairing_services import seating_of
 
         before = {t: [p.player_code for p in ps] for t, ps in seating_of(db.session, event_id, 1).items()}
     assert before == {1: ["P-001", "P-002"], 2: ["P-003", "P-004"]}

@@ -30,7 +30,7 @@ from tests.integration.test_incidents import KEY_RE, log, signed_in, text
 @pytest.fixture
 def dq(app, floor):
     """The floor judge recommended disqualifying Chen Yu (P-003) for cheating at table 2, against Aiko Mori."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
     from judgeapp.models import Event
 
     with app.app_context():

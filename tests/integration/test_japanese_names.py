@@ -100,7 +100,7 @@ def test_the_players_form_asks_for_the_reading_in_japanese(organizer_of):
 @pytest.fixture
 def japanese_floor(app, floor):
     """The floor event in Japanese, with 山田 太郎 (やまだ たろう, DEMO-001, handle タロ) and 山本 次郎."""
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])

@@ -45,7 +45,7 @@ def japanese(app, floor):
 
 def disqualified(app, world, description=DESCRIPTION):
     """The floor judge recommends disqualifying P-003 at table 2 (as in the `dq` fixture); the head judge finalizes."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
     from tests.integration.test_incidents import signed_in
 
     with app.app_context():

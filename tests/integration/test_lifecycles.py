@@ -225,7 +225,7 @@ def head_dq(app, floor, request):
     """Chen Yu (P-003, table 2) stands disqualified by the head judge: logged so at once, or (param "under appeal")
     the floor judge's warning, appealed, which the head judge corrected up to a disqualification while the appeal
     waits. A statement was typed and a one-time link is out."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
@@ -321,7 +321,7 @@ def test_a_disqualification_corrected_down_withdraws_its_investigation_and_keeps
 
 
 def _seat(app, floor, csv_text="1,P-001,P-003\n2,P-002,P-004\n"):
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
 
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])

@@ -316,9 +316,11 @@ def test_a_page_shown_from_the_phones_copy_can_ask_whether_the_judges_events_cha
     with app.app_context():
         event = db.session.get(Event, floor["event_id"])
         head = db.session.get(User, floor["people"]["head_judge"][0])
-        from judgeapp.events import services as events
+        from judgeapp.events import round_services
 
-        events.end_round(db.session, actor=head, event=event, rnd=events.current_round(db.session, event))
+        round_services.end_round(
+            db.session, actor=head, event=event, rnd=round_services.current_round(db.session, event)
+        )
         db.session.commit()
         assert postevent.close_event(db.session, actor=event.organizer, event=event, local=lambda t: t)
         db.session.commit()

@@ -33,7 +33,7 @@ PAIRINGS = "1,P-002,P-004\n2,P-001,P-003\n"
 def prepare(app, event_id, people):
     """Round 1 seated; incident #1 the floor judge's warning (to appeal), incident #2 the head judge's
     disqualification (with investigation #1, to take statements in)."""
-    from judgeapp.events.services import import_pairings
+    from judgeapp.events.pairing_services import import_pairings
 
     with app.app_context():
         event = db.session.get(Event, event_id)
@@ -59,7 +59,8 @@ def prepare(app, event_id, people):
 def two_events(app, floor, make_event, give_role):
     """The floor fixture's event and a second one with the same head judge and floor judge, and players of the same
     IDs; the head judge sends every form."""
-    from judgeapp.events.services import add_player, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
 
     head_id = floor["people"]["head_judge"][0]
     other = make_event(floor["organizer"][0], name="Second Regional")

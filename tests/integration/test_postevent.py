@@ -334,7 +334,7 @@ def test_the_incident_csv_carries_each_incidents_description_with_its_lines_kept
 
 def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_neutralised(app, floor, organizer):
     from judgeapp.deckchecks import services as deckchecks
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     hostile = [
         '=HYPERLINK("http://evil.test","click")',
@@ -497,7 +497,8 @@ def test_the_page_the_pdf_and_the_csv_agree_on_a_generated_event(app, make_user,
 
 
 def test_an_organizer_sees_a_players_penalties_across_their_own_events_only(app, finished, make_user, make_event):
-    from judgeapp.events.services import add_player, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
     from judgeapp.incidents import services
 
     org_id = finished["organizer"][0]

@@ -240,8 +240,9 @@ def test_a_deck_check_without_pairings_must_name_the_players(app, floor):
 
 def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier(app, floor, make_user):
     from judgeapp.deckchecks import services as deckchecks
-    from judgeapp.events.services import add_player, start_round
-    from judgeapp.events.services import import_pairings as seat
+    from judgeapp.events.pairing_services import import_pairings as seat
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
     from judgeapp.models import Event, User
 
     with app.app_context():

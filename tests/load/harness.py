@@ -312,7 +312,7 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
     from datetime import date
 
     from judgeapp.auth.services import create_user
-    from judgeapp.events import services
+    from judgeapp.events import player_services, round_services, services, staff_services
     from judgeapp.extensions import CATALOG_KEY, db
     from judgeapp.models import Role
 
@@ -338,14 +338,16 @@ def set_up_event(app, judges: int, players: int = 64) -> Staffing:
         emails = []
         for n in range(judges):
             judge = create_user(db.session, email=f"judge{n}@load.test", name=f"Judge {n}", password=PASSWORD)
-            services.assign_staff(
+            staff_services.assign_staff(
                 db.session, actor=organizer, event=event, email=judge.email, name="", role=Role.FLOOR_JUDGE
             )
             emails.append(judge.email)
         codes = [f"L-{p:03d}" for p in range(players)]
         for code in codes:
-            services.add_player(db.session, actor=organizer, event=event, name=f"Player {code}", player_code=code)
-        services.start_round(db.session, actor=organizer, event=event)
+            player_services.add_player(
+                db.session, actor=organizer, event=event, name=f"Player {code}", player_code=code
+            )
+        round_services.start_round(db.session, actor=organizer, event=event)
         db.session.commit()
         return Staffing(event.id, emails, codes)
 

@@ -52,7 +52,8 @@ def floor_objects(app, event_id, floor_id, head_id):
     from judgeapp.appeals import services as appeals
     from judgeapp.clock import services as timekeeping
     from judgeapp.deckchecks import services as deckchecks
-    from judgeapp.events.services import add_player, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
     from judgeapp.extensions import CATALOG_KEY
     from judgeapp.incidents import services
     from judgeapp.investigations import services as investigations
@@ -134,7 +135,7 @@ def floor_objects(app, event_id, floor_id, head_id):
     call, _ = calls.raise_call(db.session, event=event, table=2, reason="dispute", note="")
     key = calls.call_key_of(db.session, event, event.organizer)
     rendered = finished_renders(event)
-    from judgeapp.events.services import add_staff
+    from judgeapp.events.staff_services import add_staff
     from judgeapp.models import Role as StaffRole
     from judgeapp.models import User
 

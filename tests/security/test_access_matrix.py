@@ -140,10 +140,12 @@ def build_world(app):
     from judgeapp.auth.services import create_user
     from judgeapp.clock import services as clock
     from judgeapp.deckchecks import services as deckchecks
+    from judgeapp.events import player_services, round_services, staff_services
     from judgeapp.events import services as events
+    from judgeapp.incidents import edit_services
     from judgeapp.incidents import services as incidents
     from judgeapp.investigations import services as investigations
-    from judgeapp.models import Division, StaffAssignment, User
+    from judgeapp.models import Division, StaffAssignment, User, utcnow
     from judgeapp.models import Role as StaffRole
 
     with app.app_context():
@@ -165,7 +167,7 @@ def build_world(app):
         get = lambda role: db.session.get(User, users[role][0])  # noqa: E731
         data = dict(
             name="Matrix Open",
-            date=events.utcnow().date(),
+            date=utcnow().date(),
             venue="Hall",
             policy_id="bushiroad-afr",
             level=2,
@@ -181,7 +183,7 @@ def build_world(app):
             data=events.EventData(**{**data, "name": "Other event"}),
         )
         db.session.flush()
-        events.assign_staff(
+        staff_services.assign_staff(
             db.session,
             actor=get("other_organizer"),
             event=other,
@@ -190,26 +192,28 @@ def build_world(app):
             role=StaffRole.HEAD_JUDGE,
         )
         for role in ("floor_judge", "scorekeeper", "head_judge", "assistant_head_judge"):
-            events.assign_staff(
+            staff_services.assign_staff(
                 db.session, actor=get("organizer"), event=event, email=users[role][1], name="", role=StaffRole(role)
             )
         floor, head = get("floor_judge"), get("head_judge")
         colleague = create_user(db.session, email="colleague@matrix.test", name="colleague", password=PASSWORD)
         db.session.flush()
-        events.assign_staff(
+        staff_services.assign_staff(
             db.session, actor=get("organizer"), event=event, email=colleague.email, name="", role=StaffRole.FLOOR_JUDGE
         )
         F, H = frozenset({Role.FLOOR_JUDGE}), frozenset({Role.HEAD_JUDGE})
         policy = catalog.policy(event.policy_id)
-        first = events.start_round(db.session, actor=head, event=event, now=events.utcnow() - timedelta(hours=2))
-        player = events.add_player(db.session, actor=floor, event=event, name="Matrix Player", player_code="M-1")
-        events.add_player(db.session, actor=floor, event=event, name="Matrix Opponent", player_code="M-2")
+        first = round_services.start_round(db.session, actor=head, event=event, now=utcnow() - timedelta(hours=2))
+        player = player_services.add_player(
+            db.session, actor=floor, event=event, name="Matrix Player", player_code="M-1"
+        )
+        player_services.add_player(db.session, actor=floor, event=event, name="Matrix Opponent", player_code="M-2")
         db.session.flush()
-        second = events.start_round(db.session, actor=head, event=event)  # round 1 ends: round 2 runs
+        second = round_services.start_round(db.session, actor=head, event=event)  # round 1 ends: round 2 runs
 
         def log(key, rank="warning", code="3.5.2", actor=floor, roles=F):
             """An incident of a player of its own (no upgrade from the others)."""
-            someone = events.add_player(
+            someone = player_services.add_player(
                 db.session, actor=floor, event=event, name=f"Player {key}", player_code=f"M-{key}"
             )
             db.session.flush()
@@ -264,7 +268,7 @@ def build_world(app):
         overturned = decided(overturned_incident, "overturned", "overturned")
         recommended = log("recommended", rank="disqualification", code="4.1")
         void = log("void")
-        incidents.void_incident(
+        edit_services.void_incident(
             db.session, policy, actor=floor, roles=F, event=event, incident=void, reason="wrong table"
         )
         given_dq = log("given-dq", rank="disqualification", code="4.1", actor=head, roles=H)

@@ -67,12 +67,14 @@ def floor(app, make_user, make_event, give_role):
             assert login(client, people[name][1]).status_code == 302
             return client
 
-    from judgeapp.events import services as events
+    from judgeapp.events import player_services, round_services
 
     def setup(event, user, policy):
-        events.start_round(db.session, actor=user("head"), event=event)
+        round_services.start_round(db.session, actor=user("head"), event=event)
         for n in range(1, 5):
-            events.add_player(db.session, actor=user("head"), event=event, name=f"Player {n}", player_code=f"P-{n}")
+            player_services.add_player(
+                db.session, actor=user("head"), event=event, name=f"Player {n}", player_code=f"P-{n}"
+            )
 
     World.run(setup)
     return World
@@ -108,10 +110,10 @@ def log(world, judge="floor", *, rank="warning", code="3.5.2", player=1, roles=F
 def appeal_of(world, number, *, delegate_to=None, second=False):
     """An appeal of incident `number` by its player, delegated by the head judge to `delegate_to`; its number."""
     from judgeapp.appeals import services as appeals
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import list_services
 
     def do(event, user, policy):
-        incident = incidents.incident_by_number(db.session, event, number)
+        incident = list_services.incident_by_number(db.session, event, number)
         appeal, _ = appeals.file_appeal(
             db.session,
             actor=incident.judge,
@@ -146,20 +148,20 @@ def post(client, url, page, data=None, **kwargs):
 
 
 def test_floor_judge_may_not_void_their_ruling_once_the_head_judge_corrected_it_to_a_disqualification(floor):
-    from judgeapp.incidents import services as incidents
+    from judgeapp.incidents import edit_services, list_services
 
     number = log(floor)
 
     def head_judge_corrects(event, user, policy):
-        incident = incidents.incident_by_number(db.session, event, number)
-        incidents.correct_incident(
+        incident = list_services.incident_by_number(db.session, event, number)
+        edit_services.correct_incident(
             db.session,
             policy,
             actor=user("head"),
             roles=H,
             event=event,
             incident=incident,
-            data=incidents.IncidentEdit(
+            data=edit_services.IncidentEdit(
                 round_number=1,
                 table_number=1,
                 infraction_code="3.5.2",
@@ -259,7 +261,7 @@ def test_a_proxy_whose_appeal_was_taken_back_is_refused_with_the_form_they_alrea
 
 
 def test_a_floor_judge_removed_mid_session_can_neither_void_nor_send_from_the_outbox(floor):
-    from judgeapp.events import services as events
+    from judgeapp.events import staff_services
     from judgeapp.models import StaffAssignment
 
     number = log(floor)
@@ -274,7 +276,7 @@ def test_a_floor_judge_removed_mid_session_can_neither_void_nor_send_from_the_ou
                 StaffAssignment.event_id == event.id, StaffAssignment.user_id == user("floor").id
             )
         )
-        events.end_staff(
+        staff_services.end_staff(
             db.session, actor=user("organizer"), event=event, assignment_id=assignment.id, reason="went home"
         )
 
@@ -308,12 +310,12 @@ def test_a_floor_judge_removed_mid_session_can_neither_void_nor_send_from_the_ou
 
 
 def test_only_the_organizer_is_offered_to_close_and_reopen_the_event_the_head_judge_reads_the_page(floor):
-    from judgeapp.events import services as events
+    from judgeapp.events import round_services
     from judgeapp.postevent import services as postevent
 
     floor.run(
-        lambda event, user, policy: events.end_round(
-            db.session, actor=user("head"), event=event, rnd=events.current_round(db.session, event)
+        lambda event, user, policy: round_services.end_round(
+            db.session, actor=user("head"), event=event, rnd=round_services.current_round(db.session, event)
         )
     )
     page, close, reopen = (

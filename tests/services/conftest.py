@@ -21,9 +21,10 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judgeapp.clock.services import give_time_for_incident
-from judgeapp.events.services import import_pairings
+from judgeapp.events.pairing_services import import_pairings
 from judgeapp.extensions import db
-from judgeapp.incidents.services import IncidentInput, LogResult, incident_by_number, log_incident
+from judgeapp.incidents.list_services import incident_by_number
+from judgeapp.incidents.services import IncidentInput, LogResult, log_incident
 from judgeapp.infractions import Catalog, Policy
 from judgeapp.models import AuditEntry, Event, Incident, Player, User
 from judgeapp.permissions import Role, roles_at

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from judgeapp.appeals import services
 from judgeapp.errors import FieldError
-from judgeapp.incidents.services import void_incident
+from judgeapp.incidents.edit_services import void_incident
 from judgeapp.models import Appeal, AppealStatus, IncidentStatus, Investigation
 from tests.services.conftest import World
 from tests.services.test_incident_services import next_suggestion

@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.calls import services as calls
-from judgeapp.events.services import end_round, end_staff, start_round
+from judgeapp.events.round_services import end_round, start_round
+from judgeapp.events.staff_services import end_staff
 from judgeapp.extensions import db
 from judgeapp.lifecycles import CallOutcome, CallState
 from judgeapp.models import Event, JudgeCall, StaffAssignment, User
@@ -32,7 +33,7 @@ def test_a_table_holds_one_live_call_and_numbers_run_per_event_with_the_round_th
 
 def test_a_call_between_rounds_has_no_round_and_an_unknown_reason_is_refused_at_its_field(world):
     from judgeapp.errors import FieldError
-    from judgeapp.events.services import current_round
+    from judgeapp.events.round_services import current_round
 
     end_round(
         world.session, actor=world.user("head_judge"), event=world.event, rnd=current_round(world.session, world.event)

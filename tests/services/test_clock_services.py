@@ -271,7 +271,9 @@ def test_ending_a_deck_check_needs_its_result(world):
 
 
 def test_pick_tables_skips_tables_checked_this_round_and_players_checked_earlier(world):
-    from judgeapp.events.services import add_player, import_pairings, start_round
+    from judgeapp.events.pairing_services import import_pairings
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
 
     judge = world.user("head_judge")
     for n in range(5, 13):

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
-from judgeapp.events import imports
+from judgeapp.events import imports, pairing_services, round_services, staff_services
 from judgeapp.events import services as events
 from judgeapp.models import Division, Event, Pairing, Player
 
@@ -96,7 +96,7 @@ def test_no_divisions_round_seats_two_matches_at_one_table_and_table_two_of_roun
     assert crowded == []
     juniors, masters = divisions(world, event)
     at_two = {
-        d.name: sorted(p.player_code for p in events.seating_of(world.session, event.id, 5, d.id).get(2, []))
+        d.name: sorted(p.player_code for p in pairing_services.seating_of(world.session, event.id, 5, d.id).get(2, []))
         for d in (juniors, masters)
     }
     assert at_two == {"Juniors+Seniors": ["9341001", "9341002"], "Masters": ["9342004", "9342005"]}
@@ -157,7 +157,7 @@ def test_a_changed_round_of_one_division_waits_for_confirmation_of_that_division
     assert key == f"{masters.id}:5"
     done = apply(world, event, changed.encode(), replace_rounds=[key]).report()
     assert done["event"]["rounds_replaced"] == [5] and done["event"]["rounds_to_confirm"] == []
-    at = events.seating_of(world.session, event.id, 5, masters.id)
+    at = pairing_services.seating_of(world.session, event.id, 5, masters.id)
     assert sorted(p.player_code for p in at[2]) == ["9342004", "9342007"]
 
 
@@ -175,12 +175,12 @@ def _running_cup(world: World, cup: bytes) -> tuple[Event, Division, Division]:
     apply(world, event, cup)
     organizer = world.user("organizer")
     for who in ("floor_judge",):
-        events.assign_staff(world.session, actor=organizer, event=event, email=world.user(who).email, name="",
+        staff_services.assign_staff(world.session, actor=organizer, event=event, email=world.user(who).email, name="",
                             role="floor_judge")  # fmt: skip
     juniors, masters = divisions(world, event)
     for division in (juniors, masters):
         for _ in range(5):
-            events.start_round(world.session, actor=organizer, event=event, division_id=division.id)
+            round_services.start_round(world.session, actor=organizer, event=event, division_id=division.id)
     world.session.commit()
     return event, juniors, masters
 
@@ -219,7 +219,7 @@ def test_a_round_number_running_in_two_divisions_asks_which_division(world, cup)
 
 
 def test_the_scorekeepers_seating_refuses_a_second_match_at_a_table_already_used_this_round(world):
-    report = events.import_pairings(
+    report = pairing_services.import_pairings(
         world.session, actor=world.user("organizer"), event=world.event, round_number=1,
         text="1,P-001,P-002\n1,P-003,P-004\n",
     )  # fmt: skip

@@ -1,5 +1,6 @@
-"""Events through judgeapp/events/services.py: creating and changing an event under a policy, staff and their roles,
-players one by one and from a file, rounds and pairings, asserted on the stored rows and audit entries."""
+"""Events through judgeapp/events/ (services.py, staff_services.py, player_services.py, round_services.py,
+pairing_services.py): creating and changing an event under a policy, staff and their roles, players one by one and
+from a file, rounds and pairings, asserted on the stored rows and audit entries."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.errors import FieldError
-from judgeapp.events import services
+from judgeapp.events import pairing_services, player_services, round_services, services, staff_services
 from judgeapp.infractions import Catalog
 from judgeapp.models import AuditEntry, Event, Player, Round, StaffAssignment
 from judgeapp.models import Role as StaffRole  # the one Role (judgeapp/roles.py), as the tests of staff read it
@@ -49,10 +50,10 @@ def settings_of(event: Event, **changes) -> services.EventData:
     return services.EventData(**{**fields, **changes})
 
 
-def staff(world: World, email: str, role: StaffRole, name: str = "", accept: bool = True) -> services.StaffResult:
+def staff(world: World, email: str, role: StaffRole, name: str = "", accept: bool = True) -> staff_services.StaffResult:
     """The organizer invites `email` to `role` (replacing a head judge when asked) and, unless told otherwise, the
     invited person accepts: only then is the role theirs (issue 32)."""
-    result = services.add_staff(
+    result = staff_services.add_staff(
         world.session,
         actor=world.user("organizer"),
         event=world.event,
@@ -64,13 +65,13 @@ def staff(world: World, email: str, role: StaffRole, name: str = "", accept: boo
     world.session.commit()
     if accept:
         invitation = result.invitation
-        services.answer_invitation(world.session, user=invitation.user, invitation_id=invitation.id, accept=True)
+        staff_services.answer_invitation(world.session, user=invitation.user, invitation_id=invitation.id, accept=True)
         world.session.commit()
     return result
 
 
 def current(world: World, role: StaffRole) -> list[StaffAssignment]:
-    return [a for a in services.current_staff(world.session, world.event) if a.role is role]
+    return [a for a in staff_services.current_staff(world.session, world.event) if a.role is role]
 
 
 # ---- the event and its policy ----------------------------------------------------------------------------------------
@@ -144,7 +145,7 @@ def test_the_level_may_change_until_the_first_incident_and_then_stays_with_its_i
 
 
 def test_fewer_rounds_than_have_started_is_refused(world, catalog):
-    services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
+    round_services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
     world.session.commit()
     with pytest.raises(FieldError) as caught:
         services.update_event(
@@ -190,19 +191,19 @@ def test_a_new_address_gets_an_account_without_a_password_and_an_invite(world):
     assert result.invite_token and (user.name, has_password(user)) == ("new.judge", False)
     assert authenticate(world.session, user.email, "") is None
     assert roles_at(world.session, user, world.event) == set()  # invited: no role until they accept
-    services.answer_invitation(world.session, user=user, invitation_id=result.invitation.id, accept=True)
+    staff_services.answer_invitation(world.session, user=user, invitation_id=result.invitation.id, accept=True)
     assert roles_at(world.session, user, world.event) == {Role.FLOOR_JUDGE}
 
 
 def test_removing_staff_needs_a_reason_and_keeps_the_assignment_ended(world):
     [assignment] = current(world, StaffRole.FLOOR_JUDGE)[:1]
     with pytest.raises(FieldError) as caught:
-        services.end_staff(
+        staff_services.end_staff(
             world.session, actor=world.user("organizer"), event=world.event, assignment_id=assignment.id, reason=" "
         )
     world.session.rollback()
     assert caught.value.message == "Say why this person leaves the role."
-    services.end_staff(
+    staff_services.end_staff(
         world.session,
         actor=world.user("organizer"),
         event=world.event,
@@ -220,12 +221,12 @@ def test_removing_staff_needs_a_reason_and_keeps_the_assignment_ended(world):
 
 
 def test_players_are_added_one_by_one_with_unique_ids_at_the_event(world):
-    services.add_player(
+    player_services.add_player(
         world.session, actor=world.user("organizer"), event=world.event, name="  Haruto   Sato ", player_code="P-101"
     )
     world.session.commit()
     with pytest.raises(FieldError) as caught:
-        services.add_player(
+        player_services.add_player(
             world.session, actor=world.user("organizer"), event=world.event, name="Someone Else", player_code="P-101"
         )
     world.session.rollback()
@@ -246,10 +247,10 @@ def test_players_are_added_one_by_one_with_unique_ids_at_the_event(world):
 
 def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
     for _ in range(4):
-        services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
+        round_services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
         world.session.commit()
     with pytest.raises(FieldError) as caught:
-        services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
+        round_services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
     world.session.rollback()
     assert caught.value.message == "All 5 rounds have been started."
     rounds = list(world.session.scalars(select(Round).order_by(Round.number)))
@@ -259,7 +260,7 @@ def test_rounds_start_up_to_the_events_count_each_ending_the_one_before(world):
 
 
 def test_pairings_seat_good_rows_and_report_bad_ones_with_their_line(world):
-    report = services.import_pairings(
+    report = pairing_services.import_pairings(
         world.session,
         actor=world.user("scorekeeper"),
         event=world.event,
@@ -273,22 +274,24 @@ def test_pairings_seat_good_rows_and_report_bad_ones_with_their_line(world):
         (4, "the table must be a number from 1 to 9999"),
         (5, "already seated this round: P-001 (table 1, line 2 of this file)"),
     ]
-    seated = services.pairings_of(world.session, services.current_round(world.session, world.event))
+    seated = pairing_services.pairings_of(world.session, round_services.current_round(world.session, world.event))
     assert {t: [p.player_code for p in ps] for t, ps in seated.items()} == {1: ["P-001", "P-003"]}
     assert world.entries("pairings.import")[0].details["seated"] == 2
 
 
 def seated(world: World) -> list[tuple[int, str]]:
     """Round 1's seats as (table, player ID), in table order."""
-    rnd = services.current_round(world.session, world.event)
+    rnd = round_services.current_round(world.session, world.event)
     return sorted(
-        (table, p.player_code) for table, players in services.pairings_of(world.session, rnd).items() for p in players
+        (table, p.player_code)
+        for table, players in pairing_services.pairings_of(world.session, rnd).items()
+        for p in players
     )
 
 
 def seat(world: World, text: str, *, commit: bool = True) -> list[tuple[int, str]]:
     """Import round 1's pairings as the scorekeeper; the rejected rows as (line, reason)."""
-    report = services.import_pairings(
+    report = pairing_services.import_pairings(
         world.session, actor=world.user("scorekeeper"), event=world.event, round_number=1, text=text
     )
     if commit:

@@ -22,7 +22,7 @@ def day_scoped(policy: Policy) -> Policy:
 
 
 def test_the_player_page_counts_only_this_event_days_penalties_when_the_policy_counts_repeats_by_day(world: World):
-    from judgeapp.events.services import set_round_day, start_round
+    from judgeapp.events.round_services import set_round_day, start_round
 
     world.log(player="P-001", infraction="3.5.2", penalty="warning")  # round 1, Day 1
     head = world.user("head_judge")

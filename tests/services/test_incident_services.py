@@ -1,5 +1,6 @@
-"""Incidents through judgeapp/incidents/services.py: the engine's suggestion and upgrades, one-time keys, who the
-incident is about, bad input, corrections, voiding and notes, each asserted on the stored rows and audit entries."""
+"""Incidents through judgeapp/incidents/ (services.py and the lookup, ruling, edit and list services): the engine's
+suggestion and upgrades, one-time keys, who the incident is about, bad input, corrections, voiding and notes, each
+asserted on the stored rows and audit entries."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from sqlalchemy import select
 
 from judgeapp.errors import FieldError
 from judgeapp.history import priors_of_players
-from judgeapp.incidents import services
+from judgeapp.incidents import edit_services, list_services, services
 from judgeapp.infractions import Suggestion, suggest
 from judgeapp.models import (
     Event,
@@ -32,7 +33,7 @@ def next_suggestion(world: World, code: str, infraction: str) -> Suggestion:
     return suggest(world.policy, world.event.level, infraction, priors, today=utcnow().date())
 
 
-def edit(incident: Incident, **changes) -> services.IncidentEdit:
+def edit(incident: Incident, **changes) -> edit_services.IncidentEdit:
     """The correction form as the edit page fills it: the incident's facts, with `changes`."""
     facts = dict(
         round_number=incident.round.number,
@@ -42,12 +43,12 @@ def edit(incident: Incident, **changes) -> services.IncidentEdit:
         deviation_reason="",
         description=incident.description,
     )
-    return services.IncidentEdit(**{**facts, **changes})
+    return edit_services.IncidentEdit(**{**facts, **changes})
 
 
 def correct(world: World, who: str, number: int = 1, **changes) -> dict:
     incident = world.incident(number)
-    changed = services.correct_incident(
+    changed = edit_services.correct_incident(
         world.session,
         world.policy,
         actor=world.user(who),
@@ -61,7 +62,7 @@ def correct(world: World, who: str, number: int = 1, **changes) -> dict:
 
 
 def void(world: World, who: str, number: int = 1, reason: str = "Logged on the wrong player") -> None:
-    services.void_incident(
+    edit_services.void_incident(
         world.session,
         world.policy,
         actor=world.user(who),
@@ -189,8 +190,8 @@ def test_a_floor_judges_disqualification_is_stored_as_recommended_and_waits_in_t
         "disqualification",
         None,
     )
-    assert services.pending_count(world.session, world.event) == 1
-    assert [i.number for i in services.head_judge_feed(world.session, world.policy, world.event)] == [1]
+    assert list_services.pending_count(world.session, world.event) == 1
+    assert [i.number for i in list_services.head_judge_feed(world.session, world.policy, world.event)] == [1]
     assert world.session.scalars(select(Investigation)).one().incident_id == incident.id
     assert world.entries("incident.log")[0].details["status"] == "recommended"
 
@@ -199,7 +200,7 @@ def test_the_head_judges_own_disqualification_stands_at_once_as_their_decision_w
     world.log("head_judge", player="P-004", table=1, infraction="4.1", penalty="disqualification")
     [incident] = world.incidents()
     assert incident.status is IncidentStatus.STANDING and incident.head_judge_decided_at is not None
-    assert services.pending_count(world.session, world.event) == 0
+    assert list_services.pending_count(world.session, world.event) == 0
     [investigation] = world.session.scalars(select(Investigation)).all()
     assert investigation.incident_id == incident.id
     assert [e.action for e in world.entries()][-2:] == ["incident.log", "investigation.open"]
@@ -208,14 +209,14 @@ def test_the_head_judges_own_disqualification_stands_at_once_as_their_decision_w
 def test_loss_of_game_and_above_reach_the_head_judges_feed_and_warnings_do_not(world):
     world.log(player="P-001", infraction="3.5.2", penalty="warning")
     world.log(player="P-003", infraction="3.5.4", penalty="loss_of_game")
-    assert [i.number for i in services.head_judge_feed(world.session, world.policy, world.event)] == [2]
+    assert [i.number for i in list_services.head_judge_feed(world.session, world.policy, world.event)] == [2]
 
 
 def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_not(world):
     world.log(player="P-001", infraction="3.5.2", penalty="warning")
     world.log(player="P-003", infraction="3.2.1", penalty="caution")
     for number, ask in ((1, True), (2, False)):
-        services.add_note(
+        edit_services.add_note(
             world.session,
             actor=world.user("floor_judge"),
             roles=world.roles("floor_judge"),
@@ -226,9 +227,9 @@ def test_a_floor_judges_question_reaches_the_head_judges_feed_and_a_note_does_no
         )
     world.session.commit()
     assert [e.action for e in world.entries()][-2:] == ["incident.question", "incident.note"]
-    feed = services.head_judge_feed(world.session, world.policy, world.event)
+    feed = list_services.head_judge_feed(world.session, world.policy, world.event)
     assert [i.number for i in feed] == [1]
-    assert services.questions_of(world.session, world.event, feed) == {feed[0].id: [("Floor Judge", "About #1")]}
+    assert list_services.questions_of(world.session, world.event, feed) == {feed[0].id: [("Floor Judge", "About #1")]}
 
 
 # ---- who the incident is about ---------------------------------------------------------------------------------------
@@ -321,7 +322,7 @@ def test_a_round_not_yet_started_is_refused_at_the_round(world):
 
 
 def test_a_player_of_another_event_is_refused(world, make_event, app):
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     world.session.commit()  # nothing open: the other event is made in an app context of its own
     other_id = make_event(world.ids["organizer"][0], name="Other")

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.errors import FieldError
-from judgeapp.incidents.services import void_incident
+from judgeapp.incidents.edit_services import void_incident
 from judgeapp.investigations import services
 from judgeapp.models import Incident, IncidentStatus, Investigation, InvestigationStatus, Statement, StatementRequest
 from tests.services.conftest import World
@@ -368,7 +368,7 @@ def test_a_voided_disqualification_withdraws_its_investigation_keeps_its_stateme
 
 
 def test_a_disqualification_corrected_down_and_up_again_reopens_the_same_investigation(dq):
-    from judgeapp.incidents.services import IncidentEdit, correct_incident
+    from judgeapp.incidents.edit_services import IncidentEdit, correct_incident
 
     accept(dq)
     for rank, infraction, reason in (("warning", "3.5.2", "Not cheating"), ("disqualification", "4.1", "It was")):

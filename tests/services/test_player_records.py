@@ -10,7 +10,7 @@ from judgeapp import history
 from judgeapp.errors import FieldError
 from judgeapp.events import player_records
 from judgeapp.events.imports import apply, receive
-from judgeapp.events.services import add_player
+from judgeapp.events.player_services import add_player
 from judgeapp.lifecycles import IllegalTransition
 from judgeapp.models import IncidentSubject, Pairing, Player
 from tests.services.conftest import World

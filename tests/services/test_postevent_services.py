@@ -13,7 +13,8 @@ from judgeapp.appeals import services as appeals
 from judgeapp.clock import services as clock
 from judgeapp.deckchecks import services as deckchecks
 from judgeapp.errors import EventClosed, FieldError
-from judgeapp.events import services as events
+from judgeapp.events import round_services
+from judgeapp.incidents import edit_services
 from judgeapp.incidents import services as incidents
 from judgeapp.models import Appeal, DeckCheck, Incident, Round, TimeExtension, utcnow
 from judgeapp.postevent import services
@@ -126,21 +127,21 @@ def test_a_closed_event_refuses_every_change_in_its_services(finished, refused):
                 key=uuid4().hex, contest="late", appellant=f"player:{finished.player('P-001').id}"
             ),
         ),
-        "round": lambda: events.start_round(session, actor=finished.user("head_judge"), event=event),
+        "round": lambda: round_services.start_round(session, actor=finished.user("head_judge"), event=event),
     }
     for attempt in attempts.values():
         with pytest.raises(EventClosed):
             attempt()
         session.rollback()
     for name, attempt in {
-        "correct": lambda: incidents.correct_incident(
+        "correct": lambda: edit_services.correct_incident(
             session,
             finished.policy,
             actor=judge,
             roles=roles,
             event=event,
             incident=finished.incident(1),
-            data=incidents.IncidentEdit(
+            data=edit_services.IncidentEdit(
                 round_number=1,
                 table_number=2,
                 infraction_code="3.5.2",
@@ -149,7 +150,7 @@ def test_a_closed_event_refuses_every_change_in_its_services(finished, refused):
                 description="",
             ),
         ),
-        "void": lambda: incidents.void_incident(
+        "void": lambda: edit_services.void_incident(
             session,
             finished.policy,
             actor=judge,

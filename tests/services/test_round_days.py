@@ -10,7 +10,7 @@ from uuid import uuid4
 import pytest
 
 from judgeapp.errors import FieldError
-from judgeapp.events import services as events
+from judgeapp.events import round_services
 from judgeapp.history import player_history
 from judgeapp.incidents.services import IncidentInput, log_incident
 from judgeapp.infractions import Catalog, Policy
@@ -37,9 +37,9 @@ def magic(world: World) -> World:
 
 
 def start(world: World, *, day: int | None = None) -> Round:
-    rnd = events.start_round(world.session, actor=world.user("head_judge"), event=world.event)
+    rnd = round_services.start_round(world.session, actor=world.user("head_judge"), event=world.event)
     if day is not None:
-        events.set_round_day(world.session, actor=world.user("head_judge"), event=world.event, rnd=rnd, day=day)
+        round_services.set_round_day(world.session, actor=world.user("head_judge"), event=world.event, rnd=rnd, day=day)
     world.session.commit()
     return rnd
 
@@ -91,14 +91,14 @@ def test_day_two_continues_the_same_events_history(magic):
 
 def test_a_round_is_on_its_previous_rounds_day_or_the_next_and_the_change_is_audited(magic):
     rnd = start(magic)
-    assert rnd.day == 1 and events.days_open_to(magic.session, rnd) == [1, 2]
+    assert rnd.day == 1 and round_services.days_open_to(magic.session, rnd) == [1, 2]
     with pytest.raises(FieldError) as refused:
-        events.set_round_day(magic.session, actor=magic.user("head_judge"), event=magic.event, rnd=rnd, day=3)
+        round_services.set_round_day(magic.session, actor=magic.user("head_judge"), event=magic.event, rnd=rnd, day=3)
     magic.session.rollback()
     assert refused.value.field == "day"
     first = magic.session.get(Round, rnd.id - 1) if rnd.id > 1 else None
-    assert first is not None and events.days_open_to(magic.session, first) == [1]  # round 1 is Day 1
-    events.set_round_day(magic.session, actor=magic.user("head_judge"), event=magic.event, rnd=rnd, day=2)
+    assert first is not None and round_services.days_open_to(magic.session, first) == [1]  # round 1 is Day 1
+    round_services.set_round_day(magic.session, actor=magic.user("head_judge"), event=magic.event, rnd=rnd, day=2)
     magic.session.commit()
     assert start(magic).day == 2  # a new round continues the day of the round before it
     [entry] = magic.entries("round.day")

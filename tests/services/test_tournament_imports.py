@@ -118,7 +118,7 @@ def test_a_changed_round_waits_for_confirmation_naming_the_incidents_logged_in_i
 
 
 def test_players_are_matched_by_id_and_by_exact_name_when_the_file_has_no_ids(world):
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     add_player(world.session, actor=world.user("organizer"), event=world.event, name="Fumi Hand", player_code=None)
     world.session.commit()
@@ -133,7 +133,7 @@ def test_players_are_matched_by_id_and_by_exact_name_when_the_file_has_no_ids(wo
 
 
 def test_a_japanese_list_fills_in_the_reading_handle_and_bushiroad_id_of_a_player_registered_by_hand(world):
-    from judgeapp.events.services import add_player
+    from judgeapp.events.player_services import add_player
 
     add_player(world.session, actor=world.user("organizer"), event=world.event, name="加藤 優", player_code=None)
     world.session.commit()
@@ -171,7 +171,7 @@ def test_rounds_beyond_the_events_count_raise_it_with_an_audit_entry(world):
 
 
 def test_a_players_rounds_show_their_table_and_opponent_or_bye_from_the_imported_pairings(world):
-    from judgeapp.events.services import rounds_of_player
+    from judgeapp.events.pairing_services import rounds_of_player
 
     apply(world, ROUND_1 + ROUND_2)
     rounds = rounds_of_player(world.session, world.event, world.player("P-004"))

@@ -27,7 +27,9 @@ pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the re
 def pokemon(app, make_user, make_event):
     """A Pokémon League Challenge (below Regional Championships), round 1 running: a head judge, two assistant head
     judges, a floor judge, and the player Aiko Mori (P-001)."""
-    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role, User
 
     roles = {

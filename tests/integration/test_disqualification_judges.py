@@ -24,7 +24,9 @@ REGIONALS, LEAGUE = 2, 1
 
 
 def staffed(app, make_user, make_event, level, policy_id="pokemon"):
-    from judgeapp.events.services import add_player, assign_staff, start_round
+    from judgeapp.events.player_services import add_player
+    from judgeapp.events.round_services import start_round
+    from judgeapp.events.staff_services import assign_staff
     from judgeapp.models import Event, Role, User
 
     roles = {

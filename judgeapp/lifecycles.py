@@ -66,6 +66,8 @@ def _all(states: type[enum.Enum]) -> frozenset:
 class IncidentState(str, enum.Enum):
     LOGGED = "logged"  # standing, as the floor judge ruled; the judge who logged it may still correct it
     RECOMMENDED = "recommended"  # a penalty only the head judge may give, waiting for them
+    # a penalty the policy has "the head judge or an assistant head judge" confirm, waiting for either (PPG 4.1)
+    TO_CONFIRM = "to_confirm"
     UNDER_APPEAL = "under_appeal"  # an appeal waits for the head judge (or their proxy)
     # the head judge decided (their own ruling, a correction of its infraction or penalty, an appeal, a recommended
     # penalty accepted or declined, a DQ): their decision is final, not appealable. A correction that changes neither
@@ -74,6 +76,9 @@ class IncidentState(str, enum.Enum):
     PROXY_DECIDED = (
         "proxy_decided"  # the head judge's proxy decided an appeal: final for the floor, appealable once more
     )
+    # an assistant head judge confirmed (or declined) the recommendation: final for the floor, appealable to the head
+    # judge (PPG 2.1)
+    CONFIRMED = "confirmed"
     OVERTURNED = "overturned"
     VOID = "void"
 
@@ -82,40 +87,53 @@ class IncidentState(str, enum.Enum):
         return {
             "logged": _l("standing"),
             "recommended": _l("waiting for the head judge"),
+            "to_confirm": _l("waiting for the head judge or an assistant head judge"),
             "under_appeal": _l("under appeal"),
             "decided": _l("decided by the head judge"),
             "proxy_decided": _l("decided by the head judge's proxy"),
+            "confirmed": _l("confirmed by an assistant head judge"),
             "overturned": _l("overturned"),
             "void": _l("void"),
         }[self.value]
 
 
 def incident_state(
-    status: str, *, open_appeal: bool, head_judge_decided: bool, proxy_decided: bool = False
+    status: str,
+    *,
+    open_appeal: bool,
+    head_judge_decided: bool,
+    proxy_decided: bool = False,
+    assistant_may_confirm: bool = False,
+    assistant_confirmed: bool = False,
 ) -> IncidentState:
     """The lifecycle state of an incident from its stored status, whether an appeal of it is waiting, whether the
     head judge has decided on it (their own ruling, a correction, an appeal, a recommendation, a finalized
-    disqualification) and whether their proxy decided an appeal of it."""
+    disqualification), whether their proxy decided an appeal of it, and whether a recommendation waits for the head
+    judge alone or for an assistant head judge too."""
     if status == "void":
         return IncidentState.VOID
     if status == "overturned":
         return IncidentState.OVERTURNED
     if status == "recommended":
-        return IncidentState.RECOMMENDED
+        return IncidentState.TO_CONFIRM if assistant_may_confirm else IncidentState.RECOMMENDED
     if open_appeal:
         return IncidentState.UNDER_APPEAL
     if head_judge_decided:
         return IncidentState.DECIDED
-    return IncidentState.PROXY_DECIDED if proxy_decided else IncidentState.LOGGED
+    if proxy_decided:
+        return IncidentState.PROXY_DECIDED
+    return IncidentState.CONFIRMED if assistant_confirmed else IncidentState.LOGGED
 
 
 _LIVE = frozenset(
     {
         IncidentState.LOGGED,
         IncidentState.RECOMMENDED,
+        IncidentState.TO_CONFIRM,
         IncidentState.UNDER_APPEAL,
         IncidentState.DECIDED,
         IncidentState.PROXY_DECIDED,
+        IncidentState.CONFIRMED,
         IncidentState.OVERTURNED,
     }
 )
@@ -128,11 +146,18 @@ INCIDENT = Machine(
         "void": (_LIVE - {IncidentState.UNDER_APPEAL}, IncidentState.VOID),
         "note": (_all(IncidentState), None),
         "appeal": (
-            frozenset({IncidentState.LOGGED, IncidentState.UNDER_APPEAL, IncidentState.PROXY_DECIDED}),
+            frozenset(
+                {
+                    IncidentState.LOGGED,
+                    IncidentState.UNDER_APPEAL,
+                    IncidentState.PROXY_DECIDED,
+                    IncidentState.CONFIRMED,
+                }
+            ),
             IncidentState.UNDER_APPEAL,
         ),
-        "accept": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
-        "decline": (frozenset({IncidentState.RECOMMENDED}), IncidentState.DECIDED),
+        "accept": (frozenset({IncidentState.RECOMMENDED, IncidentState.TO_CONFIRM}), IncidentState.DECIDED),
+        "decline": (frozenset({IncidentState.RECOMMENDED, IncidentState.TO_CONFIRM}), IncidentState.DECIDED),
     },
     refusals={
         "correct": (
@@ -158,6 +183,13 @@ INCIDENT = Machine(
                 _l(
                     "The head judge's decision on it will be final: there is no appeal of it. Add a note now with "
                     "what the player contests, for the head judge to read before they decide."
+                ),
+            ),
+            IncidentState.TO_CONFIRM: (
+                _l("The ruling is not complete: the penalty waits for the head judge or an assistant head judge."),
+                _l(
+                    "Add a note now with what the player contests. Once an assistant head judge has confirmed it, "
+                    "the player may appeal to the head judge; the head judge's own decision is final."
                 ),
             ),
             IncidentState.DECIDED: (_l("The head judge has decided on this ruling: their decision is final."), ""),

@@ -442,6 +442,12 @@ class Incident(Base):
     infraction_code: Mapped[str] = mapped_column(String(32))
     subsection: Mapped[str] = mapped_column(String(32))
     rank_id: Mapped[str | None] = mapped_column(String(64))  # None: not penalised
+    # the assistant head judge who confirmed (or declined) the recommended penalty: final for the floor judge, still
+    # appealable to the head judge (Play! Pokémon Penalty Guidelines 2.1, 4.1)
+    confirmed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    # the escalation the policy offered as the judge's call when it was logged (Pokémon 4.2.2), taken or not: the
+    # reports and CSVs say which
+    offered_rank_id: Mapped[str | None] = mapped_column(String(64))
     suggested_rank_id: Mapped[str | None] = mapped_column(String(64))
     suggestion_explanation: Mapped[str | None] = mapped_column(Text)  # the engine's sentence when it suggested
     upgraded: Mapped[bool] = mapped_column(default=False)
@@ -463,7 +469,7 @@ class Incident(Base):
     # when the head judge last ruled on it (their own ruling, a correction, a decision): final for floor judges since
     head_judge_decided_at: Mapped[datetime | None]
 
-    judge: Mapped[User] = relationship()
+    judge: Mapped[User] = relationship(foreign_keys="Incident.judge_id")
     round: Mapped[Round] = relationship()
     subjects: Mapped[list[IncidentSubject]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
 
@@ -614,6 +620,22 @@ class InvestigationStatus(str, enum.Enum):
     @property
     def label(self) -> str:
         return InvestigationState(self.value).label
+
+
+class DisqualificationJudge(Base):
+    """A judge who agreed to a disqualification the policy has decided by a number of judges (Play! Pokémon 4.1: at
+    Regional Championships and above three judges, the head judge among them): one row per other judge, recorded
+    when the head judge issues it. Never deleted."""
+
+    __tablename__ = "disqualification_judges"
+    __table_args__ = (UniqueConstraint("incident_id", "user_id", name="uq_disqualification_judges_incident_user"),)
+
+    id: Mapped[intpk]
+    incident_id: Mapped[int] = mapped_column(ForeignKey("incidents.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[created_at]
+
+    user: Mapped[User] = relationship()
 
 
 class Investigation(Base):

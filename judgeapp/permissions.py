@@ -48,6 +48,10 @@ View = Callable[..., Any]  # a Flask view function
 
 
 O, H, F, S = Role.ORGANIZER, Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER  # noqa: E741  (the table's shorthand)
+# The assistant head judge: a floor judge who also confirms the penalties the policy has "the head judge or an assistant
+# head judge" confirm (Play! Pokémon Penalty Guidelines 3.2, 4.1, 4.1.1.1). Appeals go to the head judge (PPG 2.1) and a
+# disqualification's report is the head judge's (PPG 6.2): every other head-judge-only power stays the head judge's.
+A = Role.ASSISTANT_HEAD_JUDGE
 
 
 class Action(str, enum.Enum):
@@ -151,12 +155,27 @@ FINAL = (
 )
 _FLOOR_MAY_CHANGE = frozenset({IncidentState.LOGGED})
 
+
+def _floor(**kwargs: Any) -> tuple[Grant, Grant]:
+    """A floor judge's grant, which an assistant head judge holds alike."""
+    return Grant(A, **kwargs), Grant(F, **kwargs)
+
+
+def _assistant_confirms() -> Grant:
+    return Grant(
+        A,
+        states=frozenset({IncidentState.TO_CONFIRM}),
+        why_not=_l("This incident is {state}: only the head judge decides it."),
+        instead=_l("The head judge takes it from their feed."),
+    )
+
+
 TABLE: dict[Action, Rule] = {
     Action.CREATE_EVENT: Rule(grants(O), _l("Only organizer accounts create events; ask the operator of this server.")),
     Action.SEARCH_PLAYER_HISTORY: Rule(
         grants(O), _l("Only organizer accounts search players across their events."), changes=False
     ),
-    Action.VIEW_EVENT: Rule(grants(O, H, F, S), _l("You are not on this event's staff."), changes=False),
+    Action.VIEW_EVENT: Rule(grants(O, H, A, F, S), _l("You are not on this event's staff."), changes=False),
     Action.EDIT_SETTINGS: Rule(
         grants(O), _l("Only the event's organizer changes its settings."), EVENT, "change", new_record_form=True
     ),  # the settings page is only its form
@@ -195,33 +214,37 @@ TABLE: dict[Action, Rule] = {
     Action.VIEW_REPORT: Rule(
         grants(O, H), _l("Only the organizer and the head judge read the event's reports."), changes=False
     ),
-    Action.LOG_INCIDENT: Rule(grants(H, F), _l("Only judges log incidents."), new_record_form=True),
+    Action.LOG_INCIDENT: Rule(grants(H, A, F), _l("Only judges log incidents."), new_record_form=True),
     Action.CORRECT_INCIDENT: Rule(
-        (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
+        (Grant(H), *_floor(states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
         _l("Only the judge who logged an incident, or the head judge, may correct it."),
         INCIDENT,
         "correct",
         new_record_form=True,
     ),
     Action.VOID_INCIDENT: Rule(
-        (Grant(H), Grant(F, states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
+        (Grant(H), *_floor(states=_FLOOR_MAY_CHANGE, own=True, why_not=FINAL[0], instead=FINAL[1])),
         _l("Only the judge who logged an incident, or the head judge, may void it."),
         INCIDENT,
         "void",
     ),
-    Action.NOTE_INCIDENT: Rule(grants(H, F), _l("Only judges add notes to incidents."), INCIDENT, "note"),
-    Action.VIEW_FEED: Rule(grants(H), _l("Only the head judge has the feed."), changes=False),
-    Action.GIVE_TIME: Rule(grants(H, F), _l("Only judges give time extensions."), new_record_form=True),
+    Action.NOTE_INCIDENT: Rule(grants(H, A, F), _l("Only judges add notes to incidents."), INCIDENT, "note"),
+    Action.VIEW_FEED: Rule(
+        grants(H, A), _l("Only the head judge and the assistant head judges have the feed."), changes=False
+    ),
+    Action.GIVE_TIME: Rule(grants(H, A, F), _l("Only judges give time extensions."), new_record_form=True),
     Action.WITHDRAW_TIME: Rule(
-        (Grant(H), Grant(F, own=True)), _l("Only the judge who gave the time, or the head judge, may withdraw it.")
+        (Grant(H), *_floor(own=True)), _l("Only the judge who gave the time, or the head judge, may withdraw it.")
     ),
-    Action.START_DECK_CHECK: Rule(grants(H, F), _l("Only judges start deck checks."), new_record_form=True),
-    Action.END_DECK_CHECK: Rule(grants(H, F), _l("Only judges end deck checks."), DECK_CHECK, "end"),
-    Action.PICK_TABLES: Rule(grants(H, F), _l("Only judges pick tables for deck checks."), changes=False),
+    Action.START_DECK_CHECK: Rule(grants(H, A, F), _l("Only judges start deck checks."), new_record_form=True),
+    Action.END_DECK_CHECK: Rule(grants(H, A, F), _l("Only judges end deck checks."), DECK_CHECK, "end"),
+    Action.PICK_TABLES: Rule(grants(H, A, F), _l("Only judges pick tables for deck checks."), changes=False),
     Action.FILE_APPEAL: Rule(
-        grants(H, F), _l("Only judges file a player's appeal."), INCIDENT, "appeal", new_record_form=True
+        grants(H, A, F), _l("Only judges file a player's appeal."), INCIDENT, "appeal", new_record_form=True
     ),
-    Action.VIEW_APPEALS: Rule(grants(O, H, F), _l("Only the organizer and the judges see the appeals."), changes=False),
+    Action.VIEW_APPEALS: Rule(
+        grants(O, H, A, F), _l("Only the organizer and the judges see the appeals."), changes=False
+    ),
     Action.DECIDE_APPEAL: Rule(
         (
             Grant(H),
@@ -238,17 +261,23 @@ TABLE: dict[Action, Rule] = {
     ),
     Action.DELEGATE_APPEAL: Rule(grants(H), ONLY_HEAD_JUDGE, APPEAL, "delegate"),
     Action.ACKNOWLEDGE_DECISION: Rule(
-        grants(H, F, own=True),
+        grants(H, A, F, own=True),
         _l("Only the judge whose ruling was appealed acknowledges the decision."),
         APPEAL,
         "acknowledge",
         changes=False,
     ),
     Action.ACCEPT_RECOMMENDATION: Rule(
-        grants(H), _l("Only the head judge issues a disqualification."), INCIDENT, "accept"
+        (Grant(H), _assistant_confirms()),
+        _l("Only the head judge, or an assistant head judge where the policy says so, decides a recommended penalty."),
+        INCIDENT,
+        "accept",
     ),
     Action.DECLINE_RECOMMENDATION: Rule(
-        grants(H), _l("Only the head judge decides a recommended disqualification."), INCIDENT, "decline"
+        (Grant(H), _assistant_confirms()),
+        _l("Only the head judge, or an assistant head judge where the policy says so, decides a recommended penalty."),
+        INCIDENT,
+        "decline",
     ),
     Action.VIEW_INVESTIGATIONS: Rule(
         grants(O, H), _l("Only the head judge and the organizer read investigations."), changes=False
@@ -263,25 +292,28 @@ TABLE: dict[Action, Rule] = {
     ),
     Action.RAISE_CALL: Rule(grants(Role.TABLE_LINK), _l("This page needs the table's call link.")),
     Action.VIEW_CALLS: Rule(
-        grants(O, H, F), _l("Only the organizer and the judges see the judge calls."), changes=False
+        grants(O, H, A, F), _l("Only the organizer and the judges see the judge calls."), changes=False
     ),
     Action.TAKE_CALL: Rule(
-        (Grant(H), Grant(F, states=frozenset({CallState.OPEN}), why_not=HANDED[0], instead=HANDED[1])),
+        (Grant(H), *_floor(states=frozenset({CallState.OPEN}), why_not=HANDED[0], instead=HANDED[1])),
         _l("Only judges take calls."),
         CALL,
         "take",
     ),
     Action.ESCALATE_CALL: Rule(
-        grants(F, own=True), _l("Only the floor judge who took the call hands it to the head judge."), CALL, "escalate"
+        grants(A, F, own=True),
+        _l("Only the floor judge who took the call hands it to the head judge."),
+        CALL,
+        "escalate",
     ),
     Action.CLOSE_CALL: Rule(
-        (Grant(H), Grant(F, states=frozenset({CallState.TAKEN}), own=True, why_not=HANDED[0], instead=HANDED[1])),
+        (Grant(H), *_floor(states=frozenset({CallState.TAKEN}), own=True, why_not=HANDED[0], instead=HANDED[1])),
         _l("Only the judge who took the call, or the head judge, closes it."),
         CALL,
         "close",
     ),
     Action.LOG_FROM_CALL: Rule(
-        (Grant(H), Grant(F, own=True)),
+        (Grant(H), *_floor(own=True)),
         _l("Only the judge who took the call, or the head judge, logs an incident from it."),
         CALL,
         "log_incident",
@@ -292,7 +324,7 @@ TABLE: dict[Action, Rule] = {
         changes=False,
     ),
     Action.VIEW_JOB: Rule(
-        (Grant(O), Grant(S), Grant(H, own=True), Grant(F, own=True)),
+        (Grant(O), Grant(S), Grant(H, own=True), *_floor(own=True)),
         _l("Only whoever started this job, the organizer and the scorekeepers follow it."),
         changes=False,
     ),
@@ -476,7 +508,14 @@ def incident_state_of(session: Session, incident: Incident) -> IncidentState:
     from .models import Appeal, AppealStatus, Investigation, InvestigationStatus
 
     status = incident.status.value
-    if status in ("void", "overturned", "recommended"):
+    if status == "recommended":
+        return incident_state(
+            status,
+            open_appeal=False,
+            head_judge_decided=False,
+            assistant_may_confirm=assistant_may_confirm(session, incident),
+        )
+    if status in ("void", "overturned"):
         return incident_state(status, open_appeal=False, head_judge_decided=False)
     decided = Appeal.incident_id == incident.id, Appeal.status != AppealStatus.OPEN
     open_appeal, by_head_judge, by_proxy = session.execute(
@@ -495,7 +534,27 @@ def incident_state_of(session: Session, incident: Incident) -> IncidentState:
         open_appeal=bool(open_appeal),
         head_judge_decided=incident.head_judge_decided_at is not None or bool(by_head_judge),
         proxy_decided=bool(by_proxy),
+        assistant_confirmed=incident.confirmed_by_id is not None,
     )
+
+
+def assistant_may_confirm(session: Session, incident: Incident) -> bool:
+    """Whether an assistant head judge may confirm this recommended penalty: the event's policy has it confirmed by
+    "the head judge or an assistant head judge" at the event's level, and it is not the head judge's alone (a
+    disqualification). The policy cannot change once incidents exist, so what held when it was logged holds now."""
+    from .extensions import event_policy
+    from .infractions.catalog import Policy, UnknownChoice
+    from .models import Event
+
+    event = session.get(Event, incident.event_id)
+    if event is None:
+        return False
+    policy: Policy = event_policy(event)  # type: ignore[no-untyped-call]  # extensions.py is not typed
+    try:
+        infraction = policy.infraction(incident.infraction_code)
+    except UnknownChoice:
+        return False
+    return policy.assistant_may_confirm(infraction, incident.rank_id, event.level)
 
 
 def appeal_state_of(session: Session, appeal: Appeal) -> AppealState:

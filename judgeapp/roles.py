@@ -13,6 +13,10 @@ class Role(str, enum.Enum):
 
     ORGANIZER = "organizer"  # the event's own organizer (at account level: an organizer account)
     HEAD_JUDGE = "head_judge"
+    # confirms the penalties the policy has "the head judge or an assistant head judge" confirm (Play! Pokémon Penalty
+    # Guidelines 3.2, 4.1, 4.1.1.1); otherwise a floor judge: disqualifications, appeals and investigations stay the
+    # head judge's (PPG 2.1, 6.2). Several per event.
+    ASSISTANT_HEAD_JUDGE = "assistant_head_judge"
     FLOOR_JUDGE = "floor_judge"
     SCOREKEEPER = "scorekeeper"
     PROXY = "proxy"  # a floor judge the head judge handed one appeal to decide
@@ -26,6 +30,7 @@ class Role(str, enum.Enum):
         return {
             "organizer": _l("organizer"),
             "head_judge": _l("head judge"),
+            "assistant_head_judge": _l("assistant head judge"),
             "floor_judge": _l("floor judge"),
             "scorekeeper": _l("scorekeeper"),
             "proxy": _l("proxy"),
@@ -36,4 +41,10 @@ class Role(str, enum.Enum):
         }[self.value]
 
 
-STAFF_ROLES = (Role.HEAD_JUDGE, Role.FLOOR_JUDGE, Role.SCOREKEEPER)  # those an assignment or invitation stores
+STAFF_ROLES = (
+    Role.HEAD_JUDGE,
+    Role.ASSISTANT_HEAD_JUDGE,
+    Role.FLOOR_JUDGE,
+    Role.SCOREKEEPER,
+)  # those an assignment or invitation stores
+JUDGE_ROLES = (Role.HEAD_JUDGE, Role.ASSISTANT_HEAD_JUDGE, Role.FLOOR_JUDGE)  # who judges at the tables

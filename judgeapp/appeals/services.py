@@ -20,6 +20,7 @@ from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Role
 from ..permissions import Action
 from ..permissions import Role as Authority
 from ..records import MAX_CONTEST, MAX_REASON, begin_keyed_write, insert_once, lock_event
+from ..roles import JUDGE_ROLES
 from .eligibility import (
     CONTESTS,
     Appellant,
@@ -446,7 +447,7 @@ def decisions_to_see(session: Session, user: User) -> list[Appeal]:
                 Appeal.status != AppealStatus.OPEN,
                 Appeal.seen_by_judge_at.is_(None),
                 Appeal.decided_by_id != user.id,
-                Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE, Role.HEAD_JUDGE)),
+                Appeal.event_id.in_(_events_where(user, *JUDGE_ROLES)),
             )
             .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by))
             .order_by(Appeal.decided_at)

@@ -14,9 +14,10 @@ from ..extensions import db, event_policy
 from ..incidents import list_services
 from ..incidents import services as incidents
 from ..infractions import Outcome
-from ..models import Event, Player, Role, StaffAssignment
+from ..models import Event, Player, StaffAssignment
 from ..permissions import Action, event_route, found
 from ..permissions import Role as Authority
+from ..roles import JUDGE_ROLES
 from ..web import button, live_list, refuse, refuse_form, safe_next
 from . import services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm
@@ -226,7 +227,7 @@ def waiting():
             .where(
                 StaffAssignment.user_id == current_user.id,
                 StaffAssignment.ended_at.is_(None),
-                StaffAssignment.role.in_([Role.HEAD_JUDGE, Role.FLOOR_JUDGE]),
+                StaffAssignment.role.in_(JUDGE_ROLES),
             )
             .order_by(Event.date.desc())
             .distinct()

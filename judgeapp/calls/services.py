@@ -38,6 +38,7 @@ from ..models import (
 )
 from ..permissions import Action
 from ..records import lock_event
+from ..roles import JUDGE_ROLES
 
 MAX_NOTE = 120  # the player's one line
 CANCEL_SHOWN = timedelta(minutes=15)  # how long a table's page says its call was closed by the head judge
@@ -274,7 +275,7 @@ def _judging(session: Session, user: User) -> tuple[list[int], list[int]]:
         .where(
             StaffAssignment.user_id == user.id,
             StaffAssignment.ended_at.is_(None),
-            StaffAssignment.role.in_([Role.HEAD_JUDGE, Role.FLOOR_JUDGE]),
+            StaffAssignment.role.in_(JUDGE_ROLES),
             Event.closed_at.is_(None),
         )
     ).all()

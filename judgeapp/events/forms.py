@@ -20,11 +20,13 @@ from ..models import STAFF_ROLES, Role
 # The staff roles as pages name them (Role.label is the English), and as a sentence names them ("… is now head judge").
 ROLE_NAMES = {
     Role.HEAD_JUDGE: _l("Head judge"),
+    Role.ASSISTANT_HEAD_JUDGE: _l("Assistant head judge"),
     Role.FLOOR_JUDGE: _l("Floor judge"),
     Role.SCOREKEEPER: _l("Scorekeeper"),
 }
 ROLE_IN_SENTENCE = {
     Role.HEAD_JUDGE: _l("head judge"),
+    Role.ASSISTANT_HEAD_JUDGE: _l("assistant head judge"),
     Role.FLOOR_JUDGE: _l("floor judge"),
     Role.SCOREKEEPER: _l("scorekeeper"),
 }

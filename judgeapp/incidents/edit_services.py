@@ -64,12 +64,14 @@ def correct_incident(
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
     suggestion = resuggest(session, policy, event, incident, infraction)
-    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason)
+    rank_id, reason = check_rank(
+        policy, suggestion, data.rank_id, data.deviation_reason, head_judge=Role.HEAD_JUDGE in roles
+    )
     description = checked_description(data.description)
     incident.round, incident.round_id, incident.table_number = rnd, rnd.id, table
     incident.rank_id, incident.deviation_reason, incident.description = rank_id, reason, description
     if incident.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        incident.status = status_for(policy, infraction, rank_id, roles, event.level)
+        incident.status = status_for(policy, infraction, rank_id, roles, event.level, suggestion)
     changed = audit.changes(before, snapshot(incident))
     investigate_if_disqualification(
         session,

@@ -21,10 +21,11 @@ from ..events.pairing_services import rounds_of_player
 from ..events.player_services import by_division
 from ..extensions import db, event_policy
 from ..infractions import ExtensionReason, extension_owed
+from ..investigations import agreement
 from ..investigations import services as investigations
 from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, TimeExtension, User
-from ..permissions import Action, can, event_route, found
+from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
 from ..web import live_list
 from . import list_services
@@ -85,7 +86,7 @@ def show(event, roles, number):
     return incident_page(event, roles, number)
 
 
-def incident_page(event, roles, number, *, note_form=None, status=200):
+def incident_page(event, roles, number, *, note_form=None, accept_form=None, status=200):
     policy = event_policy(event)
     incident = found(list_services.incident_by_number(db.session, event, number))
     try:
@@ -101,10 +102,12 @@ def incident_page(event, roles, number, *, note_form=None, status=200):
         call_taken = max((incident.logged_offline_at or incident.created_at) - incident.call_started_at, timedelta(0))
         owed = extension_owed(policy, ExtensionReason.RULING, call_taken)
     given = sum(e.minutes for e in extensions if e.voided_at is None)
+    agree_rule = agreement.judges_needed(policy, event, incident) if incident.status.value == "recommended" else None
     return render_template(
         "incidents/show.html",
         event=event,
         roles=roles,
+        is_head_judge=Role.HEAD_JUDGE in roles,  # their decision is final; anyone else may ask them
         policy=policy,
         incident=incident,
         infraction=infraction,
@@ -131,7 +134,10 @@ def incident_page(event, roles, number, *, note_form=None, status=200):
         investigation=investigations.investigation_of_incident(db.session, incident),
         judge_call=(judge_call := calls.incident_call(db.session, incident)),
         call_players=calls.seated_at(db.session, judge_call) if judge_call else [],
-        accept_form=AcceptForm(formdata=None),
+        accept_form=accept_form or AcceptForm(formdata=None),
+        # a disqualification a number of judges decide (Play! Pokémon 4.1): its rule, and who may have agreed
+        agree_rule=agree_rule,
+        agree_with=agreement.judges_who_may_agree(db.session, event, current_user) if agree_rule else [],
         decline_form=decline_form(policy, formdata=None),
         subject_kinds=SUBJECT_KINDS,
         history_actions=HISTORY_ACTIONS,

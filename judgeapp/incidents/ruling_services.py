@@ -14,8 +14,8 @@ from ..errors import FieldError, one_line
 from ..history import priors_of_players
 from ..i18n import language
 from ..infractions import Infraction, Policy, Suggestion, UnknownChoice, search, suggest
-from ..infractions.catalog import text_in
-from ..infractions.engine import expected_ranks, offered_alternative
+from ..infractions.catalog import ConfirmedBy, text_in
+from ..infractions.engine import expected_ranks, head_judge_range, offered_alternative
 from ..models import Event, Incident, IncidentStatus, User
 from ..permissions import Role
 from ..records import MAX_REASON
@@ -36,8 +36,19 @@ def most_used(usage: dict[str, int], limit: int = 6) -> list[str]:
     return sorted(usage, key=lambda code: (-usage[code], code))[:limit]
 
 
+def offered_rank(suggestion: Suggestion) -> str | None:
+    """The escalation the policy offers as the judge's call (the highest, when several rules offer one), if any."""
+    return max(suggestion.offered, key=lambda o: o.rank.order).rank.id if suggestion.offered else None
+
+
 def check_rank(
-    policy: Policy, suggestion: Suggestion, rank_id: str | None, reason: str | None, *, reason_needed: bool = True
+    policy: Policy,
+    suggestion: Suggestion,
+    rank_id: str | None,
+    reason: str | None,
+    *,
+    reason_needed: bool = True,
+    head_judge: bool = False,
 ) -> tuple[str | None, str | None]:
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
@@ -81,7 +92,7 @@ def check_rank(
                     suggested=suggestion.suggested.name,
                 ),
             )
-        if rank not in expected_ranks(policy, suggestion):
+        if rank not in expected_ranks(policy, suggestion, head_judge=head_judge):
             raise FieldError(
                 "deviation_reason",
                 _(
@@ -117,6 +128,7 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
+    incident.offered_rank_id = offered_rank(suggestion)
     incident.suggestion_explanation = suggestion.explanation(language())  # in the judge's language at the time
     # the history's priors are the incidents before this one: their refs are incident numbers
     incident.upgraded = suggestion.upgraded
@@ -171,17 +183,29 @@ def chosen_infraction(policy: Policy, code: str | None, query: str = "") -> Infr
 
 
 def status_for(
-    policy: Policy, infraction: Infraction, rank_id: str | None, roles: frozenset[str], level: int
+    policy: Policy,
+    infraction: Infraction,
+    rank_id: str | None,
+    roles: frozenset[str],
+    level: int,
+    suggestion: Suggestion | None = None,
 ) -> IncidentStatus:
     """A penalty only the head judge may give, an infraction only the head judge decides (Transformers 5.1:
-    cheating), or a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), is a
-    recommendation when anyone else rules it: it waits in the head judge's queue."""
+    cheating), a penalty the policy has confirmed at this level (`confirm:`, a Double Prize Card and above), or one
+    above a rule's rank that only the head judge reaches (`range_to_by`, Riftbound 704.1.b), is a recommendation when
+    anyone else rules it: it waits in the head judge's queue (and the assistant head judges', who give it themselves
+    where the policy has them confirm it). One a number of judges decide (Play! Pokémon 4.1) is recommended even from
+    the head judge: they issue it with the judges who agreed."""
     needs_head_judge = (
         infraction.head_judge_only
+        or (suggestion is not None and rank_id in {r.id for r in head_judge_range(policy, suggestion)})
         or rank_id in policy.head_judge_only
         or policy.confirmation_for(infraction, rank_id, level) is not None
     )
-    pending = needs_head_judge and Role.HEAD_JUDGE not in roles
+    by_assistant = Role.ASSISTANT_HEAD_JUDGE in roles and policy.assistant_may_confirm(infraction, rank_id, level)
+    rule = policy.confirmation_for(infraction, rank_id, level)
+    by_judges = rule is not None and rule.by is ConfirmedBy.JUDGES  # the head judge too waits for the judges' count
+    pending = by_judges or (needs_head_judge and Role.HEAD_JUDGE not in roles and not by_assistant)
     return IncidentStatus.RECOMMENDED if pending else IncidentStatus.STANDING
 
 

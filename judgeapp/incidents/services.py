@@ -27,6 +27,7 @@ from .ruling_services import (
     check_rank,
     chosen_infraction,
     investigate_if_disqualification,
+    offered_rank,
     status_for,
 )
 
@@ -193,7 +194,14 @@ def log_incident(
         and (phone.suggested, phone.upgraded)
         != (suggestion.suggested.id if suggestion.suggested else None, suggestion.upgraded)
     )
-    rank_id, reason = check_rank(policy, suggestion, data.rank_id, data.deviation_reason, reason_needed=not changed)
+    rank_id, reason = check_rank(
+        policy,
+        suggestion,
+        data.rank_id,
+        data.deviation_reason,
+        reason_needed=not changed,
+        head_judge=Role.HEAD_JUDGE in roles,
+    )
     call_ended = logged_at or now  # a call logged offline ended when the judge logged it, not when it was sent
     call_started = data.call_started_at if data.call_started_at and data.call_started_at <= call_ended else None
     owed = extension_owed(policy, ExtensionReason.RULING, call_ended - call_started) if call_started else None
@@ -211,7 +219,7 @@ def log_incident(
             ),
         )
     deck_check = _linked_deck_check(session, event, data.deck_check_id)
-    status = status_for(policy, infraction, rank_id, roles, event.level)
+    status = status_for(policy, infraction, rank_id, roles, event.level, suggestion)
     number = (session.scalar(select(func.max(Incident.number)).where(Incident.event_id == event.id)) or 0) + 1
     incident = Incident(
         event_id=event.id,
@@ -225,6 +233,7 @@ def log_incident(
         subsection=infraction.subsection,
         rank_id=rank_id,
         suggested_rank_id=suggestion.suggested.id if suggestion.suggested else None,
+        offered_rank_id=offered_rank(suggestion),
         suggestion_explanation=suggestion.explanation(language()),  # in the judge's language at the time
         upgraded=suggestion.upgraded,
         upgrade_refs=[p.ref for p in suggestion.because],

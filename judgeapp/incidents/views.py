@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user
 from wtforms.fields.choices import SelectChoice
@@ -28,7 +28,7 @@ from ..models import Player, SubjectKind, utcnow
 from ..offline.views import finder_url
 from ..permissions import Action, Role, event_route
 from ..web import answer, json_errors, outbox_post
-from . import list_services, lookup_services, ruling_services, services
+from . import confirming, lookup_services, ruling_services, services
 from .forms import IncidentForm
 
 bp = Blueprint("incidents", __name__, template_folder="templates")
@@ -54,8 +54,8 @@ def _phone_view(form) -> services.PhoneView | None:
 
 @bp.app_template_global()
 def head_judge_pending(event) -> int:
-    """Penalties waiting for the head judge's decision (the badge in the event menu)."""
-    return list_services.pending_count(db.session(), event)
+    """Penalties waiting for the decision of whoever reads the menu (the badge in the event menu)."""
+    return confirming.waiting_for(db.session(), event_policy(event), event, getattr(g, "roles", frozenset()))
 
 
 # ---- incidents ---------------------------------------------------------------------------------------------------
@@ -281,13 +281,16 @@ def suggest(event, roles):
             }
             for p in suggestion.because
         ],
-        in_range=[r.id for r in expected_ranks(policy, suggestion)],
+        in_range=[r.id for r in expected_ranks(policy, suggestion, head_judge=Role.HEAD_JUDGE in roles)],
         head_judge_only=sorted(policy.head_judge_only),
         head_judge_infraction=infraction.head_judge_only,
         # the ranks the policy has the head judge confirm for this infraction at this level (confirm:)
         confirm_ranks=[r.id for r in policy.ranks if policy.confirmation_for(infraction, r.id, event.level)],
         unnamed_allowed=policy.may_leave_rank_unnamed(infraction),
+        # of those, the ranks an assistant head judge may confirm (the phone names who decides)
+        assistant_ranks=[r.id for r in policy.ranks if policy.assistant_may_confirm(infraction, r.id, event.level)],
         pending_if_chosen=Role.HEAD_JUDGE not in roles,
+        is_assistant=Role.ASSISTANT_HEAD_JUDGE in roles,
         alternatives=[
             {"condition": text_in(a, "condition", lang), "penalty": a.penalty.label(lang), "rank": a.penalty.min.id}
             for a in suggestion.alternatives

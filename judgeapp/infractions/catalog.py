@@ -215,6 +215,9 @@ class RepeatRule(Named):
     ladder: tuple[Rank, ...] = ()
     cap: Rank | None = None
     range_to: Rank | None = None  # the judge may go up to this rank without giving a reason
+    # who alone may go above the rule's rank up to range_to ("head_judge", Riftbound 704.1.b); None: any judge. A floor
+    # judge's choice there is saved as recommended and waits for the head judge.
+    range_to_by: str | None = None
     group: frozenset[str] = frozenset()  # codes and sub-sections, for Counts.GROUP
     applies_to: frozenset[str] = frozenset()  # codes and sub-sections the rule upgrades; empty: every infraction
     prior_ranks: frozenset[str] = frozenset()  # only earlier penalties of these ranks count; empty: every rank
@@ -454,6 +457,15 @@ class Policy(Named):
             and not default.contains(self.rank(rank_id))
         )
         return next((c for c in self.confirmations if c.holds_for(infraction, rank_id, level, off)), None)
+
+    def assistant_may_confirm(self, infraction: Infraction, rank_id: str | None, level: int) -> bool:
+        """Whether an assistant head judge may confirm (or give) this penalty themselves: the policy's confirmation
+        rule for it names "the head judge or an assistant head judge" (Play! Pokémon 4.1), and neither the rank nor
+        the infraction is the head judge's alone (a disqualification and its report are the head judge's, PPG 6.2)."""
+        if infraction.head_judge_only or rank_id in self.head_judge_only:
+            return False
+        found = self.confirmation_for(infraction, rank_id, level)
+        return found is not None and found.by is ConfirmedBy.HEAD_JUDGE_OR_ASSISTANT
 
     def challenge_limit(self, event_limit: int | None) -> int | None:
         """A player's challenges at an event: the number the text fixes, the event's setting, or no limit."""

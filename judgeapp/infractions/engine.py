@@ -72,6 +72,7 @@ class Suggestion:
     alternatives: tuple[Alternative, ...]
     rule: RepeatRule | None = None  # the repeat rule that upgraded it
     range_to: Rank | None = None  # the top the judge may choose without a reason, when the rule widens the range
+    range_to_by: str | None = None  # "head_judge": above the rule's rank only the head judge gives it (704.1.b)
     offered: tuple[Offer, ...] = ()  # escalations the judge may choose, each with the rule that offers it
     confirmation: Confirmation | None = None  # who must confirm the suggested penalty when a floor judge gives it
     minutes_late: int | None = None  # the row chosen by minutes late, when the infraction has such rows
@@ -146,6 +147,7 @@ class Suggestion:
                 for p in self.because
             ],
             "head_judge_only": self.head_judge_only,
+            "head_judge_range": [r.id for r in head_judge_range(self.policy, self)],
             "offered": [
                 {"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in self.offered
             ],
@@ -387,22 +389,35 @@ def suggest(
         alternatives=inf.alternatives_at(lv.number),
         rule=chosen,
         range_to=chosen.range_to if chosen is not None else None,
+        range_to_by=chosen.range_to_by if chosen is not None else None,
         offered=offered,
         confirmation=policy.confirmation_for(inf, suggested.id if suggested else None, lv.number),
         minutes_late=minutes_late if row is not None else None,
     )
 
 
-def expected_ranks(policy: Policy, suggestion: Suggestion) -> list[Rank]:
-    """The penalties a judge may give without a reason: from the suggestion up to the default's top (or the upgrade)."""
+def expected_ranks(policy: Policy, suggestion: Suggestion, *, head_judge: bool = False) -> list[Rank]:
+    """The penalties a judge may give without a reason: from the suggestion up to the default's top (or the upgrade),
+    and up to a rule's `range_to` (for the head judge only where the rule says so, Riftbound 704.1.b)."""
     if suggestion.suggested is None or suggestion.default is None:
         return list(policy.ranks)
     top = max(suggestion.default.max.order, suggestion.suggested.order)
-    if suggestion.range_to is not None:
+    if suggestion.range_to is not None and (suggestion.range_to_by is None or head_judge):
         top = max(top, suggestion.range_to.order)
     for offer in suggestion.offered:  # an escalation the text offers is the judge's call: no reason to type
         top = max(top, offer.rank.order)
     return [r for r in policy.ranks if suggestion.suggested.order <= r.order <= top]
+
+
+def head_judge_range(policy: Policy, suggestion: Suggestion) -> list[Rank]:
+    """The ranks a rule's `range_to` reaches that only the head judge gives (Riftbound 704.1.b: after a second
+    Unsporting Minor, a Game Loss; only the head judge may go further): above the suggestion, the default's top and
+    any offered escalation, up to `range_to`. A floor judge's choice among them is a recommendation."""
+    s = suggestion
+    if s.range_to is None or s.range_to_by != "head_judge" or s.suggested is None or s.default is None:
+        return []
+    top = max([s.default.max.order, s.suggested.order, *(o.rank.order for o in s.offered)])
+    return [r for r in policy.ranks if top < r.order <= s.range_to.order]
 
 
 def offered_alternative(suggestion: Suggestion, rank: Rank) -> Alternative | None:

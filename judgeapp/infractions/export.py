@@ -55,6 +55,7 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
                 "ladder": [x.id for x in r.ladder],
                 "cap": r.cap.id if r.cap else None,
                 "range_to": r.range_to.id if r.range_to else None,
+                "range_to_by": r.range_to_by,
                 "group": sorted(r.group),
                 "applies_to": sorted(r.applies_to),
                 "prior_ranks": sorted(r.prior_ranks),

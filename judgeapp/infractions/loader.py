@@ -302,6 +302,7 @@ class RawRepeatRule(_Strict):
     ladder: list[str] = []
     cap: str | None = None
     range_to: str | None = None
+    range_to_by: Literal["head_judge"] | None = None  # only the head judge goes above the rule's rank (704.1.b)
     levels: list[int | str] = []
     section: str
     description: str
@@ -316,6 +317,9 @@ class RawConfirmation(_Strict):
     ranks: Annotated[list[str], Field(min_length=1)]
     by: Annotated[ConfirmedBy, Field(strict=False)]
     judges: int | None = Field(default=None, ge=2)
+    # who must be among the judges (Play! Pokémon 4.1: "including the Head Judge"); the head judge is always one of
+    # them in judgeapp (they issue it), so the only value, written where the text says it
+    including: Literal["head_judge"] | None = None
     levels: list[int | str] = []
     exceptions: list[str] = []  # infractions and sub-sections the floor judge still gives alone
     off_default: bool = False  # only a penalty other than the infraction's default at the level (an up- or downgrade)
@@ -552,6 +556,8 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                     f"above: {rule.above} says where result: up counts from; this rule's result is {rule.result.value}",
                 )
             )
+        if rule.range_to_by is not None and rule.range_to is None:
+            errs.append(((*rpath, "range_to_by"), "range_to_by says who may go up to range_to: give range_to too"))
         if rule.offered and rule.range_to is not None:
             errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
     if p.time_cap is not None:
@@ -572,6 +578,10 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
                 )
         if (conf.by is ConfirmedBy.JUDGES) != (conf.judges is not None):
             errs.append(((*cpath, "judges"), "the number of judges is given exactly when by: judges"))
+        if conf.including is not None and conf.by is not ConfirmedBy.JUDGES:
+            errs.append(
+                ((*cpath, "including"), "including names who is among a number of judges: only with by: judges")
+            )
     split: dict[str, list[int]] = {}  # a section split by severity: its code without the suffix -> the infractions
     for n, inf in enumerate(p.infractions):
         ipath = (*base, "infractions", n)
@@ -845,6 +855,7 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
                 ladder=tuple(by_id[x] for x in r.ladder),
                 cap=by_id[r.cap] if r.cap else None,
                 range_to=by_id[r.range_to] if r.range_to else None,
+                range_to_by=r.range_to_by,
                 group=frozenset(r.group),
                 applies_to=frozenset(r.applies_to),
                 prior_ranks=frozenset(r.prior_ranks),

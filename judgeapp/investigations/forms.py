@@ -1,5 +1,13 @@
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    SelectField,
+    SelectMultipleField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
 
@@ -18,6 +26,8 @@ ROLES = [SelectChoice(r.value, ROLE_CHOICES[r]) for r in StatementRole if r is n
 
 
 class AcceptForm(Form):
+    # where a number of judges decide it (Play! Pokémon 4.1): the other judges who agreed, ticked by the head judge
+    judges = SelectMultipleField(_l("Judges who agreed"), coerce=int, validate_choice=False)
     submit = SubmitField(_l("Accept: disqualify"))
 
 

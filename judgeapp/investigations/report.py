@@ -177,7 +177,28 @@ def report_of(
         summary=investigation.summary,
         incident_description=incident.description,
         time_zone=tz_name,
+        **_agreement(session, policy, event, incident),
     )
+
+
+def _agreement(session: Session, policy: Policy, event: Event, incident) -> dict:
+    """The judges who agreed to a disqualification a number of judges decide (Play! Pokémon 4.1), for the report."""
+    from flask_babel import gettext as _
+
+    from ..models import DisqualificationJudge
+    from .agreement import judges_needed
+
+    rule = judges_needed(policy, event, incident)
+    if rule is None:
+        return {}
+    names = session.scalars(
+        select(User.name)
+        .join(DisqualificationJudge, DisqualificationJudge.user_id == User.id)
+        .where(DisqualificationJudge.incident_id == incident.id)
+        .order_by(DisqualificationJudge.id)
+    )
+    wording = _("%(count)s judges, the head judge among them (%(section)s)", count=rule.judges, section=rule.section)
+    return {"agreed": list(names), "agreed_rule": wording}
 
 
 def report_filename(event: Event, report) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select
@@ -17,6 +18,7 @@ from ..incidents import edit_services, ruling_services
 from ..infractions import Policy
 from ..lifecycles import INVESTIGATION, InvestigationState
 from ..models import (
+    DisqualificationJudge,
     Event,
     Incident,
     IncidentStatus,
@@ -29,6 +31,8 @@ from ..models import (
 )
 from ..permissions import Action
 from ..records import MAX_REASON, MAX_WRITE_UP
+from ..roles import Role
+from .agreement import agreeing_judges
 from .report import (
     Moment,
     report_filename,
@@ -135,6 +139,17 @@ def investigation_of_incident(session: Session, incident: Incident) -> Investiga
     return session.scalar(select(Investigation).where(Investigation.incident_id == incident.id))
 
 
+def _agreed(judges: list[User]) -> dict[str, Any]:
+    """The audit entry of a disqualification a number of judges decided names the other judges who agreed."""
+    return {"agreed": [u.id for u in judges]} if judges else {}
+
+
+def _as_assistant(roles: frozenset[str]) -> dict[str, str]:
+    """The audit entry of a recommendation an assistant head judge decided says so: their decision stands as a floor
+    judge's ruling (the player may appeal it to the head judge, PPG 2.1), not as the head judge's."""
+    return {} if Role.HEAD_JUDGE in roles else {"decided_as": Role.ASSISTANT_HEAD_JUDGE.value}
+
+
 def accept_recommendation(
     session: Session,
     *,
@@ -143,13 +158,19 @@ def accept_recommendation(
     event: Event,
     incident: Incident,
     policy: Policy | None = None,
+    agreed: list[int] | None = None,
 ) -> Investigation | None:
     """The head judge gives the penalty a floor judge recommended. A disqualification opens its investigation; a
     recommendation made because only the head judge decides the infraction (Transformers 5.1) and naming a lesser
-    penalty simply stands."""
+    penalty simply stands. Where the policy has a number of judges decide it (Play! Pokémon 4.1), `agreed` are the
+    other judges of the event's staff who agreed, recorded with it; too few refuse it at the field `judges`."""
     require(session, Action.ACCEPT_RECOMMENDATION, actor=actor, roles=roles, event=event, record=incident)
+    agreeing = agreeing_judges(session, policy, event, incident, actor, agreed) if policy is not None else []
     incident.status, incident.updated_at = IncidentStatus.STANDING, utcnow()
-    incident.head_judge_decided_at = incident.updated_at
+    if Role.HEAD_JUDGE in roles:
+        incident.head_judge_decided_at = incident.updated_at
+    else:
+        incident.confirmed_by_id = actor.id
     audit.record(
         session,
         actor,
@@ -158,7 +179,11 @@ def accept_recommendation(
         event_id=event.id,
         number=incident.number,
         changed={"status": ["recommended", "standing"]},
+        **_as_assistant(roles),
+        **_agreed(agreeing),
     )
+    for judge in agreeing:
+        session.add(DisqualificationJudge(incident_id=incident.id, user_id=judge.id))
     if policy is not None and incident.rank_id not in policy.head_judge_only:
         return None
     return open_investigation(session, actor=actor, event=event, incident=incident)
@@ -188,9 +213,13 @@ def decline_recommendation(
         raise FieldError("rank", _("Choose the penalty you give instead of the recommendation."))
     before = edit_services.snapshot(incident)
     incident.rank_id, incident.status, incident.updated_at = rank_id, IncidentStatus.STANDING, utcnow()
-    incident.head_judge_decided_at = incident.updated_at
     recommended = rank_namer(policy)(before["rank_id"]) if before["rank_id"] else "ruling"
-    incident.deviation_reason = f"Head judge declined the recommended {recommended}: {reason}"
+    if Role.HEAD_JUDGE in roles:
+        incident.head_judge_decided_at = incident.updated_at
+        incident.deviation_reason = f"Head judge declined the recommended {recommended}: {reason}"
+    else:
+        incident.confirmed_by_id = actor.id
+        incident.deviation_reason = f"Assistant head judge declined the recommended {recommended}: {reason}"
     audit.record(
         session,
         actor,
@@ -200,6 +229,7 @@ def decline_recommendation(
         number=incident.number,
         changed=audit.changes(before, edit_services.snapshot(incident)),
         note=reason,
+        **_as_assistant(roles),
     )
     investigation = investigation_of_incident(session, incident)
     if investigation is not None and investigation.status is InvestigationStatus.OPEN:

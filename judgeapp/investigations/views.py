@@ -31,11 +31,12 @@ from ..extensions import db, event_policy, limiter
 from ..incidents import list_services
 from ..localtime import to_local
 from ..models import Event, StatementRequest, User
-from ..permissions import Action, event_route, found
+from ..permissions import Action, Role, event_route, found
 from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
 from ..web import button, refuse_form
 from . import services
+from .agreement import agreeing_judges
 from .forms import AcceptForm, LinkForm, PublicStatementForm, RevokeForm, StatementForm, WriteUpForm, decline_form
 
 bp = Blueprint("investigations", __name__, template_folder="templates")
@@ -58,9 +59,22 @@ def accept(event, roles, number):
     if not (form := AcceptForm()).validate_on_submit():
         refuse_form(form)
     policy = event_policy(event)
+    try:  # too few judges agreed (Play! Pokémon 4.1): the incident's page again, the message at the field, ticks kept
+        agreeing_judges(db.session, policy, event, incident, current_user, form.judges.data)
+    except FieldError as err:
+        from ..incidents.list_views import incident_page  # incidents' views import ours: read it when asked
+
+        form.judges.errors = [err.message]
+        return incident_page(event, roles, number, accept_form=form, status=422)
     given, investigation = button(
         lambda: services.accept_recommendation(
-            db.session, actor=current_user, roles=roles, event=event, incident=incident, policy=policy
+            db.session,
+            actor=current_user,
+            roles=roles,
+            event=event,
+            incident=incident,
+            policy=policy,
+            agreed=form.judges.data,
         ),
         lambda inv: (
             _(
@@ -69,6 +83,11 @@ def accept(event, roles, number):
             )
             if inv is not None
             else _("Ruling of incident #%(number)s accepted: it stands as your decision.", number=number)
+            if Role.HEAD_JUDGE in roles
+            else _(
+                "Incident #%(number)s confirmed: it stands; the player may still appeal it to the head judge.",
+                number=number,
+            )
         ),
     )
     if not given or investigation is None:

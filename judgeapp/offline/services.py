@@ -16,7 +16,8 @@ from ..events.pairing_services import byes_of, pairings_of
 from ..events.player_services import divisions_of, players_of
 from ..events.round_services import rounds_of
 from ..extensions import policy_key
-from ..models import AuditEntry, Event, Incident, IncidentSubject, Role, Round, StaffAssignment, User
+from ..models import AuditEntry, Event, Incident, IncidentSubject, Round, StaffAssignment, User
+from ..roles import JUDGE_ROLES
 
 RECENT = timedelta(days=7)  # an event not closed but long over is not worth carrying
 
@@ -29,7 +30,7 @@ def staffed_events(session: Session, user: User, today: date) -> list[tuple[Even
         .where(
             StaffAssignment.user_id == user.id,
             StaffAssignment.ended_at.is_(None),
-            StaffAssignment.role.in_((Role.FLOOR_JUDGE, Role.HEAD_JUDGE)),
+            StaffAssignment.role.in_(JUDGE_ROLES),
             Event.closed_at.is_(None),
             Event.date >= today - RECENT,
         )

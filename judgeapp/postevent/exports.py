@@ -54,6 +54,9 @@ INCIDENT_HEADER = [
     _l("void"),
     _l("status_reason"),
     _l("description"),
+    _l("minutes_late"),
+    _l("offered_escalation"),
+    _l("offered_escalation_taken"),
 ]
 EXTENSION_HEADER = [
     _l("event"),
@@ -138,9 +141,21 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
                 _yes(i.status is IncidentStatus.VOID),
                 i.status_reason or "",
                 i.description or "",
+                *_judged(i, rank_name),
             ]
         )
     return rows
+
+
+def _judged(incident, rank_name) -> list:
+    """How late the player was (tardiness by minutes), and the escalation the policy offered as the judge's call with
+    whether the judge took it: empty where neither applies."""
+    offered = incident.offered_rank_id
+    return [
+        incident.minutes_late if incident.minutes_late is not None else "",
+        rank_name(offered) if offered else "",
+        _yes(incident.rank_id == offered) if offered else "",
+    ]
 
 
 PLAYER_PENALTY_HEADER = [
@@ -158,6 +173,9 @@ PLAYER_PENALTY_HEADER = [
     _l("team_penalty"),
     _l("status"),
     _l("appeal_outcome"),
+    _l("minutes_late"),
+    _l("offered_escalation"),
+    _l("offered_escalation_taken"),
 ]
 
 
@@ -194,6 +212,7 @@ def player_penalty_rows(policy: Policy, event: Event, rec: Records) -> list[list
                     _yes(i.subject_kind is SubjectKind.TEAM),
                     _word(i.status.value),
                     outcome,
+                    *_judged(i, rank_name),
                 ]
             )
     rows.sort(key=lambda r: (r[0] == "", r[0], r[1], r[4]))

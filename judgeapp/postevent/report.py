@@ -48,6 +48,7 @@ from ..reports.event import (
     DQLine,
     EventReport,
     JudgeAppeals,
+    JudgedLine,
     PenaltyLine,
     PenaltyRow,
     RoundChecks,
@@ -275,6 +276,37 @@ def report_of(
             )
     deviations.sort(key=lambda p: (division_order.get(p.division, 0), p.round, p.number))
 
+    # Minutes late (the row the engine picked) and the escalations offered as the judge's call, taken or not.
+    judged = []
+    for i in standing:
+        notes = []
+        if i.minutes_late is not None:
+            notes.append(_("%(minutes)s minutes late", minutes=i.minutes_late))
+        if i.offered_rank_id:
+            taken = i.rank_id == i.offered_rank_id
+            notes.append(
+                _("escalation to %(rank)s offered: taken", rank=rank_name(i.offered_rank_id))
+                if taken
+                else _("escalation to %(rank)s offered: not taken", rank=rank_name(i.offered_rank_id))
+            )
+        if notes:
+            name, code = _who(i)
+            judged.append(
+                JudgedLine(
+                    i.number,
+                    name,
+                    code,
+                    i.round.number,
+                    _table(i.table_number),
+                    _infraction(policy, i.infraction_code),
+                    rank_name(i.rank_id) if i.rank_id else _("no penalty"),
+                    i.judge.name,
+                    notes,
+                    i.round.division.name if several else "",
+                )
+            )
+    judged.sort(key=lambda p: (division_order.get(p.division, 0), p.round, p.number))
+
     top = policy.top_rank.id if policy.top_rank else None
     dqs = []
     for i in standing:
@@ -400,6 +432,7 @@ def report_of(
         serious_from=catalog_name(serious_from) if serious_from else "",
         serious=serious,
         deviations=deviations,
+        judged=judged,
         dqs=dqs,
         appeals_by_judge=sorted(by_judge.values(), key=lambda j: j.judge.casefold()),
         appeals=appeal_lines,
@@ -456,6 +489,7 @@ def staff_by_role(session: Session, event: Event, local: Local) -> list[tuple[st
     ).all()
     for role, label in (
         (Role.HEAD_JUDGE, _("Head judge")),
+        (Role.ASSISTANT_HEAD_JUDGE, _("Assistant head judges")),
         (Role.FLOOR_JUDGE, _("Floor judges")),
         (Role.SCOREKEEPER, _("Scorekeepers")),
     ):

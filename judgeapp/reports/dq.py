@@ -51,6 +51,8 @@ class DQReport:
     incident_description: str = ""
     time_zone: str = "UTC"
     player_reading: str = ""  # the reading of the player's name (フリガナ), where known
+    agreed: list[str] = field(default_factory=list)  # the other judges who agreed (Play! Pokémon 4.1), by name
+    agreed_rule: str = ""  # the rule that asked for them: "3 judges, the head judge among them (4.1)"
     extra: dict = field(default_factory=dict)
 
 

@@ -47,6 +47,23 @@ class PenaltyLine:
 
 
 @dataclass
+class JudgedLine:
+    """A penalty whose row or escalation the judge settled: how late the player was (tardiness by minutes), the
+    escalation the policy offered as the judge's call and whether they took it."""
+
+    number: int
+    player: str
+    player_id: str
+    round: int
+    table: str
+    infraction: str
+    rank: str
+    judge: str
+    notes: list[str]
+    division: str = ""
+
+
+@dataclass
 class DeviationLine:
     """A penalty other than the one the policy suggested, and the reason given for it."""
 
@@ -165,6 +182,7 @@ class EventReport:
     serious_from: str  # the lowest rank listed in full ("Loss of Game")
     serious: list[PenaltyLine]
     deviations: list[DeviationLine]  # penalties other than the suggestion, with their reasons
+    judged: list[JudgedLine]  # minutes late, and offered escalations taken or not
     dqs: list[DQLine]
     appeals_by_judge: list[JudgeAppeals]
     appeals: list[AppealLine]

@@ -16,7 +16,10 @@ from tests.browser.conftest import DEMO_PASSWORD
 from tests.conftest import app_config
 
 
-def serve_policy_event(tmp_path, *, policy_id: str, domain: str, name: str, **config_overrides) -> Iterator:
+def serve_policy_event(
+    tmp_path, *, policy_id: str, domain: str, name: str, level: int = 2, assistant: bool = False, **config_overrides
+) -> Iterator:
+    """`assistant`: an assistant head judge too (`ahj@DOMAIN`, Asa Assistant)."""
     from judgeapp.auth.services import create_user
     from judgeapp.events import player_services, round_services, services, staff_services
     from judgeapp.models import Role
@@ -40,13 +43,17 @@ def serve_policy_event(tmp_path, *, policy_id: str, domain: str, name: str, **co
                 date=date(2026, 11, 28),
                 venue="Hall B",
                 policy_id=policy_id,
-                level=2,
+                level=level,
                 rounds=3,
                 round_minutes=50,
                 challenge_limit=None,
             ),
         )
-        for user, role in ((head, Role.HEAD_JUDGE), (floor, Role.FLOOR_JUDGE)):
+        staff = [(head, Role.HEAD_JUDGE), (floor, Role.FLOOR_JUDGE)]
+        if assistant:
+            ahj = create_user(db.session, email=f"ahj@{domain}", name="Asa Assistant", password=DEMO_PASSWORD)
+            staff.append((ahj, Role.ASSISTANT_HEAD_JUDGE))
+        for user, role in staff:
             staff_services.assign_staff(db.session, actor=organizer, event=event, email=user.email, name="", role=role)
         round_services.start_round(db.session, actor=head, event=event)
         for player, code in (("Aiko Mori", "P-001"), ("Ben Ode", "P-002")):

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { confirmRanks, countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
+import { assistantRanks, confirmRanks, countingPriors, suggest } from "../../judgeapp/static/js/engine.js";
 
 const FILE = process.env.JUDGEAPP_ENGINE_CASES;
 const WHY = "no JUDGEAPP_ENGINE_CASES: run through pytest tests/unit/test_javascript.py, which writes the Python answers";
@@ -15,7 +15,7 @@ function fields(answer) {
   return {
     suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
-    in_range: answer.in_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
+    in_range: answer.in_range, head_judge_range: answer.head_judge_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
     confirm: answer.confirm, minutes_late: answer.minutes_late, explanation: answer.explanation,
   };
 }
@@ -93,4 +93,17 @@ test("the ranks a policy has the head judge confirm, per level and infraction, w
   assert.deepEqual(confirmRanks(policy, "2.1", 1), [], "an excepted sub-section");
   assert.deepEqual(confirmRanks(policy, "9.9", 1), [], "an unknown code");
   assert.deepEqual(confirmRanks(POLICY, "1.1", 1), [], "a policy without confirm");
+});
+
+test("the ranks an assistant head judge confirms: a rule naming them, never a rank or infraction the head judge's alone (PPG 4.1, 6.2)", () => {
+  const rule = { ranks: ["loss_of_game", "disqualification"], by: "head_judge_or_assistant", judges: null, levels: [1],
+                 exceptions: ["2"], section: "C1" };
+  const policy = { ...POLICY, confirm: [rule], head_judge_only: ["disqualification"] };
+  assert.deepEqual(assistantRanks(policy, "1.1", 1), ["loss_of_game"]);
+  assert.deepEqual(assistantRanks(policy, "1.1", 2), [], "a level the rule does not name");
+  assert.deepEqual(assistantRanks(policy, "2.1", 1), [], "an excepted sub-section");
+  assert.deepEqual(assistantRanks({ ...policy, confirm: [{ ...rule, by: "head_judge" }] }, "1.1", 1), [],
+                   "a rule naming the head judge alone");
+  const headOnly = { ...policy, infractions: policy.infractions.map((i) => ({ ...i, head_judge_only: true })) };
+  assert.deepEqual(assistantRanks(headOnly, "1.1", 1), [], "an infraction only the head judge decides");
 });

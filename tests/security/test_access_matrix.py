@@ -23,7 +23,10 @@ from judgeapp.lifecycles import (
 )
 from judgeapp.permissions import Role, decide
 from tests.conftest import PASSWORD, csrf_token, login
-from tests.security.conftest import ROLES, url_of
+from tests.security.conftest import ROLES as SHARED_ROLES
+from tests.security.conftest import url_of
+
+ROLES = [*SHARED_ROLES, "assistant_head_judge"]  # the assistant head judge (issue 35): every route, as the others
 
 OK, LOGIN, FORBIDDEN, CONFLICT = "ok", "login", 403, 409
 ANY_SIGNED_IN = {r: OK for r in ROLES if r != "signed_out"} | {"signed_out": LOGIN}
@@ -38,6 +41,7 @@ HOLDS = {
     "scorekeeper": {Role.SCOREKEEPER},
     "head_judge": {Role.HEAD_JUDGE},
     "organizer": {Role.ORGANIZER},
+    "assistant_head_judge": {Role.ASSISTANT_HEAD_JUDGE},
 }
 ORGANIZER_ACCOUNTS = {"organizer", "other_organizer"}
 
@@ -187,7 +191,7 @@ def build_world(app):
             name="",
             role=StaffRole.HEAD_JUDGE,
         )
-        for role in ("floor_judge", "scorekeeper", "head_judge"):
+        for role in ("floor_judge", "scorekeeper", "head_judge", "assistant_head_judge"):
             staff_services.assign_staff(
                 db.session, actor=get("organizer"), event=event, email=users[role][1], name="", role=StaffRole(role)
             )

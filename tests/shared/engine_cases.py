@@ -7,7 +7,7 @@ from datetime import date
 from pathlib import Path
 
 from judgeapp.infractions import Prior, PriorStatus, RepeatScope, load_catalog, suggest
-from judgeapp.infractions.engine import expected_ranks
+from judgeapp.infractions.engine import expected_ranks, head_judge_range
 from judgeapp.infractions.export import policy_as_json
 
 CASES_FILE = Path(__file__).with_name("engine_cases.json")
@@ -67,6 +67,7 @@ def python_answer(catalog, case) -> dict:
         "default_label": s.default.label(lang) if s.default else None,
         "head_judge_only": s.head_judge_only,
         "in_range": [r.id for r in expected_ranks(policy, s)],
+        "head_judge_range": [r.id for r in head_judge_range(policy, s)],
         "alternatives": [a.penalty.label(lang) for a in s.alternatives],
         "offered": [{"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in s.offered],
         "confirm": s.as_dict(lang)["confirm"],

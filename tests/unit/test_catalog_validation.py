@@ -245,6 +245,18 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "result: up, section",
+            "result: up, range_to_by: head_judge, section",
+            "repeat_rules[0].range_to_by",
+            "range_to_by says who may go up to range_to: give range_to too",
+        ),
+        (
+            "result: up, section",
+            "result: up, range_to: disqualification, range_to_by: floor_judge, section",
+            "repeat_rules[0].range_to_by",
+            "Input should be 'head_judge'",
+        ),
+        (
+            "result: up, section",
             'result: up, offered: "yes", section',
             "repeat_rules[0].offered",
             "Input should be a valid boolean",
@@ -282,6 +294,20 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
             "    confirm: [{ranks: [disqualification], by: head_judge, judges: 3, section: C}]\n",
             "confirm[0].judges",
             "the number of judges is given exactly when by: judges",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: head_judge, including: head_judge, section: C}]\n",
+            "confirm[0].including",
+            "including names who is among a number of judges: only with by: judges",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    confirm: [{ranks: [disqualification], by: judges, judges: 3, including: organizer, section: C}]\n",
+            "confirm[0].including",
+            "Input should be 'head_judge'",
         ),
         (
             "    head_judge_only: [disqualification]\n",

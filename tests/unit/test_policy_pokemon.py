@@ -133,7 +133,28 @@ def test_a_disqualification_needs_three_judges_with_the_head_judge_only_at_regio
     at_regionals = answer(policy, REGIONALS, code).confirmation
     assert (at_regionals.by.value, at_regionals.judges) == ("judges", 3)
     below = answer(policy, LEAGUE, code).confirmation
-    assert below.by.value == "head_judge_or_assistant"
+    assert below.by.value == "head_judge"  # 4.1 would let an assistant confirm it; 6.2 makes its report the HJ's
+
+
+# the penalties an assistant head judge confirms (3.2, 4.1, 4.1.1.1), and those kept to the head judge (4.1, 6.2)
+ASSISTANT_CONFIRMS = [
+    ("5.5.1-major", LEAGUE, DPC, True),
+    ("5.5.1-major", REGIONALS, DPC, True),
+    ("5.7-severe", LEAGUE, DPC, True),
+    ("5.5.1-severe", LEAGUE, GL, True),
+    ("5.3.1-major", REGIONALS, ML, True),
+    ("5.5.1-minor", LEAGUE, W, False),  # just below: a Warning needs no confirmation (3.2)
+    ("5.4", LEAGUE, DQ, False),  # the head judge's report (6.2)
+    ("5.4", REGIONALS, DQ, False),  # three judges, the head judge among them (4.1)
+]
+
+
+@pytest.mark.parametrize(("code", "level", "rank", "confirms"), ASSISTANT_CONFIRMS)
+def test_an_assistant_head_judge_confirms_above_a_warning_but_never_a_disqualification_4_1_6_2(
+    policy, code, level, rank, confirms
+):
+    assert policy.assistant_may_confirm(policy.infraction(code), rank, level) is confirms
+    assert (DQ in policy.head_judge_only) and (DPC not in policy.head_judge_only)
 
 
 def test_a_repeated_infraction_keeps_its_starting_penalty_and_offers_one_step_up_4_2_2(policy):

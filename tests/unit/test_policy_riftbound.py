@@ -14,7 +14,7 @@ from datetime import date, timedelta
 import pytest
 
 from judgeapp.infractions import Prior, extension_owed, load_catalog, suggest
-from judgeapp.infractions.engine import expected_ranks
+from judgeapp.infractions.engine import expected_ranks, head_judge_range
 from judgeapp.infractions.search import rank
 from tests.conftest import CATALOG
 
@@ -352,6 +352,12 @@ def test_unsporting_repeat_is_a_game_loss_and_going_further_is_left_to_the_head_
     s = answer(policy, COMPETITIVE, "704.2", ("704.2", W))
     assert [r.id for r in expected_ranks(policy, s)] == [GL]  # no wider range for a floor judge
     assert "head judge" in s.rule.description
+    # range_to for the head judge only: up to a Disqualification (704.1.c), beyond the Game Loss theirs alone (704.1.b)
+    assert (s.range_to.id, s.range_to_by) == (DQ, "head_judge")
+    assert [r.id for r in head_judge_range(policy, s)] == [ML, DQ]
+    assert [r.id for r in expected_ranks(policy, s, head_judge=True)] == [GL, ML, DQ]
+    first = answer(policy, COMPETITIVE, "704.2")  # just below the rule: no range, nothing reserved
+    assert head_judge_range(policy, first) == [] and first.range_to is None
 
 
 def test_upgrade_is_explained_in_one_sentence_naming_the_rule_section_count_and_incident(policy):

@@ -228,6 +228,17 @@ export function confirmRanks(policy, code, level) {
     .map(function (r) { return r.id; });
 }
 
+// Of those, the ranks an assistant head judge may confirm (catalog.py Policy.assistant_may_confirm): the rule names "the
+// head judge or an assistant head judge", and neither the rank nor the infraction is the head judge's alone.
+export function assistantRanks(policy, code, level) {
+  var infraction = infractionByCode(policy, code);
+  if (!infraction || infraction.head_judge_only) return [];
+  return policy.ranks.filter(function (r) {
+    var c = confirmationFor(policy, infraction, r.id, level);
+    return c !== null && c.by === "head_judge_or_assistant" && policy.head_judge_only.indexOf(r.id) === -1;
+  }).map(function (r) { return r.id; });
+}
+
 // The first of the policy's confirmation rules that holds for this penalty (catalog.py Policy.confirmation_for).
 function confirmationFor(policy, infraction, rankId, level) {
   var rules = policy.confirm || [];
@@ -281,12 +292,20 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
   }
   var upgraded = chosen !== null;
   var inRange = policy.ranks.map(function (r) { return r.id; });
+  var headJudgeRange = [];  // ranks a rule's range_to reaches that only the head judge gives (Riftbound 704.1.b)
   if (suggested && dflt) {
     var top = Math.max(rankById(policy, dflt.max).order, suggested.order);
-    if (chosen && chosen.range_to) top = Math.max(top, rankById(policy, chosen.range_to).order);
+    if (chosen && chosen.range_to && !chosen.range_to_by) top = Math.max(top, rankById(policy, chosen.range_to).order);
     offers.forEach(function (o) { top = Math.max(top, o.rank.order); });  // the judge's call: no reason to type
     inRange = policy.ranks.filter(function (r) { return r.order >= suggested.order && r.order <= top; })
       .map(function (r) { return r.id; });
+    if (chosen && chosen.range_to && chosen.range_to_by === "head_judge") {  // engine.py head_judge_range
+      var own = Math.max(rankById(policy, dflt.max).order, suggested.order);
+      offers.forEach(function (o) { own = Math.max(own, o.rank.order); });
+      var reach = rankById(policy, chosen.range_to).order;
+      headJudgeRange = policy.ranks.filter(function (r) { return r.order > own && r.order <= reach; })
+        .map(function (r) { return r.id; });
+    }
   }
   return {
     ok: true,
@@ -306,6 +325,7 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
     head_judge_only: !!infraction.head_judge_only ||
       (suggested !== null && policy.head_judge_only.indexOf(suggested.id) !== -1),
     head_judge_infraction: !!infraction.head_judge_only,
+    head_judge_range: headJudgeRange,
     offered: offers.map(function (o) {
       return { rule: o.rule.id, rank: o.rank.id, because: o.because.map(function (p) { return p.ref === undefined ? null : p.ref; }) };
     }),

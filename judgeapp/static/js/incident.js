@@ -1,6 +1,6 @@
 // Incident form: player pick list, table chips, infraction search, live penalty suggestion (from the server, or
 // offline from engine.js over the phone's copy), call stopwatch, a draft kept until the server confirms the save.
-import { confirmRanks, suggest as suggestOnPhone } from "./engine.js";
+import { assistantRanks, confirmRanks, suggest as suggestOnPhone } from "./engine.js";
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
@@ -92,6 +92,7 @@ function main() {
   var infraction = $("#infraction"), search = $("#infraction-search"), penalty = $("#penalty");
   var panel = document.getElementById("suggestion"), reasonField = document.getElementById("reason-field");
   var pendingNote = document.getElementById("pending-note"), extension = $("#extension");
+  var assistantNote = document.getElementById("pending-note-assistant");
   var owedHint = document.getElementById("owed-hint");
   var seatingScript = document.getElementById("seating");
   var seating = JSON.parse(seatingScript.textContent || "{}"), seatingRound = seatingScript.dataset.round || "";
@@ -351,8 +352,13 @@ function main() {
       } else if (!on && taken) taken.remove();
     });
     reasonField.hidden = !needReason && !$("#deviation_reason").value;
-    pendingNote.hidden = !(s && s.pending_if_chosen && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1 ||
-                                                      (s.confirm_ranks || []).indexOf(chosen) !== -1));
+    // who decides the chosen penalty: the head judge alone, or the head judge or an assistant head judge (confirm:)
+    var byAssistant = !!s && (s.assistant_ranks || []).indexOf(chosen) !== -1;
+    var needed = !!s && (s.head_judge_infraction || s.head_judge_only.indexOf(chosen) !== -1 ||
+                         (s.confirm_ranks || []).indexOf(chosen) !== -1 ||
+                         (s.head_judge_range || []).indexOf(chosen) !== -1);  // above the rule's rank (range_to_by)
+    pendingNote.hidden = !(needed && s.pending_if_chosen && !byAssistant);
+    assistantNote.hidden = !(needed && s.pending_if_chosen && byAssistant && !s.is_assistant);
   }
 
   function render(s) {
@@ -534,7 +540,10 @@ function main() {
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.confirm_ranks = confirmRanks(policy, code, ev.level);
+      s.assistant_ranks = assistantRanks(policy, code, ev.level);
       s.pending_if_chosen = ev.roles.indexOf("head_judge") === -1;
+      if (!s.pending_if_chosen) s.in_range = s.in_range.concat(s.head_judge_range || []);  // the head judge's own reach
+      s.is_assistant = ev.roles.indexOf("assistant_head_judge") !== -1;
       s.because.forEach(function (b) { b.url = "/events/" + ev.id + "/incidents/" + b.number; });
       return s;
     }).catch(function () { return null; });
@@ -586,7 +595,7 @@ function main() {
     try { localStorage.removeItem(DRAFT); } catch (e) {}
     last = null; penaltyTouched = false; panel.hidden = true; phoneShown(null);
     if (proposed) proposed.value = "";
-    reasonField.hidden = true; pendingNote.hidden = true;
+    reasonField.hidden = true; pendingNote.hidden = true; assistantNote.hidden = true;
     setTimeout(function () {  // after the form's reset: the round stays, the rest is empty
       form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
       form.querySelector(".new-player").hidden = true;

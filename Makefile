@@ -55,22 +55,24 @@ lint: $(STAMP)
 # Chromium, gunicorn workers) run after it, unmeasured.
 # pytest-xdist spreads the unit, service, request and security tests over TEST_WORKERS processes (one per core by
 # default); each worker has its own database files, mail sink and (on PostgreSQL) database (tests/conftest.py).
-# The browser tests run over BROWSER_WORKERS processes (2; 0 runs them in one process): each worker has its own live
-# servers and Chromium, and `--dist loadscope` keeps a module's shared demo server on one worker. The tier mostly waits
-# (576 s of CPU, Chromium included, in 2,035 s of wall at 2 workers under load), so `make test` runs it beside the
-# PostgreSQL request pass, which computes. History: at load 15, one test failed in 2 workers that passes alone; at load
-# 13-17, 14 of 99 failed, 8 waiting for "Saved: incident #…", an app race since fixed
-# (tests/browser/test_save_during_a_send.py). 27 Nov 04:47-05:08 at load 12-17 (other sessions' suites and a
-# PostgreSQL pass beside it): 103 of 105 passed in 20 min 28 s (8 min 46 s of the runner's CPU). Not yet explained:
-# test_japanese_judge's first save was answered 201 but `.confirm` never showed; test_round_days' event page never
-# showed "Round 2 is on" though the server answered /events/1 twice.
+# The browser tests run in one process unless BROWSER_WORKERS says more (each worker then has its own live servers
+# and Chromium; `--dist loadscope` keeps a module's shared demo server on one worker). The tier mostly waits (576 s of
+# CPU, Chromium included, in 2,035 s of wall at 2 workers under load), so `make test` runs it beside the PostgreSQL
+# request pass, which computes. 2 workers are not the default while they fail under load. History: at load 15, one
+# failed that passes alone; at load 13-17, 14 of 99, 8 waiting for "Saved: incident #…" (an app race then fixed,
+# tests/browser/test_save_during_a_send.py). 27 Nov, 2 workers, at load 12-17 from other sessions: alone, 2 of 105
+# failed in 20 min 28 s (test_japanese_judge: the save answered 201, `.confirm` never shown; test_round_days: the event
+# page never showed "Round 2 is on" though /events/1 was answered twice); beside the PostgreSQL pass, 6 of 105 in
+# 22 min 24 s, 4 of them waiting 30 s for "Saved: incident #1" after the server had answered the POST 201
+# (test_calls, test_guards x3), 1 for the event page's "Start next round", 1 test_offline_draft's wait_for_url:
+# the phone loses a save's confirmation under load, an app bug still to find (judgeapp/static/js, the outbox).
 # The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
 # measure the server, not the suite.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 XDIST := -n $(TEST_WORKERS)
-BROWSER_WORKERS ?= 2
+BROWSER_WORKERS ?= 0
 test-sqlite: test-units test-security test-browser test-load
 
 test-units:

@@ -65,7 +65,10 @@ lint: $(STAMP)
 # page never showed "Round 2 is on" though /events/1 was answered twice); beside the PostgreSQL pass, 6 of 105 in
 # 22 min 24 s, 4 of them waiting 30 s for "Saved: incident #1" after the server had answered the POST 201
 # (test_calls, test_guards x3), 1 for the event page's "Start next round", 1 test_offline_draft's wait_for_url:
-# the phone loses a save's confirmation under load, an app bug still to find (judgeapp/static/js, the outbox).
+# the cause found for the 4 (and test_japanese_judge's): page.js waits SAVE_WAIT_MS (3 s, static/js/outbox.js) for the
+# server's answer, then by design stays on the form ("The network is slow: it is sent in the background"); these tests
+# wait for the confirmation page, so they pass only when the POST is answered within 3 s (logs: tapped ~05:27:00,
+# answered 201 at 05:27:05). The tests, not yet the app, are to change (wait for what the phone shows either way).
 # The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
 # measure the server, not the suite.
 COVERAGE_JSON := tests/artifacts/coverage.json

@@ -257,11 +257,11 @@ SELECT md5(coalesce(string_agg(part, E'\\n' ORDER BY part), '')) FROM (
 
 def empty_postgres_database() -> None:
     """The worker's PostgreSQL database as `drop_all` then `create_all` leave it (every table of the models, no rows,
-    every id counting from 1), in an app context. Building the schema again costs ~0.3 s of the server's time a test
-    (0.21 s against 0.07 s for the digest and TRUNCATE at load 3), so when the schema is still exactly the one this process built last (compared by
-    SCHEMA_DIGEST_SQL: a test that dropped a table, ran the migrations or changed anything else gets it rebuilt), its
-    tables are emptied instead: TRUNCATE … RESTART IDENTITY CASCADE. Tables outside the models (alembic_version) are
-    left as they are, as drop_all leaves them."""
+    every id counting from 1), in an app context. Building the schema again takes 0.21 s a test at load 3 (1.5 s at
+    load 13), the digest and TRUNCATE 0.07 s (0.36 s), so when the schema is still exactly the one this process built
+    last (compared by SCHEMA_DIGEST_SQL: a test that dropped a table, ran the migrations or changed anything else gets
+    it rebuilt), its tables are emptied instead: TRUNCATE … RESTART IDENTITY CASCADE. Tables outside the models
+    (alembic_version) are left as they are, as drop_all leaves them."""
     global _built_schema
     from sqlalchemy import text
 

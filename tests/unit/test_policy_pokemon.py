@@ -153,7 +153,8 @@ ASSISTANT_CONFIRMS = [
 def test_an_assistant_head_judge_confirms_above_a_warning_but_never_a_disqualification_4_1_6_2(
     policy, code, level, rank, confirms
 ):
-    assert policy.assistant_may_confirm(policy.infraction(code), rank, level) is confirms
+    level_number = policy.level(level).number  # as the app asks: the event's level number
+    assert policy.assistant_may_confirm(policy.infraction(code), rank, level_number) is confirms
     assert (DQ in policy.head_judge_only) and (DPC not in policy.head_judge_only)
 
 

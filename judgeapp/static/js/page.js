@@ -9,6 +9,12 @@ import {
 import { acknowledgeSent, changed, markSeen, Outbox, tx } from "./storage.js";
 import { freshToken, request, syncNow } from "./sync.js";
 
+// How long a save waits for the server before the form is given back (SAVE_WAIT_MS, or the deployment's own value on
+// the page: config JUDGEAPP_SAVE_WAIT_MS).
+function saveWait() {
+  return parseInt(document.documentElement.dataset.saveWait, 10) || SAVE_WAIT_MS;
+}
+
 const PAGES = "judgeapp-pages";
 // The outbox from the console and the browser tests: JudgeOutbox.list(user), JudgeOutbox.syncFromPage(true), …
 Outbox.sync = syncNow;
@@ -307,7 +313,7 @@ document.addEventListener("submit", function (event) {
       // on the phone now, sent exactly once whatever follows: said at once, before any answer from the network
       say(form, _("Stored on this phone · sending to the server…"), "info");
       var sending = sync(true);
-      var waited = new Promise(function (resolve) { setTimeout(function () { resolve(late); }, SAVE_WAIT_MS); });
+      var waited = new Promise(function (resolve) { setTimeout(function () { resolve(late); }, saveWait()); });
       return Promise.race([sending, waited]).then(function (outcome) {
         if (outcome !== late) return outcome;
         sending.then(function () { return sentAfterWaiting(key); });

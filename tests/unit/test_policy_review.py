@@ -187,13 +187,13 @@ POKEMON = [
         {"confirm": JUDGES},
     ),
     (
-        "5.3.1 3f / 4.1",
+        "5.3.1 3f / 4.1 / 6.2",  # 4.1 names the HJ or an AHJ; the disqualification and its report are the HJ's (6.2)
         "rolled a die for the match at a League Cup",
         "league",
         "5.3.1-severe",
         [],
         DQ,
-        {"confirm": HJ_OR_AHJ},
+        {"confirm": HJ},
     ),
     ("5.4 / 4.1", "moved damage counters, Regionals", "regional-championships", "5.4", [], DQ, {"confirm": JUDGES}),
     ("5.4", "cheating again: no escalation offered", "league", "5.4", ["5.4:disqualification"], DQ, {"offered": []}),

@@ -9,10 +9,11 @@ import {
 import { acknowledgeSent, changed, markSeen, Outbox, tx } from "./storage.js";
 import { freshToken, request, syncNow } from "./sync.js";
 
-// How long a save waits for the server before the form is given back (SAVE_WAIT_MS, or the deployment's own value on
-// the page: config JUDGEAPP_SAVE_WAIT_MS).
+// How long a save waits for the server before the form is given back: SAVE_WAIT_MS, or a deployment's own value
+// (config JUDGEAPP_SAVE_WAIT_MS, named on the page only when it is not the usual 3 s).
 function saveWait() {
-  return parseInt(document.documentElement.dataset.saveWait, 10) || SAVE_WAIT_MS;
+  var named = document.querySelector('meta[name="judgeapp-save-wait"]');
+  return (named && parseInt(named.content, 10)) || SAVE_WAIT_MS;
 }
 
 const PAGES = "judgeapp-pages";

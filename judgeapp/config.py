@@ -99,10 +99,11 @@ DEFAULTS: dict[str, Any] = {
     "JOBS_TASK_MODULES": ["judgeapp.events.imports", "judgeapp.mail", "judgeapp.renders"],
     "JUDGEAPP_SESSION_DAYS": 14,
     "JUDGEAPP_SQLITE_BUSY_MS": 15000,
-    # How long the phone waits for the server's answer to a save before it gives the form back for the next record and
-    # sends the record on in the background (static/js/outbox.js SAVE_WAIT_MS; the page's <meta name=judgeapp-save-wait> when not 3000). The
-    # browser tests that wait for a save's confirmation page set it long (tests/browser/conftest.py): on a busy test
-    # machine a save can take more than 3 s, and that test is about the answer, not about a slow network.
+    # How long the phone waits for the server's answer to a save before it gives the form back for the next record
+    # and sends the record on in the background (static/js/outbox.js SAVE_WAIT_MS; a page names another value in its
+    # <meta name=judgeapp-save-wait>). The browser tests that wait for a save's confirmation page set it long
+    # (tests/browser/conftest.py): on a busy test machine a save can take more than 3 s, and those tests are about
+    # the answer, not about a slow network.
     "JUDGEAPP_SAVE_WAIT_MS": 3000,
     "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused
     "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",  # a guesser spread over many addresses

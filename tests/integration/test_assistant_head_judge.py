@@ -10,15 +10,14 @@ Several assistant head judges per event; one head judge as before."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, IncidentStatus
 from tests.conftest import csrf_token
-from tests.integration.test_incidents import incidents, log, signed_in, suggestion
+from tests.integration.staffed import give, staffed_event
+from tests.integration.test_incidents import incidents, signed_in, suggestion
 
 pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
 
@@ -27,47 +26,17 @@ pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the re
 def pokemon(app, make_user, make_event):
     """A Pokémon League Challenge (below Regional Championships), round 1 running: a head judge, two assistant head
     judges, a floor judge, and the player Aiko Mori (P-001)."""
-    from judgeapp.events.player_services import add_player
-    from judgeapp.events.round_services import start_round
-    from judgeapp.events.staff_services import assign_staff
-    from judgeapp.models import Event, Role, User
-
     roles = {
         "head_judge": "head_judge",
         "assistant": "assistant_head_judge",
         "second_assistant": "assistant_head_judge",
         "floor_judge": "floor_judge",
     }
-    people = {who: make_user(name=who.replace("_", " ").title()) for who in roles}
-    organizer = make_user(organizer=True, name="Organizer")
-    event_id = make_event(organizer[0], policy_id="pokemon", level=1)
-    with app.app_context():
-        event = db.session.get(Event, event_id)
-        for who, role in roles.items():
-            assign_staff(db.session, actor=event.organizer, event=event, email=people[who][1], name="", role=Role(role))
-        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
-        add_player(db.session, actor=event.organizer, event=event, name="Aiko Mori", player_code="P-001", team=None)
-        db.session.commit()
-    return {"event_id": event_id, "people": people, "organizer": organizer}
+    return staffed_event(app, make_user, make_event, policy_id="pokemon", level=1, roles=roles)
 
 
 def client(app, event, who):
     return signed_in(app, event["people"][who][1])
-
-
-def give(app, event, who, infraction, penalty):
-    response = log(
-        client(app, event, who),
-        event["event_id"],
-        player="P-001",
-        table="1",
-        infraction=infraction,
-        penalty=penalty,
-        deviation_reason="The game state could not be repaired.",
-    )
-    errors = re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
-    assert response.status_code == 302, errors
-    return incidents(app, event["event_id"])[-1]
 
 
 def post(c, url, **data):

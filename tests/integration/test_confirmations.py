@@ -6,7 +6,6 @@ excepts, or given by the head judge, it stands. On the made-up policy of tests/f
 from __future__ import annotations
 
 import json
-import re
 
 import pytest
 
@@ -14,6 +13,8 @@ from judgeapp import create_app
 from judgeapp.extensions import db, limiter
 from judgeapp.models import IncidentStatus
 from tests.conftest import app_config
+from tests.integration import staffed
+from tests.integration.staffed import give
 from tests.integration.test_incidents import incidents, log, signed_in, suggestion
 from tests.shared.engine_cases import RULES_CATALOG
 
@@ -34,38 +35,7 @@ def app(tmp_path, smtp_server):
 
 def staffed_event(app, make_user, make_event, level: int) -> dict:
     """An event of the made-up policy at `level`, round 1 running, a head judge, a floor judge and one player."""
-    from judgeapp.events.player_services import add_player
-    from judgeapp.events.round_services import start_round
-    from judgeapp.events.staff_services import assign_staff
-    from judgeapp.models import Event, Role, User
-
-    people = {role: make_user(name=role.replace("_", " ").title()) for role in ("head_judge", "floor_judge")}
-    organizer = make_user(organizer=True, name="Organizer")
-    event_id = make_event(organizer[0], policy_id="rules-demo", level=level)
-    with app.app_context():
-        event = db.session.get(Event, event_id)
-        for role, (_, email) in people.items():
-            assign_staff(db.session, actor=event.organizer, event=event, email=email, name="", role=Role(role))
-        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
-        add_player(db.session, actor=event.organizer, event=event, name="Aiko Mori", player_code="P-001", team=None)
-        db.session.commit()
-    return {"event_id": event_id, "people": people}
-
-
-def give(app, event, who, infraction, penalty):
-    judge = signed_in(app, event["people"][who][1])
-    response = log(
-        judge,
-        event["event_id"],
-        player="P-001",
-        table="1",
-        infraction=infraction,
-        penalty=penalty,
-        deviation_reason="The game state could not be repaired.",
-    )
-    errors = re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
-    assert response.status_code == 302, errors
-    return incidents(app, event["event_id"])[-1]
+    return staffed.staffed_event(app, make_user, make_event, policy_id="rules-demo", level=level)
 
 
 def test_c1_a_floor_judges_game_loss_at_the_confirmed_level_is_recommended_and_waits_for_the_head_judge(

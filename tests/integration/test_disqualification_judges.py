@@ -14,7 +14,8 @@ from sqlalchemy import select
 
 from judgeapp.extensions import db
 from judgeapp.models import AuditEntry, IncidentStatus
-from tests.integration.test_assistant_head_judge import client, give, url
+from tests.integration.staffed import give, staffed_event
+from tests.integration.test_assistant_head_judge import client, url
 from tests.integration.test_incidents import incidents
 from tests.integration.test_investigations import pdf_text
 
@@ -24,28 +25,13 @@ REGIONALS, LEAGUE = 2, 1
 
 
 def staffed(app, make_user, make_event, level, policy_id="pokemon"):
-    from judgeapp.events.player_services import add_player
-    from judgeapp.events.round_services import start_round
-    from judgeapp.events.staff_services import assign_staff
-    from judgeapp.models import Event, Role, User
-
     roles = {
         "head_judge": "head_judge",
         "assistant": "assistant_head_judge",
         "floor_judge": "floor_judge",
         "second_floor": "floor_judge",
     }
-    people = {who: make_user(name=who.replace("_", " ").title()) for who in roles}
-    organizer = make_user(organizer=True, name="Organizer")
-    event_id = make_event(organizer[0], policy_id=policy_id, level=level)
-    with app.app_context():
-        event = db.session.get(Event, event_id)
-        for who, role in roles.items():
-            assign_staff(db.session, actor=event.organizer, event=event, email=people[who][1], name="", role=Role(role))
-        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
-        add_player(db.session, actor=event.organizer, event=event, name="Aiko Mori", player_code="P-001", team=None)
-        db.session.commit()
-    return {"event_id": event_id, "people": people, "organizer": organizer}
+    return staffed_event(app, make_user, make_event, policy_id=policy_id, level=level, roles=roles)
 
 
 @pytest.fixture

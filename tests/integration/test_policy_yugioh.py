@@ -7,49 +7,19 @@ tardiness Match Loss, stand at once."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from judgeapp.models import IncidentStatus
-from tests.integration.test_incidents import incidents, log, signed_in
+from tests.integration import staffed
 
 
 def staffed_event(app, make_user, make_event, level: int) -> dict:
     """A yugioh event at `level`, round 1 running, a head judge, a floor judge and one player."""
-    from judgeapp.events.player_services import add_player
-    from judgeapp.events.round_services import start_round
-    from judgeapp.events.staff_services import assign_staff
-    from judgeapp.extensions import db
-    from judgeapp.models import Event, Role, User
-
-    people = {role: make_user(name=role.replace("_", " ").title()) for role in ("head_judge", "floor_judge")}
-    organizer = make_user(organizer=True, name="Organizer")
-    event_id = make_event(organizer[0], policy_id="yugioh", level=level)
-    with app.app_context():
-        event = db.session.get(Event, event_id)
-        for role, (_, email) in people.items():
-            assign_staff(db.session, actor=event.organizer, event=event, email=email, name="", role=Role(role))
-        start_round(db.session, actor=db.session.get(User, people["head_judge"][0]), event=event)
-        add_player(db.session, actor=event.organizer, event=event, name="Rin Asano", player_code="P-001", team=None)
-        db.session.commit()
-    return {"event_id": event_id, "people": people}
+    return staffed.staffed_event(app, make_user, make_event, policy_id="yugioh", level=level, player="Rin Asano")
 
 
 def give(app, event, who, infraction, penalty):
-    judge = signed_in(app, event["people"][who][1])
-    response = log(
-        judge,
-        event["event_id"],
-        player="P-001",
-        table="1",
-        infraction=infraction,
-        penalty=penalty,
-        deviation_reason="The head judge asked for it.",
-    )
-    errors = re.findall(r"class=\"(?:error|field-error)[^>]*>([^<]*)", response.get_data(as_text=True))
-    assert response.status_code == 302, errors
-    return incidents(app, event["event_id"])[-1]
+    return staffed.give(app, event, who, infraction, penalty, deviation_reason="The head judge asked for it.")
 
 
 @pytest.mark.db

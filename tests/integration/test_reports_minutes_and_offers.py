@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.integration.staffed import give as give_as
 from tests.integration.test_assistant_head_judge import client
 from tests.integration.test_disqualification_judges import staffed
-from tests.integration.test_incidents import incidents, log
+from tests.integration.test_incidents import incidents
 from tests.integration.test_postevent import rows_of
 
 pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
@@ -16,18 +17,8 @@ pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the re
 LEAGUE = 1
 
 
-def give(app, event, who, infraction, penalty, **extra):
-    response = log(
-        client(app, event, who),
-        event["event_id"],
-        player="P-001",
-        table="1",
-        infraction=infraction,
-        penalty=penalty,
-        **extra,
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)[:2000]
-    return incidents(app, event["event_id"])[-1]
+def give(app, event, who, infraction, penalty, **fields):
+    return give_as(app, event, who, infraction, penalty, deviation_reason="", **fields)
 
 
 @pytest.fixture

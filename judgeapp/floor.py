@@ -14,6 +14,7 @@ from .events.round_services import rounds_of
 from .extensions import db
 from .imports.model import round_label
 from .models import Player
+from .numbers import int_or_none
 from .texts import gettext as _
 
 LONG_ROUND_LABEL = 14  # characters: a longer round choice takes the whole width (clipped in half of 390 px)
@@ -110,19 +111,6 @@ def parse_utc(value: str | None) -> datetime | None:
         return datetime.fromisoformat(value).replace(tzinfo=None) if value else None
     except ValueError:
         return None
-
-
-DB_INT = 2**31 - 1  # the database's integer: a number beyond it names no record, and SQLite cannot even bind it
-
-
-def int_or_none(value) -> int | None:
-    """A number from a query string or hidden field (a table, a record's number or id); None when it is none, or
-    beyond the database's integer (it would make the driver overflow: a 500 instead of "no such record")."""
-    try:
-        number = int(value) if value not in (None, "") else None
-    except (TypeError, ValueError):
-        return None
-    return number if number is None or -DB_INT <= number <= DB_INT else None
 
 
 def player_label(player: Player) -> str:

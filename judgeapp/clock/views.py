@@ -14,10 +14,11 @@ from ..choices import time_rules_of
 from ..errors import FieldError, show_on_form
 from ..events.round_services import rounds_of
 from ..extensions import db, event_policy
-from ..floor import int_or_none, table_form_choices
+from ..floor import table_form_choices
 from ..incidents.forms import VoidForm
 from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
+from ..numbers import int_or_none
 from ..permissions import Action, event_route, found
 from ..web import answer, button, json_errors, outbox_post
 from ..web import clock as clock_text

@@ -6,8 +6,8 @@ from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..extensions import db
-from ..floor import int_or_none
 from ..forms import strip_control_characters
+from ..numbers import int_or_none
 from ..permissions import Action, event_route, found
 from ..web import button, clock
 from . import pairing_services, player_services, round_services

@@ -19,12 +19,13 @@ from ..errors import FieldError, show_on_form
 from ..events import pairing_services, player_services, round_services
 from ..events.player_services import players_of
 from ..extensions import db, event_policy
-from ..floor import int_or_none, parse_utc, player_label, round_choices
+from ..floor import parse_utc, player_label, round_choices
 from ..i18n import language
 from ..infractions import suggest as suggest_penalty
 from ..infractions.catalog import text_in
 from ..infractions.engine import expected_ranks
 from ..models import Player, SubjectKind, utcnow
+from ..numbers import int_or_none
 from ..offline.views import finder_url
 from ..permissions import Action, Role, event_route
 from ..web import answer, json_errors, outbox_post

@@ -182,3 +182,37 @@ def test_no_services_or_views_module_is_longer_than_500_lines_but_those_listed_w
     assert too_long == {}, f"over {MOST_LINES} lines: split them along their use cases"
     back_under = sorted(path for path in STILL_LONG if sizes.get(path, 0) <= MOST_LINES)
     assert back_under == [], "now under the limit: take them off STILL_LONG"
+
+
+FIRST_IMPORT = """
+import importlib, os, sys, traceback
+import judgeapp, weasyprint  # the libraries and the top package once, then each module first in its own child
+failed = []
+for name in sys.argv[1:]:
+    pid = os.fork()
+    if pid == 0:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            sys.stderr.write(name + ": " + traceback.format_exc().strip().splitlines()[-1] + "\\n")
+            os._exit(1)
+        os._exit(0)
+    if os.waitpid(pid, 0)[1] != 0:
+        failed.append(name)
+sys.exit(1 if failed else 0)
+"""
+
+
+def test_every_module_of_judgeapp_imports_when_it_is_the_first_one_imported():
+    """Importing a module runs its package's __init__.py first, and the views a package's __init__ imports: a circle
+    through a package (floor -> events -> events.round_views -> floor) passes the graph above but fails at run time
+    whenever that module is the first imported (a test importing judgeapp.incidents.services first, say). Each module
+    is imported first in a fresh interpreter (a forked child)."""
+    import subprocess
+    import sys
+
+    names = sorted(_module_names())
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_IMPORT, *names], capture_output=True, text=True, cwd=PACKAGE.parent, timeout=600
+    )
+    assert done.returncode == 0, done.stderr

@@ -26,11 +26,15 @@ run: setup
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-# The tiers that only compute run alone, spread over the cores; the browser tier, which mostly waits (on Chromium, live
-# servers, the service worker), runs beside the PostgreSQL request pass; the load tests run last, alone (see below).
+# Each tier runs alone, in turn. Running the browser tier beside the PostgreSQL request pass (`make -j 2
+# --output-sync=target test-browser test-postgres-requests`, no shared port, database or Redis) saved ~11 min, but in
+# a fresh clone on 27 Nov (load ~7 while both ran) 3 browser tests failed that pass alone: two since fixed in the tests
+# (the Help kept by role, the assistant head judge's note), and test_offline's sign-out test, where floor2's session
+# found one of floor1's records stored: not explained yet (a race under load, or a real send across accounts), so the
+# tiers run one after the other until it is.
 test: setup lint docs
 	$(MAKE) --no-print-directory test-units test-security
-	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-postgres-requests
+	$(MAKE) --no-print-directory test-browser test-postgres-requests
 	$(MAKE) --no-print-directory test-load test-postgres-load
 
 # The documentation site (docs/, mkdocs.yml) into site/ (git-ignored), in seconds. --strict: a broken link, a missing

@@ -122,7 +122,7 @@ def test_a_guide_opens_from_the_phones_copy_with_the_network_cut_from_the_questi
     ready_for_offline(phone, live_server)
     kept = """async () => {
         const cache = await caches.open('judgeapp-pages');
-        return !!(await cache.match('/help/floor-judge')) && !!(await cache.match('/help/organizer'));
+        return !!(await cache.match('/help/floor-judge')) && !!(await cache.match('/help/'));
     }"""
     deadline = time.monotonic() + 60  # the worker fetches the guide in the background with the events' pages
     while not phone.evaluate(kept):
@@ -137,6 +137,7 @@ def test_a_guide_opens_from_the_phones_copy_with_the_network_cut_from_the_questi
     part.wait_for()
     assert part.inner_text() == "Log a penalty"
     assert phone.locator("body").get_attribute("data-kept")  # shown from the phone, not the network
-    phone.goto(f"{live_server}/help/organizer")
-    assert phone.locator("#close-the-event").inner_text() == "Close the event"
+    # the guide's index too; the organizer's guide is for a desk with a network, not kept on a floor judge's phone
+    phone.goto(f"{live_server}/help/")
+    assert phone.locator("body").get_attribute("data-kept")
     phone.screenshot(path=str(ARTIFACTS / "help-offline.png"))

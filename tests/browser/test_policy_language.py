@@ -47,7 +47,8 @@ def test_the_phone_asks_the_minutes_late_offers_the_judges_escalation_and_says_w
     phone.get_by_label("Minutes late").fill("3")  # at it: a game loss, which the head judge confirms at this level
     suggestion.get_by_text("Default at Open for 3 minutes late: Game Loss.").wait_for(timeout=30_000)
     assert phone.get_by_label("Penalty", exact=True).input_value() == "game_loss"
-    phone.locator("#pending-note").wait_for(state="visible", timeout=30_000)
+    # this rule has the head judge or an assistant head judge confirm it (rules.yaml C1): the phone says so
+    phone.locator("#pending-note-assistant").wait_for(state="visible", timeout=30_000)
     assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shot(phone, "35-minutes-late-game-loss-waits")
 
@@ -57,7 +58,7 @@ def test_the_phone_asks_the_minutes_late_offers_the_judges_escalation_and_says_w
     phone.get_by_label("Minutes late").fill("")
     choose(phone, "2.2")
     late_field.wait_for(state="hidden", timeout=30_000)
-    assert phone.locator("#pending-note").is_hidden()
+    assert phone.locator("#pending-note").is_hidden() and phone.locator("#pending-note-assistant").is_hidden()
 
     # a repeat the text only says "may" be escalated: the default stays suggested, the escalation is offered
     choose(phone, "10.1")

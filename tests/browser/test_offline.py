@@ -340,13 +340,19 @@ def test_signing_out_with_records_waiting_asks_first_and_another_account_can_nei
     assert "Haruto" not in page.locator("#outbox").inner_text()
 
     context.unroute("**/events/1/incidents/new")
+    # What the server holds once floor1 is signed out. Under load, Chromium has sent a POST that the route above
+    # aborted for the page (the page counts the record as waiting) yet delivered it to the server, in floor1's own
+    # session (27 Nov: the server's log shows "POST /events/1/incidents/new 201" before "POST /logout"; routing is not
+    # exact for a page a service worker controls, microsoft/playwright#7588). floor2's session must add nothing to it,
+    # and the record stays on the phone (below: a send removes what it sent).
+    held_at_sign_out = [(i.number, i.judge_id) for i in incidents_in_db(live_server)]
     log_in(page, live_server, "floor2@demo.test")
     page.goto(f"{live_server}/events/1")
     page.evaluate("JudgeOutbox.syncFromPage(true)")
     text = page.locator("#outbox").inner_text()
     assert "1 record waits on this phone for the judge who wrote it" in text and "Haruto" not in text
     assert page.evaluate("JudgeOutbox.list(document.body.dataset.user).then(r => r.length)") == 0
-    assert incidents_in_db(live_server) == []  # floor2's session sent nothing of floor1's
+    assert [(i.number, i.judge_id) for i in incidents_in_db(live_server)] == held_at_sign_out  # floor2's sent nothing
     shot(page, "53-outbox-of-another-account")
 
     page.get_by_role("button", name="Log out").click()

@@ -381,7 +381,9 @@ def penalty_suggest(policy_id, level, infraction, prior, minutes_late, game, rel
             code, sep, rest = item.partition(":")
             rank, _, in_game = rest.partition(":")
             if not sep or (in_game and not re.fullmatch(r"g[1-9][0-9]{0,2}", in_game)):
-                raise click.UsageError(f"--prior {item!r}: write CODE:RANK or CODE:RANK:gGAME, for example 3.3:caution:g1")
+                raise click.UsageError(
+                    f"--prior {item!r}: write CODE:RANK or CODE:RANK:gGAME, for example 3.3:caution:g1"
+                )
             if in_game and game is None:
                 raise click.UsageError(f"--prior {item!r}: a game is counted against --game, this incident's game")
             pol.infraction(code)

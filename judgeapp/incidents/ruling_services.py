@@ -278,11 +278,11 @@ def related_record(
     if found is None or (before is not None and found.number >= before):
         raise FieldError("related_to", _("No earlier incident #%(number)s at this event.", number=number))
     if found.status not in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
-        raise FieldError("related_to", _("Incident #%(number)s is void or overturned: it gives no penalty.", number=number))
-    if not player_ids or not {s.player_id for s in found.subjects} & set(player_ids) or found.round_id != round_id:
         raise FieldError(
-            "related_to", _("Incident #%(number)s is not this player's in this round.", number=number)
+            "related_to", _("Incident #%(number)s is void or overturned: it gives no penalty.", number=number)
         )
+    if not player_ids or not {s.player_id for s in found.subjects} & set(player_ids) or found.round_id != round_id:
+        raise FieldError("related_to", _("Incident #%(number)s is not this player's in this round.", number=number))
     if found.related_to_id is not None:
         root = found.related_to
         raise FieldError(

@@ -22,8 +22,8 @@ from ..permissions import Role
 from ..records import MAX_TEXT, begin_keyed_write, insert_once
 from .lookup_services import check_table, find_player, player_of_event, split_player_text, team_members
 from .ruling_services import (
-    check_minutes,
     check_game,
+    check_minutes,
     check_minutes_late,
     check_rank,
     chosen_infraction,

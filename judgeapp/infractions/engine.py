@@ -114,11 +114,11 @@ class Suggestion:
         return self._upgraded_words(self.rule, self.suggested, lang) + offers
 
     def _related_words(self, related: Prior, lang: str | None) -> str:
-        """"One penalty for related errors (IPG 1.2): the same cause as incident #3, round 2, whose Warning stands…"."""
+        """The sentence for a record linked to an earlier one of the same cause (one penalty for related errors)."""
         words = phrases(lang)
         where = _where(related, lang)
         known = {r.id: r for r in self.policy.ranks}
-        given = known[related.rank_id] if related.rank_id in known else None
+        given = known.get(related.rank_id)
         text = words["related"].format(
             section=self.policy.related_errors.section if self.policy.related_errors else "",
             where=where,
@@ -245,7 +245,10 @@ PHRASES: dict[str, dict[str, str]] = {
         "window_day": "本日",
         "window_match": "このマッチで",
         "window_game": "このゲームで",
-        "related": "関連する違反は1つの罰則（{section}）：{where}と同じ原因で、その{rank}が両方に対する罰則です。2つ目の罰則はありません。",
+        "related": (
+            "関連する違反は1つの罰則（{section}）：{where}と同じ原因で、その{rank}が両方に対する罰則です。"
+            "2つ目の罰則はありません。"
+        ),
         "related_more": "この違反の標準の罰則（{penalty}）の方が重いため、代わりに{where}の罰則を訂正してください。",
         "penalty_in": "{subsection}の罰則",
         "penalty": "罰則",

@@ -32,6 +32,7 @@ from .catalog import (
     Phrases,
     Policy,
     Rank,
+    RelatedErrors,
     RepeatRule,
     Repeats,
     RepeatScope,
@@ -39,7 +40,6 @@ from .catalog import (
     Texts,
     TimeCap,
     TimeRule,
-    RelatedErrors,
     UnnamedPenalties,
     UpgradeResult,
 )

@@ -151,6 +151,9 @@ def test_ipg_1_2_the_incident_the_report_and_the_csv_show_the_link(app, mtg):
     shown = page.split('id="incident-related"')[1].split("</dd>")[0]
     assert f'href="/events/{mtg["event_id"]}/incidents/1"' in shown and "no second penalty" in shown
     rows = rows_of(c.get(f"/events/{mtg['event_id']}/export/incidents.csv"))
-    assert [(r["incident"], r["rank"], r["same_cause_as"]) for r in rows] == [("1", "Warning", ""), ("2", "No penalty", "1")]
+    assert [(r["incident"], r["rank"], r["same_cause_as"]) for r in rows] == [
+        ("1", "Warning", ""),
+        ("2", "No penalty", "1"),
+    ]
     report = c.get(f"/events/{mtg['event_id']}/report").get_data(as_text=True)
     assert "same cause as incident #1: no second penalty" in report.split('id="judged"')[1].split("</ul>")[0]

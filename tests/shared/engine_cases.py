@@ -55,7 +55,11 @@ def python_answer(catalog, case) -> dict:
         None
         if linked is None
         else Prior(
-            linked["infraction"], linked["rank"], ref=linked.get("ref"), round=linked.get("round"), game=linked.get("game")
+            linked["infraction"],
+            linked["rank"],
+            ref=linked.get("ref"),
+            round=linked.get("round"),
+            game=linked.get("game"),
         )
     )
     s = suggest(

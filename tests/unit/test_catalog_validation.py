@@ -180,7 +180,12 @@ def test_a_value_of_the_wrong_type_is_refused_not_silently_converted(tmp_path, c
             "infractions[1].repeat_rules[0]",
             "'no-such-rule' is not a repeat rule of this policy",
         ),
-        ("window: day,", "window: fortnight,", "repeat_rules[0].window", "Input should be 'event', 'day', 'match' or 'game'"),
+        (
+            "window: day,",
+            "window: fortnight,",
+            "repeat_rules[0].window",
+            "Input should be 'event', 'day', 'match' or 'game'",
+        ),
         (
             "counts: subsection,",
             "counts: subsection, from_count: 1,",
@@ -373,7 +378,8 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
         ),
         (
             "    head_judge_only: [disqualification]\n",
-            "    head_judge_only: [disqualification]\n    related_errors: {section: IPG 1.2, summary: S, applies: all}\n",
+            "    head_judge_only: [disqualification]\n"
+            "    related_errors: {section: IPG 1.2, summary: S, applies: all}\n",
             "related_errors.applies",
             "Extra inputs are not permitted",
         ),

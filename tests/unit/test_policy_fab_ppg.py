@@ -289,7 +289,9 @@ SLOW_PLAY_AFTER_CAUTION = [
 def test_slow_play_after_a_caution_in_the_same_game_is_a_warning_and_not_after_one_in_another_game_3_3(
     policy, earlier, now, expected, upgraded
 ):
-    s = suggest(policy, COMPETITIVE, "3.3", [p("3.3", C, 7, earlier[0], game=earlier[1])], this_round=now[0], this_game=now[1])
+    s = suggest(
+        policy, COMPETITIVE, "3.3", [p("3.3", C, 7, earlier[0], game=earlier[1])], this_round=now[0], this_game=now[1]
+    )
     assert (s.suggested.id, s.upgraded) == (expected, upgraded)
     assert s.rule is None or s.rule.id == "slow-play-after-caution"
     assert s.asks_game  # the form asks which game of the match
@@ -358,9 +360,14 @@ def test_penalty_suggest_for_fab_ppg_counts_a_slow_play_caution_of_the_same_game
     same = json.loads(cli(*args, "--prior", "3.3:caution:g2").output)
     other = json.loads(cli(*args, "--prior", "3.3:caution:g1").output)
     assert (same["suggested"], same["upgraded"], same["asks_game"], same["game"]) == (W, True, True, 2)
-    assert same["explanation"] == "Upgraded: 2nd 3.3 Slow Play in this game (PPG 3.3): Warning — after incident #1, round 1, game 2"
+    assert (
+        same["explanation"]
+        == "Upgraded: 2nd 3.3 Slow Play in this game (PPG 3.3): Warning — after incident #1, round 1, game 2"
+    )
     assert (other["suggested"], other["upgraded"]) == (C, False)
-    refused = cli("penalty", "suggest", "--policy", "fab-ppg", "--level", "1", "--infraction", "3.3", "--prior", "3.3:caution:g1")
+    refused = cli(
+        "penalty", "suggest", "--policy", "fab-ppg", "--level", "1", "--infraction", "3.3", "--prior", "3.3:caution:g1"
+    )
     assert refused.exit_code == 2 and "--game" in refused.output
 
 

@@ -290,7 +290,11 @@ def test_cli_flags_the_ipg_4_2_disqualification_for_the_head_judge(cli):
 # more severe penalty ("" when the earlier penalty is at least this error's default)
 RELATED = [
     ("2.5", ("2.2", W), ""),  # a Game Rule Violation caused by the same slip as a Looking at Extra Cards
-    ("3.4", ("3.3", W), " This error's default (Game Loss) is more severe: correct the penalty of incident #4, round 2 instead."),
+    (
+        "3.4",
+        ("3.3", W),
+        " This error's default (Game Loss) is more severe: correct the penalty of incident #4, round 2 instead.",
+    ),
     ("3.3", ("3.4", GL), ""),
 ]
 

@@ -385,7 +385,9 @@ function main() {
     h.className = "suggested";
     h.innerHTML = "";
     var strong = document.createElement("strong");
-    strong.textContent = s.suggested_name ? _("Suggested: %(penalty)s", { penalty: s.suggested_name })
+    var linked = s.related_to !== null && s.related_to !== undefined;  // one penalty for related errors
+    strong.textContent = linked ? _("No second penalty: same cause as incident #%(number)s", { number: s.related_to })
+      : s.suggested_name ? _("Suggested: %(penalty)s", { penalty: s.suggested_name })
       : (s.penalized ? _("No default penalty") : _("Not penalised"));
     h.appendChild(strong);
     if (s.default_label) {
@@ -394,7 +396,7 @@ function main() {
     panel.appendChild(h);
     var offered = (s.offered || []).length > 0, late = s.minutes_late !== null && s.minutes_late !== undefined;
     // the default is already in the heading line, unless the minutes late chose it or an escalation is offered
-    if (s.upgraded || !s.default_label || offered || late) {
+    if (s.upgraded || !s.default_label || offered || late || linked) {
       var line = document.createElement("p");
       line.className = s.upgraded ? "upgrade" : (offered ? "note offered" : "muted");
       line.textContent = s.explanation;

@@ -63,9 +63,7 @@ def test_the_phone_asks_the_game_only_for_slow_play_and_counts_the_caution_of_th
     shot(phone, "35-game-slow-play-same-game")
 
 
-def test_the_phone_links_an_error_to_an_earlier_one_of_the_same_cause_with_no_second_penalty_ipg_1_2(
-    mtg_server, phone
-):
+def test_the_phone_links_an_error_to_an_earlier_one_of_the_same_cause_with_no_second_penalty_ipg_1_2(mtg_server, phone):
     base, event_id = mtg_server
     log_in(phone, base, "floor@mtg.test")
     start(phone, base, event_id)

@@ -130,7 +130,10 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
     incident.minutes_late = incident.minutes_late if infraction.late_rows else None
     linked = incident.related_to
-    related = as_prior(linked) if linked is not None and linked.rank_id and policy.related_errors else None
+    # the earlier record of the same cause, while its penalty still stands for both (voided or overturned, this record
+    # is suggested its own penalty again)
+    stands = linked is not None and linked.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED)
+    related = as_prior(linked) if stands and linked.rank_id and policy.related_errors else None
     suggestion = suggest(
         policy,
         event.level,

@@ -157,3 +157,37 @@ def test_ipg_1_2_the_incident_the_report_and_the_csv_show_the_link(app, mtg):
     ]
     report = c.get(f"/events/{mtg['event_id']}/report").get_data(as_text=True)
     assert "same cause as incident #1: no second penalty" in report.split('id="judged"')[1].split("</ul>")[0]
+
+
+def correct(app, event, number, **fields):
+    from tests.integration.test_incidents import csrf_token
+
+    judge = client(app, event, "head_judge")
+    url = f"/events/{event['event_id']}/incidents/{number}"
+    data = {"csrf_token": csrf_token(judge, f"{url}/edit"), "round": "1", "table": "1", "description": "", **fields}
+    return judge.post(f"{url}/edit", data=data)
+
+
+def void(app, event, number):
+    from tests.integration.test_incidents import csrf_token
+
+    judge = client(app, event, "head_judge")
+    url = f"/events/{event['event_id']}/incidents/{number}"
+    return judge.post(f"{url}/void", data={"csrf_token": csrf_token(judge, url), "reason": "Logged twice by mistake"})
+
+
+def test_ipg_1_2_a_correction_keeps_a_linked_record_without_a_penalty_while_the_earlier_one_stands(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    page = correct(app, mtg, 2, infraction="2.5", penalty="warning").get_data(as_text=True)
+    assert "Linked to incident #1 as the same cause" in page
+    assert incidents(app, mtg["event_id"])[1].rank_id is None
+
+
+def test_ipg_1_2_once_the_earlier_record_is_voided_the_linked_one_may_be_given_its_own_penalty(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    assert void(app, mtg, 1).status_code == 302
+    assert correct(app, mtg, 2, infraction="2.5", penalty="warning").status_code == 302
+    linked = incidents(app, mtg["event_id"])[1]
+    assert (linked.rank_id, linked.suggested_rank_id, linked.related_to_id is not None) == ("warning", "warning", True)

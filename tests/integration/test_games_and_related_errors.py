@@ -191,3 +191,12 @@ def test_ipg_1_2_once_the_earlier_record_is_voided_the_linked_one_may_be_given_i
     assert correct(app, mtg, 2, infraction="2.5", penalty="warning").status_code == 302
     linked = incidents(app, mtg["event_id"])[1]
     assert (linked.rank_id, linked.suggested_rank_id, linked.related_to_id is not None) == ("warning", "warning", True)
+
+
+def test_the_phones_copy_carries_each_penalty_s_game_and_the_policy_s_related_errors_for_the_offline_engine(app, fab):
+    give(app, fab, "3.3", "caution", game="2")
+    body = client(app, fab, "floor_judge").get("/offline/copy.json").get_json()
+    [event] = body["events"]
+    assert [(p["ref"], p["round"], p["game"]) for p in event["priors"]] == [(1, 1, 2)]
+    rule = next(r for r in body["policies"]["fab-ppg"]["repeat_rules"] if r["id"] == "slow-play-after-caution")
+    assert (rule["window"], body["policies"]["fab-ppg"]["related_errors"]) == ("game", None)

@@ -9,6 +9,7 @@ import pytest
 
 from tests.browser.conftest import PHONE, log_in, shot
 from tests.browser.policy_event import choose, serve_policy_event
+from tests.browser.test_offline import eventually
 
 pytestmark = pytest.mark.browser
 
@@ -86,3 +87,44 @@ def test_the_phone_links_an_error_to_an_earlier_one_of_the_same_cause_with_no_se
     phone.goto(f"{base}/events/{event_id}/incidents/2")
     phone.locator("#incident-related").get_by_text("no second penalty").wait_for(timeout=30_000)
     shot(phone, "35-related-incident-page")
+
+
+def test_offline_the_phone_counts_the_caution_of_the_same_game_from_its_copy_3_3(fab_server, phone):
+    """With the network off, the phone's own engine reads the game of each penalty in its copy of the event."""
+    base, event_id = fab_server
+    log_in(phone, base, "floor@fab.test")
+    start(phone, base, event_id)
+    choose(phone, "3.3")
+    phone.locator("#game-field").wait_for(state="visible", timeout=30_000)
+    phone.get_by_label("Game of the match").fill("1")
+    phone.locator("#suggestion").get_by_text("Suggested: Caution").wait_for(timeout=30_000)
+    save(phone)
+    phone.goto(f"{base}/events/{event_id}")
+    phone.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    if not phone.evaluate("!!navigator.serviceWorker.controller"):
+        phone.reload()  # a page loaded while the worker installed is controlled once it loads again
+    phone.wait_for_function("() => !!navigator.serviceWorker.controller", timeout=60_000)
+    kept = f"""async () => {{
+        const copy = await JudgeOutbox.copy(document.body.dataset.user);
+        const ev = copy && copy.events.find(e => e.id === {event_id});
+        if (!ev || !ev.priors.some(p => p.game === 1)) return false;
+        const pages = await caches.open('judgeapp-pages');
+        return !!(await pages.match('/events/{event_id}/incidents/new'));
+    }}"""
+    eventually(phone, kept, seconds=90)  # the copy and the kept pages come in the background: slow on a busy machine
+
+    phone.context.set_offline(True)
+    try:
+        start(phone, base, event_id)  # served by the service worker from the phone's copy
+        choose(phone, "3.3")
+        suggestion = phone.locator("#suggestion")
+        phone.locator("#game-field").wait_for(state="visible", timeout=30_000)
+        phone.get_by_label("Game of the match").fill("2")  # another game: just below the threshold
+        suggestion.get_by_text("Suggested: Caution").wait_for(timeout=30_000)
+        phone.get_by_label("Game of the match").fill("1")  # the same game: at it
+        suggestion.get_by_text("Upgraded: 2nd 3.3 Slow Play in this game (PPG 3.3): Warning").wait_for(timeout=30_000)
+        suggestion.get_by_text("No network: worked out on this phone").wait_for(timeout=30_000)
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        shot(phone, "35-game-offline-same-game")
+    finally:
+        phone.context.set_offline(False)

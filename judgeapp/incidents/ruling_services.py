@@ -132,8 +132,9 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     linked = incident.related_to
     # the earlier record of the same cause, while its penalty still stands for both (voided or overturned, this record
     # is suggested its own penalty again)
-    stands = linked is not None and linked.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED)
-    related = as_prior(linked) if stands and linked.rank_id and policy.related_errors else None
+    related = None
+    if linked is not None and linked.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
+        related = as_prior(linked) if linked.rank_id and policy.related_errors else None
     suggestion = suggest(
         policy,
         event.level,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from datetime import date
 
@@ -356,22 +357,59 @@ penalty = AppGroup("penalty", help="Ask the penalty engine.")
 @click.option("--policy", "policy_id", required=True)
 @click.option("--level", required=True, help="The level's number or the policy's own name for it (competitive).")
 @click.option("--infraction", required=True)
-@click.option("--prior", multiple=True, metavar="CODE:RANK", help="An earlier standing penalty of the player.")
+@click.option(
+    "--prior",
+    multiple=True,
+    metavar="CODE:RANK[:gGAME]",
+    help="An earlier standing penalty of the player; with :gN, given in game N of this round (with --game).",
+)
 @click.option("--minutes-late", type=click.IntRange(min=0), help="For tardiness by minutes: how late the player was.")
-def penalty_suggest(policy_id, level, infraction, prior, minutes_late):
+@click.option("--game", type=click.IntRange(min=1), help="For rules counting per game: the game of this round's match.")
+@click.option(
+    "--related-to",
+    metavar="CODE:RANK",
+    help="The earlier penalty of the same round this error shares its cause with (one penalty for related errors).",
+)
+def penalty_suggest(policy_id, level, infraction, prior, minutes_late, game, related_to):
     """Print the suggested penalty as one JSON object."""
     cat = current_catalog()
+    this_round = 1 if game is not None else None  # with --game, every prior marked :gN is of this round
     try:
         pol = cat.policy(policy_id)
         priors = []
         for n, item in enumerate(prior, start=1):
-            code, sep, rank = item.partition(":")
-            if not sep:
-                raise click.UsageError(f"--prior {item!r}: write CODE:RANK, for example 3.5.2:warning")
+            code, sep, rest = item.partition(":")
+            rank, _, in_game = rest.partition(":")
+            if not sep or (in_game and not re.fullmatch(r"g[1-9][0-9]{0,2}", in_game)):
+                raise click.UsageError(
+                    f"--prior {item!r}: write CODE:RANK or CODE:RANK:gGAME, for example 3.3:caution:g1"
+                )
+            if in_game and game is None:
+                raise click.UsageError(f"--prior {item!r}: a game is counted against --game, this incident's game")
             pol.infraction(code)
             pol.rank(rank)
-            priors.append(Prior(code, rank, ref=n))
-        result = suggest(pol, pol.level(level).number, infraction, priors, minutes_late=minutes_late)
+            prior_game = int(in_game[1:]) if in_game else None
+            priors.append(Prior(code, rank, ref=n, round=this_round if prior_game else None, game=prior_game))
+        related = None
+        if related_to is not None:
+            code, sep, rank = related_to.partition(":")
+            if not sep:
+                raise click.UsageError(f"--related-to {related_to!r}: write CODE:RANK, for example 2.2:warning")
+            if pol.related_errors is None:
+                raise click.UsageError(f"--related-to: {pol.id} gives every error its own penalty")
+            pol.infraction(code)
+            pol.rank(rank)
+            related = Prior(code, rank, ref=len(priors) + 1)
+        result = suggest(
+            pol,
+            pol.level(level).number,
+            infraction,
+            priors,
+            this_round=this_round,
+            minutes_late=minutes_late,
+            this_game=game,
+            related_to=related,
+        )
     except UnknownChoice as err:
         click.echo(f"Error: {err}", err=True)
         sys.exit(2)

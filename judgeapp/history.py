@@ -65,6 +65,7 @@ def as_prior(incident: Incident) -> Prior:
         day=incident.round.day,
         status=COUNTS[incident.status],
         subsection=incident.subsection,
+        game=incident.game_number,
     )
 
 
@@ -84,6 +85,7 @@ def priors_of_players(
             Round.day,
             Incident.status,
             Incident.subsection,
+            Incident.game_number,
         )
         .select_from(subjects)
         .join(Incident, Incident.id == subjects.c.incident_id)
@@ -102,8 +104,9 @@ def priors_of_players(
             day=day,
             status=COUNTS[status],
             subsection=sub,
+            game=game,
         )
-        for code, rank, number, rnd, day, status, sub in session.execute(query)
+        for code, rank, number, rnd, day, status, sub, game in session.execute(query)
         if rank is not None
     ]  # none is (the query asks for ranks), but the column may be NULL
 

@@ -455,6 +455,11 @@ class Incident(Base):
     deviation_reason: Mapped[str | None] = mapped_column(Text)
     description: Mapped[str] = mapped_column(Text, default="")
     minutes_late: Mapped[int | None]  # for tardiness by minutes (the policy's rows): how late, as the judge gave it
+    # the game of the round's match (1, 2, 3…), asked where a rule counts per game (FaB PPG 3.3: "in the same game")
+    game_number: Mapped[int | None]
+    # the earlier incident of the same player and round this one shares its cause with, where the policy gives one
+    # penalty for related errors (Magic IPG 1.2): this one is kept with no penalty of its own and is never a repeat
+    related_to_id: Mapped[int | None] = mapped_column(ForeignKey("incidents.id"))
     status: Mapped[IncidentStatus] = mapped_column(_enum(IncidentStatus), default=IncidentStatus.STANDING)
     status_reason: Mapped[str | None] = mapped_column(Text)
     deck_check_id: Mapped[int | None] = mapped_column(ForeignKey("deck_checks.id"))
@@ -472,6 +477,7 @@ class Incident(Base):
     judge: Mapped[User] = relationship(foreign_keys="Incident.judge_id")
     round: Mapped[Round] = relationship()
     subjects: Mapped[list[IncidentSubject]] = relationship(back_populates="incident", order_by="IncidentSubject.id")
+    related_to: Mapped[Incident | None] = relationship(remote_side="Incident.id", foreign_keys="Incident.related_to_id")
 
 
 class IncidentSubject(Base):

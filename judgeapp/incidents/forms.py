@@ -65,6 +65,21 @@ class IncidentForm(OutboxFields):
         description=_l("The policy's default for this infraction depends on how late the player was."),
         render_kw=NUMERIC,
     )
+    game = NumericField(
+        _l("Game of the match"),
+        validators=[Optional(), NumberRange(1, 99, _l("The game of the match: 1 to 99."))],
+        description=_l("The policy counts this infraction per game: game 1, 2, 3… of this round's match."),
+        render_kw=NUMERIC,
+    )
+    related_to = NumericField(
+        _l("Same cause as incident #"),
+        validators=[Optional(), NumberRange(1, 2_000_000_000, _l("Give an incident number."))],
+        description=_l(
+            "Only when one error of this player caused an earlier infraction of this round: that incident's penalty "
+            "stands for both, and this one is recorded without a penalty."
+        ),
+        render_kw=NUMERIC,
+    )
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
     deviation_reason = StringField(
         _l("Reason for this penalty"),

@@ -11,11 +11,11 @@ from sqlalchemy.orm import Session
 
 from ..choices import catalog_name
 from ..errors import FieldError, one_line
-from ..history import priors_of_players
+from ..history import as_prior, priors_of_players
 from ..i18n import language
 from ..infractions import Infraction, Policy, Suggestion, UnknownChoice, search, suggest
 from ..infractions.catalog import ConfirmedBy, text_in
-from ..infractions.engine import expected_ranks, head_judge_range, offered_alternative
+from ..infractions.engine import asks_game, expected_ranks, head_judge_range, offered_alternative
 from ..models import Event, Incident, IncidentStatus, User
 from ..permissions import Role
 from ..records import MAX_REASON
@@ -53,6 +53,18 @@ def check_rank(
     """The penalty chosen, and the reason kept with it when it departs from the default or the upgrade.
     `reason_needed=False`: the judge chose against another suggestion (the phone's, offline); it is flagged instead."""
     reason = one_line(reason, "deviation_reason", limit=MAX_REASON)
+    if suggestion.related is not None:  # one penalty for related errors: the earlier record's stands for both
+        if rank_id:
+            raise FieldError(
+                "penalty",
+                _(
+                    "Linked to incident #%(number)s as the same cause: this record carries no penalty of its own "
+                    "(%(section)s). Leave the penalty empty, or correct incident #%(number)s.",
+                    number=suggestion.related.ref,
+                    section=suggestion.policy.related_errors.section if suggestion.policy.related_errors else "",
+                ),
+            )
+        return None, reason
     if not suggestion.infraction.penalized:
         # No penalty by default; the text may allow one when a condition holds (IPG 2.1: a Warning for a missed
         # trigger that is usually detrimental to its controller): those ranks, at this level, and no others.
@@ -117,6 +129,12 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
     late it was logged with, for defaults by minutes late)."""
     priors = priors_of_players(session, event, [s.player_id for s in incident.subjects], before_number=incident.number)
     incident.minutes_late = incident.minutes_late if infraction.late_rows else None
+    linked = incident.related_to
+    # the earlier record of the same cause, while its penalty still stands for both (voided or overturned, this record
+    # is suggested its own penalty again)
+    related = None
+    if linked is not None and linked.status in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
+        related = as_prior(linked) if linked.rank_id and policy.related_errors else None
     suggestion = suggest(
         policy,
         event.level,
@@ -125,6 +143,8 @@ def resuggest(session: Session, policy: Policy, event: Event, incident: Incident
         today=incident.round.day,  # the event's day (Day 1, Day 2…), not the calendar's
         this_round=incident.round.number,
         minutes_late=incident.minutes_late,
+        this_game=incident.game_number,
+        related_to=related,
     )
     incident.infraction_code, incident.subsection = infraction.code, infraction.subsection
     incident.suggested_rank_id = suggestion.suggested.id if suggestion.suggested else None
@@ -227,6 +247,59 @@ def check_minutes(event: Event, minutes: int | None, field_name: str) -> int | N
 
 
 MAX_MINUTES_LATE = 24 * 60
+MAX_GAME = 99  # the game of a round's match: 1, 2, 3… (a best of 99 is more than any text knows)
+
+
+def check_game(policy: Policy, infraction: Infraction, level: int, game: int | None) -> int | None:
+    """The game of the round's match, kept only for an infraction a rule counts per game (FaB PPG 3.3)."""
+    if game is None or not asks_game(policy, infraction, level):
+        return None
+    if not 1 <= game <= MAX_GAME:
+        raise FieldError("game", _("The game of the match: 1 to %(limit)s.", limit=MAX_GAME))
+    return game
+
+
+def related_record(
+    session: Session,
+    policy: Policy,
+    event: Event,
+    *,
+    number: int | None,
+    player_ids: list[int],
+    round_id: int,
+    before: int | None = None,
+) -> Incident | None:
+    """The earlier incident a judge links a new one to as the same cause (one penalty for related errors, Magic IPG
+    1.2): of this event, of the same player (or team member) and round, standing or pending, with a penalty, and not
+    itself linked to another (link to that one instead)."""
+    if number is None:
+        return None
+    if policy.related_errors is None:
+        raise FieldError(
+            "related_to", _("%(policy)s gives every error its own penalty: no link.", policy=catalog_name(policy))
+        )
+    found = session.scalar(select(Incident).where(Incident.event_id == event.id, Incident.number == number))
+    if found is None or (before is not None and found.number >= before):
+        raise FieldError("related_to", _("No earlier incident #%(number)s at this event.", number=number))
+    if found.status not in (IncidentStatus.STANDING, IncidentStatus.RECOMMENDED):
+        raise FieldError(
+            "related_to", _("Incident #%(number)s is void or overturned: it gives no penalty.", number=number)
+        )
+    if not player_ids or not {s.player_id for s in found.subjects} & set(player_ids) or found.round_id != round_id:
+        raise FieldError("related_to", _("Incident #%(number)s is not this player's in this round.", number=number))
+    if found.related_to_id is not None:
+        root = found.related_to
+        raise FieldError(
+            "related_to",
+            _(
+                "Incident #%(number)s is itself linked to incident #%(root)s: link to #%(root)s.",
+                number=number,
+                root=root.number if root else "?",
+            ),
+        )
+    if found.rank_id is None:
+        raise FieldError("related_to", _("Incident #%(number)s gave no penalty to share.", number=number))
+    return found
 
 
 def check_minutes_late(infraction: Infraction, minutes: int | None) -> int | None:

@@ -14,7 +14,7 @@ from .. import audit
 from ..choices import catalog_name
 from ..errors import FieldError, one_line
 from ..events.round_services import started_round
-from ..history import priors_of_players
+from ..history import as_prior, priors_of_players
 from ..i18n import language
 from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed, suggest
 from ..models import DeckCheck, Event, Incident, IncidentSubject, Player, SubjectKind, TimeExtension, User, utcnow
@@ -22,12 +22,14 @@ from ..permissions import Role
 from ..records import MAX_TEXT, begin_keyed_write, insert_once
 from .lookup_services import check_table, find_player, player_of_event, split_player_text, team_members
 from .ruling_services import (
+    check_game,
     check_minutes,
     check_minutes_late,
     check_rank,
     chosen_infraction,
     investigate_if_disqualification,
     offered_rank,
+    related_record,
     status_for,
 )
 
@@ -59,6 +61,8 @@ class IncidentInput:
     call_started_at: datetime | None = None
     deck_check_id: int | None = None
     minutes_late: int | None = None  # for an infraction with defaults by minutes late: how late the player was
+    game_number: int | None = None  # for an infraction a rule counts per game: the game of the round's match
+    related_to_number: int | None = None  # the earlier incident of the same cause (one penalty for related errors)
     phone: PhoneView | None = None  # logged offline: what the phone showed
     infraction_query: str = ""  # the words the judge searched with when choosing the infraction
 
@@ -179,6 +183,15 @@ def log_incident(
     phone = data.phone
     logged_at = phone.logged_at if phone else None
     minutes_late = check_minutes_late(infraction, data.minutes_late)
+    game = check_game(policy, infraction, event.level, data.game_number)
+    linked = related_record(
+        session,
+        policy,
+        event,
+        number=data.related_to_number,
+        player_ids=[p.id for p in subjects.players],
+        round_id=rnd.id,
+    )
     suggestion = suggest(
         policy,
         event.level,
@@ -187,6 +200,8 @@ def log_incident(
         today=rnd.day,  # the event's day of the incident's round (Day 1, Day 2…), not the calendar's
         this_round=rnd.number,
         minutes_late=minutes_late,
+        this_game=game,
+        related_to=as_prior(linked) if linked is not None else None,
     )
     changed = bool(
         phone
@@ -209,7 +224,7 @@ def log_incident(
     if minutes and table is None:
         raise FieldError("table", _("Time is given back to a table: give the table number."))
     description = checked_description(data.description)
-    if infraction.penalized and rank_id is None and not description:
+    if infraction.penalized and rank_id is None and linked is None and not description:
         raise FieldError(
             "description",
             _(
@@ -240,6 +255,8 @@ def log_incident(
         deviation_reason=reason,
         description=description,
         minutes_late=minutes_late,
+        game_number=game,
+        related_to_id=linked.id if linked is not None else None,
         status=status,
         deck_check_id=deck_check.id if deck_check else None,
         call_started_at=call_started,
@@ -272,6 +289,8 @@ def log_incident(
         subject=subjects.name,
         players=[p.id for p in subjects.players],
         note=reason,
+        **({"game": game} if game is not None else {}),
+        **({"related_to": linked.number} if linked is not None else {}),
         **({"logged_offline_at": logged_at.isoformat()} if logged_at else {}),
         **(
             {"phone_suggested": phone.suggested, "phone_upgraded": phone.upgraded, "suggestion_changed": changed}

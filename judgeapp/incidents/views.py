@@ -144,6 +144,8 @@ def new(event, roles):
             description=form.description.data or "",
             extension_minutes=form.extension.data,
             minutes_late=form.minutes_late.data,
+            game_number=form.game.data,
+            related_to_number=form.related_to.data,
             extension_proposed=form.extension_proposed.data == "1",
             extension_reason=form.extension_reason.data or "",
             call_started_at=parse_utc(form.call_started_at.data),
@@ -235,6 +237,17 @@ def _seating(at: dict[int, list[Player]]) -> dict[int, list[dict]]:
     return {t: [{"id": p.id, "label": player_label(p), "reading": p.reading or ""} for p in ps] for t, ps in at.items()}
 
 
+def _related_of(event, policy, players, this_round, division, args):
+    """The earlier incident the form links to as the same cause, checked as the save checks it (None: no link)."""
+    number = int_or_none(args.get("related_to"))
+    if number is None or not players or this_round is None:
+        return None
+    rnd = round_services.started_round(db.session, event, this_round, division_id=division)
+    return ruling_services.related_record(
+        db.session, policy, event, number=number, player_ids=[p.id for p in players], round_id=rnd.id
+    )
+
+
 @bp.route("/events/<int:event_id>/incidents/suggest")
 @event_route(Action.LOG_INCIDENT)
 def suggest(event, roles):
@@ -262,8 +275,21 @@ def suggest(event, roles):
     minutes_late = int_or_none(args.get("minutes_late"))  # for defaults by minutes late
     if minutes_late is not None and minutes_late < 0:
         minutes_late = None
+    game = int_or_none(args.get("game"))  # for rules counting per game
+    try:
+        linked = _related_of(event, policy, players, this_round, int_or_none(args.get("division")), args)
+    except FieldError as err:
+        return jsonify(ok=False, field=err.field, message=err.message), 422
     suggestion = suggest_penalty(
-        policy, event.level, infraction, priors, today=day, this_round=this_round, minutes_late=minutes_late
+        policy,
+        event.level,
+        infraction,
+        priors,
+        today=day,
+        this_round=this_round,
+        minutes_late=minutes_late,
+        this_game=game if game is not None and game >= 1 else None,
+        related_to=history.as_prior(linked) if linked is not None else None,
     )
     lang = language()  # names and the explanation in the judge's language
     body = suggestion.as_dict(lang)

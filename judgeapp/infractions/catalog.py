@@ -12,6 +12,7 @@ class RepeatScope(str, Enum):
     EVENT = "event"
     DAY = "day"
     MATCH = "match"  # the same round's match
+    GAME = "game"  # the same game of the same round's match (FaB PPG 3.3: "in the same game")
 
 
 class Counts(str, Enum):
@@ -382,6 +383,15 @@ class UnnamedPenalties:
 
 
 @dataclass(frozen=True)
+class RelatedErrors:
+    """The text gives one penalty for several errors of one cause (Magic IPG 1.2): a record the judge links to an
+    earlier one of the same player in the same round is kept, with no penalty of its own, and is never a repeat."""
+
+    section: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class EventSettings:
     """What the text expects of an event at each level (WARS TCG: decklists and random deck checks from level 2)."""
 
@@ -412,6 +422,7 @@ class Policy(Named):
     time_rules: tuple[TimeRule, ...]
     appeals: AppealRules = AppealRules()
     unnamed_penalties: UnnamedPenalties | None = None
+    related_errors: RelatedErrors | None = None  # "one penalty for related errors", where the text says it
     event_settings: EventSettings | None = None
     confirmations: tuple[Confirmation, ...] = ()
     time_cap: TimeCap | None = None  # the most time a table may get back in a round (Play! Pokémon 4.4)

@@ -46,6 +46,7 @@ class Prior:
     day: int | date | None = None
     status: PriorStatus = PriorStatus.STANDING
     subsection: str | None = None  # as logged; defaults to the catalog's sub-section for the code
+    game: int | None = None  # the game of the round's match it was given in (1, 2, 3…), when the judge gave it
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,11 @@ class Suggestion:
     offered: tuple[Offer, ...] = ()  # escalations the judge may choose, each with the rule that offers it
     confirmation: Confirmation | None = None  # who must confirm the suggested penalty when a floor judge gives it
     minutes_late: int | None = None  # the row chosen by minutes late, when the infraction has such rows
+    asks_game: bool = False  # a rule counting per game may upgrade it: the form asks the game number
+    game: int | None = None  # the game number it was suggested for, when asked
+    # the earlier record of the same player and round the judge linked this one to as the same cause, where the text
+    # gives one penalty for related errors (IPG 1.2): this record carries no penalty of its own
+    related: Prior | None = None
 
     def explanation(self, lang: str | None = None) -> str:
         """One sentence a judge can read at the table, naming the rule and the earlier penalties it counted, in `lang`
@@ -83,6 +89,8 @@ class Suggestion:
         what the policy's text gives only in English (a condition, a rule's own name) stays English."""
         words = phrases(lang)
         level = self.level.name_in(lang)
+        if self.related is not None and self.policy.related_errors is not None:
+            return self._related_words(self.related, lang)
         if not self.infraction.penalized:
             if self.alternatives:  # no penalty unless a condition holds (IPG 2.1)
                 when = words["or"].join(
@@ -105,6 +113,21 @@ class Suggestion:
             return words["default"].format(level=level, penalty=self.default.label(lang)) + offers
         return self._upgraded_words(self.rule, self.suggested, lang) + offers
 
+    def _related_words(self, related: Prior, lang: str | None) -> str:
+        """The sentence for a record linked to an earlier one of the same cause (one penalty for related errors)."""
+        words = phrases(lang)
+        where = _where(related, lang)
+        known = {r.id: r for r in self.policy.ranks}
+        given = known.get(related.rank_id)
+        text = words["related"].format(
+            section=self.policy.related_errors.section if self.policy.related_errors else "",
+            where=where,
+            rank=given.name_in(lang) if given else related.rank_id,
+        )
+        if self.default is not None and given is not None and self.default.min.order > given.order:
+            text += words["related_more"].format(penalty=self.default.label(lang), where=where)
+        return text
+
     def _offer_words(self, offer: Offer, lang: str | None) -> dict[str, str]:
         words = phrases(lang)
         return {
@@ -118,10 +141,7 @@ class Suggestion:
 
     def _upgraded_words(self, rule: RepeatRule, suggested: Rank, lang: str | None) -> str:
         words = phrases(lang)
-        last = self.because[-1]
-        where = words["incident"].format(ref=last.ref) if last.ref is not None else last.infraction_code
-        if last.round is not None:
-            where = words["in_round"].format(where=where, round=last.round)
+        where = _where(self.because[-1], lang)
         return words["upgraded"].format(
             nth=_ordinal(len(self.because) + 1, lang),
             n=len(self.because) + 1,
@@ -154,9 +174,24 @@ class Suggestion:
             "confirm": _confirm_dict(self.confirmation),
             "asks_minutes_late": bool(self.infraction.late_rows),
             "minutes_late": self.minutes_late,
+            "asks_game": self.asks_game,
+            "game": self.game,
+            "related_allowed": self.policy.related_errors is not None,
+            "related_to": None if self.related is None else self.related.ref,
             "unnamed_allowed": self.policy.may_leave_rank_unnamed(self.infraction),
             "explanation": self.explanation(lang),
         }
+
+
+def _where(prior: Prior, lang: str | None) -> str:
+    """An earlier record as the explanation names it: "incident #3, round 2" (", game 1" where its game is known)."""
+    words = phrases(lang)
+    where = words["incident"].format(ref=prior.ref) if prior.ref is not None else prior.infraction_code
+    if prior.round is not None and prior.game is not None:
+        return words["in_round_game"].format(where=where, round=prior.round, game=prior.game)
+    if prior.round is not None:
+        return words["in_round"].format(where=where, round=prior.round)
+    return where
 
 
 def _confirm_dict(c: Confirmation | None) -> dict[str, Any] | None:
@@ -178,9 +213,16 @@ PHRASES: dict[str, dict[str, str]] = {
         "upgraded": "Upgraded: {nth} {what} {window} ({section}): {rank} — after {where}",
         "incident": "incident #{ref}",
         "in_round": "{where}, round {round}",
+        "in_round_game": "{where}, round {round}, game {game}",
         "window_event": "at this event",
         "window_day": "today",
         "window_match": "in this match",
+        "window_game": "in this game",
+        "related": (
+            "One penalty for related errors ({section}): the same cause as {where}, whose {rank} stands for both;"
+            " no second penalty."
+        ),
+        "related_more": " This error's default ({penalty}) is more severe: correct the penalty of {where} instead.",
         "penalty_in": "penalty in {subsection}",
         "penalty": "penalty",
         "offered": (
@@ -198,9 +240,16 @@ PHRASES: dict[str, dict[str, str]] = {
         "upgraded": "格上げ：{window}{what}の{n}回目（{section}）：{rank} — 前回：{where}",
         "incident": "違反記録 #{ref}",
         "in_round": "{where}（第{round}ラウンド）",
+        "in_round_game": "{where}（第{round}ラウンド第{game}ゲーム）",
         "window_event": "この大会で",
         "window_day": "本日",
         "window_match": "このマッチで",
+        "window_game": "このゲームで",
+        "related": (
+            "関連する違反は1つの罰則（{section}）：{where}と同じ原因で、その{rank}が両方に対する罰則です。"
+            "2つ目の罰則はありません。"
+        ),
+        "related_more": "この違反の標準の罰則（{penalty}）の方が重いため、代わりに{where}の罰則を訂正してください。",
         "penalty_in": "{subsection}の罰則",
         "penalty": "罰則",
         "offered": (
@@ -262,8 +311,11 @@ def counted_by(
     prior: Iterable[Prior],
     today: int | date | None = None,
     this_round: int | None = None,
+    this_game: int | None = None,
 ) -> tuple[Prior, ...]:
-    """The earlier penalties `rule` counts as earlier offences: standing, in its window, of what it counts."""
+    """The earlier penalties `rule` counts as earlier offences: standing, in its window, of what it counts. A rule
+    counting per game counts only a penalty of the same round and game, both known: without the game numbers it
+    cannot tell the games of a match apart, and suggests no upgrade by it."""
     out = []
     for p in prior:
         if p.status is not PriorStatus.STANDING:
@@ -275,6 +327,10 @@ def counted_by(
             and this_round is not None
             and p.round is not None
             and p.round != this_round
+        ):
+            continue
+        if rule.window is RepeatScope.GAME and (
+            this_round is None or this_game is None or p.round != this_round or p.game != this_game
         ):
             continue
         if rule.prior_ranks and p.rank_id not in rule.prior_ranks:
@@ -305,6 +361,7 @@ def counting_priors(
     today: int | date | None = None,
     this_round: int | None = None,
     level: int | None = None,
+    this_game: int | None = None,
 ) -> tuple[Prior, ...]:
     """The earlier penalties that make this one a repeat under any of the policy's rules (for the player's history:
     whether the next penalty of this kind would be upgraded)."""
@@ -313,7 +370,7 @@ def counting_priors(
     for rule in policy.repeat_rules:
         if not _counts_repeats_of(rule, infraction, level):
             continue
-        for p in counted_by(policy, rule, infraction, prior, today, this_round):
+        for p in counted_by(policy, rule, infraction, prior, today, this_round, this_game):
             seen.setdefault(id(p), p)
     return tuple(p for p in prior if id(p) in seen)
 
@@ -345,19 +402,26 @@ def suggest(
     today: int | date | None = None,
     this_round: int | None = None,
     minutes_late: int | None = None,
+    this_game: int | None = None,
+    related_to: Prior | None = None,
 ) -> Suggestion:
     """Suggest the penalty for `infraction` at `level`, given the player's earlier penalties in this event: the
     default's minimum, or the highest rank any of the policy's repeat rules gives (the first rule on a tie). For an
-    infraction with defaults by minutes late, `minutes_late` picks the row."""
+    infraction with defaults by minutes late, `minutes_late` picks the row; for one a rule counts per game,
+    `this_game` is the game of the round's match. `related_to`: the earlier record the judge linked this one to as the
+    same cause, where the policy gives one penalty for related errors: then nothing is suggested (no second penalty)."""
     lv = policy.level(level)
     inf = infraction if isinstance(infraction, Infraction) else policy.infraction(infraction)
+    if related_to is not None and policy.related_errors is None:
+        raise ValueError(f"{policy.id} gives every error its own penalty: no record links to another")
+    game_asked = asks_game(policy, inf, lv.number)
     row = inf.late_row(minutes_late) if inf.penalized else None
     default = inf.default_at(lv.number, minutes_late) if inf.penalized else None
     because: tuple[Prior, ...] = ()
     suggested: Rank | None = None
     chosen: RepeatRule | None = None
     offered: tuple[Offer, ...] = ()
-    if default is not None:
+    if default is not None and related_to is None:
         prior = tuple(prior)
         suggested = default.min
         offers: list[Offer] = []
@@ -366,7 +430,7 @@ def suggest(
                 continue
             if rule.upgrades and default.min.id not in rule.upgrades:
                 continue  # e.g. "the second Warning becomes a Game Loss": a Caution being given stays one
-            counted = counted_by(policy, rule, inf, prior, today, this_round)
+            counted = counted_by(policy, rule, inf, prior, today, this_round, this_game)
             if len(counted) + 1 < rule.from_count:
                 continue
             rank = _upgraded_rank(policy, rule, default.min, counted)
@@ -393,6 +457,17 @@ def suggest(
         offered=offered,
         confirmation=policy.confirmation_for(inf, suggested.id if suggested else None, lv.number),
         minutes_late=minutes_late if row is not None else None,
+        asks_game=game_asked,
+        game=this_game if game_asked else None,
+        related=related_to,
+    )
+
+
+def asks_game(policy: Policy, infraction: Infraction, level: int) -> bool:
+    """Whether a rule counting per game (window: game) may upgrade `infraction` at `level`: the form then asks the
+    game of the round's match (FaB PPG 3.3)."""
+    return infraction.penalized and any(
+        r.window is RepeatScope.GAME and rule_applies(policy, r, infraction, level) for r in policy.repeat_rules
     )
 
 

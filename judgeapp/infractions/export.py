@@ -83,6 +83,11 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
         ],
         "report_to_head_judge": sorted(policy.report_to_head_judge),
         "unnamed_penalties": policy.unnamed_penalties is not None,
+        "related_errors": (
+            None
+            if policy.related_errors is None
+            else {"section": policy.related_errors.section, "summary": policy.related_errors.summary}
+        ),
         "infractions": [
             {
                 "code": i.code,

@@ -32,6 +32,7 @@ from .catalog import (
     Phrases,
     Policy,
     Rank,
+    RelatedErrors,
     RepeatRule,
     Repeats,
     RepeatScope,
@@ -363,6 +364,11 @@ class RawUnnamedPenalties(_Strict):
     summary: str
 
 
+class RawRelatedErrors(_Strict):
+    section: str
+    summary: str
+
+
 class RawEventSettings(_Strict):
     section: str
     decklist_required: list[int | str] = []
@@ -387,6 +393,7 @@ class RawPolicy(_Strict):
     infractions: list[RawInfraction] = Field(min_length=1, max_length=MAX_INFRACTIONS)
     appeals: RawAppeals | None = None
     unnamed_penalties: RawUnnamedPenalties | None = None
+    related_errors: RawRelatedErrors | None = None  # one penalty for several errors of one cause (IPG 1.2)
     event_settings: RawEventSettings | None = None
     confirm: list[RawConfirmation] = []
 
@@ -560,6 +567,25 @@ def _check_policy(pid: str, p: RawPolicy) -> list[tuple[PathT, str]]:
             errs.append(((*rpath, "range_to_by"), "range_to_by says who may go up to range_to: give range_to too"))
         if rule.offered and rule.range_to is not None:
             errs.append(((*rpath, "range_to"), "an offered escalation is the judge's call already: no range_to"))
+        if rule.window is RepeatScope.GAME and not rule.applies_to:
+            errs.append(
+                (
+                    (*rpath, "applies_to"),
+                    "a rule counting per game (window: game) names the infractions it upgrades: the form asks the "
+                    "game number for those only",
+                )
+            )
+    if p.related_errors is not None:
+        for field in ("section", "summary"):
+            if not getattr(p.related_errors, field).strip():
+                errs.append(
+                    (
+                        (*base, "related_errors", field),
+                        "say where the text gives one penalty for related errors, and what it says"
+                        if field == "section"
+                        else "say in our own words what the text gives for errors of one cause",
+                    )
+                )
     if p.time_cap is not None:
         for i, lv in enumerate(p.time_cap.levels):
             if _level_number(p, lv) is None:
@@ -895,6 +921,11 @@ def _build_policy(pid: str, p: RawPolicy) -> Policy:
             for t in p.time_extensions
         ),
         appeals=_build_appeals(p.appeals),
+        related_errors=(
+            RelatedErrors(p.related_errors.section, " ".join(p.related_errors.summary.split()))
+            if p.related_errors
+            else None
+        ),
         unnamed_penalties=(
             UnnamedPenalties(p.unnamed_penalties.section, " ".join(p.unnamed_penalties.summary.split()))
             if p.unnamed_penalties

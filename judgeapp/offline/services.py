@@ -57,6 +57,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
             Round.number,
             Round.day,
             IncidentSubject.player_id,
+            Incident.game_number,
         )
         .join(Round, Round.id == Incident.round_id)
         .join(IncidentSubject, IncidentSubject.incident_id == Incident.id)
@@ -64,7 +65,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
         .order_by(Incident.number, IncidentSubject.player_id)
     )
     out: dict[int, dict] = {}
-    for _id, number, code, subsection, rank, rnd, day, player_id in rows:
+    for _id, number, code, subsection, rank, rnd, day, player_id, game in rows:
         prior = out.setdefault(
             _id,
             {
@@ -74,6 +75,7 @@ def standing_priors(session: Session, event: Event) -> list[dict]:
                 "rank": rank,
                 "round": rnd,
                 "day": day,  # the event's day of its round (1, 2…), as the "day" window counts
+                "game": game,  # its game of the round's match, as the "game" window counts
                 "status": "standing",
                 "players": [],
             },

@@ -57,6 +57,8 @@ INCIDENT_HEADER = [
     _l("minutes_late"),
     _l("offered_escalation"),
     _l("offered_escalation_taken"),
+    _l("game"),
+    _l("same_cause_as"),
 ]
 EXTENSION_HEADER = [
     _l("event"),
@@ -148,13 +150,17 @@ def incident_rows(policy: Policy, event: Event, rec: Records, local: Local) -> l
 
 
 def _judged(incident, rank_name) -> list:
-    """How late the player was (tardiness by minutes), and the escalation the policy offered as the judge's call with
-    whether the judge took it: empty where neither applies."""
+    """How late the player was (tardiness by minutes), the escalation the policy offered as the judge's call with
+    whether the judge took it, the game of the match (where a rule counts per game) and the earlier incident of the
+    same cause whose penalty stands for this one (one penalty for related errors): empty where none applies."""
     offered = incident.offered_rank_id
+    related = incident.related_to
     return [
         incident.minutes_late if incident.minutes_late is not None else "",
         rank_name(offered) if offered else "",
         _yes(incident.rank_id == offered) if offered else "",
+        incident.game_number if incident.game_number is not None else "",
+        related.number if related is not None else "",
     ]
 
 
@@ -176,6 +182,8 @@ PLAYER_PENALTY_HEADER = [
     _l("minutes_late"),
     _l("offered_escalation"),
     _l("offered_escalation_taken"),
+    _l("game"),
+    _l("same_cause_as"),
 ]
 
 

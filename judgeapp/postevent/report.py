@@ -282,6 +282,10 @@ def report_of(
         notes = []
         if i.minutes_late is not None:
             notes.append(_("%(minutes)s minutes late", minutes=i.minutes_late))
+        if i.game_number is not None:
+            notes.append(_("game %(game)s of the match", game=i.game_number))
+        if i.related_to is not None:
+            notes.append(_("same cause as incident #%(number)s: no second penalty", number=i.related_to.number))
         if i.offered_rank_id:
             taken = i.rank_id == i.offered_rank_id
             notes.append(

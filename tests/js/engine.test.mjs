@@ -16,7 +16,8 @@ function fields(answer) {
     suggested: answer.suggested, upgraded: answer.upgraded, rule: answer.rule, because: answer.because.map((b) => b.ref),
     default: answer.default, default_label: answer.default_label, head_judge_only: answer.head_judge_only,
     in_range: answer.in_range, head_judge_range: answer.head_judge_range, alternatives: answer.alternatives.map((a) => a.penalty), offered: answer.offered,
-    confirm: answer.confirm, minutes_late: answer.minutes_late, explanation: answer.explanation,
+    confirm: answer.confirm, minutes_late: answer.minutes_late, asks_game: answer.asks_game, game: answer.game,
+    related_to: answer.related_to, explanation: answer.explanation,
   };
 }
 
@@ -28,7 +29,7 @@ test("every shared engine case gives the expected suggestion and the Python engi
   assert.ok(fixture.cases.length >= 20);
   for (const c of fixture.cases) {
     const got = fields(suggest(c.policy, c.level, c.infraction, c.priors, c.today || null, c.round ?? null, c.lang,
-                               c.minutes_late ?? null));
+                               c.minutes_late ?? null, c.game ?? null, c.related_to ?? null));
     assert.deepEqual(expectedPart(c.expect, got), c.expect, c.name);
     assert.deepEqual(got, c.python, c.name);
   }
@@ -37,7 +38,8 @@ test("every shared engine case gives the expected suggestion and the Python engi
 test("the engine agrees with Python on every infraction, level and history shape", { skip: !FILE && WHY }, () => {
   assert.ok(fixture.sweep.length > 500);
   for (const c of fixture.sweep) {
-    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null, c.round ?? null, c.lang));
+    const got = fields(suggest(fixture.policies[c.policy], c.level, c.infraction, c.priors, null, c.round ?? null, c.lang,
+                               null, c.game ?? null));
     assert.deepEqual(got, c.python, JSON.stringify({ policy: c.policy, level: c.level, infraction: c.infraction, priors: c.priors, lang: c.lang }));
   }
 });

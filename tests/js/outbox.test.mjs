@@ -150,7 +150,14 @@ test("the phone's own incidents not sent yet count as the player's history at th
     incident({ fields: [["subject_kind", "player"], ["player_id", "5"], ["infraction", "3.5.2"], ["penalty", ""]] }),
   ];
   assert.deepEqual(waitingPriors(records, "1", (id) => id === 5),
-                   [{ infraction: "3.5.2", rank: "warning", ref: null, round: 2, day: "2026-05-01", status: "standing" }]);
+                   [{ infraction: "3.5.2", rank: "warning", ref: null, round: 2, game: null, day: "2026-05-01", status: "standing" }]);
+});
+
+test("an incident not sent yet keeps its game of the match, which a per-game rule counts (FaB PPG 3.3)", () => {
+  const record = { kind: "incident", state: "waiting", event_id: "1", created: Date.UTC(2026, 4, 1, 9),
+                   fields: [["subject_kind", "player"], ["player_id", "5"], ["infraction", "3.3"], ["penalty", "caution"],
+                            ["round", "2"], ["game", "2"]] };
+  assert.deepEqual(waitingPriors([record], "1", (id) => id === 5).map((p) => [p.round, p.game]), [[2, 2]]);
 });
 
 test("a typed name, label or player ID names a player only when it names exactly one", () => {

@@ -46,9 +46,22 @@ def python_answer(catalog, case) -> dict:
             day=_day(p.get("day")),
             status=PriorStatus(p.get("status", "standing")),
             subsection=p.get("subsection"),
+            game=p.get("game"),
         )
         for p in case["priors"]
     ]
+    linked = case.get("related_to")  # the earlier record this one is linked to as the same cause
+    related = (
+        None
+        if linked is None
+        else Prior(
+            linked["infraction"],
+            linked["rank"],
+            ref=linked.get("ref"),
+            round=linked.get("round"),
+            game=linked.get("game"),
+        )
+    )
     s = suggest(
         policy,
         case["level"],
@@ -57,6 +70,8 @@ def python_answer(catalog, case) -> dict:
         today=_day(case.get("today")),
         this_round=case.get("round"),
         minutes_late=case.get("minutes_late"),
+        this_game=case.get("game"),
+        related_to=related,
     )
     return {
         "suggested": s.suggested.id if s.suggested else None,
@@ -72,6 +87,9 @@ def python_answer(catalog, case) -> dict:
         "offered": [{"rule": o.rule.id, "rank": o.rank.id, "because": [p.ref for p in o.because]} for o in s.offered],
         "confirm": s.as_dict(lang)["confirm"],
         "minutes_late": s.minutes_late,
+        "asks_game": s.asks_game,
+        "game": s.game,
+        "related_to": s.as_dict(lang)["related_to"],
         "explanation": s.explanation(lang),
     }
 

@@ -73,7 +73,7 @@ def test_shipped_catalog_loads():
         (
             "bad_repeat_scope.yaml",
             "bad_repeat_scope.yaml:8: policies.house-rules.repeat_rules[0].window: "
-            "Input should be 'event', 'day' or 'match'",
+            "Input should be 'event', 'day', 'match' or 'game'",
         ),
         (
             "discretion_with_defaults.yaml",
@@ -180,7 +180,12 @@ def test_a_value_of_the_wrong_type_is_refused_not_silently_converted(tmp_path, c
             "infractions[1].repeat_rules[0]",
             "'no-such-rule' is not a repeat rule of this policy",
         ),
-        ("window: day,", "window: fortnight,", "repeat_rules[0].window", "Input should be 'event', 'day' or 'match'"),
+        (
+            "window: day,",
+            "window: fortnight,",
+            "repeat_rules[0].window",
+            "Input should be 'event', 'day', 'match' or 'game'",
+        ),
         (
             "counts: subsection,",
             "counts: subsection, from_count: 1,",
@@ -345,6 +350,38 @@ def test_an_alternative_of_an_infraction_without_a_default_penalty_is_checked_to
             "result: up, upgrades: [yellow_card], section:",
             "repeat_rules[0].upgrades[0]",
             "'yellow_card' is not a rank of this policy",
+        ),
+        (  # FaB PPG 3.3: the form asks the game number only for the infractions a per-game rule upgrades
+            "window: day, result: up",
+            "window: game, result: up",
+            "repeat_rules[0].applies_to",
+            "a rule counting per game (window: game) names the infractions it upgrades: the form asks the game "
+            "number for those only",
+        ),
+        (
+            "window: day, result: up",
+            "window: round, result: up",
+            "repeat_rules[0].window",
+            "Input should be 'event', 'day', 'match' or 'game'",
+        ),
+        (  # Magic IPG 1.2: one penalty for related errors, stated with its section
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    related_errors: {section: ' ', summary: One penalty.}\n",
+            "related_errors.section",
+            "say where the text gives one penalty for related errors, and what it says",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n    related_errors: {section: IPG 1.2}\n",
+            "related_errors.summary",
+            "Field required",
+        ),
+        (
+            "    head_judge_only: [disqualification]\n",
+            "    head_judge_only: [disqualification]\n"
+            "    related_errors: {section: IPG 1.2, summary: S, applies: all}\n",
+            "related_errors.applies",
+            "Extra inputs are not permitted",
         ),
     ],
 )

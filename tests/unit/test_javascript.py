@@ -36,6 +36,8 @@ def engine_fixture() -> dict:
             "round": c.get("round"),
             "lang": c.get("lang"),
             "minutes_late": c.get("minutes_late"),
+            "game": c.get("game"),
+            "related_to": c.get("related_to"),
             "expect": c["expect"],
             "python": python_answer(catalog, c),
         }
@@ -67,6 +69,11 @@ def engine_fixture() -> dict:
                         {"infraction": inf.code, "rank": lowest, "ref": 6, "round": 2, "status": "overturned"},
                         {"infraction": inf.code, "rank": lowest, "ref": 7, "round": 1},
                     ],
+                    [  # per game: the same round's game 1 counts for game 1 only (FaB PPG 3.3)
+                        {"infraction": inf.code, "rank": lowest, "ref": 8, "round": 2, "game": 1},
+                        {"infraction": inf.code, "rank": lowest, "ref": 9, "round": 2, "game": 2},
+                        {"infraction": inf.code, "rank": lowest, "ref": 10, "round": 2},
+                    ],
                 ):
                     for lang in [None, *sorted(policy.languages)]:  # and in each language the policy is named in
                         case = {
@@ -75,6 +82,7 @@ def engine_fixture() -> dict:
                             "infraction": inf.code,
                             "priors": priors,
                             "round": 2,
+                            "game": 1,
                             "lang": lang,
                             **({"catalog": "rules"} if policy.id in rules.policies else {}),
                         }

@@ -95,8 +95,8 @@ def policy():
     return load_catalog(CATALOG).policy("fab-ppg")
 
 
-def p(code, rank, ref=None, round=None, day=None):
-    return Prior(code, rank, ref=ref, round=round, day=day)
+def p(code, rank, ref=None, round=None, day=None, game=None):
+    return Prior(code, rank, ref=ref, round=round, day=day, game=game)
 
 
 DAY1, DAY2 = date(2026, 11, 21), date(2026, 11, 22)
@@ -274,14 +274,32 @@ def test_tardiness_is_left_out_of_the_tournament_repeat_rule_s3(policy):
     assert (s.suggested.id, s.upgraded) == (IP, False)
 
 
-def test_slow_play_after_a_caution_in_the_same_match_is_a_warning_3_3(policy):
-    s = suggest(policy, COMPETITIVE, "3.3", [p("3.3", C, 7, 4)], this_round=4)
-    assert (s.suggested.id, s.upgraded, s.rule.id) == (W, True, "slow-play-after-caution")
+# 3.3 counts the Caution "in the same game": (earlier caution's round and game, this one's) -> suggested, upgraded
+SLOW_PLAY_AFTER_CAUTION = [
+    ((4, 2), (4, 2), W, True),  # the same game of the same match: the threshold
+    ((4, 1), (4, 2), C, False),  # the game before, in the same match: just below it
+    ((4, 2), (4, 1), C, False),
+    ((3, 2), (4, 2), C, False),  # game 2 of an earlier round
+    ((4, None), (4, 2), C, False),  # an earlier caution without its game cannot be told apart
+    ((4, 2), (4, None), C, False),  # nor can this one without its game
+]
 
 
-def test_a_slow_play_caution_of_an_earlier_round_does_not_make_a_warning_3_3(policy):
-    s = suggest(policy, COMPETITIVE, "3.3", [p("3.3", C, 7, 3)], this_round=4)
-    assert (s.suggested.id, s.upgraded) == (C, False)
+@pytest.mark.parametrize("earlier, now, expected, upgraded", SLOW_PLAY_AFTER_CAUTION)
+def test_slow_play_after_a_caution_in_the_same_game_is_a_warning_and_not_after_one_in_another_game_3_3(
+    policy, earlier, now, expected, upgraded
+):
+    s = suggest(
+        policy, COMPETITIVE, "3.3", [p("3.3", C, 7, earlier[0], game=earlier[1])], this_round=now[0], this_game=now[1]
+    )
+    assert (s.suggested.id, s.upgraded) == (expected, upgraded)
+    assert s.rule is None or s.rule.id == "slow-play-after-caution"
+    assert s.asks_game  # the form asks which game of the match
+
+
+def test_only_slow_play_asks_for_the_game_of_the_match_3_3(policy):
+    asked = [i.code for i in policy.infractions if suggest(policy, COMPETITIVE, i.code).asks_game]
+    assert asked == ["3.3"]
 
 
 def test_slow_play_is_left_out_of_the_tournament_repeat_rule_one_warning_is_not_enough_s3_3_3(policy):
@@ -335,6 +353,22 @@ def test_penalty_suggest_for_fab_ppg_prints_the_upgrade_as_json(cli):
     assert out["default"] == {"min": IP, "max": IP}
     assert (out["suggested"], out["upgraded"], out["head_judge_only"]) == (GL, True, False)
     assert out["explanation"] == "Upgraded: 2nd 3.4 Decklist Error today (PPG §3, 1.4): Game Loss — after incident #1"
+
+
+def test_penalty_suggest_for_fab_ppg_counts_a_slow_play_caution_of_the_same_game_only_3_3(cli):
+    args = ["penalty", "suggest", "--policy", "fab-ppg", "--level", "competitive", "--infraction", "3.3", "--game", "2"]
+    same = json.loads(cli(*args, "--prior", "3.3:caution:g2").output)
+    other = json.loads(cli(*args, "--prior", "3.3:caution:g1").output)
+    assert (same["suggested"], same["upgraded"], same["asks_game"], same["game"]) == (W, True, True, 2)
+    assert (
+        same["explanation"]
+        == "Upgraded: 2nd 3.3 Slow Play in this game (PPG 3.3): Warning — after incident #1, round 1, game 2"
+    )
+    assert (other["suggested"], other["upgraded"]) == (C, False)
+    refused = cli(
+        "penalty", "suggest", "--policy", "fab-ppg", "--level", "1", "--infraction", "3.3", "--prior", "3.3:caution:g1"
+    )
+    assert refused.exit_code == 2 and "--game" in refused.output
 
 
 def test_penalty_suggest_for_fab_ppg_takes_the_level_by_number_and_shows_a_default(cli):

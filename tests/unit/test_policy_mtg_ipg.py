@@ -282,3 +282,54 @@ def test_cli_gives_the_default_at_professional_rel_by_its_name(cli):
 def test_cli_flags_the_ipg_4_2_disqualification_for_the_head_judge(cli):
     out = json.loads(cli("--level", "2", "--infraction", "4.2", "--prior", "4.2:match_loss").output)
     assert (out["suggested"], out["upgraded"], out["head_judge_only"]) == (DQ, True, True)
+
+
+# ---- IPG 1.2: one penalty for infractions of one root cause ---------------------------------------------------------
+
+# (this error, the earlier record it is linked to as the same cause: code and rank) -> the sentence's tail about the
+# more severe penalty ("" when the earlier penalty is at least this error's default)
+RELATED = [
+    ("2.5", ("2.2", W), ""),  # a Game Rule Violation caused by the same slip as a Looking at Extra Cards
+    (
+        "3.4",
+        ("3.3", W),
+        " This error's default (Game Loss) is more severe: correct the penalty of incident #4, round 2 instead.",
+    ),
+    ("3.3", ("3.4", GL), ""),
+]
+
+
+@pytest.mark.parametrize("code, linked, more_severe", RELATED)
+def test_an_error_linked_to_one_of_the_same_cause_carries_no_second_penalty_and_names_the_more_severe_ipg_1_2(
+    policy, code, linked, more_severe
+):
+    earlier = Prior(linked[0], linked[1], ref=4, round=2)
+    s = suggest(policy, 1, code, [], this_round=2, related_to=earlier)
+    assert (s.suggested, s.upgraded, s.because) == (None, False, ())
+    assert s.default is not None  # this error's own default stays shown
+    rank = {W: "Warning", GL: "Game Loss"}[linked[1]]
+    assert s.explanation() == (
+        f"One penalty for related errors (IPG 1.2): the same cause as incident #4, round 2, whose {rank} stands for "
+        "both; no second penalty." + more_severe
+    )
+    assert s.as_dict()["related_to"] == 4 and s.as_dict()["related_allowed"] is True
+
+
+def test_without_the_link_the_same_error_of_the_same_round_is_suggested_its_own_penalty_ipg_1_2(policy):
+    s = suggest(policy, 1, "2.5", [Prior("2.2", W, ref=4, round=2)], this_round=2)
+    assert (s.suggested.id, s.related) == (W, None)
+
+
+def test_a_policy_whose_text_gives_every_error_its_own_penalty_refuses_a_link():
+    fab = load_catalog(CATALOG).policy("fab-ppg")
+    assert fab.related_errors is None
+    with pytest.raises(ValueError, match="its own penalty"):
+        suggest(fab, 1, "2.1", [], related_to=Prior("2.2", W, ref=1))
+
+
+def test_penalty_suggest_for_mtg_ipg_prints_a_linked_error_without_a_penalty_ipg_1_2(cli):
+    result = cli("--level", "competitive", "--infraction", "2.5", "--related-to", "2.2:warning")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert (out["suggested"], out["related_to"], out["default"]) == (None, 1, {"min": W, "max": W})
+    assert out["explanation"].startswith("One penalty for related errors (IPG 1.2): the same cause as incident #1,")

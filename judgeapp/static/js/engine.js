@@ -58,6 +58,10 @@ var PHRASES = {
     window_event: "at this event",
     window_day: "today",
     window_match: "in this match",
+    window_game: "in this game",
+    in_round_game: "{where}, round {round}, game {game}",
+    related: "One penalty for related errors ({section}): the same cause as {where}, whose {rank} stands for both; no second penalty.",
+    related_more: " This error's default ({penalty}) is more severe: correct the penalty of {where} instead.",
     penalty_in: "penalty in {subsection}",
     penalty: "penalty",
     offered: " The judge may escalate to {rank} ({section}: {nth} {what} {window}): their call, never applied by itself."
@@ -76,6 +80,10 @@ var PHRASES = {
     window_event: "この大会で",
     window_day: "本日",
     window_match: "このマッチで",
+    window_game: "このゲームで",
+    in_round_game: "{where}（第{round}ラウンド第{game}ゲーム）",
+    related: "関連する違反は1つの罰則（{section}）：{where}と同じ原因で、その{rank}が両方に対する罰則です。2つ目の罰則はありません。",
+    related_more: "この違反の標準の罰則（{penalty}）の方が重いため、代わりに{where}の罰則を訂正してください。",
     penalty_in: "{subsection}の罰則",
     penalty: "罰則",
     offered: "ジャッジの判断で{rank}に格上げできます（{section}：{window}{what}の{n}回目）。自動では適用されません。"
@@ -113,12 +121,14 @@ function ruleApplies(rule, infraction, level) {
   return !scope.length || inCodes(scope, infraction.code, infraction.subsection);
 }
 
-// The earlier penalties `rule` counts (engine.py counted_by): standing, in its window, of what it counts.
-export function countedBy(policy, rule, infraction, priors, today, thisRound) {
+// The earlier penalties `rule` counts (engine.py counted_by): standing, in its window, of what it counts. Per game:
+// only a penalty of the same round and game, both known.
+export function countedBy(policy, rule, infraction, priors, today, thisRound, thisGame) {
   return (priors || []).filter(function (p) {
     if ((p.status || "standing") !== "standing") return false;
     if (rule.window === "day" && today && p.day && p.day !== today) return false;
     if (rule.window === "match" && thisRound != null && p.round != null && p.round !== thisRound) return false;
+    if (rule.window === "game" && (thisRound == null || thisGame == null || p.round !== thisRound || p.game !== thisGame)) return false;
     if (rule.prior_ranks.length && rule.prior_ranks.indexOf(p.rank) === -1) return false;
     var known = infractionByCode(policy, p.infraction);
     if (known && known.repeats === "tracking_only") return false;
@@ -132,11 +142,11 @@ export function countedBy(policy, rule, infraction, priors, today, thisRound) {
 }
 
 // The earlier penalties that make this one a repeat under any rule (engine.py counting_priors).
-export function countingPriors(policy, infraction, priors, today, thisRound) {
+export function countingPriors(policy, infraction, priors, today, thisRound, thisGame) {
   var seen = [];
   (policy.repeat_rules || []).forEach(function (rule) {
     if (!countsRepeatsOf(rule, infraction)) return;
-    countedBy(policy, rule, infraction, priors, today, thisRound).forEach(function (p) {
+    countedBy(policy, rule, infraction, priors, today, thisRound, thisGame).forEach(function (p) {
       if (seen.indexOf(p) === -1) seen.push(p);
     });
   });
@@ -184,8 +194,31 @@ function offerWords(offers, infraction, lang) {
   }).join("");
 }
 
-function explanation(policy, level, infraction, dflt, suggested, rule, because, lang, offers, lateRow) {
+// An earlier record as the explanation names it (engine.py _where): "incident #3, round 2" (", game 1" when known).
+function whereOf(p, lang) {
+  var words = phrases(lang);
+  var where = p.ref !== null && p.ref !== undefined ? fill(words.incident, { ref: p.ref }) : p.infraction;
+  var hasRound = p.round !== null && p.round !== undefined, hasGame = p.game !== null && p.game !== undefined;
+  if (hasRound && hasGame) return fill(words.in_round_game, { where: where, round: p.round, game: p.game });
+  if (hasRound) return fill(words.in_round, { where: where, round: p.round });
+  return where;
+}
+
+// "One penalty for related errors (IPG 1.2): …" (engine.py Suggestion._related_words).
+function relatedWords(policy, related, dflt, lang) {
+  var words = phrases(lang), where = whereOf(related, lang);
+  var given = policy.ranks.filter(function (r) { return r.id === related.rank; })[0] || null;
+  var text = fill(words.related, { section: policy.related_errors.section, where: where,
+                                   rank: given ? nameIn(given, lang) : related.rank });
+  if (dflt && given && rankById(policy, dflt.min).order > given.order) {
+    text += fill(words.related_more, { penalty: rangeLabel(policy, dflt, lang), where: where });
+  }
+  return text;
+}
+
+function explanation(policy, level, infraction, dflt, suggested, rule, because, lang, offers, lateRow, related) {
   var words = phrases(lang), levelName = nameIn(level, lang);
+  if (related && policy.related_errors) return relatedWords(policy, related, dflt, lang);
   if (!infraction.penalized) {
     var alts = (infraction.alternatives || []).filter(function (a) { return a.levels.indexOf(level.number) !== -1; });
     if (alts.length) {  // no penalty unless a condition holds (IPG 2.1)
@@ -202,9 +235,7 @@ function explanation(policy, level, infraction, dflt, suggested, rule, because, 
     return fill(words.default_late, { level: levelName, penalty: rangeLabel(policy, dflt, lang), minutes: lateRow.minutes }) + offered;
   }
   if (!rule) return fill(words["default"], { level: levelName, penalty: rangeLabel(policy, dflt, lang) }) + offered;
-  var last = because[because.length - 1];
-  var where = last.ref !== null && last.ref !== undefined ? fill(words.incident, { ref: last.ref }) : last.infraction;
-  if (last.round !== null && last.round !== undefined) where = fill(words.in_round, { where: where, round: last.round });
+  var where = whereOf(because[because.length - 1], lang);
   return fill(words.upgraded, {
     nth: ordinal(because.length + 1, lang), n: because.length + 1, what: ruleSubject(rule, infraction, lang),
     window: words["window_" + rule.window], section: sectionIn(rule, lang),
@@ -263,26 +294,38 @@ function offDefault(policy, infraction, rankId, level) {
   return at !== -1 && (at < order(dflt.min) || at > order(dflt.max));
 }
 
+// Whether a rule counting per game may upgrade `infraction` at `level` (engine.py asks_game): the form asks the game.
+export function asksGame(policy, infraction, level) {
+  return !!infraction.penalized && (policy.repeat_rules || []).some(function (rule) {
+    return rule.window === "game" && ruleApplies(rule, infraction, level);
+  });
+}
+
 // The suggestion for `code` at `levelNumber`, given the player's earlier penalties at this event.
-// priors: [{infraction, rank, ref, round, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's round
-// (for rules counting within a match); lang: the page's language, for the names and the explanation (English when
-// absent)
-export function suggest(policy, levelNumber, code, priors, today, thisRound, lang, minutesLate) {
+// priors: [{infraction, rank, ref, round, game, day ("YYYY-MM-DD"), status, subsection}]; thisRound: the incident's
+// round (for rules counting within a match); lang: the page's language, for the names and the explanation (English
+// when absent); thisGame: the game of the round's match (for rules counting per game); relatedTo: the earlier record
+// ({infraction, rank, ref, round, game}) the judge linked this one to as the same cause (one penalty for related
+// errors): then nothing is suggested
+export function suggest(policy, levelNumber, code, priors, today, thisRound, lang, minutesLate, thisGame, relatedTo) {
   var level = levelByNumber(policy, levelNumber);
   var infraction = infractionByCode(policy, code);
   if (!infraction) throw new Error("unknown infraction " + code);
+  if (relatedTo && !policy.related_errors) throw new Error(policy.id + " gives every error its own penalty");
+  thisGame = thisGame === undefined ? null : thisGame;
+  var gameAsked = asksGame(policy, infraction, level.number);
   var dflt = infraction.penalized && infraction.defaults ? infraction.defaults[String(level.number)] : null;
   var lateRow = infraction.penalized ? lateRowFor(infraction, minutesLate) : null;
   if (lateRow) dflt = lateRow.defaults[String(level.number)];
   var because = [], suggested = null, chosen = null, offers = [];
-  if (dflt) {
+  if (dflt && !relatedTo) {
     suggested = rankById(policy, dflt.min);
     var base = suggested;
     (policy.repeat_rules || []).forEach(function (rule) {
       if (!ruleApplies(rule, infraction, level.number)) return;
       // e.g. "the second Warning becomes a Game Loss": a Caution being given stays one
       if (rule.upgrades && rule.upgrades.length && rule.upgrades.indexOf(base.id) === -1) return;
-      var counted = countedBy(policy, rule, infraction, priors, today, thisRound);
+      var counted = countedBy(policy, rule, infraction, priors, today, thisRound, thisGame);
       if (counted.length + 1 < rule.from_count) return;
       var rank = upgradedRank(policy, rule, base, counted);
       if (rule.offered) offers.push({ rule: rule, rank: rank, because: counted });
@@ -337,6 +380,10 @@ export function suggest(policy, levelNumber, code, priors, today, thisRound, lan
       .map(function (a) { return { condition: conditionIn(a, lang), penalty: rangeLabel(policy, a.penalty, lang), rank: a.penalty.min }; }),
     asks_minutes_late: !!(infraction.minutes_late && infraction.minutes_late.length),
     minutes_late: lateRow ? lateRow.minutes : null,
-    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang, offers, lateRow)
+    asks_game: gameAsked,
+    game: gameAsked ? thisGame : null,
+    related_allowed: !!policy.related_errors,
+    related_to: relatedTo ? (relatedTo.ref === undefined ? null : relatedTo.ref) : null,
+    explanation: explanation(policy, level, infraction, dflt, suggested, chosen, because, lang, offers, lateRow, relatedTo)
   };
 }

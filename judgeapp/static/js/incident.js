@@ -385,7 +385,9 @@ function main() {
     h.className = "suggested";
     h.innerHTML = "";
     var strong = document.createElement("strong");
-    strong.textContent = s.suggested_name ? _("Suggested: %(penalty)s", { penalty: s.suggested_name })
+    var linked = s.related_to !== null && s.related_to !== undefined;  // one penalty for related errors
+    strong.textContent = linked ? _("No second penalty: same cause as incident #%(number)s", { number: s.related_to })
+      : s.suggested_name ? _("Suggested: %(penalty)s", { penalty: s.suggested_name })
       : (s.penalized ? _("No default penalty") : _("Not penalised"));
     h.appendChild(strong);
     if (s.default_label) {
@@ -394,7 +396,7 @@ function main() {
     panel.appendChild(h);
     var offered = (s.offered || []).length > 0, late = s.minutes_late !== null && s.minutes_late !== undefined;
     // the default is already in the heading line, unless the minutes late chose it or an escalation is offered
-    if (s.upgraded || !s.default_label || offered || late) {
+    if (s.upgraded || !s.default_label || offered || late || linked) {
       var line = document.createElement("p");
       line.className = s.upgraded ? "upgrade" : (offered ? "note offered" : "muted");
       line.textContent = s.explanation;
@@ -461,6 +463,17 @@ function main() {
     return isNaN(n) || n < 0 ? null : n;
   }
 
+  // The game of the round's match (for rules counting per game), or null; the earlier incident of the same cause the
+  // judge linked this one to (one penalty for related errors), or null.
+  function gameNumber() {
+    var field = $("#game"), n = field ? parseInt(field.value, 10) : NaN;
+    return isNaN(n) || n < 1 ? null : n;
+  }
+  function relatedNumber() {
+    var field = $("#related_to"), n = field ? parseInt(field.value, 10) : NaN;
+    return isNaN(n) || n < 1 ? null : n;
+  }
+
   function suggest() {
     var k = kind(), code = infraction.value;
     if (!code) { panel.hidden = true; last = null; checkPenalty(); return; }
@@ -468,6 +481,8 @@ function main() {
     var roundField = $("#round"); if (roundField && roundField.value) params.set("round", roundField.value);
     if (division && division.value) params.set("division", division.value);  // its round's day: the "day" window
     var late = minutesLate(); if (late !== null) params.set("minutes_late", String(late));
+    var game = gameNumber(); if (game !== null) params.set("game", String(game));
+    var related = relatedNumber(); if (related !== null) params.set("related_to", String(related));
     if (k === "player") {
       if (playerId.value) params.set("player_id", playerId.value);
       else if (playerInput.value.trim().length >= 2 && !$("#new_player").checked) params.set("player", playerInput.value);
@@ -483,6 +498,13 @@ function main() {
       last = s && s.ok ? s : null;
       var lateField = $("#minutes-late-field");  // asked only where the policy's default goes by minutes late
       if (lateField) lateField.hidden = !(s && s.ok && s.asks_minutes_late) && !$("#minutes_late").value;
+      var gameField = $("#game-field");  // asked only where a rule counts this infraction per game
+      if (gameField) gameField.hidden = !(s && s.ok && s.asks_game) && !$("#game").value;
+      var relatedError = $("#related-to-live-error");  // the link checked as the save checks it
+      if (relatedError) {
+        relatedError.hidden = !(s && !s.ok && s.field === "related_to");
+        relatedError.textContent = s && !s.ok && s.field === "related_to" ? s.message : "";
+      }
       if (!s) { panel.hidden = true; phoneShown(null); return; }
       render(s);
       phoneShown(s.local && s.ok ? s : null);
@@ -535,8 +557,13 @@ function main() {
       priors = priors.concat(mine);
       var policy = copy.policies[ev.policy];
       var roundNo = $("#round") && parseInt($("#round").value, 10);
+      // the earlier record of the same cause, from the copy: of this player and round (the server checks it again)
+      var relatedNo = policy.related_errors ? relatedNumber() : null;
+      var linked = relatedNo === null ? null : priors.filter(function (p) {
+        return p.ref === relatedNo && p.round === roundNo;
+      })[0] || null;
       var s = suggestOnPhone(policy, ev.level, code, priors, dayOf(ev, roundNo), isNaN(roundNo) ? null : roundNo,
-                             document.documentElement.lang, minutesLate());  // in the page's language
+                             document.documentElement.lang, minutesLate(), gameNumber(), linked);  // in the page's language
       s.local = true; s.copy_time = copy.saved_at;
       s.head_judge_only = policy.head_judge_only;
       s.confirm_ranks = confirmRanks(policy, code, ev.level);
@@ -570,7 +597,7 @@ function main() {
     need(search, !!infraction.value, _("Choose the infraction."));  // the select is out of sight: the search has the focus
     if (k === "player") need(playerInput, !!playerInput.value.trim(), _("Type a few letters of the player's name or their player ID."));
     if (k !== "spectator") need(table, !!table.value, _("Give the table number."));
-    if (last && last.penalized && !last.unnamed_allowed) need(penalty, !!penalty.value, _("Choose the penalty."));
+    if (last && last.penalized && !last.unnamed_allowed && last.related_to == null) need(penalty, !!penalty.value, _("Choose the penalty."));
     if (last && last.unnamed_allowed && !penalty.value) need($("#description"), !!$("#description").value.trim(), _("Describe the penalty given: the policy does not name it."));
     var offered = last && last.alternatives.some(function (a) { return a.rank === penalty.value; });
     if (last && last.suggested && penalty.value && last.in_range.indexOf(penalty.value) === -1 && !offered) {
@@ -668,6 +695,8 @@ function main() {
   search.addEventListener("input", filterInfractions);
   infraction.addEventListener("change", suggest);
   var lateInput = $("#minutes_late"); if (lateInput) lateInput.addEventListener("input", suggest);
+  var gameInput = $("#game"); if (gameInput) gameInput.addEventListener("input", suggest);
+  var relatedInput = $("#related_to"); if (relatedInput) relatedInput.addEventListener("input", suggest);
   penalty.addEventListener("change", function () { penaltyTouched = true; checkPenalty(); });
   var team = $("#team"); if (team) team.addEventListener("change", suggest);
   $("#new_player").addEventListener("change", function (e) {

@@ -171,6 +171,7 @@ export function waitingPriors(records, eventId, isSubject) {
     var f = fieldMap(r.fields);
     if (f.penalty && f.subject_kind === "player" && isSubject(parseInt(f.player_id, 10))) {
       priors.push({ infraction: f.infraction, rank: f.penalty, ref: null, round: parseInt(f.round, 10) || null,
+                    game: parseInt(f.game, 10) || null,  // its game of the match, for rules counting per game
                     day: new Date(r.created).toISOString().slice(0, 10), status: "standing" });
     }
   });

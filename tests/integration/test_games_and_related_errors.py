@@ -1,0 +1,202 @@
+"""The policy language's last forms through the incident form, the records and the reports (issue 35): a per-game
+window (Flesh and Blood PPG 3.3 counts the slow-play Caution "in the same game") and one penalty for related errors
+(Magic IPG 1.2: infractions of one root cause get one penalty)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from judgeapp.extensions import db
+from judgeapp.models import AuditEntry
+from tests.integration.staffed import give as give_as
+from tests.integration.staffed import staffed_event
+from tests.integration.test_assistant_head_judge import client
+from tests.integration.test_incidents import incidents, log
+from tests.integration.test_postevent import rows_of
+
+pytestmark = pytest.mark.db  # the new columns, the self-reference and the reports read alike on PostgreSQL
+
+COMPETITIVE = 1
+
+
+def give(app, event, infraction, penalty, **fields):
+    return give_as(app, event, "head_judge", infraction, penalty, deviation_reason="", **fields)
+
+
+def refused(app, event, **fields):
+    """The head judge sends the form and it is refused: the page, with the errors at their fields."""
+    response = log(client(app, event, "head_judge"), event["event_id"], player="P-001", table="1", **fields)
+    assert response.status_code == 400, response.status_code
+    return response.get_data(as_text=True)
+
+
+def suggestion(app, event, **args):
+    c = client(app, event, "head_judge")
+    query = "&".join(f"{k}={v}" for k, v in {"kind": "player", "player": "P-001", "round": "1", **args}.items())
+    response = c.get(f"/events/{event['event_id']}/incidents/suggest?{query}")
+    return response.status_code, json.loads(response.get_data(as_text=True))
+
+
+# ---- FaB PPG 3.3: the caution "in the same game" -------------------------------------------------------------------
+
+
+@pytest.fixture
+def fab(app, make_user, make_event):
+    return staffed_event(app, make_user, make_event, policy_id="fab-ppg", level=COMPETITIVE)
+
+
+def test_3_3_slow_play_after_a_caution_in_the_same_game_is_suggested_a_warning_and_not_after_one_in_game_1(app, fab):
+    give(app, fab, "3.3", "caution", game="1")
+    status, game_2 = suggestion(app, fab, infraction="3.3", game="2")
+    assert status == 200 and (game_2["suggested"], game_2["upgraded"], game_2["asks_game"]) == ("caution", False, True)
+    _, game_1 = suggestion(app, fab, infraction="3.3", game="1")
+    assert (game_1["suggested"], game_1["upgraded"], game_1["rule"]) == ("warning", True, "slow-play-after-caution")
+    assert game_1["explanation"] == (
+        "Upgraded: 2nd 3.3 Slow Play in this game (PPG 3.3): Warning — after incident #1, round 1, game 1"
+    )
+    give(app, fab, "3.3", "warning", game="1")
+    first, second = incidents(app, fab["event_id"])
+    assert (first.game_number, second.game_number, second.suggested_rank_id, second.upgraded) == (1, 1, "warning", True)
+
+
+def test_the_form_keeps_the_game_only_for_an_infraction_a_per_game_rule_counts(app, fab):
+    _, other = suggestion(app, fab, infraction="3.1", game="2")
+    assert (other["asks_game"], other["game"]) == (False, None)
+    give(app, fab, "3.1", "intellect_penalty", game="2")  # tardiness: no rule counts it per game
+    assert incidents(app, fab["event_id"])[-1].game_number is None
+
+
+def test_a_game_number_out_of_range_is_refused_at_its_field_with_the_input_kept(app, fab):
+    page = refused(app, fab, infraction="3.3", penalty="caution", game="0")
+    assert re.search(r'id="game"[^>]*value="0"|value="0"[^>]*id="game"', page)
+    assert "The game of the match: 1 to 99." in page
+    assert incidents(app, fab["event_id"]) == []
+
+
+def test_the_incident_and_the_csv_show_the_game(app, fab):
+    give(app, fab, "3.3", "caution", game="2")
+    c = client(app, fab, "head_judge")
+    page = c.get(f"/events/{fab['event_id']}/incidents/1").get_data(as_text=True)
+    assert "game 2 of the match" in page.split('id="incident-game"')[1].split("</dd>")[0]
+    rows = rows_of(c.get(f"/events/{fab['event_id']}/export/incidents.csv"))
+    assert [(r["incident"], r["game"], r["same_cause_as"]) for r in rows] == [("1", "2", "")]
+
+
+# ---- Magic IPG 1.2: one penalty for related errors ------------------------------------------------------------------
+
+
+@pytest.fixture
+def mtg(app, make_user, make_event):
+    return staffed_event(app, make_user, make_event, policy_id="mtg-ipg", level=COMPETITIVE)
+
+
+def test_ipg_1_2_a_record_linked_as_the_same_cause_is_kept_with_no_penalty_and_audited(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    first, linked = incidents(app, mtg["event_id"])
+    assert (linked.rank_id, linked.suggested_rank_id, linked.related_to_id) == (None, None, first.id)
+    assert linked.suggestion_explanation == (
+        "One penalty for related errors (IPG 1.2): the same cause as incident #1, round 1, whose Warning stands for "
+        "both; no second penalty."
+    )
+    with app.app_context():
+        entry = db.session.scalars(
+            select(AuditEntry).where(AuditEntry.action == "incident.log").order_by(AuditEntry.id.desc())
+        ).first()
+        assert entry.details["related_to"] == 1
+
+
+def test_ipg_1_2_a_linked_record_is_not_counted_as_a_repeat(app, mtg):
+    """IPG 2: a third Warning for the same Game Play Error the same day is a Game Loss. With #2 linked to #1 as the
+    same cause, the next Game Rule Violation is the second, not the third: a Warning."""
+    give(app, mtg, "2.5", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    give(app, mtg, "2.5", "warning")
+    third = incidents(app, mtg["event_id"])[-1]
+    assert (third.suggested_rank_id, third.upgraded) == ("warning", False)
+
+
+def test_ipg_1_2_a_penalty_on_a_linked_record_is_refused_at_the_penalty_with_the_link_kept(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    page = refused(app, mtg, infraction="2.5", penalty="warning", related_to="1")
+    assert "Linked to incident #1 as the same cause: this record carries no penalty of its own (IPG 1.2)." in page
+    assert re.search(r'id="related_to"[^>]*value="1"|value="1"[^>]*id="related_to"', page)
+    assert len(incidents(app, mtg["event_id"])) == 1
+
+
+def test_ipg_1_2_a_link_to_a_record_that_is_not_this_players_or_not_there_is_refused_at_the_link(app, mtg):
+    page = refused(app, mtg, infraction="2.5", penalty="", related_to="7")
+    assert "No earlier incident #7 at this event." in page
+    status, answer = suggestion(app, mtg, infraction="2.5", related_to="7")
+    assert (status, answer["field"]) == (422, "related_to")
+
+
+def test_a_policy_whose_text_gives_every_error_its_own_penalty_asks_no_link_and_refuses_one(app, fab):
+    page = client(app, fab, "head_judge").get(f"/events/{fab['event_id']}/incidents/new").get_data(as_text=True)
+    assert 'id="related_to"' not in page
+    give(app, fab, "3.3", "caution", game="1")
+    page = refused(app, fab, infraction="2.1", penalty="", related_to="1")
+    assert "gives every error its own penalty: no link." in page
+
+
+def test_ipg_1_2_the_incident_the_report_and_the_csv_show_the_link(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    c = client(app, mtg, "head_judge")
+    page = c.get(f"/events/{mtg['event_id']}/incidents/2").get_data(as_text=True)
+    shown = page.split('id="incident-related"')[1].split("</dd>")[0]
+    assert f'href="/events/{mtg["event_id"]}/incidents/1"' in shown and "no second penalty" in shown
+    rows = rows_of(c.get(f"/events/{mtg['event_id']}/export/incidents.csv"))
+    assert [(r["incident"], r["rank"], r["same_cause_as"]) for r in rows] == [
+        ("1", "Warning", ""),
+        ("2", "No penalty", "1"),
+    ]
+    report = c.get(f"/events/{mtg['event_id']}/report").get_data(as_text=True)
+    assert "same cause as incident #1: no second penalty" in report.split('id="judged"')[1].split("</ul>")[0]
+
+
+def correct(app, event, number, **fields):
+    from tests.integration.test_incidents import csrf_token
+
+    judge = client(app, event, "head_judge")
+    url = f"/events/{event['event_id']}/incidents/{number}"
+    data = {"csrf_token": csrf_token(judge, f"{url}/edit"), "round": "1", "table": "1", "description": "", **fields}
+    return judge.post(f"{url}/edit", data=data)
+
+
+def void(app, event, number):
+    from tests.integration.test_incidents import csrf_token
+
+    judge = client(app, event, "head_judge")
+    url = f"/events/{event['event_id']}/incidents/{number}"
+    return judge.post(f"{url}/void", data={"csrf_token": csrf_token(judge, url), "reason": "Logged twice by mistake"})
+
+
+def test_ipg_1_2_a_correction_keeps_a_linked_record_without_a_penalty_while_the_earlier_one_stands(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    page = correct(app, mtg, 2, infraction="2.5", penalty="warning").get_data(as_text=True)
+    assert "Linked to incident #1 as the same cause" in page
+    assert incidents(app, mtg["event_id"])[1].rank_id is None
+
+
+def test_ipg_1_2_once_the_earlier_record_is_voided_the_linked_one_may_be_given_its_own_penalty(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    assert void(app, mtg, 1).status_code == 302
+    assert correct(app, mtg, 2, infraction="2.5", penalty="warning").status_code == 302
+    linked = incidents(app, mtg["event_id"])[1]
+    assert (linked.rank_id, linked.suggested_rank_id, linked.related_to_id is not None) == ("warning", "warning", True)
+
+
+def test_the_phones_copy_carries_each_penalty_s_game_and_the_policy_s_related_errors_for_the_offline_engine(app, fab):
+    give(app, fab, "3.3", "caution", game="2")
+    body = client(app, fab, "floor_judge").get("/offline/copy.json").get_json()
+    [event] = body["events"]
+    assert [(p["ref"], p["round"], p["game"]) for p in event["priors"]] == [(1, 1, 2)]
+    rule = next(r for r in body["policies"]["fab-ppg"]["repeat_rules"] if r["id"] == "slow-play-after-caution")
+    assert (rule["window"], body["policies"]["fab-ppg"]["related_errors"]) == ("game", None)

@@ -427,30 +427,48 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
     return [hit for *_, hit in sorted(hits, key=lambda x: x[:3])]
 
 
+def finder_fields(policy: Policy, inf) -> list[tuple[int, str]]:
+    """One infraction's finder fields as (weight, text as written), in `finder_entries`' order: its names, then its
+    phrases, then its notes, each text once per weight (compared folded)."""
+    sub = policy.subsection(inf.subsection)
+    names = [inf.name, *inf.names.search_words()]
+    phrases = [w for block in inf.phrases for w in block.words]
+    phrases += [*inf.synonyms, sub.name, *sub.names.search_words()]
+    notes = [inf.notes, inf.remedy, *(t for _, f, t in inf.texts.texts if f in ("notes", "remedy"))]
+    fields: list[tuple[int, str]] = []
+    seen: set[tuple[int, str]] = set()
+    for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
+        for text in texts:
+            folded = re.sub(r"\s+", " ", fold(text)).strip()
+            if folded and (weight, folded) not in seen:
+                seen.add((weight, folded))
+                fields.append((weight, text))
+    return fields
+
+
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:
-    """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
-    `rank`): `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
+    """What the finder searches, per infraction in catalog order (judgeapp/static/js/search.js `rank`):
+    `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
     (the Japanese analysis, `pieces`, tells katakana from hiragana; each side folds the text itself). NAME: its name
     in every language and the readings; PHRASE: the policy's phrases for it in every language, the source text's
     synonyms, its sub-section's names; NOTE: its notes and remedy in every language. Every language is searched
-    whatever the page's: a Japanese judge may type an English word."""
-    out = []
-    for inf in policy.infractions:
-        sub = policy.subsection(inf.subsection)
-        names = [inf.name, *inf.names.search_words()]
-        phrases = [w for block in inf.phrases for w in block.words]
-        phrases += [*inf.synonyms, sub.name, *sub.names.search_words()]
-        notes = [inf.notes, inf.remedy, *(t for _, f, t in inf.texts.texts if f in ("notes", "remedy"))]
-        fields: list[list[Any]] = []
-        seen: set[tuple[int, str]] = set()
-        for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
-            for text in texts:
-                typed, folded = _normal(text), re.sub(r"\s+", " ", fold(text)).strip()
-                if folded and (weight, folded) not in seen:
-                    seen.add((weight, folded))
-                    fields.append([weight, typed])
-        out.append({"code": inf.code, "fields": fields})
-    return out
+    whatever the page's: a Japanese judge may type an English word. The phone reads them from the policy's file
+    (export.py `policy_file`, read back by `entries_of_file` and search.js `entriesOf`)."""
+    return [
+        {"code": inf.code, "fields": [[weight, _normal(text)] for weight, text in finder_fields(policy, inf)]}
+        for inf in policy.infractions
+    ]
+
+
+def entries_of_file(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The finder entries a policy's file (export.py `policy_file`) holds, as search.js `entriesOf` reads them."""
+    return [
+        {
+            "code": inf["code"],
+            "fields": [[w, _normal(text)] for w, group in zip((NAME, PHRASE, NOTE), groups) for text in group],
+        }
+        for inf, groups in zip(data["policy"]["infractions"], data["finder"], strict=True)
+    ]
 
 
 def rank(policy: Policy, query: str, usage: dict[str, int] | None = None) -> list[Hit]:

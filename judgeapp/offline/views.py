@@ -174,9 +174,12 @@ def copy():
             url_for("incidents.new", event_id=event.id),
             url_for("clock.new_extension", event_id=event.id),
             url_for("deckchecks.new", event_id=event.id),
-            rules_url(event, with_level=False),
         ]
-        data["finder"] = finder_url(event)  # the finder's words, one file per policy version, kept by the phone
+        # the policy's file, one per version, kept by the phone: the finder's words, and the quick reference, which the
+        # phone renders from it at the reference's address when it has no network (static/js/reference.js): the
+        # reference page itself is not kept per event
+        data["finder"] = finder_url(event)
+        data["reference"] = rules_url(event, with_level=False)
         events.append(data)
     return _no_store(
         jsonify(

@@ -4,7 +4,7 @@ import { assistantRanks, confirmRanks, suggest as suggestOnPhone } from "./engin
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
-import { fold, NAME, rank } from "./search.js";
+import { entriesOf, fold, NAME, rank } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -242,8 +242,9 @@ function main() {
   if (form.dataset.finder) {
     fetch(form.dataset.finder, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (entries) {
-        if (!Array.isArray(entries) || !entries.length) return;
+      .then(function (file) {
+        var entries = entriesOf(file);
+        if (!entries || !entries.length) return;
         finderEntries = entries;
         form.dataset.finderLoaded = "1";
         rankedFor = { q: null, hits: [] };

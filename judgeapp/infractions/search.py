@@ -465,7 +465,9 @@ def entries_of_file(data: dict[str, Any]) -> list[dict[str, Any]]:
     return [
         {
             "code": inf["code"],
-            "fields": [[w, _normal(text)] for w, group in zip((NAME, PHRASE, NOTE), groups) for text in group],
+            "fields": [
+                [w, _normal(text)] for w, group in zip((NAME, PHRASE, NOTE), groups, strict=True) for text in group
+            ],
         }
         for inf, groups in zip(data["policy"]["infractions"], data["finder"], strict=True)
     ]

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from .catalog import Policy
+from .catalog import Infraction, Policy
 
 # ァ..ヶ and the iteration marks ヽ ヾ: each is its hiragana (ぁ..ゖ, ゝ ゞ) + 0x60
 _KATAKANA = frozenset([*range(0x30A1, 0x30F7), 0x30FD, 0x30FE])
@@ -427,7 +427,7 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
     return [hit for *_, hit in sorted(hits, key=lambda x: x[:3])]
 
 
-def finder_fields(policy: Policy, inf) -> list[tuple[int, str]]:
+def finder_fields(policy: Policy, inf: Infraction) -> list[tuple[int, str]]:
     """One infraction's finder fields as (weight, text as written), in `finder_entries`' order: its names, then its
     phrases, then its notes, each text once per weight (compared folded)."""
     sub = policy.subsection(inf.subsection)

@@ -462,15 +462,17 @@ def finder_entries(policy: Policy) -> list[dict[str, Any]]:
 
 def entries_of_file(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The finder entries a policy's file (export.py `policy_file`) holds, as search.js `entriesOf` reads them."""
-    return [
-        {
-            "code": inf["code"],
-            "fields": [
-                [w, _normal(text)] for w, group in zip((NAME, PHRASE, NOTE), groups, strict=True) for text in group
-            ],
-        }
-        for inf, groups in zip(data["policy"]["infractions"], data["finder"], strict=True)
-    ]
+    out = []
+    infractions, references = data["policy"]["infractions"], data["reference"]["infractions"]
+    for inf, ref, groups in zip(infractions, references, data["finder"], strict=True):
+        shown = [*ref["notes"].values(), *ref["remedy"].values()]  # export.py `_shown`: what a note's index names
+        fields = [
+            [w, _normal(shown[t] if isinstance(t, int) else t)]
+            for w, group in zip((NAME, PHRASE, NOTE), groups, strict=True)
+            for t in group
+        ]
+        out.append({"code": inf["code"], "fields": fields})
+    return out
 
 
 def rank(policy: Policy, query: str, usage: dict[str, int] | None = None) -> list[Hit]:

@@ -153,6 +153,36 @@ def figures_of(answers: list) -> dict[str, int]:
     return out
 
 
+def floor_note(cold: list, form: list) -> list[str]:
+    """What remains where a goal is not met, and why it is the floor of what the phone keeps today (issue 36)."""
+    by_kind: dict[str, int] = {}
+    for a in cold:
+        by_kind[kind(a)] = by_kind.get(kind(a), 0) + a.bytes
+    policy = sum(a.bytes for a in cold if a.path.startswith("/offline/finder/"))
+    scripts = [a for a in cold if kind(a) == "scripts and style"]
+    form_scripts = sum(a.bytes for a in form if kind(a) == "scripts and style")
+    return [
+        "## What remains: the floor per kind",
+        "",
+        f"- **Data, {by_kind.get('data (the copy, the finder, catalogs)', 0):,} B**: the policy's one file per version "
+        f"({policy:,} B as sent: the finder's words of every infraction in English and Japanese, ~21.5 KB for "
+        "Bushiroad, which every language's judge searches; the quick reference beyond the engine's input, ~2 KB; the "
+        "engine's input, ~3 KB, no longer in the copy of the events) and the copy of the events. Kept a year: "
+        "downloaded once per policy version, not per event or visit. Below it only by searching fewer words offline.",
+        f"- **Scripts and style, {by_kind.get('scripts and style', 0):,} B in {len(scripts)} requests** "
+        f"({sum(a.header_bytes for a in scripts):,} B of headers): minified and brotli 11 already; the shell the "
+        "phone needs offline (the incident, time-extension and deck-check forms, the calls page, the reference "
+        "rendered from the policy's file). Fewer bytes would need one bundle instead of modules (the headers, and "
+        "one compression context) or fewer features offline.",
+        f"- **Pages, {by_kind.get('pages (and signing in)', 0):,} B**: the pages kept for offline (the event, its "
+        "three forms, the home page, the judge's guide) and signing in; the quick reference is no longer one of them.",
+        f"- So the cold visit's floor with today's offline copy is about {sum(by_kind.values()):,} B, not < 50 KB: "
+        "the data and the scripts alone pass it. The incident form with its files: the page and "
+        f"{form_scripts:,} B of its scripts and style (shared with every page, cached a year), not < 25 KB.",
+        "",
+    ]
+
+
 def write_network_md(cold, form: list, signed_in_before_the_worker: bool) -> None:
     previous = previous_figures()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
@@ -169,6 +199,7 @@ def write_network_md(cold, form: list, signed_in_before_the_worker: bool) -> Non
         "",
         *table("Cold visit", cold.answers, previous.get("cold", {})),
         *table("Incident form with its files", form, previous.get("form", {})),
+        *floor_note(cold.answers, form),
         "Figures of this run, read by the next one:",
         "",
         "```json",

@@ -110,15 +110,15 @@ def finder_entries_of(policy) -> list[dict]:
 
 
 def finder_file_of(policy, *, shipped: bool = True) -> tuple[bytes, str]:
-    """The policy's finder entries as the JSON file the phone fetches once per version, and its content hash (the
-    first 12 hex digits of its SHA-256, the `v` of its address, like a static file's). A shipped policy's is made once
-    per version; an uploaded one's each time (two uploaded files may share an id and a version)."""
-    from .infractions.search import finder_entries
+    """The policy's file the phone fetches once per version (judgeapp/infractions/export.py `policy_file`: the
+    finder's words, the quick reference, the engine's input), and its content hash (the first 12 hex digits of its
+    SHA-256, the `v` of its address, like a static file's). A shipped policy's is made once per version; an uploaded
+    one's each time (two uploaded files may share an id and a version)."""
+    from .infractions.export import policy_file
 
     key = (policy.id, policy.version)
     if not shipped or key not in _FINDER_FILES:
-        entries = finder_entries_of(policy) if shipped else finder_entries(policy)
-        data = json.dumps(entries, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = json.dumps(policy_file(policy), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         if not shipped:
             return data, hashlib.sha256(data).hexdigest()[:12]
         _FINDER_FILES[key] = (data, hashlib.sha256(data).hexdigest()[:12])

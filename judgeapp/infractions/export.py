@@ -114,3 +114,59 @@ def policy_as_json(policy: Policy) -> dict[str, Any]:
             for i in policy.infractions
         ],
     }
+
+
+# ---- the phone's one file per policy version: the finder's words, the quick reference and the engine's input ----
+
+FILE_FORMAT = 2
+
+
+def _texts(entry: object, field_name: str) -> dict[str, str]:
+    """`entry`'s text `field_name` in every language it has (English is its own field), none empty."""
+    english = getattr(entry, field_name, "") or ""
+    found = {"en": english} if english else {}
+    texts = getattr(entry, "texts", None)
+    return found | {lang: t for lang, f, t in (texts.texts if texts else ()) if f == field_name and t}
+
+
+def policy_file(policy: Policy) -> dict[str, Any]:
+    """The file the phone keeps once per policy version (offline/views.py, cached a year at an address naming its
+    content; static/sw.js keeps it): `policy`, the engine's input (`policy_as_json`); `reference`, what the quick
+    reference shows beyond it, per infraction in the catalog's order (static/js/reference.js renders it when the
+    phone has no page); `finder`, the finder's words (search.py `finder_entries`) per infraction in the catalog's
+    order as three lists, its names, phrases and notes, as written: the phone makes them comparable itself (search.js
+    `entriesOf`, search.py `entries_of_file`). Arrays, not objects, where a key would repeat per entry. A note or
+    remedy the reference shows is written once, the finder naming it by its index among them (`_shown`): 25.3 KB as
+    sent for Bushiroad, against 26.3 KB written twice and 28.1 KB with every text in one table named by index."""
+    from .search import NAME, NOTE, PHRASE, finder_fields
+
+    words = []
+    for inf in policy.infractions:
+        fields = finder_fields(policy, inf)
+        shown = _shown(_texts(inf, "notes"), _texts(inf, "remedy"))
+        groups: list[list[Any]] = [[t for w, t in fields if w == weight] for weight in (NAME, PHRASE, NOTE)]
+        groups[2] = [shown.index(t) if t in shown else t for t in groups[2]]  # a note the reference shows: its index
+        words.append(groups)
+    reference = {
+        "source": _texts(policy, "source"),
+        "infractions": [
+            {
+                "notes": _texts(inf, "notes"),
+                "remedy": _texts(inf, "remedy"),
+                "section_note": _texts(inf, "section_note"),
+                "synonyms": list(inf.synonyms),
+                "repeat_any_action": inf.repeat_any_action,
+            }
+            for inf in policy.infractions
+        ],
+        "subsections": {sub.code: {"name": sub.name, "names": _names(sub.names)} for sub in policy.subsections},
+        "levels": [_texts(lv, "description") for lv in policy.levels],
+        "repeat_rules": [_texts(r, "description") for r in policy.repeat_rules],
+    }
+    return {"format": FILE_FORMAT, "policy": policy_as_json(policy), "reference": reference, "finder": words}
+
+
+def _shown(notes: dict[str, str], remedy: dict[str, str]) -> list[str]:
+    """The texts of an infraction the reference shows that the finder searches as notes, in the order a note of the
+    finder names them by (an integer in its third list): its notes, then its remedy, each in every language."""
+    return [*notes.values(), *remedy.values()]

@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from .catalog import Policy
+from .catalog import Infraction, Policy
 
 # ァ..ヶ and the iteration marks ヽ ヾ: each is its hiragana (ぁ..ゖ, ゝ ゞ) + 0x60
 _KATAKANA = frozenset([*range(0x30A1, 0x30F7), 0x30FD, 0x30FE])
@@ -427,29 +427,51 @@ def rank_entries(entries: list[dict[str, Any]], query: str, usage: dict[str, int
     return [hit for *_, hit in sorted(hits, key=lambda x: x[:3])]
 
 
+def finder_fields(policy: Policy, inf: Infraction) -> list[tuple[int, str]]:
+    """One infraction's finder fields as (weight, text as written), in `finder_entries`' order: its names, then its
+    phrases, then its notes, each text once per weight (compared folded)."""
+    sub = policy.subsection(inf.subsection)
+    names = [inf.name, *inf.names.search_words()]
+    phrases = [w for block in inf.phrases for w in block.words]
+    phrases += [*inf.synonyms, sub.name, *sub.names.search_words()]
+    notes = [inf.notes, inf.remedy, *(t for _, f, t in inf.texts.texts if f in ("notes", "remedy"))]
+    fields: list[tuple[int, str]] = []
+    seen: set[tuple[int, str]] = set()
+    for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
+        for text in texts:
+            folded = re.sub(r"\s+", " ", fold(text)).strip()
+            if folded and (weight, folded) not in seen:
+                seen.add((weight, folded))
+                fields.append((weight, text))
+    return fields
+
+
 def finder_entries(policy: Policy) -> list[dict[str, Any]]:
-    """What the finder searches, per infraction in catalog order, as JSON for the phone (judgeapp/static/js/search.js
-    `rank`): `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
+    """What the finder searches, per infraction in catalog order (judgeapp/static/js/search.js `rank`):
+    `{"code", "fields": [[weight, text], …]}`, the text in NFKC and lower case with its katakana as written
     (the Japanese analysis, `pieces`, tells katakana from hiragana; each side folds the text itself). NAME: its name
     in every language and the readings; PHRASE: the policy's phrases for it in every language, the source text's
     synonyms, its sub-section's names; NOTE: its notes and remedy in every language. Every language is searched
-    whatever the page's: a Japanese judge may type an English word."""
+    whatever the page's: a Japanese judge may type an English word. The phone reads them from the policy's file
+    (export.py `policy_file`, read back by `entries_of_file` and search.js `entriesOf`)."""
+    return [
+        {"code": inf.code, "fields": [[weight, _normal(text)] for weight, text in finder_fields(policy, inf)]}
+        for inf in policy.infractions
+    ]
+
+
+def entries_of_file(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The finder entries a policy's file (export.py `policy_file`) holds, as search.js `entriesOf` reads them."""
     out = []
-    for inf in policy.infractions:
-        sub = policy.subsection(inf.subsection)
-        names = [inf.name, *inf.names.search_words()]
-        phrases = [w for block in inf.phrases for w in block.words]
-        phrases += [*inf.synonyms, sub.name, *sub.names.search_words()]
-        notes = [inf.notes, inf.remedy, *(t for _, f, t in inf.texts.texts if f in ("notes", "remedy"))]
-        fields: list[list[Any]] = []
-        seen: set[tuple[int, str]] = set()
-        for weight, texts in ((NAME, names), (PHRASE, phrases), (NOTE, notes)):
-            for text in texts:
-                typed, folded = _normal(text), re.sub(r"\s+", " ", fold(text)).strip()
-                if folded and (weight, folded) not in seen:
-                    seen.add((weight, folded))
-                    fields.append([weight, typed])
-        out.append({"code": inf.code, "fields": fields})
+    infractions, references = data["policy"]["infractions"], data["reference"]["infractions"]
+    for inf, ref, groups in zip(infractions, references, data["finder"], strict=True):
+        shown = [*ref["notes"].values(), *ref["remedy"].values()]  # export.py `_shown`: what a note's index names
+        fields = [
+            [w, _normal(shown[t] if isinstance(t, int) else t)]
+            for w, group in zip((NAME, PHRASE, NOTE), groups, strict=True)
+            for t in group
+        ]
+        out.append({"code": inf["code"], "fields": fields})
     return out
 
 

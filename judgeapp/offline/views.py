@@ -12,9 +12,8 @@ from flask_login import current_user
 
 from ..breach import masked_csrf_token
 from ..choices import finder_file_of, finder_url_of
-from ..extensions import current_catalog, db, event_policy, policy_key
+from ..extensions import current_catalog, db, event_policy
 from ..help.views import help_pages
-from ..infractions.export import policy_as_json
 from ..models import utcnow
 from ..permissions import Action, event_route
 from ..reference.views import rules_url
@@ -163,20 +162,21 @@ def copy():
     if not current_user.is_authenticated:
         return _no_store(jsonify(ok=False, signed_in=False)), 401
     now = utcnow()
-    events, policies, held = [], {}, set()
+    events, held = [], set()
     for event, roles in services.staffed_events(db.session, current_user, now.date()):
         held |= roles
-        policy = event_policy(event)
-        policies.setdefault(policy_key(event), policy_as_json(policy))
         data = services.event_copy(db.session, event, roles)
         data["pages"] = [
             url_for("events.show", event_id=event.id),
             url_for("incidents.new", event_id=event.id),
             url_for("clock.new_extension", event_id=event.id),
             url_for("deckchecks.new", event_id=event.id),
-            rules_url(event, with_level=False),
         ]
-        data["finder"] = finder_url(event)  # the finder's words, one file per policy version, kept by the phone
+        # the policy's file, one per version, kept by the phone: the finder's words, and the quick reference, which the
+        # phone renders from it at the reference's address when it has no network (static/js/reference.js): the
+        # reference page itself is not kept per event
+        data["finder"] = finder_url(event)
+        data["reference"] = rules_url(event, with_level=False)
         events.append(data)
     return _no_store(
         jsonify(
@@ -185,8 +185,9 @@ def copy():
             user_name=current_user.name,
             fetched_at=now.isoformat() + "Z",
             shell=shell_version(),
+            # no `policies`: the engine's input is in each policy's file, named by the event's `finder` and kept once
+            # per version (incident.js reads it there), not sent again with every copy
             events=events,
-            policies=policies,
             home=url_for("events.index"),
             help=help_pages(held),  # the judge's guide for the roles held, kept with the events' pages
         )

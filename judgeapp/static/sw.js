@@ -12,7 +12,8 @@ var PAGES = "judgeapp-pages";  // cleared by the page on sign-in and sign-out: i
 // Each page names its account (X-Judgeapp-Account: a user id, or "none" signed out). The account of the last page the
 // phone got from the server is kept here; a page is kept only when it names that account, and shown only to it.
 var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
-// Data files named by their content (the finder's words of a policy version: /offline/finder/…json?v=<hash>): kept
+// Data files named by their content (a policy version's file: the finder's words, the quick reference, the engine's
+// input: /offline/finder/…json?v=<hash>): kept
 // from the first fetch, answered from the phone ever after, the older version of the same file dropped.
 var DATA = "judgeapp-data", DATA_PATH = /^\/offline\/finder\//;
 var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
@@ -25,9 +26,10 @@ var fresh = null, postedAt = 0;
 var fetching = {};  // the pages being fetched into the cache now, by path: asked for again meanwhile, fetched once
 var fetchingSince = {};  // when each of those fetches began: one begun before this phone sent something is not joined
 var keptAt = {};  // when this worker last kept each page: one kept after the phone's check is not fetched for it again
-// pages a judge needs at the table; kept only when fetched without a query string
+// pages a judge needs at the table; kept only when fetched without a query string. Not the quick reference: with no
+// network the offline page renders it from the policy's file in DATA (static/js/reference.js), not a page per event.
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
-                     /^\/events\/\d+\/deck-checks\/new$/, /^\/events\/\d+\/calls$/, /^\/reference\/[^/]+$/,
+                     /^\/events\/\d+\/deck-checks\/new$/, /^\/events\/\d+\/calls$/,
                      /^\/offline$/, /^\/help\/(?:floor-judge|head-judge|organizer)?$/];  // help: the judge's guide
 
 self.addEventListener("install", function (event) {

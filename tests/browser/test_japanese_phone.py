@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from judgeapp.models import User
+from judgeapp.models import Event, User
 from tests.browser.conftest import DEMO_PASSWORD, shot
 from tests.browser.test_offline import eventually, incidents_in_db, ready_for_offline, waiting
 
@@ -29,6 +29,11 @@ def japanese_judge(server, email="floor1@demo.test"):
         user = db.session.scalars(select(User).where(User.email == email)).one()
         user.locale = "ja"
         db.session.commit()
+
+
+def event_level(server, event_id=1) -> int:
+    with server.app.app_context():
+        return db.session.get(Event, event_id).level
 
 
 def log_in_by_id(page, base, email="floor1@demo.test"):
@@ -143,10 +148,19 @@ def test_a_japanese_judge_logs_an_incident_with_the_network_cut_and_every_word_t
         "違反を記録",
         "時間延長",
         "デッキチェック",
+        "ルール",  # the quick reference, rendered on the phone from the policy's file it keeps
     ]
     assert re.fullmatch(r"担当大会のコピー（\d\d:\d\d時点）。", phone.locator("#offline-copy-time").inner_text())
     assert phone.locator("#outbox .outbox-count strong").inner_text() == "送信待ちの記録 2件"
     shot(phone, "ja-13-offline-page")
+    # the rules with no network: in Japanese, the names and the explanations the policy gives in it
+    ready.get_by_role("link", name="ルール").first.click()
+    phone.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30_000)
+    assert phone.locator("#level").input_value() == str(event_level(live_server))  # the event's level
+    tardy = phone.locator(".infraction[data-code='3.9.1']")
+    assert tardy.locator(".name").inner_text() == "遅刻" and tardy.locator(".penalty").inner_text().strip()
+    assert latin_words(phone.locator("#count").inner_text()) == [], phone.locator("#count").inner_text()
+    shot(phone, "ja-13b-offline-reference")
 
     # the network is back: each record is said to be sent, as which incident
     phone.context.set_offline(False)

@@ -137,6 +137,38 @@ def test_the_quick_reference_finds_a_judges_words_from_the_finder_file_the_phone
     shot(fresh_phone, "network-reference-finder-offline")
 
 
+def test_the_cold_visit_fetches_no_reference_page_and_offline_the_phone_renders_the_reference_from_the_policys_file(
+    counted, fresh_phone
+):
+    """The service worker keeps no quick reference page per event (93 KB for Bushiroad): the phone, with no network,
+    renders the reference at its own address from the policy's file it keeps (static/js/reference.js), with each
+    infraction's default at the level asked for, its notes, and the finder over the policy's words in every language;
+    the offline page opens it."""
+    cold = cold_visit(fresh_phone, counted.url, counted.traffic, DEMO_PASSWORD)
+    assert not [a for a in cold.answers if a.path.startswith("/reference/")], cold.table()
+    fresh_phone.context.set_offline(True)
+    fresh_phone.goto(f"{counted.url}/reference/bushiroad-afr?level=2")  # never opened with the network
+    fresh_phone.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30_000)
+    assert fresh_phone.locator("h1").inner_text() == "Bushiroad TCG Advanced Floor Rules — Penalty Guide"
+    assert fresh_phone.locator("#level").input_value() == "2"
+    tardy = fresh_phone.locator(".infraction[data-code='3.9.1']")
+    assert tardy.locator(".name").inner_text() and tardy.locator(".penalty").inner_text()
+    fresh_phone.locator("#q").fill("引きすぎ")
+    fresh_phone.wait_for_function(
+        "() => document.querySelector('#infractions .infraction:not([hidden])')?.dataset.code === '3.5.4'",
+        timeout=30_000,
+    )
+    first = fresh_phone.locator("#infractions .infraction:not([hidden])").first
+    first.locator("summary").click()
+    assert first.locator(".notes").inner_text().strip()
+    assert first.locator("table.levels tr.current").count() == 1
+    shot(fresh_phone, "network-reference-rendered-offline")
+    fresh_phone.goto(f"{counted.url}/offline")
+    fresh_phone.get_by_role("link", name="Rules").first.click()
+    fresh_phone.wait_for_selector("#infractions[data-finder-loaded]", state="attached", timeout=30_000)
+    assert fresh_phone.locator("#infractions .infraction").count() > 20
+
+
 def test_a_judge_who_signs_in_before_the_apps_worker_is_installed_still_downloads_each_page_once(counted, fresh_phone):
     """Issue 36, the sign-in race: the worker's script is held until the judge has signed in, so neither the sign-in nor
     the page after it passes through the worker, which learns whose phone it is from the server before it copies

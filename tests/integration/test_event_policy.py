@@ -65,9 +65,16 @@ def test_the_organizer_uploads_a_house_policy_and_the_event_enforces_it_everywhe
     assert "Shop House Rules" in page and "Same section twice in a day upgrades." in page
     copy = judge.get("/offline/copy.json").get_json()
     key = f"house-rules@{event.policy_sha}"  # the whole SHA-256: a 48-bit prefix could be made to collide
-    assert [e["policy"] for e in copy["events"]] == [key] and key in copy["policies"]
-    assert {i["code"] for i in copy["policies"][key]["infractions"]} == {"1.1", "2.1"}
-    assert f"/reference/events/{event_id}" in copy["events"][0]["pages"]
+    assert [e["policy"] for e in copy["events"]] == [key] and "policies" not in copy
+    # the engine's input, as the quick reference and the finder's words: in the event's policy file, kept by the phone
+    assert {i["code"] for i in judge.get(copy["events"][0]["finder"]).get_json()["policy"]["infractions"]} == {
+        "1.1",
+        "2.1",
+    }
+    # the quick reference is no page the phone keeps: it renders it offline from the event's policy file
+    assert copy["events"][0]["reference"] == f"/reference/events/{event_id}"
+    assert not any(page.startswith("/reference/") for page in copy["events"][0]["pages"])
+    assert copy["events"][0]["finder"].startswith(f"/offline/finder/events/{event_id}.json?v=")
 
 
 def test_a_policy_file_with_a_mistake_is_refused_at_the_file_field_naming_its_line_and_field(app, floor):

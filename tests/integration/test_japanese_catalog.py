@@ -10,6 +10,7 @@ import re
 import pytest
 
 from judgeapp.extensions import db
+from judgeapp.infractions.search import entries_of_file
 from judgeapp.models import User
 from tests.integration.test_incidents import incidents, log, new_url, signed_in, suggestion, text
 
@@ -40,7 +41,8 @@ def test_a_japanese_judges_incident_form_lists_infractions_sub_sections_and_pena
     # what the phone's search finds it by besides the shown name: the English name and the kana reading, in the
     # policy's finder file the form names (incident.js searches it; tests/integration/test_first_visit.py)
     finder = html.unescape(re.search(r'data-finder="([^"]+)"', page).group(1))
-    entry = next(e for e in japanese_judge(app, floor).get(finder).get_json() if e["code"] == "3.9.1")
+    file = japanese_judge(app, floor).get(finder).get_json()
+    entry = next(e for e in entries_of_file(file) if e["code"] == "3.9.1")
     words = " ".join(text for _, text in entry["fields"])
     assert "tardiness — common" in words and "ちこく" in words and "late" in words
 

@@ -10,7 +10,7 @@ import re
 import pytest
 
 from judgeapp.choices import finder_entries_of, finder_file_of
-from judgeapp.infractions.search import rank
+from judgeapp.infractions.search import entries_of_file, rank
 from tests.integration.test_event_policy import organizer, upload
 from tests.integration.test_incidents import signed_in, text
 
@@ -75,7 +75,7 @@ def test_the_quick_reference_carries_no_finder_entries_and_its_script_loads_the_
     assert finder_address(page) == f"/offline/finder/bushiroad-afr.json?v={digest}"  # the incident form's file
     answer = judge.get(finder_address(page))
     assert answer.status_code == 200 and answer.get_data() == data
-    assert json.loads(data) == finder_entries_of(policy) and "引きすぎ" in data.decode()
+    assert entries_of_file(json.loads(data)) == finder_entries_of(policy) and "引きすぎ" in data.decode()
     assert "immutable" in answer.headers["Cache-Control"]  # kept a year at the address that names its content
 
 
@@ -85,5 +85,5 @@ def test_an_events_uploaded_policy_page_loads_that_events_finder_file(app, floor
     page = text(judge.get(f"/reference/events/{event_id}?level=2"))
     address = finder_address(page)
     assert address.startswith(f"/offline/finder/events/{event_id}.json?v=")
-    codes = [entry["code"] for entry in judge.get(address).get_json()]
+    codes = [entry["code"] for entry in entries_of_file(judge.get(address).get_json())]
     assert codes == ["1.1", "2.1"] and codes == [c for c in shown(page)]

@@ -108,19 +108,21 @@ test("a record's summary names the form, its round and table when given", () => 
 test("the phone keeps the home page and every page of each event, each fetched only when it is not current", () => {
   const changed = Date.UTC(2026, 4, 1, 9);
   const copy = { home: "/", shell: "s1", events: [
-    { id: 1, stamp: "a", changed_at: changed, pages: ["/events/1", "/events/1/incidents/new", "/reference/p"] },
-    { id: 2, stamp: "b", changed_at: 0, pages: ["/events/2", "/reference/p"] }] };
-  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/events/1/incidents/new", "/reference/p", "/events/2", "/reference/p"]);
-  const all = ["/", "/events/1", "/events/1/incidents/new", "/reference/p", "/events/2"];
+    { id: 1, stamp: "a", changed_at: changed, pages: ["/events/1", "/events/1/incidents/new", "/events/1/deck-checks/new"] },
+    { id: 2, stamp: "b", changed_at: 0, pages: ["/events/2"] }] };
+  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/events/1/incidents/new", "/events/1/deck-checks/new", "/events/2"]);
+  const all = ["/", "/events/1", "/events/1/incidents/new", "/events/1/deck-checks/new", "/events/2"];
   assert.deepEqual(stalePages(copy, null, {}), all);  // nothing kept yet
   const after = changed + RENDER_GRACE_MS;
-  const kept = { "/": after, "/events/1": after, "/events/1/incidents/new": after, "/reference/p": 1, "/events/2": 1 };
+  const kept = { "/": after, "/events/1": after, "/events/1/incidents/new": after, "/events/1/deck-checks/new": after,
+                 "/events/2": 1 };
   assert.deepEqual(stalePages(copy, null, kept), []);  // pages just loaded are not fetched a second time
   assert.deepEqual(stalePages(copy, copy, kept), []);
-  // the event changed after the page was rendered (or too shortly before, for its commit to be sure): fetched again;
-  // the home page lists the events, so it follows the latest change; the quick reference follows the catalog only
-  const before = { ...kept, "/": after - 1, "/events/1/incidents/new": changed + 5000 };
-  assert.deepEqual(stalePages(copy, copy, before), ["/", "/events/1/incidents/new"]);
+  // the event changed after the page was rendered (or too shortly before, for its commit to be sure): fetched again,
+  // an event's last page too (it was the quick reference, which followed the catalog only: now rendered from the
+  // policy's file, no page of the copy); the home page lists the events, so it follows the latest change
+  const before = { ...kept, "/": after - 1, "/events/1/incidents/new": changed + 5000, "/events/1/deck-checks/new": 1 };
+  assert.deepEqual(stalePages(copy, copy, before), ["/", "/events/1/incidents/new", "/events/1/deck-checks/new"]);
   assert.deepEqual(stalePages(copy, { ...copy, events: [copy.events[0]] }, kept), ["/"]);  // another event on the list
   assert.deepEqual(stalePages(copy, { ...copy, shell: "s0" }, kept), all);  // a new deployment: every page again
   assert.equal(stampsOf(copy), "a|bs1");
@@ -128,13 +130,13 @@ test("the phone keeps the home page and every page of each event, each fetched o
 
 test("the judge's guide is kept with the events' pages, once per deployment, whatever the events change", () => {
   const copy = { home: "/", shell: "s1", help: ["/help/", "/help/floor-judge"],
-                 events: [{ id: 1, changed_at: 5000, stamp: "a", pages: ["/events/1", "/reference/p"] }] };
-  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/reference/p", "/help/", "/help/floor-judge"]);
-  assert.deepEqual(stalePages(copy, null, {}), ["/", "/events/1", "/reference/p", "/help/", "/help/floor-judge"]);
-  const kept = { "/": 1e9, "/events/1": 1e9, "/reference/p": 1, "/help/": 1, "/help/floor-judge": 1 };
+                 events: [{ id: 1, changed_at: 5000, stamp: "a", pages: ["/events/1"] }] };
+  assert.deepEqual(pagesOf(copy), ["/", "/events/1", "/help/", "/help/floor-judge"]);
+  assert.deepEqual(stalePages(copy, null, {}), ["/", "/events/1", "/help/", "/help/floor-judge"]);
+  const kept = { "/": 1e9, "/events/1": 1e9, "/help/": 1, "/help/floor-judge": 1 };
   assert.deepEqual(stalePages(copy, copy, kept), []);  // rendered before the event changed: the guide does not follow it
   assert.deepEqual(stalePages(copy, { ...copy, shell: "s0" }, kept).slice(-2), ["/help/", "/help/floor-judge"]);
-  assert.deepEqual(pagesOf({ ...copy, help: undefined }), ["/", "/events/1", "/reference/p"]);  // an older server
+  assert.deepEqual(pagesOf({ ...copy, help: undefined }), ["/", "/events/1"]);  // an older server
 });
 
 test("the phone's own incidents not sent yet count as the player's history at that event only", () => {

@@ -4,7 +4,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { fold, pieces, rank, stem, oneEdit } from "../../judgeapp/static/js/search.js";
+import { entriesOf, fold, pieces, rank, stem, oneEdit } from "../../judgeapp/static/js/search.js";
 
 const CASES = JSON.parse(readFileSync(new URL("../shared/search_cases.json", import.meta.url), "utf8"));
 const FINDER = JSON.parse(readFileSync(new URL("../shared/finder_cases.json", import.meta.url), "utf8"));
@@ -15,8 +15,22 @@ test("katakana, half-width and full-width text is compared as hiragana and ASCII
   for (const [text, folded] of CASES.fold) assert.equal(fold(text), folded, text);
 });
 
-test("the finder names the Bushiroad infractions first by Japanese name, kana reading or code, as on the server", { skip: !FILE && WHY }, () => {
+// The entries the phone searches: read from the policy's file (export.py `policy_file`), as incident.js and reference.js do.
+function phoneEntries() {
+  const { policy_files: files } = JSON.parse(readFileSync(FILE, "utf8"));
+  return Object.fromEntries(Object.entries(files).map(([id, file]) => [id, entriesOf(file)]));
+}
+
+test("the phone reads from each policy's file the very finder entries the server searches", { skip: !FILE && WHY }, () => {
   const { finder_entries: entries } = JSON.parse(readFileSync(FILE, "utf8"));
+  const read = phoneEntries();
+  assert.ok(Object.keys(entries).length >= 5);
+  for (const id of Object.keys(entries)) assert.deepEqual(read[id], entries[id], id);
+  assert.equal(entriesOf([{ code: "1.1", fields: [] }]), null);  // not a policy's file (an older phone's cache)
+});
+
+test("the finder names the Bushiroad infractions first by Japanese name, kana reading or code, as on the server", { skip: !FILE && WHY }, () => {
+  const entries = phoneEntries();
   for (const c of CASES.first) {
     const first = rank(entries["bushiroad-afr"], c.query).slice(0, c.codes.length).map((h) => h.code);
     assert.deepEqual(first.sort(), [...c.codes].sort(), c.query);
@@ -24,7 +38,7 @@ test("the finder names the Bushiroad infractions first by Japanese name, kana re
 });
 
 test("the finder ranks every shared case in the server's order, with its kind, whole-word flag and score", { skip: !FILE && WHY }, () => {
-  const { finder_entries: entries } = JSON.parse(readFileSync(FILE, "utf8"));
+  const entries = phoneEntries();
   assert.ok(FINDER.cases.length >= 200);
   for (const c of FINDER.cases) {
     const hits = rank(entries[c.policy], c.query, { lang: c.lang, usage: c.usage });

@@ -343,3 +343,29 @@ def test_deliberate_acts_and_conduct_rank_their_own_infraction_above_the_acciden
     """Lying, keeping quiet about an error, aggression, bets, theft, spectators' help; Magic game words and slip short
     forms too."""
     assert codes(catalog.policy(policy_id), query, 1) == [code]
+
+
+# ---- the phone's file per policy version (export.py `policy_file`; search.js `entriesOf` reads it the same way) ----
+
+
+def test_each_policys_file_gives_back_the_very_finder_entries_the_server_searches(catalog, entries):
+    from judgeapp.infractions.export import policy_file
+    from judgeapp.infractions.search import entries_of_file
+
+    for pid, policy in catalog.policies.items():
+        data = json.loads(json.dumps(policy_file(policy), ensure_ascii=False))  # as the phone parses it
+        assert entries_of_file(data) == entries[pid], pid
+
+
+def test_a_policys_file_writes_each_note_the_reference_shows_once_the_finder_naming_it_by_index(bushiroad):
+    from judgeapp.infractions.export import policy_file
+
+    data = policy_file(bushiroad)
+    text = json.dumps(data, ensure_ascii=False)
+    tardiness = next(i for i, inf in enumerate(bushiroad.infractions) if inf.code == "3.9.1")
+    ref = data["reference"]["infractions"][tardiness]
+    assert set(ref["notes"]) == {"en", "ja"} and set(ref["remedy"]) <= {"en", "ja"}
+    for note in [*ref["notes"].values(), *ref["remedy"].values()]:
+        assert text.count(json.dumps(note, ensure_ascii=False)) == 1, note
+    assert all(isinstance(t, int) for t in data["finder"][tardiness][2])  # its notes: each named, none written again
+    assert data["policy"]["infractions"][tardiness]["code"] == "3.9.1" and "policies" not in data

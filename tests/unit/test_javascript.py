@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from judgeapp.infractions import load_catalog
-from judgeapp.infractions.export import policy_as_json
+from judgeapp.infractions.export import policy_as_json, policy_file
 from judgeapp.infractions.search import finder_entries
 from tests.conftest import CATALOG
 from tests.shared.engine_cases import CASES, RULES_CATALOG, policy_json_of, python_answer
@@ -93,6 +93,8 @@ def engine_fixture() -> dict:
         "sweep": sweep,
         "policies": {p.id: policy_as_json(p) for p in policies},
         "finder_entries": {p.id: finder_entries(p) for p in catalog.policies.values()},  # tests/js/search.test.mjs
+        # the file the phone keeps per policy version, which search.js `entriesOf` reads the same entries from
+        "policy_files": {p.id: policy_file(p) for p in catalog.policies.values()},
     }
 
 

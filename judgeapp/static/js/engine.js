@@ -36,7 +36,7 @@ function conditionIn(alternative, lang) {
 
 var RANGE_SEPARATORS = { ja: "～" };  // catalog.py RANGE_SEPARATORS
 
-function rangeLabel(policy, range, lang) {
+export function rangeLabel(policy, range, lang) {
   var min = rankById(policy, range.min), max = rankById(policy, range.max);
   var sep = RANGE_SEPARATORS[baseLanguage(lang)] || " ~ ";
   return min.id === max.id ? nameIn(min, lang) : nameIn(min, lang) + sep + nameIn(max, lang);
@@ -115,7 +115,7 @@ function countsRepeatsOf(rule, infraction, level) {
 }
 
 // Whether `rule` may upgrade `infraction` at `level` (engine.py rule_applies).
-function ruleApplies(rule, infraction, level) {
+export function ruleApplies(rule, infraction, level) {
   if (!countsRepeatsOf(rule, infraction, level)) return false;
   var scope = rule.applies_to.length ? rule.applies_to : (rule.counts === "group" ? rule.group : []);
   return !scope.length || inCodes(scope, infraction.code, infraction.subsection);

@@ -4,7 +4,7 @@ import { assistantRanks, confirmRanks, suggest as suggestOnPhone } from "./engin
 import { _, ngettext } from "./i18n.js";
 import { playersMatching } from "./names.js";
 import { fieldMap, playerNamed, venueClock, waitingPriors } from "./outbox.js";
-import { fold, NAME, rank } from "./search.js";
+import { entriesOf, fold, NAME, rank } from "./search.js";
 import { seatNote, tableKey } from "./seats.js";
 import { serverClock } from "./servertime.js";
 import { Outbox } from "./storage.js";
@@ -238,12 +238,15 @@ function main() {
   // form's data-finder, cached for a year, kept by the service worker for offline use). Until it is here (a moment
   // online; at once from the phone's cache offline) the names the form lists are searched; then what was typed is
   // searched again, as if typed now.
+  // The same file is the engine's input for the suggestion offline (`localSuggestion`): not in the copy of the events.
   var finderEntries = catalog.map(function (e) { return { code: e.code, fields: [[NAME, fold(e.name)]] }; });
+  var policyFile = !form.dataset.finder ? Promise.resolve(null) : fetch(form.dataset.finder, { credentials: "same-origin" })
+    .then(function (r) { return r.ok ? r.json() : null; }).catch(function () { return null; });
   if (form.dataset.finder) {
-    fetch(form.dataset.finder, { credentials: "same-origin" })
-      .then(function (r) { return r.ok ? r.json() : null; })
-      .then(function (entries) {
-        if (!Array.isArray(entries) || !entries.length) return;
+    policyFile
+      .then(function (file) {
+        var entries = entriesOf(file);
+        if (!entries || !entries.length) return;
         finderEntries = entries;
         form.dataset.finderLoaded = "1";
         rankedFor = { q: null, hits: [] };
@@ -544,8 +547,8 @@ function main() {
   }
   function localSuggestion(k, code) {
     if (!user) return Promise.resolve(null);
-    return Promise.all([Outbox.copy(user), Outbox.list(user)]).then(function (got) {
-      var copy = got[0], waiting = got[1];
+    return Promise.all([Outbox.copy(user), Outbox.list(user), policyFile]).then(function (got) {
+      var copy = got[0], waiting = got[1], file = got[2];
       var ev = copy && copy.events.filter(function (e) { return String(e.id) === form.dataset.event; })[0];
       if (!ev) return null;
       var ids = subjectIds(ev, k);
@@ -555,7 +558,9 @@ function main() {
       var mine = waitingPriors(waiting, form.dataset.event, has);  // this phone's own, not sent yet
       if (ev.round_days) mine.forEach(function (p) { p.day = dayOf(ev, p.round); });  // a player's one division
       priors = priors.concat(mine);
-      var policy = copy.policies[ev.policy];
+      // the engine's input: the policy's file the form names (kept by the phone); a copy saved before it, its own
+      var policy = (file && file.policy) || (copy.policies || {})[ev.policy];
+      if (!policy) return null;
       var roundNo = $("#round") && parseInt($("#round").value, 10);
       // the earlier record of the same cause, from the copy: of this player and round (the server checks it again)
       var relatedNo = policy.related_errors ? relatedNumber() : null;

@@ -131,8 +131,9 @@ export function stampsOf(copy) {
 
 // The pages of the copy the phone has no current copy of, to be fetched; `rendered` gives, for each address, when
 // the kept copy was rendered (its Date header, ms) or nothing when none is kept. An event's pages are current when
-// rendered after the event last changed (`changed_at`, from the server's audit trail); the policy's quick reference
-// (an event's last page) depends on the catalog alone; the home page lists the events, so it follows all of them. A
+// rendered after the event last changed (`changed_at`, from the server's audit trail), each of them, the last one too
+// (the quick reference is no page of the copy: the phone renders it from the policy's file, static/js/reference.js);
+// the home page lists the events, so it follows all of them. A
 // new deployment (the shell's version: static URLs, catalog) makes every kept page old. A page just loaded with the
 // network was kept by the service worker on its way: it is current, and not fetched a second time.
 export function stalePages(copy, old, rendered) {
@@ -145,9 +146,8 @@ export function stalePages(copy, old, rendered) {
   var stale = [];
   if (since(latest, copy.home) || (old && ids(old) !== ids(copy))) stale.push(copy.home);
   copy.events.forEach(function (e) {
-    e.pages.forEach(function (url, i) {
-      var reference = i === e.pages.length - 1;
-      if (since(reference ? 0 : e.changed_at, url) && stale.indexOf(url) === -1) stale.push(url);
+    e.pages.forEach(function (url) {
+      if (since(e.changed_at, url) && stale.indexOf(url) === -1) stale.push(url);
     });
   });
   (copy.help || []).forEach(function (url) {  // the guide depends on no event: kept once per deployment

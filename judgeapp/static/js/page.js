@@ -409,7 +409,9 @@ if (ready && owner) Outbox.copy(owner).then(function (copy) {
   copy.events.forEach(function (e) {
     var li = el("li");
     li.appendChild(el("strong", "", e.name));
-    [[_("Event"), e.pages[0]], [_("New incident"), e.pages[1]], [_("Time extension"), e.pages[2]], [_("Deck check"), e.pages[3]]]
+    [[_("Event"), e.pages[0]], [_("New incident"), e.pages[1]], [_("Time extension"), e.pages[2]], [_("Deck check"), e.pages[3]],
+     [_("Rules"), e.reference && e.reference + (e.level ? "?level=" + e.level : "")]]  // at the event's level: rendered
+      .filter(function (link) { return link[1]; })  // from the policy's file the phone keeps (reference.js)
       .forEach(function (link) {
         var a = el("a", "button", link[0]); a.href = link[1]; li.appendChild(a);
       });

@@ -38,6 +38,26 @@ export function fold(text) {
 // An empty query, or one of only little words, finds nothing (the picker shows the most used instead).
 
 export var NAME = 4, PHRASE = 3, NOTE = 1;
+
+// The finder entries of a policy's file (judgeapp/infractions/export.py `policy_file`: one file per policy version,
+// the phone keeps it), as search.py `entries_of_file` reads them: per infraction its names, phrases and notes as
+// written, made comparable here (NFKC, lower case, one space between words; `rank` folds the kana); a note the quick
+// reference shows is named by its index among the infraction's notes and remedy (export.py `_shown`). null: not a file.
+export function entriesOf(file) {
+  if (!file || !file.policy || !file.reference || !Array.isArray(file.finder)) return null;
+  var weights = [NAME, PHRASE, NOTE];
+  return file.policy.infractions.map(function (inf, i) {
+    var fields = [], ref = file.reference.infractions[i];
+    var shown = Object.values(ref.notes).concat(Object.values(ref.remedy));
+    (file.finder[i] || []).forEach(function (group, g) {
+      group.forEach(function (text) {
+        if (typeof text === "number") text = shown[text];
+        fields.push([weights[g], String(text).normalize("NFKC").toLowerCase().replace(/\s+/g, " ").trim()]);
+      });
+    });
+    return { code: inf.code, fields: fields };
+  });
+}
 var EXACT = 10, FORM = 9, PREFIX = 6, TYPO = 5, CJK_PART = 8;
 var KIND = { 4: "name", 3: "phrase", 1: "note" };
 

@@ -10,7 +10,7 @@ UV_LOCK := requirements-uv.lock
 UV := uv==0.13.8
 
 .PHONY: run serve test setup lock system-deps lint docs test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots \
-	test-units test-security test-browser test-load test-postgres-requests test-postgres-load
+	test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
@@ -26,16 +26,19 @@ run: setup
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-# Each tier runs alone, in turn. Running the browser tier beside the PostgreSQL request pass (`make -j 2
-# --output-sync=target test-browser test-postgres-requests`, no shared port, database or Redis) saved ~11 min, but in
-# a fresh clone on 27 Nov (load ~7 while both ran) 3 browser tests failed that pass alone: two since fixed in the tests
-# (the Help kept by role, the assistant head judge's note), and test_offline's sign-out test, where floor2's session
-# found one of floor1's records stored: not explained yet (a race under load, or a real send across accounts), so the
-# tiers run one after the other until it is.
+# The browser tier mostly waits (Chromium, live servers, service workers), so it runs beside the tiers that compute,
+# which run one after the other as before (test-computing: the SQLite unit, service and request tests with coverage,
+# the security tests, the PostgreSQL request pass): two lanes, no shared port, database, Redis or file. The load tests
+# run last and alone, since they measure the server. (Until 27 Nov the tiers ran one after the other: beside the
+# PostgreSQL pass, test_offline's sign-out test failed under load, explained since: Playwright's context.route let a
+# POST through from a page the service worker controls, and the test is the lead's to change.)
 test: setup lint docs
-	$(MAKE) --no-print-directory test-units test-security
-	$(MAKE) --no-print-directory test-browser test-postgres-requests
+	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-computing
 	$(MAKE) --no-print-directory test-load test-postgres-load
+
+# -j 1: in turn, whatever -j the caller gave (they share the cores, and with-redis.sh's throw-away servers).
+test-computing:
+	$(MAKE) --no-print-directory -j 1 test-units test-security test-postgres-requests
 
 # The documentation site (docs/, mkdocs.yml) into site/ (git-ignored), in seconds. --strict: a broken link, a missing
 # page or an anchor that is not there fails the build (mkdocs.yml, validation). Read it with `.venv/bin/mkdocs serve`.

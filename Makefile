@@ -64,8 +64,8 @@ lint: $(STAMP)
 # default); each worker has its own database files, mail sink and (on PostgreSQL) database (tests/conftest.py).
 # The browser tests run in one process unless BROWSER_WORKERS says more (each worker then has its own live servers
 # and Chromium; `--dist loadscope` keeps a module's shared demo server on one worker). The tier mostly waits (576 s of
-# CPU, Chromium included, in 2,035 s of wall at 2 workers under load), so `make test` runs it beside the PostgreSQL
-# request pass, which computes. 2 workers are not the default while they fail under load. History: at load 15, one
+# CPU, Chromium included, in 2,035 s of wall at 2 workers under load), so `make test` runs it beside test-computing
+# (the unit, security and PostgreSQL request tiers, in turn), in another process: coverage does not measure it. 2 workers are not the default while they fail under load. History: at load 15, one
 # failed that passes alone; at load 13-17, 14 of 99, 8 waiting for "Saved: incident #…" (an app race then fixed,
 # tests/browser/test_save_during_a_send.py). 27 Nov, 2 workers, at load 12-17 from other sessions: alone, 2 of 105
 # failed in 20 min 28 s (test_japanese_judge: the save answered 201, `.confirm` never shown; test_round_days: the event
@@ -76,6 +76,11 @@ lint: $(STAMP)
 # server's answer, then by design stays on the form ("The network is slow: it is sent in the background"); these tests
 # wait for the confirmation page, so they pass only when the POST is answered within 3 s (logs: tapped ~05:27:00,
 # answered 201 at 05:27:05). The tests, not yet the app, are to change (wait for what the phone shows either way).
+# Since then the live servers wait up to a minute (tests/browser/conftest.py SAVE_WAIT_MS). 27 Nov, alone at load ~8-10
+# from other sessions: 1 of 109 failed, test_policy_language's wait_for_function on a bare expression (EvalError: a
+# bare expression is polled by eval, which the pages' CSP refuses, so it passed only when true at the first look);
+# every wait_for_function now waits on a function (tests/browser/test_waits.py checks it). The player's call page
+# polls every second on the tests' servers (JUDGEAPP_CALL_STATUS_EVERY_MS, 10 s deployed), not 10 s per look.
 # The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
 # measure the server, not the suite.
 COVERAGE_JSON := tests/artifacts/coverage.json

@@ -81,6 +81,11 @@ lint: $(STAMP)
 # bare expression is polled by eval, which the pages' CSP refuses, so it passed only when true at the first look);
 # every wait_for_function now waits on a function (tests/browser/test_waits.py checks it). The player's call page
 # polls every second on the tests' servers (JUDGEAPP_CALL_STATUS_EVERY_MS, 10 s deployed), not 10 s per look.
+# Then, i36-browser, with `stress-ng --cpu 1` and other sessions (1-min load 10.3 on average, 14.8 at most), the
+# first 16 min beside test-computing: 110 of 110 passed in 29 min 32 s, 517 s of CPU (alone before, at load ~8: 19 min
+# 31 s, 455 s of CPU, 1 failed). The wall goes to the test calls (1,481 s; setup 188 s, of which the first Chromium
+# and the 130,000 players' server; ~100 live servers, each with its own demo, 0.2-0.3 s each), above all the four
+# accessibility walks (axe-core in Chromium: 560 s under that load, 275 s at load ~8) and the import job (94 s).
 # The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
 # measure the server, not the suite.
 COVERAGE_JSON := tests/artifacts/coverage.json

@@ -105,6 +105,10 @@ DEFAULTS: dict[str, Any] = {
     # (tests/browser/conftest.py): on a busy test machine a save can take more than 3 s, and those tests are about
     # the answer, not about a slow network.
     "JUDGEAPP_SAVE_WAIT_MS": 3000,
+    # How often a player's call page asks the server for its call's state while the call is live (static/js/
+    # call-status.js, from the page's data-every). The browser tests' live servers ask more often (tests/browser/
+    # conftest.py), so that a test waits for the change it expects, not for ten seconds of a poll's interval.
+    "JUDGEAPP_CALL_STATUS_EVERY_MS": 10000,
     "LOGIN_LIMIT_PER_ACCOUNT_AND_ADDRESS": "5 per 15 minutes",  # the 6th failure from one place is refused
     "LOGIN_LIMIT_PER_ACCOUNT": "10 per 15 minutes",  # a guesser spread over many addresses
     "LOGIN_LIMIT_PER_ADDRESS": "200 per 15 minutes",  # a venue's judges share one public address

@@ -22,6 +22,9 @@ DEMO_PASSWORD = "browser-demo-pw"
 # and on a busy machine the answer can take more than 3 s. The slow-network path is tested at the deployed 3 s on a
 # throttled network (test_network.py, whose server keeps the default).
 SAVE_WAIT_MS = 60000
+# How often a player's call page asks for its call's state (JUDGEAPP_CALL_STATUS_EVERY_MS, 10 s deployed): a test of
+# that page waits for the change a poll brings, so its server polls every second rather than every ten.
+CALL_STATUS_EVERY_MS = 1000
 
 
 class Server(str):
@@ -57,7 +60,9 @@ def screens_server(tmp_path_factory, sqlite_schema):
 def _serve(tmp_path, sqlite_schema, *demo_options, worker=False):
     """The demo is made for each server, not copied from one made earlier: it starts round 1 and dates its event when
     it runs, and a test sees the round as just started, as a judge trying the demo does."""
-    config = app_config(tmp_path, JUDGEAPP_SAVE_WAIT_MS=SAVE_WAIT_MS)
+    config = app_config(
+        tmp_path, JUDGEAPP_SAVE_WAIT_MS=SAVE_WAIT_MS, JUDGEAPP_CALL_STATUS_EVERY_MS=CALL_STATUS_EVERY_MS
+    )
     database = tmp_path / "browser.sqlite3"  # a file the server thread shares: a copy of the empty schema
     config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{database}"
     shutil.copyfile(sqlite_schema, database)

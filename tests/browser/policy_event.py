@@ -79,4 +79,4 @@ def choose(page, code: str) -> None:
     page.get_by_placeholder("Search by code or words").fill("")
     page.get_by_placeholder("Search by code or words").press_sequentially(code, delay=10)
     page.locator("#picker-rows .pick").first.click()
-    page.wait_for_function(f"document.querySelector('#infraction').value === {code!r}", timeout=30_000)
+    page.wait_for_function(f"() => document.querySelector('#infraction').value === {code!r}", timeout=30_000)

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import select
 
 from judgeapp.extensions import db
-from tests.browser.conftest import ARTIFACTS, PHONE, log_in, refresh_until, shot
+from tests.browser.conftest import ARTIFACTS, CALL_STATUS_EVERY_MS, PHONE, log_in, refresh_until, shot
 from tests.browser.test_floor_judge import no_horizontal_scroll
 from tests.browser.test_offline import ready_for_offline
 
@@ -275,7 +275,7 @@ def test_the_players_page_says_the_head_judge_closed_the_call_then_that_calls_ar
     shot(player, "82-player-judge-calls-closed")
     asked = []
     player.on("request", lambda r: asked.append(r.url))
-    player.wait_for_timeout(11_000)
+    player.wait_for_timeout(3 * CALL_STATUS_EVERY_MS)  # three of the page's intervals: no look is waited for here
     assert not [u for u in asked if "/call/" in u], "the page went on asking after the event closed"
     player_context.close()
 
@@ -357,7 +357,15 @@ def test_the_queue_keeps_the_focused_button_changes_only_when_calls_change_and_s
     button = phone.get_by_role("button", name="I'll take it")
     button.focus()
     phone.evaluate("() => { window.focusedButton = document.activeElement; }")
-    phone.wait_for_timeout(5_000)  # two refreshes with nothing new
+    phone.evaluate("""() => {  // counts the queue's answers read, before feed.js gets to show them
+        window.feedAnswers = 0;
+        const text = Response.prototype.text;
+        Response.prototype.text = function () {
+            const read = text.call(this);
+            return this.url.includes('partial=1') ? read.then((t) => { window.feedAnswers += 1; return t; }) : read;
+        };
+    }""")
+    phone.wait_for_function("() => window.feedAnswers >= 2")  # two refreshes with nothing new, however long they take
     assert phone.evaluate("window.feedChanges") == 0, "the queue was rewritten with nothing new"
     assert phone.evaluate("document.activeElement === window.focusedButton")
 

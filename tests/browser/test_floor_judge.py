@@ -89,7 +89,7 @@ def test_floor_judge_logs_a_warning_then_sees_the_upgrade_then_a_deck_check_move
     phone.get_by_role("link", name="Clock").click()
     row = phone.locator("#table-2")
     assert ends.group(1) in row.inner_text() and "+1 min" in row.inner_text()
-    phone.wait_for_function("document.querySelector('#table-2 .countdown').textContent.includes('left')")
+    phone.wait_for_function("() => document.querySelector('#table-2 .countdown').textContent.includes('left')")
     assert no_horizontal_scroll(phone)
     shot(phone, "14-round-clock")
     phone.reload()

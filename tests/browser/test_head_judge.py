@@ -45,7 +45,9 @@ def test_a_floor_judge_files_an_appeal_the_head_judge_sees_it_without_reload_and
     phone.get_by_text("Appeal #1 sent to the head judge").wait_for()
 
     head.get_by_text("Appeal #1 · round 1 · table 2").wait_for(timeout=10_000)  # no reload: the queue refreshed itself
-    head.wait_for_function("document.querySelector('#appeals-badge .count').textContent.trim() === '1'", timeout=10_000)
+    head.wait_for_function(
+        "() => document.querySelector('#appeals-badge .count').textContent.trim() === '1'", timeout=10_000
+    )
     assert "Sota Takahashi" in head.locator("#feed").inner_text()
     shot(head, "21-appeals-queue")
     head.get_by_text("Appeal #1 · round 1 · table 2").click()

@@ -80,7 +80,7 @@ def test_the_challenge_box_follows_the_decision_on_the_appeal(live_server_with_c
     assert "uses one of the player's challenges" in help_text.inner_text()
 
     phone.get_by_label("Changed: another remedy (give it as the reason)").check()
-    phone.wait_for_function("document.getElementById('count_challenge').disabled", timeout=WAIT)
+    phone.wait_for_function("() => document.getElementById('count_challenge').disabled", timeout=WAIT)
     assert not box.is_checked() and box.is_disabled()
     assert help_text.inner_text() == "An overturned or changed ruling uses no challenge."
     box.scroll_into_view_if_needed()
@@ -88,7 +88,7 @@ def test_the_challenge_box_follows_the_decision_on_the_appeal(live_server_with_c
     shot(phone, "guards-12-changed-uses-no-challenge")
 
     phone.get_by_label("Upheld: the remedy stands").check()
-    phone.wait_for_function("!document.getElementById('count_challenge').disabled", timeout=WAIT)
+    phone.wait_for_function("() => !document.getElementById('count_challenge').disabled", timeout=WAIT)
     assert box.is_checked() and box.is_enabled()
     assert "uses one of the player's challenges" in help_text.inner_text()
 

@@ -53,7 +53,9 @@ def test_the_phone_asks_the_minutes_late_offers_the_judges_escalation_and_says_w
     shot(phone, "35-minutes-late-game-loss-waits")
 
     choose(phone, "2.1")
-    phone.wait_for_function("!document.querySelector('#suggestion').innerText.includes('minutes late')", timeout=30_000)
+    phone.wait_for_function(
+        "() => !document.querySelector('#suggestion').innerText.includes('minutes late')", timeout=30_000
+    )
     late_field.wait_for(state="visible", timeout=30_000)  # the minutes typed stay shown until cleared
     phone.get_by_label("Minutes late").fill("")
     choose(phone, "2.2")

@@ -1,6 +1,7 @@
-// The player's call page: while the call is live, its status is fetched again every 10 s and replaced in place (read
-// out politely by screen readers). No page refresh, which would move a reader back to the top; without script the
-// "Refresh" link does the same by hand (and the page does not claim to update by itself).
+// The player's call page: while the call is live, its status is fetched again every 10 s (the box's data-every, in
+// ms: JUDGEAPP_CALL_STATUS_EVERY_MS) and replaced in place (read out politely by screen readers). No page refresh,
+// which would move a reader back to the top; without script the "Refresh" link does the same by hand (and the page
+// does not claim to update by itself).
 // Once the call has ended (answered, or closed by the head judge) or the event has closed (409), the page becomes the
 // server's page as it is now, saying so, and stops asking.
 var box = document.getElementById("call-status");
@@ -30,5 +31,5 @@ if (box && !box.dataset.ended) {
         });
       })
       .catch(function () {});
-  }, 10000);
+  }, parseInt(box.dataset.every, 10) || 10000);
 }

@@ -31,7 +31,8 @@ serve: setup
 # the security tests, the PostgreSQL request pass): two lanes, no shared port, database, Redis or file. The load tests
 # run last and alone, since they measure the server. (Until 27 Nov the tiers ran one after the other: beside the
 # PostgreSQL pass, test_offline's sign-out test failed under load, explained since: Playwright's context.route let a
-# POST through from a page the service worker controls, and the test is the lead's to change.)
+# POST through from a page the service worker controls (floor1's record stored in floor1's own session); the test now
+# asserts that floor2's session adds nothing to what the server held at sign-out.)
 test: setup lint docs
 	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-computing
 	$(MAKE) --no-print-directory test-load test-postgres-load

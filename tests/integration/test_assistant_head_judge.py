@@ -19,7 +19,9 @@ from tests.conftest import csrf_token
 from tests.integration.staffed import give, staffed_event
 from tests.integration.test_incidents import incidents, signed_in, suggestion
 
-# Not `db`: who decides is decided in Python (permissions, the engine); the rows go through the ORM (docs/contributing/tests.md); the staff invitations are `db`
+# Not `db`: who decides is decided in Python (permissions, the engine), the rows go through the ORM
+# (docs/contributing/tests.md)
+# (the staff invitations are `db`)
 
 
 @pytest.fixture

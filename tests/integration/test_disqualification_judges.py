@@ -19,7 +19,9 @@ from tests.integration.test_assistant_head_judge import client, url
 from tests.integration.test_incidents import incidents
 from tests.integration.test_investigations import pdf_text
 
-# Not `db`: who decides is decided in Python (permissions, the engine); the rows go through the ORM (docs/contributing/tests.md); the agreements' unique index is `db`
+# Not `db`: who decides is decided in Python (permissions, the engine), the rows go through the ORM
+# (docs/contributing/tests.md)
+# (the agreements' unique index is `db`)
 
 REGIONALS, LEAGUE = 2, 1
 

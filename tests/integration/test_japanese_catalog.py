@@ -7,8 +7,6 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from judgeapp.extensions import db
 from judgeapp.models import User
 from tests.integration.test_incidents import incidents, log, new_url, signed_in, suggestion, text

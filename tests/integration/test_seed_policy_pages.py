@@ -3,8 +3,6 @@ random deck checks from level 2, "Special Rules — Championship-Level Tournamen
 
 from __future__ import annotations
 
-import pytest
-
 from judgeapp.extensions import db
 from judgeapp.models import Event
 from tests.integration.test_incidents import signed_in, text

@@ -82,6 +82,23 @@ XDIST := -n $(TEST_WORKERS)
 BROWSER_WORKERS ?= 0
 test-sqlite: test-units test-security test-browser test-load
 
+# Where the time of test-units, test-security and test-postgres-requests goes (i36-fast, 27 Nov, load 6-10 from other
+# sessions on this 2-core machine, so CPU seconds are the figures to compare; `--durations`, cProfile on CPU time):
+# - per test, on top of its own requests: its app (~10 ms of CPU: the catalog, the URL builders and the SQLite schema
+#   are already made once per process), the `floor` event (~0.1 s), and until now every template it renders compiled
+#   again by its app's own Jinja environment (the login page 40-60 ms the first time, 6 ms after). Templates are now
+#   compiled once per process (Jinja's bytecode cache, tests/conftest.py): 45 request tests 37.8 -> 35.6 CPU s. Each
+#   app's SQL statements are compiled again too (SQLAlchemy caches them per engine: ~9 % of a request test's CPU), not
+#   shared. A test that starts a job worker (tests.job_worker) pays a fresh interpreter with judgeapp and WeasyPrint.
+# - the form fuzzer: one request per payload through the app (the form page rendered again with its errors, ~0.1 s);
+#   already one app and one world per form, the 250 (100) payloads kept. On PostgreSQL its 49 forms were ~1/3 of the
+#   pass's worker time, imports, jobs and renders (real workers, PDFs) most of the rest.
+# - coverage: +42 % of CPU on a mix of unit, service and request tests (32.0 -> 45.4 s, interleaved runs); Python 3.11
+#   has no sys.monitoring tracer. Measuring only tests/unit and tests/services (the floors' packages) is not done: the
+#   floors were not checked on that subset in time.
+# - test-postgres-requests before: 513 tests, 1,778 s wall, 739 CPU s (load 8-10); 37 request tests that rest on
+#   nothing the database decides now run once (docs/contributing/tests.md): 476 tests; those 37 took 77 s of wall
+#   (41 CPU s) on PostgreSQL at -n 2 (load 6).
 test-units:
 	$(BIN)/pytest tests/unit tests/services tests/integration $(XDIST) --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \

@@ -286,10 +286,10 @@ def sqlite_schema(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def app(tmp_path, smtp_server, sqlite_schema):
+def app(request, tmp_path, smtp_server):
     mail = {"MAIL_BACKEND": "smtp", "MAIL_SERVER": "127.0.0.1", "MAIL_PORT": smtp_server[1], "MAIL_USE_TLS": False}
-    if TEST_DATABASE_URL is None:  # SQLite: this test's file, a copy of the empty schema
-        shutil.copyfile(sqlite_schema, tmp_path / "test.sqlite3")
+    if TEST_DATABASE_URL is None:  # SQLite: this test's file, a copy of the empty schema (not made on PostgreSQL)
+        shutil.copyfile(request.getfixturevalue("sqlite_schema"), tmp_path / "test.sqlite3")
     app = create_app(app_config(tmp_path, **mail))
     with app.app_context():
         if TEST_DATABASE_URL is not None:  # PostgreSQL: the worker's one database, emptied for this test

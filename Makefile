@@ -87,7 +87,8 @@ test-sqlite: test-units test-security test-browser test-load
 # - per test, on top of its own requests: its app (~10 ms of CPU: the catalog, the URL builders and the SQLite schema
 #   are already made once per process), the `floor` event (~0.1 s), and until now every template it renders compiled
 #   again by its app's own Jinja environment (the login page 40-60 ms the first time, 6 ms after). Templates are now
-#   compiled once per process (Jinja's bytecode cache, tests/conftest.py): 45 request tests 37.8 -> 35.6 CPU s. Each
+#   compiled once per process (Jinja's bytecode cache, tests/conftest.py): 33 request tests at -n 2, three interleaved
+#   pairs at load 4-6, 67.3/69.0/67.1 -> 59.2/64.4/65.9 CPU s (-7 % on average). Each
 #   app's SQL statements are compiled again too (SQLAlchemy caches them per engine: ~9 % of a request test's CPU), not
 #   shared. A test that starts a job worker (tests.job_worker) pays a fresh interpreter with judgeapp and WeasyPrint.
 # - the form fuzzer: one request per payload through the app (the form page rendered again with its errors, ~0.1 s);

@@ -96,6 +96,28 @@ XDIST := -n $(TEST_WORKERS)
 BROWSER_WORKERS ?= 0
 test-sqlite: test-units test-security test-browser test-load
 
+# Where the time of test-units, test-security and test-postgres-requests goes (i36-fast, 27 Nov, load 6-10 from other
+# sessions on this 2-core machine, so CPU seconds are the figures to compare; `--durations`, cProfile on CPU time):
+# - per test, on top of its own requests: its app (~10 ms of CPU: the catalog, the URL builders and the SQLite schema
+#   are already made once per process), the `floor` event (~0.1 s), and until now every template it renders compiled
+#   again by its app's own Jinja environment (the login page 40-60 ms the first time, 6 ms after). Templates are now
+#   compiled once per process (Jinja's bytecode cache, tests/conftest.py): 33 request tests at -n 2, three interleaved
+#   pairs at load 4-6, 67.3/69.0/67.1 -> 59.2/64.4/65.9 CPU s (-7 % on average). Each
+#   app's SQL statements are compiled again too (SQLAlchemy caches them per engine: ~9 % of a request test's CPU), not
+#   shared. A test that starts a job worker (tests.job_worker) pays a fresh interpreter with judgeapp and WeasyPrint.
+# - the form fuzzer: one request per payload through the app (the form page rendered again with its errors, ~0.1 s);
+#   already one app and one world per form, the 250 (100) payloads kept. On PostgreSQL its 49 forms were ~1/3 of the
+#   pass's worker time, imports, jobs and renders (real workers, PDFs) most of the rest.
+# - coverage: +42 % of CPU on a mix of unit, service and request tests (32.0 -> 45.4 s, interleaved runs); Python 3.11
+#   has no sys.monitoring tracer. Measuring only tests/unit and tests/services (the floors' packages) is not done: the
+#   floors were not checked on that subset in time.
+# - test-postgres-requests before: 513 tests, 1,778 s wall, 739 CPU s (load 8-10); 37 request tests that rest on
+#   nothing the database decides now run once (docs/contributing/tests.md): 476 tests; those 37 took 77 s of wall
+#   (41 CPU s) on PostgreSQL at -n 2 (load 6).
+#   On PostgreSQL the service tests spend more in set-up than in their calls (193 tests at load 7: set-up 1.06 s,
+#   call 0.40 s each): the `floor` event's users, event, staff, round and players, written in 8 transactions
+#   (~0.5 s), the app (~0.1 s) and the digest and TRUNCATE (~0.13 s). Not cut yet: one transaction for `floor`
+#   (make_user's addresses count per test), or a PostgreSQL template database holding it.
 test-units:
 	$(BIN)/pytest tests/unit tests/services tests/integration $(XDIST) --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \

@@ -19,7 +19,9 @@ from tests.conftest import csrf_token
 from tests.integration.staffed import give, staffed_event
 from tests.integration.test_incidents import incidents, signed_in, suggestion
 
-pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
+# Not `db`: who decides is decided in Python (permissions, the engine), the rows go through the ORM
+# (docs/contributing/tests.md)
+# (the staff invitations are `db`)
 
 
 @pytest.fixture
@@ -154,6 +156,7 @@ def test_the_suggestion_names_the_ranks_an_assistant_confirms_and_the_form_says_
     assert "The head judge or an assistant head judge confirms this" in page
 
 
+@pytest.mark.db  # staff assignments: several per event, one per judge and role (unique index)
 def test_the_organizer_invites_assistant_head_judges_several_per_event(app, pokemon, make_user):
     from judgeapp.models import Role, StaffAssignment
 

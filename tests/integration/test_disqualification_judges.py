@@ -19,7 +19,9 @@ from tests.integration.test_assistant_head_judge import client, url
 from tests.integration.test_incidents import incidents
 from tests.integration.test_investigations import pdf_text
 
-pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
+# Not `db`: who decides is decided in Python (permissions, the engine), the rows go through the ORM
+# (docs/contributing/tests.md)
+# (the agreements' unique index is `db`)
 
 REGIONALS, LEAGUE = 2, 1
 
@@ -95,6 +97,7 @@ def test_4_1_at_regionals_two_other_judges_agreeing_issue_it_recorded_audited_an
     assert "Judges who agreed Floor Judge, Assistant · 3 judges, the head judge among them (4.1)" in words
 
 
+@pytest.mark.db  # uq_disqualification_judges_incident_user: a judge ticked twice is stored once
 def test_4_1_a_judge_ticked_twice_counts_once_and_only_the_events_judges_count(app, regionals, make_user):
     give(app, regionals, "floor_judge", "5.4", "disqualification")
     head = client(app, regionals, "head_judge")

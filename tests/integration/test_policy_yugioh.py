@@ -22,7 +22,6 @@ def give(app, event, who, infraction, penalty):
     return staffed.give(app, event, who, infraction, penalty, deviation_reason="The head judge asked for it.")
 
 
-@pytest.mark.db
 def test_a_floor_judges_upgrade_of_a_repeated_procedural_error_waits_for_the_head_judge_iii_e(
     app, make_user, make_event
 ):
@@ -33,7 +32,6 @@ def test_a_floor_judges_upgrade_of_a_repeated_procedural_error_waits_for_the_hea
     assert upgraded.status is IncidentStatus.RECOMMENDED and upgraded.rank_id == "game_loss"
 
 
-@pytest.mark.db
 def test_a_floor_judges_downgrade_waits_for_the_head_judge_but_the_head_judges_own_stands_iii_e(
     app, make_user, make_event
 ):
@@ -42,7 +40,6 @@ def test_a_floor_judges_downgrade_waits_for_the_head_judge_but_the_head_judges_o
     assert give(app, event, "head_judge", "DC-major", "warning").status is IncidentStatus.STANDING
 
 
-@pytest.mark.db
 def test_a_match_loss_waits_for_the_head_judge_except_for_tardiness_iii_c(app, make_user, make_event):
     event = staffed_event(app, make_user, make_event, level=2)
     assert give(app, event, "floor_judge", "PE-strict", "match_loss").status is IncidentStatus.RECOMMENDED

@@ -13,7 +13,8 @@ from tests.integration.test_assistant_head_judge import client, give
 from tests.integration.test_disqualification_judges import staffed
 from tests.integration.test_incidents import incidents, log
 
-pytestmark = pytest.mark.db  # the states, the agreements' uniqueness and the reports read alike on PostgreSQL
+# Not `db`: who decides is decided in Python (permissions, the engine), the rows go through the ORM
+# (docs/contributing/tests.md)
 
 COMPETITIVE = 2
 

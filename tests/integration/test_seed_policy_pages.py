@@ -3,13 +3,11 @@ random deck checks from level 2, "Special Rules — Championship-Level Tournamen
 
 from __future__ import annotations
 
-import pytest
-
 from judgeapp.extensions import db
 from judgeapp.models import Event
 from tests.integration.test_incidents import signed_in, text
 
-pytestmark = pytest.mark.db
+# Not `db`: what is shown comes from the catalog in Python, and the rows through the ORM (docs/contributing/tests.md)
 
 
 def use_policy(app, event_id, policy_id, level):

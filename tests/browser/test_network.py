@@ -7,6 +7,7 @@ in bench/network.py, never asserted."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 from sqlalchemy import select
@@ -22,7 +23,7 @@ from tests.browser.traffic import (
     CountedServer,
     Throttled,
     Visit,
-    _asker,
+    asker,
     cold_visit,
     fill_incident,
     later_page,
@@ -210,23 +211,28 @@ class Gates:
         self.app = server.server.app
         self.seen: list[tuple[str, str]] = []
         self.arrived = threading.Condition()
-        self.holds: list[tuple[object, object]] = []  # (which request is held, until which one has arrived)
+        self.holds: list[
+            tuple[Callable[[tuple[str, str]], bool], Callable[[tuple[str, str]], bool]]
+        ] = []  # (which request is held, until which one has arrived)
         server.server.app = self
 
-    def hold(self, held, until) -> None:
+    def hold(self, held: Callable[[tuple[str, str]], bool], until: Callable[[tuple[str, str]], bool]) -> None:
         self.holds.append((held, until))
 
     def __call__(self, environ, start_response):
-        asker = _asker({"Service-Worker": environ.get("HTTP_SERVICE_WORKER"),
-                        "Sec-Fetch-Mode": environ.get("HTTP_SEC_FETCH_MODE"),
-                        "Referer": environ.get("HTTP_REFERER")})  # fmt: skip
-        request = (asker, environ["PATH_INFO"])
+        headers = {
+            "Service-Worker": "HTTP_SERVICE_WORKER",
+            "Sec-Fetch-Mode": "HTTP_SEC_FETCH_MODE",
+            "Referer": "HTTP_REFERER",
+        }
+        by = asker({name: environ.get(key) for name, key in headers.items()})
+        request = (by, environ["PATH_INFO"])
         with self.arrived:
             self.seen.append(request)
             self.arrived.notify_all()
             for held, until in self.holds:
                 if held(request):  # released when `until` has arrived (a minute at most: the test then fails)
-                    self.arrived.wait_for(lambda: any(until(r) for r in self.seen), timeout=60)
+                    self.arrived.wait_for(lambda until=until: any(until(r) for r in self.seen), timeout=60)
         return self.app(environ, start_response)
 
 

@@ -93,7 +93,7 @@ class Traffic:
             return list(self.answers[mark:])
 
 
-def _asker(headers) -> str:
+def asker(headers) -> str:
     """Who sent a request, by the headers the browser sets (Fetch Metadata, Referer, Service-Worker)."""
     if headers.get("Service-Worker") == "script":
         return "sw-script"
@@ -130,7 +130,7 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
                             counter.total - counter.head,
                             self._judgeapp_encoding,
                             len(_decoded(body, self._judgeapp_encoding)),
-                            _asker(self.headers),
+                            asker(self.headers),
                             began,
                             time.monotonic() - traffic.started,
                         )

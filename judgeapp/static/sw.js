@@ -26,6 +26,10 @@ var fresh = null, postedAt = 0;
 var fetching = {};  // the pages being fetched into the cache now, by path: asked for again meanwhile, fetched once
 var fetchingSince = {};  // when each of those fetches began: one begun before this phone sent something is not joined
 var keptAt = {};  // when this worker last kept each page: one kept after the phone's check is not fetched for it again
+// Navigations under way to a page kept offline, by path: {since, kept} (kept: a promise, true once the page is kept).
+// The page's copy asked for meanwhile joins it: a judge who opens the event page while the home page still asks for the
+// copy of the events, or while this worker learns whose phone it is, downloads it once (issue 36, the sign-in race).
+var loading = {};
 // pages a judge needs at the table; kept only when fetched without a query string. Not the quick reference: with no
 // network the offline page renders it from the policy's file in DATA (static/js/reference.js), not a page per event.
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
@@ -65,9 +69,9 @@ function keepable(url, response) {
 // A page fetched for an account the phone has since left (another signed in, or none) is not kept.
 function keep(path, response) {
   return phoneAccount().then(function (account) {
-    if (account !== accountOf(response)) return;
+    if (account !== accountOf(response)) return false;
     return caches.open(PAGES).then(function (cache) { return cache.put(path, response); })
-      .then(function () { keptAt[path] = Date.now(); });
+      .then(function () { keptAt[path] = Date.now(); return true; });
   });
 }
 
@@ -116,13 +120,23 @@ function page(request, url) {
 }
 
 function networkFirst(request, url) {
+  var path = url.pathname, settled = function () {}, entry = null;
+  if (request.mode === "navigate" && !url.search && OFFLINE_PAGES.some(function (re) { return re.test(path); })) {
+    entry = { since: Date.now(), kept: new Promise(function (resolve) { settled = resolve; }) };
+    loading[path] = entry;
+  }
+  var done = function (kept) {  // resolved once the page is kept (or not): a copy asked for later fetches it itself
+    if (loading[path] === entry) delete loading[path];
+    settled(!!kept);
+  };
   var network = fetch(request).then(function (response) {
     var account = accountOf(response);  // known before the page's own script runs and asks for pages to be kept
     return (account ? setPhoneAccount(account) : Promise.resolve()).catch(function () {}).then(function () {
-      if (keepable(url, response)) keep(url.pathname, response.clone()).catch(function () {});
+      if (keepable(url, response)) keep(path, response.clone()).then(done, function () { done(false); });
+      else done(false);
       return response;
     });
-  });
+  }, function (error) { done(false); throw error; });
   var fallback = function () {  // the kept page, only when it was kept for the account the phone saw last
     return Promise.all([phoneAccount(), caches.open(PAGES).then(function (cache) { return cache.match(url.pathname); })])
       .then(function (got) {
@@ -197,6 +211,8 @@ function dataFile(request, url) {
 // already has, checked against the copy of the events) are recorded as `fresh` until `until`. Done here, it finishes
 // even when the judge moves on to another page.
 function fetchAndKeep(path) {
+  var navigation = loading[path];  // the page is being loaded right now, begun after this phone last sent something
+  if (!fetching[path] && navigation && navigation.since > postedAt) return navigation.kept;
   if (!fetching[path]) {
     fetchingSince[path] = Date.now();
     fetching[path] = fetch(path, { credentials: "same-origin" }).then(function (response) {
@@ -259,7 +275,7 @@ self.addEventListener("message", function (event) {
       mine = fresh = { account: account, checked: data.checked, until: data.until, urls: (data.current || []).slice() };
     }
     return Promise.all(data.urls.map(function (path) {
-      var done = keptAt[path] >= data.checked && !fetching[path] ? Promise.resolve(true) : fetchAndKeep(path).then(
+      var done = keptAt[path] >= data.checked && !fetching[path] && !loading[path] ? Promise.resolve(true) : fetchAndKeep(path).then(
         function (kept) {  // joined a fetch answered before the phone knew this account (a load not yet controlled): once more
           if (kept) return true;
           return phoneAccount().then(function (now) { return now === data.account ? fetchAndKeep(path) : false; });

@@ -6,6 +6,9 @@ in bench/network.py, never asserted."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+
 import pytest
 from sqlalchemy import select
 
@@ -20,6 +23,7 @@ from tests.browser.traffic import (
     CountedServer,
     Throttled,
     Visit,
+    asker,
     cold_visit,
     fill_incident,
     later_page,
@@ -196,3 +200,63 @@ def test_a_judge_who_signs_in_before_the_apps_worker_is_installed_still_download
     # cache off, so the worker's install fetches them again; the cold visit above checks them.)
     assert visit.pages_twice() == {"/": 2}, visit.table()
     assert {"/events/1", "/events/1/incidents/new"} <= {a.path for a in visit.answers}
+
+
+class Gates:
+    """Holds chosen requests at the server (the counted server's WSGI app, wrapped) until another request arrives:
+    forces an order of the page's, the navigation's and the service worker's requests that a busy phone only
+    sometimes takes."""
+
+    def __init__(self, server):
+        self.app = server.server.app
+        self.seen: list[tuple[str, str]] = []
+        self.arrived = threading.Condition()
+        self.holds: list[
+            tuple[Callable[[tuple[str, str]], bool], Callable[[tuple[str, str]], bool]]
+        ] = []  # (which request is held, until which one has arrived)
+        server.server.app = self
+
+    def hold(self, held: Callable[[tuple[str, str]], bool], until: Callable[[tuple[str, str]], bool]) -> None:
+        self.holds.append((held, until))
+
+    def __call__(self, environ, start_response):
+        headers = {
+            "Service-Worker": "HTTP_SERVICE_WORKER",
+            "Sec-Fetch-Mode": "HTTP_SEC_FETCH_MODE",
+            "Referer": "HTTP_REFERER",
+        }
+        by = asker({name: environ.get(key) for name, key in headers.items()})
+        request = (by, environ["PATH_INFO"])
+        with self.arrived:
+            self.seen.append(request)
+            self.arrived.notify_all()
+            for held, until in self.holds:
+                if held(request):  # released when `until` has arrived (a minute at most: the test then fails)
+                    self.arrived.wait_for(lambda until=until: any(until(r) for r in self.seen), timeout=60)
+        return self.app(environ, start_response)
+
+
+def test_a_page_the_judge_opens_while_the_worker_copies_the_events_is_downloaded_once(counted, fresh_phone):
+    """The sign-in race's last duplicate (issue 36): the judge opens the event page while the home page's script is
+    still asking for the copy of the events; the worker, told to keep the event's pages, did not know the page was
+    being fetched by that navigation right now and fetched it a second time. Forced here: the copy's answer waits
+    until the navigation has reached the server, and the navigation's answer until the worker has asked for the
+    event's other pages."""
+    fresh_phone.goto(f"{counted.url}/login")
+    settle(fresh_phone, "() => !!navigator.serviceWorker.controller")  # the worker's part alone, not the sign-in's
+    gates = Gates(counted)
+    gates.hold(lambda r: r == ("page", "/offline/copy.json"), until=lambda r: r == ("navigate", "/events/1"))
+    gates.hold(lambda r: r == ("navigate", "/events/1"), until=lambda r: r[0] == "worker" and r[1] != "/offline/token")
+    start = counted.traffic.mark()
+    fresh_phone.get_by_label("Email").fill("floor1@demo.test")
+    fresh_phone.get_by_label("Password").fill(DEMO_PASSWORD)
+    fresh_phone.get_by_role("button", name="Log in").click()
+    fresh_phone.wait_for_url(f"{counted.url}/")
+    with gates.arrived:  # the home page asks for the copy: the judge taps the event meanwhile
+        assert gates.arrived.wait_for(lambda: ("page", "/offline/copy.json") in gates.seen, timeout=30)
+    fresh_phone.goto(f"{counted.url}/events/1")
+    settle(fresh_phone, PAGES_KEPT)
+    quiet(fresh_phone)
+    visit = Visit(counted.traffic.since(start))
+    assert ("worker", "/events/1/incidents/new") in gates.seen, visit.table()  # the worker did copy, meanwhile
+    assert visit.pages_twice() == {}, visit.table()

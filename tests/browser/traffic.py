@@ -60,6 +60,12 @@ class Sent:
     body_bytes: int
     encoding: str = ""  # the Content-Encoding sent (br, gzip) or ""
     plain_body_bytes: int = 0  # the body uncompressed: what it would have cost without compression
+    # who asked, from the request's headers: "navigate" (a page load, through the worker or not), "worker" (the
+    # service worker's own fetch: its Referer is the worker's script), "page" (a page's script), "sw-script" (the
+    # browser fetching the worker's script); and when the request came and its answer ended (s since the server began)
+    by: str = ""
+    began: float = 0.0
+    ended: float = 0.0
 
     @property
     def bytes(self) -> int:
@@ -76,6 +82,7 @@ class Traffic:
 
     answers: list[Sent] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    started: float = field(default_factory=time.monotonic)
 
     def mark(self) -> int:
         with self.lock:
@@ -86,9 +93,21 @@ class Traffic:
             return list(self.answers[mark:])
 
 
+def asker(headers) -> str:
+    """Who sent a request, by the headers the browser sets (Fetch Metadata, Referer, Service-Worker)."""
+    if headers.get("Service-Worker") == "script":
+        return "sw-script"
+    if headers.get("Sec-Fetch-Mode") == "navigate":
+        return "navigate"
+    if (headers.get("Referer") or "").split("?")[0].endswith("/sw.js"):
+        return "worker"
+    return "page"
+
+
 def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
     class Counting(WSGIRequestHandler):
         def run_wsgi(self):
+            began = time.monotonic() - traffic.started
             real = self.wfile
             self.wfile = _Counter(real)
             self._judgeapp_type = ""
@@ -111,6 +130,9 @@ def handler_for(traffic: Traffic) -> type[WSGIRequestHandler]:
                             counter.total - counter.head,
                             self._judgeapp_encoding,
                             len(_decoded(body, self._judgeapp_encoding)),
+                            asker(self.headers),
+                            began,
+                            time.monotonic() - traffic.started,
                         )
                     )
 
@@ -226,7 +248,8 @@ class Visit:
 
     def table(self) -> str:
         return "\n".join(
-            f"  {a.method:4} {a.status} {a.path[:70]:70} {a.bytes:7,} B ({a.header_bytes} of headers)"
+            f"  {a.began:7.3f}-{a.ended:7.3f} {a.by:9} {a.method:4} {a.status} {a.path[:60]:60} {a.bytes:7,} B"
+            f" ({a.header_bytes} of headers)"
             for a in self.answers
         )
 

@@ -333,3 +333,18 @@ def test_penalty_suggest_for_mtg_ipg_prints_a_linked_error_without_a_penalty_ipg
     out = json.loads(result.output)
     assert (out["suggested"], out["related_to"], out["default"]) == (None, 1, {"min": W, "max": W})
     assert out["explanation"].startswith("One penalty for related errors (IPG 1.2): the same cause as incident #1,")
+
+
+# the texts read for a rule of one penalty for related errors that name none (or give each error its own penalty):
+# Pokémon Penalty Guidelines (2026: no "Multiple Infractions" section any more; 4.2.1 weighs a chain of events in the
+# one error's penalty), Lorcana Play Correction Guidelines 1-4, Yu-Gi-Oh! III.C (two infractions at once: both penalties)
+@pytest.mark.parametrize("policy_id, code", [("pokemon", "5.5.1-minor"), ("lorcana", "2.1"), ("yugioh", "PE-minor")])
+def test_the_texts_that_name_no_one_penalty_rule_refuse_a_link(policy_id, code):
+    other = load_catalog(CATALOG).policy(policy_id)
+    assert other.related_errors is None
+    with pytest.raises(ValueError, match="its own penalty"):
+        suggest(other, 1, code, [], related_to=Prior(code, W, ref=1))
+
+
+def test_riftbound_gives_one_penalty_for_related_errors_as_its_701_3_d_says():
+    assert load_catalog(CATALOG).policy("riftbound").related_errors.section == "701.3.d"

@@ -451,3 +451,46 @@ def test_quick_reference_page_shows_the_policy_at_professional(client, make_user
     assert "Instead:</strong> Game Loss when arrived more than 2 and at most 10 minutes" in page
     assert "(702.1.b.3; Professional only)" in page and "(704.1.b)" in page
     assert "any judge may issue every rank" in page
+
+
+# ---- 701.3.d: a single error leading to several related penalties gets only the most severe ---------------------
+
+# (this error, the earlier record of the same error it is linked to: code and rank) -> the sentence's tail about the
+# more severe penalty ("" when the earlier penalty is at least this error's default)
+RELATED = [
+    # a General Error that drew extra cards, recorded first; the Looking at Extra Cards of the same slip is linked
+    ("702.5", ("702.16", W), ""),
+    # a Deck Registration Error's Game Loss stands; the Warning-level error of the same cause brings nothing more
+    ("702.16", ("703.3", GL), ""),
+    # the earlier record holds a Warning and this error's own default is a Match Loss: the more severe applies
+    ("703.10", ("703.2", W), " This error's default (Match Loss) is more severe: correct the penalty of incident #4, round 2 instead."),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("code, linked, more_severe", RELATED)
+def test_an_error_linked_to_one_of_the_same_cause_carries_no_second_penalty_701_3_d(policy, code, linked, more_severe):
+    earlier = Prior(linked[0], linked[1], ref=4, round=2)
+    s = suggest(policy, policy.level(COMPETITIVE).number, code, [], this_round=2, related_to=earlier)
+    assert (s.suggested, s.upgraded, s.because) == (None, False, ())
+    assert s.default is not None  # this error's own default stays shown
+    rank_name = {W: "Warning", GL: "Game Loss"}[linked[1]]
+    assert s.explanation() == (
+        f"One penalty for related errors (701.3.d): the same cause as incident #4, round 2, whose {rank_name} stands "
+        "for both; no second penalty." + more_severe
+    )
+
+
+def test_just_below_the_rule_an_unlinked_error_of_the_same_round_gets_its_own_penalty_701_3_d(policy):
+    s = suggest(policy, policy.level(COMPETITIVE).number, "702.5", [Prior("702.16", W, ref=4, round=2)], this_round=2)
+    assert (s.suggested.id, s.related) == (W, None)
+
+
+def test_cli_penalty_suggest_prints_a_riftbound_linked_error_without_a_penalty_701_3_d(cli):
+    result = cli(
+        "penalty", "suggest", "--policy", "riftbound", "--level", "competitive", "--infraction", "702.5",
+        "--related-to", "702.16:warning",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert (out["suggested"], out["related_to"], out["default"]) == (None, 1, {"min": W, "max": W})
+    assert out["explanation"].startswith("One penalty for related errors (701.3.d): the same cause as incident #1")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask_babel import gettext as _
+from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import audit, permissions
@@ -15,7 +16,15 @@ from ..models import Event, Incident, IncidentStatus, SubjectKind, User, utcnow
 from ..permissions import Action, Role
 from ..records import MAX_REASON
 from .lookup_services import check_table
-from .ruling_services import check_rank, infraction_of, investigate_if_disqualification, resuggest, status_for
+from .ruling_services import (
+    check_game,
+    check_rank,
+    infraction_of,
+    investigate_if_disqualification,
+    related_record,
+    resuggest,
+    status_for,
+)
 from .services import checked_description
 
 
@@ -28,10 +37,17 @@ class IncidentEdit:
     deviation_reason: str
     description: str
     note: str = ""  # why the correction
+    # the game of the round's match (a rule counting per game) and the earlier record of the same cause (one penalty
+    # for related errors): None clears them; the form sends them only where the policy has such rules
+    game_number: int | None = None
+    related_to_number: int | None = None
+    game_sent: bool = False  # False: the form did not ask it (kept as it is)
+    related_sent: bool = False
 
 
-# what makes a ruling: a head judge's correction of one of these is their own decision (issue 33, guard 14)
-RULING_FIELDS = frozenset({"infraction_code", "rank_id", "status"})
+# what makes a ruling: a head judge's correction of one of these is their own decision (issue 33, guard 14); linking a
+# record to another as the same cause takes its penalty away
+RULING_FIELDS = frozenset({"infraction_code", "rank_id", "status", "related_to"})
 
 
 def snapshot(incident: Incident) -> dict:
@@ -43,7 +59,49 @@ def snapshot(incident: Incident) -> dict:
         "deviation_reason": incident.deviation_reason,
         "description": incident.description,
         "status": incident.status.value,
+        "game_number": incident.game_number,
+        "related_to": incident.related_to.number if incident.related_to is not None else None,
     }
+
+
+def _checked_link(
+    session: Session, policy: Policy, event: Event, incident: Incident, number: int | None, round_id: int
+) -> Incident | None:
+    """The earlier record a correction links `incident` to as the same cause (or None): of the same player and round,
+    never itself, never in a circle, and never while other records are linked to this one (a link points at the record
+    whose penalty stands for both, so links never chain)."""
+    if number is None:
+        return None
+    if number == incident.number:
+        raise FieldError("related_to", _("An incident cannot be linked to itself."))
+    target = session.scalar(select(Incident).where(Incident.event_id == event.id, Incident.number == number))
+    if target is not None and target.related_to_id == incident.id:
+        raise FieldError(
+            "related_to",
+            _("Incident #%(number)s is linked to this one: a link may not go round in a circle.", number=number),
+        )
+    linked = related_record(
+        session,
+        policy,
+        event,
+        number=number,
+        player_ids=[s.player_id for s in incident.subjects],
+        round_id=round_id,
+        before=incident.number,
+    )
+    child = session.scalar(
+        select(Incident.number).where(Incident.related_to_id == incident.id).order_by(Incident.number).limit(1)
+    )
+    if child is not None:
+        raise FieldError(
+            "related_to",
+            _(
+                "Incident #%(child)s is linked to this one as the same cause: link it to incident #%(number)s first.",
+                child=child,
+                number=number,
+            ),
+        )
+    return linked
 
 
 def correct_incident(
@@ -60,9 +118,18 @@ def correct_incident(
     # the judge who logged it while it stands as they ruled; the head judge always (a dated, audited change)
     permissions.transition(session, Action.CORRECT_INCIDENT, user=actor, roles=roles, record=incident, event=event)
     before = snapshot(incident)
+    before_round_id = incident.round_id
     rnd = started_round(session, event, data.round_number, division_id=incident.round.division_id)
     table = check_table(session, event, data.table_number, required=incident.subject_kind is not SubjectKind.SPECTATOR)
     infraction = infraction_of(policy, data.infraction_code)
+    if data.game_sent:
+        incident.game_number = check_game(policy, infraction, event.level, data.game_number)
+    elif incident.game_number is not None:  # kept, where the corrected infraction still counts per game
+        incident.game_number = check_game(policy, infraction, event.level, incident.game_number)
+    current = incident.related_to.number if incident.related_to is not None else None
+    if data.related_sent and (data.related_to_number != current or rnd.id != before_round_id):
+        linked = _checked_link(session, policy, event, incident, data.related_to_number, rnd.id)
+        incident.related_to, incident.related_to_id = linked, linked.id if linked is not None else None
     suggestion = resuggest(session, policy, event, incident, infraction)
     rank_id, reason = check_rank(
         policy, suggestion, data.rank_id, data.deviation_reason, head_judge=Role.HEAD_JUDGE in roles

@@ -12,6 +12,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..floor import round_choices
 from ..permissions import Action, Role, event_route, found
+from ..infractions.engine import asks_game
 from ..web import button
 from . import edit_services, list_services
 from .forms import CorrectIncidentForm, NoteForm, VoidForm
@@ -65,8 +66,15 @@ def edit(event, roles, number):
             "penalty": incident.rank_id or "",
             "deviation_reason": incident.deviation_reason,
             "description": incident.description,
+            "game": incident.game_number,
+            "related_to": incident.related_to.number if incident.related_to is not None else None,
         }
     )
+    # the game and the link only where the policy has the rules (or the record already holds one)
+    if incident.game_number is None and not any(asks_game(policy, i, event.level) for i in policy.infractions):
+        del form.game
+    if incident.related_to_id is None and policy.related_errors is None:
+        del form.related_to
     round_choices(form.round, event, default_current=False)
     infraction_choices(form.infraction, policy)
     penalty_choices(form.penalty, policy)
@@ -79,6 +87,10 @@ def edit(event, roles, number):
             deviation_reason=form.deviation_reason.data or "",
             description=form.description.data or "",
             note=form.note.data or "",
+            game_number=form.game.data if "game" in form else None,
+            related_to_number=form.related_to.data if "related_to" in form else None,
+            game_sent=_sent(form, "game"),
+            related_sent=_sent(form, "related_to"),
         )
         try:
             changed = edit_services.correct_incident(
@@ -96,6 +108,11 @@ def edit(event, roles, number):
     return render_template(
         "incidents/edit.html", event=event, roles=roles, form=form, incident=incident
     ), 400 if form.errors else 200
+
+
+def _sent(form, name: str) -> bool:
+    """Whether the form asked the field and the request carried it (a page without it keeps the record's value)."""
+    return name in form and bool(form[name].raw_data)
 
 
 @bp.route("/events/<int:event_id>/incidents/<int:number>/void", methods=["POST"])

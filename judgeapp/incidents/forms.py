@@ -107,6 +107,21 @@ class CorrectIncidentForm(Form):
     table = NumericField(_l("Table"), validators=[Optional(), NumberRange(1, 9999)], render_kw=NUMERIC)
     infraction = SelectField(_l("Infraction"), validators=[DataRequired()])
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
+    # asked only where the policy has a rule counting per game, or one penalty for related errors (the view drops them)
+    game = NumericField(
+        _l("Game of the match"),
+        validators=[Optional(), NumberRange(1, 99, _l("The game of the match: 1 to 99."))],
+        description=_l("Kept where a rule counts this infraction per game; leave empty if unknown."),
+        render_kw=NUMERIC,
+    )
+    related_to = NumericField(
+        _l("Same cause as incident #"),
+        validators=[Optional(), NumberRange(1, 2_000_000_000, _l("Give an incident number."))],
+        description=_l(
+            "An earlier incident of this player in this round whose penalty stands for both; empty removes the link."
+        ),
+        render_kw=NUMERIC,
+    )
     deviation_reason = StringField(_l("Reason for this penalty"), validators=[Optional(), Length(max=500)])
     description = TextAreaField(_l("Description"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})
     note = StringField(_l("Why the correction"), validators=[Optional(), Length(max=500)])

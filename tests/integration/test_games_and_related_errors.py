@@ -202,3 +202,134 @@ def test_the_phones_copy_carries_each_penalty_s_game_and_the_policy_s_related_er
     policy = client(app, fab, "floor_judge").get(event["finder"]).get_json()["policy"]
     rule = next(r for r in policy["repeat_rules"] if r["id"] == "slow-play-after-caution")
     assert (rule["window"], policy["related_errors"]) == ("game", None)
+
+
+# ---- the head judge's correction: the game of the match and the same-cause link (issue 35) ---------------------------
+
+
+def corrections(app):
+    with app.app_context():
+        return [
+            e.details["changed"]
+            for e in db.session.scalars(
+                select(AuditEntry).where(AuditEntry.action == "incident.correct").order_by(AuditEntry.id)
+            )
+        ]
+
+
+def field_value(page, name):
+    tag = re.search(rf'<input[^>]*id="{name}"[^>]*>', page)
+    assert tag, f"no field {name}"
+    value = re.search(r'value="([^"]*)"', tag.group(0))
+    return value.group(1) if value else ""
+
+
+def test_the_correction_form_shows_the_game_and_a_correction_changes_it_audited_and_re_checked(app, fab):
+    give(app, fab, "3.3", "caution", game="1")
+    give(app, fab, "3.3", "warning", game="1")  # the caution of the same game: upgraded (PPG 3.3)
+    page = client(app, fab, "head_judge").get(f"/events/{fab['event_id']}/incidents/2/edit").get_data(as_text=True)
+    assert field_value(page, "game") == "1"
+    response = correct(app, fab, 2, infraction="3.3", penalty="caution", game="2", note="It was game 2")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    _, second = incidents(app, fab["event_id"])
+    # another game than the caution's: the per-game rule no longer counts it, a caution is the suggestion
+    assert (second.game_number, second.rank_id, second.suggested_rank_id, second.upgraded) == (
+        2,
+        "caution",
+        "caution",
+        False,
+    )
+    assert corrections(app)[-1]["game_number"] == [1, 2]
+
+
+def test_a_game_out_of_range_in_a_correction_is_refused_at_its_field_with_the_input_kept_and_nothing_changed(app, fab):
+    give(app, fab, "3.3", "caution", game="1")
+    response = correct(app, fab, 1, infraction="3.3", penalty="caution", game="0")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert field_value(page, "game") == "0" and "The game of the match: 1 to 99." in page
+    assert incidents(app, fab["event_id"])[0].game_number == 1 and corrections(app) == []
+
+
+def test_a_correction_links_a_record_to_an_earlier_one_of_the_same_player_and_round_ipg_1_2(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "warning")
+    response = correct(app, mtg, 2, infraction="2.5", penalty="", related_to="1", note="Same slip as #1")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    first, linked = incidents(app, mtg["event_id"])
+    assert (linked.related_to_id, linked.rank_id, linked.suggested_rank_id) == (first.id, None, None)
+    assert linked.suggestion_explanation.startswith(
+        "One penalty for related errors (IPG 1.2): the same cause as incident #1, round 1, whose Warning stands"
+    )
+    assert corrections(app)[-1]["related_to"] == [None, 1] and corrections(app)[-1]["rank_id"] == ["warning", None]
+
+
+def test_a_correction_removes_the_link_and_the_record_gets_its_own_penalty_again_ipg_1_2(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    page = client(app, mtg, "head_judge").get(f"/events/{mtg['event_id']}/incidents/2/edit").get_data(as_text=True)
+    assert field_value(page, "related_to") == "1"
+    assert correct(app, mtg, 2, infraction="2.5", penalty="warning", related_to="").status_code == 302
+    linked = incidents(app, mtg["event_id"])[1]
+    assert (linked.related_to_id, linked.rank_id, linked.suggested_rank_id) == (None, "warning", "warning")
+    assert corrections(app)[-1]["related_to"] == [1, None]
+
+
+@pytest.mark.parametrize(
+    "number, target, message",
+    [
+        (2, "2", "An incident cannot be linked to itself."),
+        (1, "2", "Incident #2 is linked to this one: a link may not go round in a circle."),
+        (2, "9", "No earlier incident #9 at this event."),
+    ],
+    ids=["itself", "a-cycle", "not-there"],
+)
+def test_a_correction_refuses_a_link_to_itself_in_a_cycle_or_to_nothing_at_the_field_with_the_input_kept(
+    app, mtg, number, target, message
+):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    before = [(i.related_to_id, i.rank_id) for i in incidents(app, mtg["event_id"])]
+    response = correct(app, mtg, number, infraction="2.5" if number == 2 else "2.2", penalty="" if number == 2 else "warning", related_to=target)  # fmt: skip
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and message in page
+    assert field_value(page, "related_to") == target
+    assert [(i.related_to_id, i.rank_id) for i in incidents(app, mtg["event_id"])] == before and corrections(app) == []
+
+
+def test_a_correction_refuses_a_link_that_would_make_a_chain_of_links(app, mtg):
+    """#3 is linked to #2: linking #2 to #1 would leave #3 pointing at a record without a penalty of its own."""
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "warning")
+    give(app, mtg, "2.6", "", related_to="2")
+    response = correct(app, mtg, 2, infraction="2.5", penalty="", related_to="1")
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400
+    assert "Incident #3 is linked to this one as the same cause: link it to incident #1 first." in page
+    assert incidents(app, mtg["event_id"])[1].related_to_id is None
+
+
+def test_a_correction_refuses_a_link_to_another_players_record(app, mtg):
+    from judgeapp.events.player_services import add_player
+    from judgeapp.models import Event
+
+    with app.app_context():
+        event = db.session.get(Event, mtg["event_id"])
+        add_player(db.session, actor=event.organizer, event=event, name="Ren Kato", player_code="P-002", team=None)
+        db.session.commit()
+    give(app, mtg, "2.2", "warning")
+    other = log(
+        client(app, mtg, "head_judge"), mtg["event_id"], player="P-002", table="1", infraction="2.5", penalty="warning"
+    )
+    assert other.status_code == 302
+    response = correct(app, mtg, 2, infraction="2.5", penalty="", related_to="1")
+    assert response.status_code == 400
+    page = response.get_data(as_text=True)
+    assert "Incident #1 is not this player&#39;s in this round." in page, re.findall(r"error[^>]*>([^<]*)", page)
+
+
+def test_the_correction_form_of_a_policy_without_the_rules_asks_neither_game_nor_link(app, make_user, make_event):
+    event = staffed_event(app, make_user, make_event, policy_id="bushiroad-afr", level=2)
+    give_as(app, event, "head_judge", "3.1.1", "loss_of_game", deviation_reason="")
+    page = client(app, event, "head_judge").get(f"/events/{event['event_id']}/incidents/1/edit").get_data(as_text=True)
+    assert 'id="game"' not in page and 'id="related_to"' not in page

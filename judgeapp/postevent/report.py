@@ -276,7 +276,8 @@ def report_of(
             )
     deviations.sort(key=lambda p: (division_order.get(p.division, 0), p.round, p.number))
 
-    # Minutes late (the row the engine picked) and the escalations offered as the judge's call, taken or not.
+    # Minutes late (the row the engine picked), the game of the match (a per-game rule), the same-cause link (one
+    # penalty for related errors) and the escalations offered as the judge's call, taken or not.
     judged = []
     for i in standing:
         notes = []

@@ -333,3 +333,21 @@ def test_the_correction_form_of_a_policy_without_the_rules_asks_neither_game_nor
     give_as(app, event, "head_judge", "3.1.1", "loss_of_game", deviation_reason="")
     page = client(app, event, "head_judge").get(f"/events/{event['event_id']}/incidents/1/edit").get_data(as_text=True)
     assert 'id="game"' not in page and 'id="related_to"' not in page
+
+
+HEADING = "Minutes late, games, same-cause links and offered escalations (%s)"
+
+
+def test_the_report_heading_names_the_games_and_links_it_lists_on_the_page_and_in_the_pdf(
+    app, mtg, tmp_path, job_worker
+):
+    from tests.integration.test_investigations import pdf_text
+    from tests.renders import report_pdf
+
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "", related_to="1")
+    head = client(app, mtg, "head_judge")
+    page = head.get(f"/events/{mtg['event_id']}/report").get_data(as_text=True)
+    assert HEADING % 1 in page and "escalations offered (" not in page.replace(HEADING % 1, "")
+    body = " ".join(pdf_text(report_pdf(head, job_worker, mtg["event_id"]).data, tmp_path).split())
+    assert HEADING % 1 in body and "same cause as incident #1: no second penalty" in body

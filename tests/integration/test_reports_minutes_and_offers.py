@@ -64,7 +64,7 @@ def test_the_penalties_by_player_csv_says_them_too(app, judged):
 def test_the_post_event_report_lists_the_minutes_late_and_the_offered_escalations(app, judged):
     page = client(app, judged, "head_judge").get(f"/events/{judged['event_id']}/report").get_data(as_text=True)
     section = page.split('id="judged"')[1].split("</ul>")[0]
-    assert "Minutes late and escalations offered (3)" in page
+    assert "Minutes late, games, same-cause links and offered escalations (3)" in page
     assert "4 minutes late" in section
     assert "escalation to Double Prize Card Penalty offered: not taken" in section
     assert "escalation to Double Prize Card Penalty offered: taken" in section

@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from sqlalchemy import Subquery, select
 from sqlalchemy.orm import Session, selectinload
 
-from .infractions import Policy, Prior, PriorStatus, suggest
+from .infractions import Infraction, Policy, Prior, PriorStatus, suggest
 from .infractions.catalog import Subsection
-from .infractions.engine import counting_priors
+from .infractions.engine import asks_game, counting_priors
 from .models import Event, Incident, IncidentStatus, IncidentSubject, Player, Round
 
 COUNTS = {
@@ -119,6 +119,11 @@ class SubsectionHistory:
     counting: int  # earlier penalties that make the next one a repeat, as the engine counts them today
     next_upgraded: bool  # the engine would upgrade the next infraction of this sub-section (one of them, at least)
     section: Subsection | None = None  # the catalog's sub-section (None for a code it no longer has), for its names
+    # a rule counting per game (FaB PPG 3.3): the infraction it counts, and the game of the current round in which the
+    # next one is upgraded (None: no game of this round has what the rule counts, or the games are unknown)
+    per_game: Infraction | None = None
+    upgrade_game: int | None = None
+    this_round: int | None = None
 
 
 def player_history(
@@ -127,13 +132,15 @@ def player_history(
     """A player's incidents grouped by sub-section, newest first, with where the next one would be upgraded: the
     engine's own answer over all the player's penalties (standing ones, within each repeat rule's window), for any
     infraction of the sub-section at the event's level."""
+    current = session.execute(
+        select(Round.day, Round.number)
+        .where(Round.division_id == player.division_id)
+        .order_by(Round.number.desc())
+        .limit(1)
+    ).first()
     if today is None:  # the event's day now: the player's division's current round's
-        today = (
-            session.scalar(
-                select(Round.day).where(Round.division_id == player.division_id).order_by(Round.number.desc()).limit(1)
-            )
-            or 1
-        )
+        today = (current.day if current else None) or 1
+    this_round = current.number if current else None
     history = incidents_of_players(session, event, [player.id])
     groups: dict[str, list[Incident]] = {}
     for incident in reversed(history):
@@ -149,7 +156,22 @@ def player_history(
         of_it = [i for i in policy.infractions if i.subsection == code and i.defaults is not None]
         penalties = [as_prior(i) for i in items if i.rank_id is not None]
         counting = len(counting_priors(policy, of_it[0], penalties, today)) if of_it else 0
-        upgraded = any(suggest(policy, event.level, inf, everything, today=today).upgraded for inf in of_it)
-        out.append(SubsectionHistory(code, name, items, counting, upgraded, section))
+        upgraded = any(
+            suggest(policy, event.level, inf, everything, today=today, this_round=this_round).upgraded for inf in of_it
+        )
+        group = SubsectionHistory(code, name, items, counting, upgraded, section, this_round=this_round)
+        # A rule counting per game cannot know the next game: the page says in which game of the current round the
+        # next one is upgraded (the latest game with what the rule counts), or that it counts per game.
+        group.per_game = next((inf for inf in of_it if asks_game(policy, inf, event.level)), None)
+        if group.per_game is not None and not upgraded and this_round is not None:
+            games = {p.game for p in everything if p.round == this_round and p.game is not None}
+            for game in sorted(games, reverse=True):
+                upgrade = suggest(
+                    policy, event.level, group.per_game, everything, today=today, this_round=this_round, this_game=game
+                )
+                if upgrade.upgraded:
+                    group.upgrade_game, group.counting = game, len(upgrade.because)
+                    break
+        out.append(group)
     out.sort(key=lambda g: -g.incidents[0].number)
     return out

@@ -351,3 +351,35 @@ def test_the_report_heading_names_the_games_and_links_it_lists_on_the_page_and_i
     assert HEADING % 1 in page and "escalations offered (" not in page.replace(HEADING % 1, "")
     body = " ".join(pdf_text(report_pdf(head, job_worker, mtg["event_id"]).data, tmp_path).split())
     assert HEADING % 1 in body and "same cause as incident #1: no second penalty" in body
+
+
+# ---- the player's history: where the next one is upgraded, for a rule that counts per game (FaB PPG 3.3) -------------
+
+
+def player_page(app, event):
+    from judgeapp.models import Player
+
+    with app.app_context():
+        player_id = db.session.scalar(select(Player.id).where(Player.event_id == event["event_id"]))
+    return (
+        client(app, event, "head_judge").get(f"/events/{event['event_id']}/players/{player_id}").get_data(as_text=True)
+    )
+
+
+def test_the_player_history_says_the_next_slow_play_is_upgraded_in_the_cautions_game_only_ppg_3_3(app, fab):
+    give(app, fab, "3.3", "caution", game="2")
+    page = player_page(app, fab)
+    marker = page.split('class="upgrade-marker"')[1].split("</p>")[0]
+    assert "Next 3.3 Slow Play in game 2 of round 1 is upgraded" in marker
+    assert "a rule counts it per game: in another game it is not" in marker
+
+
+def test_the_player_history_marks_no_upgrade_after_a_caution_whose_game_is_unknown_ppg_3_3(app, fab):
+    """Just below: without the caution's game the per-game rule cannot count it, as the engine says; the page says
+    why instead of marking an upgrade (or saying nothing)."""
+    give(app, fab, "3.3", "caution")
+    page = player_page(app, fab)
+    assert 'class="upgrade-marker"' not in page
+    assert (
+        "3.3 Slow Play counts per game: the form says whether the next one is upgraded once its game is given." in page
+    )

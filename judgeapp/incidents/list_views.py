@@ -51,6 +51,8 @@ HISTORY_FIELDS = {
     "deviation_reason": _l("deviation reason"),
     "description": _l("description"),
     "status": _l("status"),
+    "game_number": _l("game of the match"),
+    "related_to": _l("same cause as incident #"),
 }
 
 

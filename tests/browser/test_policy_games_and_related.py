@@ -128,3 +128,46 @@ def test_offline_the_phone_counts_the_caution_of_the_same_game_from_its_copy_3_3
         shot(phone, "35-game-offline-same-game")
     finally:
         phone.context.set_offline(False)
+
+
+def test_the_head_judge_links_a_record_to_one_of_the_same_cause_in_the_correction_form_on_the_phone_ipg_1_2(
+    mtg_server, phone
+):
+    base, event_id = mtg_server
+    log_in(phone, base, "head@mtg.test")
+    for code in ("2.2", "2.5"):  # two records of the same round, each with its own Warning
+        start(phone, base, event_id)
+        choose(phone, code)
+        phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for(timeout=30_000)
+        save(phone)
+    phone.goto(f"{base}/events/{event_id}/incidents/2/edit")
+    phone.get_by_label("Same cause as incident #").fill("2")  # itself: refused at the field, the input kept
+    phone.get_by_role("button", name="Save correction").click()
+    phone.get_by_text("An incident cannot be linked to itself.").wait_for(timeout=30_000)
+    assert phone.get_by_label("Same cause as incident #").input_value() == "2"
+    shot(phone, "35-correct-link-refused")
+    phone.get_by_label("Same cause as incident #").fill("1")
+    phone.get_by_label("Penalty", exact=True).select_option("")
+    phone.get_by_label("Why the correction").fill("The same slip as #1")
+    phone.get_by_role("button", name="Save correction").click()
+    phone.locator("#incident-related").get_by_text("no second penalty").wait_for(timeout=30_000)
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(phone, "35-correct-link-saved")
+
+
+def test_the_players_history_on_the_phone_names_the_game_in_which_the_next_slow_play_is_upgraded_3_3(fab_server, phone):
+    base, event_id = fab_server
+    log_in(phone, base, "floor@fab.test")
+    start(phone, base, event_id)
+    choose(phone, "3.3")
+    phone.locator("#game-field").wait_for(state="visible", timeout=30_000)
+    phone.get_by_label("Game of the match").fill("2")
+    phone.locator("#suggestion").get_by_text("Suggested: Caution").wait_for(timeout=30_000)
+    save(phone)
+    phone.goto(f"{base}/events/{event_id}/incidents/1")
+    phone.get_by_role("link", name="Aiko Mori").first.click()
+    phone.locator(".upgrade-marker").get_by_text("Next 3.3 Slow Play in game 2 of round 1 is upgraded").wait_for(
+        timeout=30_000
+    )
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(phone, "35-history-per-game")

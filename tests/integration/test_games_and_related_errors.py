@@ -383,3 +383,11 @@ def test_the_player_history_marks_no_upgrade_after_a_caution_whose_game_is_unkno
     assert (
         "3.3 Slow Play counts per game: the form says whether the next one is upgraded once its game is given." in page
     )
+
+
+def test_the_incidents_history_names_the_corrected_game_and_link_in_words(app, mtg):
+    give(app, mtg, "2.2", "warning")
+    give(app, mtg, "2.5", "warning")
+    assert correct(app, mtg, 2, infraction="2.5", penalty="", related_to="1").status_code == 302
+    page = client(app, mtg, "head_judge").get(f"/events/{mtg['event_id']}/incidents/2").get_data(as_text=True)
+    assert "same cause as incident #: <del>—</del> → <ins>1</ins>" in page

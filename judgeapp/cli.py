@@ -396,7 +396,7 @@ def penalty_suggest(policy_id, level, infraction, prior, minutes_late, game, rel
             if not sep:
                 raise click.UsageError(f"--related-to {related_to!r}: write CODE:RANK, for example 2.2:warning")
             if pol.related_errors is None:
-                raise click.UsageError(f"--related-to: {pol.id} gives every error its own penalty")
+                raise click.UsageError(f"--related-to: {pol.id} has no rule of one penalty for related errors")
             pol.infraction(code)
             pol.rank(rank)
             related = Prior(code, rank, ref=len(priors) + 1)

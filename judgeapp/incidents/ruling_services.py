@@ -276,7 +276,11 @@ def related_record(
         return None
     if policy.related_errors is None:
         raise FieldError(
-            "related_to", _("%(policy)s gives every error its own penalty: no link.", policy=catalog_name(policy))
+            "related_to",
+            _(
+                "%(policy)s has no rule of one penalty for related errors: each record carries its own.",
+                policy=catalog_name(policy),
+            ),
         )
     found = session.scalar(select(Incident).where(Incident.event_id == event.id, Incident.number == number))
     if found is None or (before is not None and found.number >= before):

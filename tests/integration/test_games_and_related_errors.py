@@ -140,7 +140,7 @@ def test_a_policy_whose_text_gives_every_error_its_own_penalty_asks_no_link_and_
     assert 'id="related_to"' not in page
     give(app, fab, "3.3", "caution", game="1")
     page = refused(app, fab, infraction="2.1", penalty="", related_to="1")
-    assert "gives every error its own penalty: no link." in page
+    assert "has no rule of one penalty for related errors: each record carries its own." in page
 
 
 def test_ipg_1_2_the_incident_the_report_and_the_csv_show_the_link(app, mtg):

@@ -11,8 +11,8 @@ from ..choices import infraction_choices, penalty_choices
 from ..errors import FieldError, show_on_form
 from ..extensions import db, event_policy
 from ..floor import round_choices
-from ..permissions import Action, Role, event_route, found
 from ..infractions.engine import asks_game
+from ..permissions import Action, Role, event_route, found
 from ..web import button
 from . import edit_services, list_services
 from .forms import CorrectIncidentForm, NoteForm, VoidForm

@@ -290,7 +290,8 @@ def test_a_correction_refuses_a_link_to_itself_in_a_cycle_or_to_nothing_at_the_f
     give(app, mtg, "2.2", "warning")
     give(app, mtg, "2.5", "", related_to="1")
     before = [(i.related_to_id, i.rank_id) for i in incidents(app, mtg["event_id"])]
-    response = correct(app, mtg, number, infraction="2.5" if number == 2 else "2.2", penalty="" if number == 2 else "warning", related_to=target)  # fmt: skip
+    infraction, penalty = ("2.5", "") if number == 2 else ("2.2", "warning")
+    response = correct(app, mtg, number, infraction=infraction, penalty=penalty, related_to=target)
     page = response.get_data(as_text=True)
     assert response.status_code == 400 and message in page
     assert field_value(page, "related_to") == target

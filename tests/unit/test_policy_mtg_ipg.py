@@ -337,7 +337,8 @@ def test_penalty_suggest_for_mtg_ipg_prints_a_linked_error_without_a_penalty_ipg
 
 # the texts read for a rule of one penalty for related errors that name none (or give each error its own penalty):
 # Pokémon Penalty Guidelines (2026: no "Multiple Infractions" section any more; 4.2.1 weighs a chain of events in the
-# one error's penalty), Lorcana Play Correction Guidelines 1-4, Yu-Gi-Oh! III.C (two infractions at once: both penalties)
+# one error's penalty), Lorcana Play Correction Guidelines 1-4, Yu-Gi-Oh! III.C (two infractions at once: both
+# penalties)
 @pytest.mark.parametrize("policy_id, code", [("pokemon", "5.5.1-minor"), ("lorcana", "2.1"), ("yugioh", "PE-minor")])
 def test_the_texts_that_name_no_one_penalty_rule_refuse_a_link(policy_id, code):
     other = load_catalog(CATALOG).policy(policy_id)

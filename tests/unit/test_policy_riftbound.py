@@ -463,7 +463,11 @@ RELATED = [
     # a Deck Registration Error's Game Loss stands; the Warning-level error of the same cause brings nothing more
     ("702.16", ("703.3", GL), ""),
     # the earlier record holds a Warning and this error's own default is a Match Loss: the more severe applies
-    ("703.10", ("703.2", W), " This error's default (Match Loss) is more severe: correct the penalty of incident #4, round 2 instead."),
+    (
+        "703.10",
+        ("703.2", W),
+        " This error's default (Match Loss) is more severe: correct the penalty of incident #4, round 2 instead.",
+    ),
 ]  # fmt: skip
 
 

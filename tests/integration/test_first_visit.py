@@ -14,6 +14,7 @@ import brotli
 import pytest
 
 from judgeapp.infractions.search import entries_of_file
+from judgeapp.offline.bundles import make_bundles
 from tests.conftest import PASSWORD, login
 from tests.integration.test_production import url_for_static
 
@@ -70,10 +71,9 @@ def test_the_worker_installs_what_the_offline_pages_run_and_keeps_the_rest_once_
     def plain(urls):
         return {u.split("?")[0].removeprefix("/static/") for u in urls}
 
-    # every module the pages kept for offline use load, with everything they import
-    for entry in ("js/page.js", "js/theme.js", "js/badge.js", "js/incident.js", "js/reference.js", "js/timers.js"):
-        assert entry in plain(installed), entry
-    assert {"js/engine.js", "js/search.js", "js/storage.js", "js/sync.js", "js/owed.js"} <= plain(installed)
+    # the pages kept for offline use run two bundles (judgeapp/offline/bundles.py), which hold every module they run
+    assert {"js/bundle/app.js", "js/bundle/finder.js"} <= plain(installed)
+    assert not {m for m in plain(installed) if m.startswith("js/") and not m.startswith("js/bundle/")}
     # what only pages that need the network use, another language's catalog and the home screen's large icons: kept
     # when a page asks for them, not downloaded with the first page
     not_first = {"js/jobs.js", "js/policy-levels.js", "js/appeal-decision.js", "js/call-status.js", "i18n/ja.json"}
@@ -81,7 +81,8 @@ def test_the_worker_installs_what_the_offline_pages_run_and_keeps_the_rest_once_
     assert not_first.isdisjoint(plain(installed))
     assert not_first <= plain(later)
     assert all(re.fullmatch(r"/static/\S+\?v=[0-9a-f]{12}", url) for url in later)
-    assert set(MODULES) <= plain(installed) | plain(later)  # every module is one or the other
+    bundled = {m for b in make_bundles() for m in b.modules}
+    assert set(MODULES) <= bundled | plain(later)  # every module is in the installed bundles or kept when asked for
 
 
 def test_a_floor_judges_phone_keeps_the_floor_judges_guide_not_the_organizers(app, floor):

@@ -39,7 +39,7 @@ from sqlalchemy import func, select
 from bench.results import emit
 from judgeapp.extensions import db
 from judgeapp.models import Incident
-from judgeapp.offline.scripts import module_graph
+from judgeapp.offline.bundles import BUNDLE_DIR, entry_bundles
 from tests.browser.conftest import CHROMIUM, PHONE
 from tests.browser.traffic import (
     LATER_PAGES,
@@ -59,12 +59,12 @@ PASSWORD = "bench-network-pw"
 KB = 1024
 NETWORK_MD = ROOT / "bench" / "NETWORK.md"
 FORM = "/events/1/incidents/new"
-# what the incident form's page loads: the stylesheet, the scripts of every page and the form's own with their imports,
-# the small icon
+# what the incident form's page loads: the stylesheet, the bundles that run the scripts of every page and the form's
+# own (judgeapp/offline/bundles.py), the small icon
 FORM_FILES = {
     "app.css",
     "icons/icon-192.png",
-    *(f for entry in ("js/theme.js", "js/page.js", "js/badge.js", "js/incident.js") for f in module_graph(entry)),
+    *(f"{BUNDLE_DIR}/{entry_bundles()[e]}.js" for e in ("js/theme.js", "js/page.js", "js/badge.js", "js/incident.js")),
 }
 
 

@@ -142,3 +142,21 @@ def test_files_compressed_once_are_kept_in_memory_only_up_to_a_bound_the_oldest_
     kept = [key for key in static_files._BROTLI_MADE if key[0] == "bound-test"]
     assert len(static_files._BROTLI_MADE) <= static_files.BROTLI_KEPT
     assert ("bound-test", str(static_files.BROTLI_KEPT + 4)) in kept and ("bound-test", "0") not in kept
+
+
+@pytest.mark.parametrize("name", ["js/bundle/app.js", "js/bundle/finder.js"])
+def test_a_bundle_is_sent_minified_brotli_and_kept_a_year_and_parses_as_a_module(app, client, name, tmp_path):
+    from judgeapp.static_files import IMMUTABLE
+
+    url = url_for_static(app, name)
+    with client.get(url, headers={"Accept-Encoding": "br"}) as response:
+        assert response.headers["Content-Encoding"] == "br" and response.headers["Cache-Control"] == IMMUTABLE
+        assert "Set-Cookie" not in response.headers and "Cookie" not in response.headers.get("Vary", "")
+    sent = served(client, url)
+    assert not re.search(rb"^\s*//", sent, re.MULTILINE) and len(sent) < len((STATIC / name).read_bytes()) * 0.8
+    assert b"$load" in sent and b"data-entry" in sent
+    if NODE is None:
+        pytest.skip("no node here to parse the sent bundle")
+    (tmp_path / "sent.mjs").write_bytes(sent)
+    check = subprocess.run([NODE, "--check", str(tmp_path / "sent.mjs")], capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr

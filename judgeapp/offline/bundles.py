@@ -34,7 +34,7 @@ from pathlib import Path
 
 from markupsafe import Markup, escape
 
-from .scripts import IMPORT_RE, MODULE_DIR, STATIC, module_graph
+from .scripts import MODULE_DIR, STATIC, module_graph
 
 BUNDLE_DIR = f"{MODULE_DIR}/bundle"
 
@@ -156,7 +156,7 @@ def as_function(filename: str, source: str) -> tuple[str, list[str]]:
     return f"async function () {{\n{body}\nreturn {{ {returned} }};\n}}", needs
 
 
-# ---- the bundles ------------------------------------------------------------------------------------------------------
+# ---- the bundles ------------------------------------------------------------------------------------------------
 
 PRELUDE = """const $defs = {}, $made = {};
 export function $load(name) {
@@ -176,61 +176,53 @@ def static_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
 
 
+def _in_order(functions: dict[str, tuple[str, list[str]]]) -> list[str]:
+    """The modules of `functions`, each after the ones it imports (an import cycle stops the start)."""
+    ordered: list[str] = []
+
+    def visit(module: str, path: tuple[str, ...]) -> None:
+        if module in ordered or module not in functions:
+            return
+        if module in path:
+            raise BundleError(f"an import cycle: {' -> '.join((*path, module))}")
+        for dependency in functions[module][1]:
+            visit(dependency, (*path, module))
+        ordered.append(module)
+
+    for module in functions:
+        visit(module, ())
+    return ordered
+
+
 def make_bundles(static: Path = STATIC) -> list[Bundle]:
     """Every bundle's text, from the sources under `static`, in BUNDLES' order."""
     made: list[Bundle] = []
     held: dict[str, str] = {}  # module -> the bundle that holds it
     for name, entries in BUNDLES.items():
         own = [m for m in module_graph_all(entries) if m not in held]
-        functions: dict[str, tuple[str, list[str]]] = {}
-        for module in own:
-            functions[module] = as_function(module, (static / module).read_text(encoding="utf-8"))
+        functions = {m: as_function(m, (static / m).read_text(encoding="utf-8")) for m in own}
         for module, (_, needs) in functions.items():
             for dependency in needs:
                 if dependency not in functions and dependency not in held:
                     raise BundleError(f"{module} imports {dependency}, which no bundle up to {name!r} holds")
-        ordered: list[str] = []  # each module after the ones it imports (a cycle stops the start)
-
-        def visit(module: str, path: tuple[str, ...]) -> None:
-            if module in ordered or module not in functions:
-                return
-            if module in path:
-                raise BundleError(f"an import cycle: {' -> '.join((*path, module))}")
-            for dependency in functions[module][1]:
-                visit(dependency, (*path, module))
-            ordered.append(module)
-
-        for module in own:
-            visit(module, ())
+        ordered = _in_order(functions)
         imported = tuple(dict.fromkeys(held[d] for _, needs in functions.values() for d in needs if d in held))
         lines = [f"// {BUNDLE_DIR}/{name}.js: made by judgeapp/offline/bundles.py from static/js/ (do not edit)"]
         for other in imported:
             before = next(b for b in made if b.name == other)
-            lines.append(
-                f'import {{ $load as ${other} }} from "./{other}.js?v={static_digest(before.text)}";'
-            )
-        fallback = " || ".join(f"${other}(name)" for other in imported) if imported else None
-        fallback_text = (
-            f"{fallback}" if fallback else 'Promise.reject(new Error("no module " + name))'
-        )
-        if len(imported) > 1:  # a module is in one bundle: ask each in turn, first that has it
-            fallback_text = f"$first([{', '.join('$' + o for o in imported)}], name)"
-            lines.append(
-                "function $first(loads, name) {\n"
-                "  return loads.reduce((p, load) => p.catch(() => load(name)), Promise.reject(new Error(name)));\n"
-                "}"
-            )
-        lines.append(PRELUDE % {"fallback": fallback_text})
+            lines.append(f'import {{ $load as ${other} }} from "./{other}.js?v={static_digest(before.text)}";')
+        # a module this bundle does not hold: from the bundles it imports, the first that has it
+        fallback = 'Promise.reject(new Error("no module " + name))'
+        for n, other in enumerate(reversed(imported)):
+            fallback = f"${other}(name)" if n == 0 else f"${other}(name).catch(() => {fallback})"
+        lines.append(PRELUDE % {"fallback": fallback})
         for module in ordered:
-            function, _ = functions[module]
-            lines.append(f'// ---- {module}\n$defs["{module_key(module)}"] = {function};')
+            lines.append(f'// ---- {module}\n$defs["{module_key(module)}"] = {functions[module][0]};')
         keys = "[" + ", ".join(f'"{module_key(e)}"' for e in entries) + "]"
         lines.append(RUN % {"entries": keys})
-        for module in own:
-            held[module] = name
-        made.append(
-            Bundle(name, f"{BUNDLE_DIR}/{name}.js", entries, tuple(ordered), imported, "\n".join(lines) + "\n")
-        )
+        held.update(dict.fromkeys(own, name))
+        text = "\n".join(lines) + "\n"
+        made.append(Bundle(name, f"{BUNDLE_DIR}/{name}.js", entries, tuple(ordered), imported, text))
     return made
 
 
@@ -253,7 +245,7 @@ def write_bundles(static: Path = STATIC) -> list[Bundle]:
     return bundles
 
 
-# ---- the pages' script elements ---------------------------------------------------------------------------------------
+# ---- the pages' script elements ---------------------------------------------------------------------------------
 
 
 def script_module(filename: str) -> Markup:

@@ -5,7 +5,6 @@ phone's engine.js under Node: tests/unit/test_javascript.py.)"""
 
 from __future__ import annotations
 
-import json
 import re
 import time
 

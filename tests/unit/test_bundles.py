@@ -22,7 +22,8 @@ PURE = ("i18n", "outbox", "owed", "engine", "search", "names", "seats", "servert
 def test_the_two_bundles_hold_every_module_the_offline_pages_run_each_once_the_finder_importing_the_app_by_version():
     app, finder = make_bundles()
     assert (app.name, finder.name) == ("app", "finder")
-    assert {"js/page.js", "js/theme.js", "js/i18n.js", "js/outbox.js", "js/storage.js", "js/sync.js"} <= set(app.modules)
+    every_page = {"js/page.js", "js/theme.js", "js/i18n.js", "js/outbox.js", "js/storage.js", "js/sync.js"}
+    assert every_page <= set(app.modules)
     assert {"js/incident.js", "js/reference.js", "js/engine.js", "js/search.js"} <= set(finder.modules)
     assert not set(app.modules) & set(finder.modules)  # a module once: the finder asks the app's bundle for i18n.js
     assert finder.imports == ("app",)
@@ -37,7 +38,7 @@ def test_imports_become_awaited_loads_and_exports_the_returned_names():
         "js/x.js",
         'import { a, b as c } from "./y.js";\n'
         "export const ONE = 1, TWO = { three: 3, four: [4, 5] };\n"
-        "export function f() { return import(\"./z.js\"); }\n"
+        'export function f() { return import("./z.js"); }\n'
         "export async function g() {}\n"
         "let hidden = 2;\n",
     )
@@ -50,7 +51,13 @@ def test_imports_become_awaited_loads_and_exports_the_returned_names():
 
 @pytest.mark.parametrize(
     "source",
-    ["export default 1;\n", "export { a };\n", "export class A {}\n", 'import a from "./y.js";\n', "export * from './y.js';\n"],
+    [
+        "export default 1;\n",
+        "export { a };\n",
+        "export class A {}\n",
+        'import a from "./y.js";\n',
+        "export * from './y.js';\n",
+    ],
 )
 def test_what_the_bundler_cannot_turn_into_a_function_stops_it_naming_the_module(source):
     with pytest.raises(BundleError, match=r"js/broken\.js"):
@@ -82,17 +89,17 @@ def test_each_bundled_module_gives_what_its_source_exports_and_runs_once_and_onl
 globalThis.ran = [];
 globalThis.document = { querySelectorAll: () => [], querySelector: () => null, documentElement: { lang: "en" } };
 const bundle = await import("./finder.js");
+const pure = PURE, sources = SOURCES;
 const out = {};
-for (const name of %(pure)s) {
+for (const name of pure) {
   const mine = await bundle.$load(name), again = await bundle.$load(name);
-  const source = await import(%(sources)s + "/" + name + ".js");
+  const source = await import(sources + "/" + name + ".js");
   out[name] = { bundled: Object.keys(mine).sort(), source: Object.keys(source).sort(), same: mine === again };
 }
-const search = await bundle.$load("search"), source = await import(%(sources)s + "/search.js");
+const search = await bundle.$load("search"), source = await import(sources + "/search.js");
 out.fold = [search.fold("ＡＢＣ　ｶﾞ"), source.fold("ＡＢＣ　ｶﾞ")];
 console.log(JSON.stringify(out));
-"""
-        % {"pure": json.dumps(list(PURE)), "sources": json.dumps(sources.as_uri())},
+""".replace("PURE", json.dumps(list(PURE))).replace("SOURCES", json.dumps(sources.as_uri())),
         encoding="utf-8",
     )
     done = subprocess.run([NODE, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path)

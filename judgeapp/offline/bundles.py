@@ -11,6 +11,9 @@ A bundle's entries run only on the pages that name them: a page asks for an entr
 runs each entry of its own that a script element of the page names, in the page's order. The same bundle named by
 several script elements is loaded and run once (it is one module).
 
+Each bundle is minified by Debian's esbuild when the machine has it (`minified`: short local names; export names and
+the entries' names, strings, are kept), else sent through rjsmin like any script.
+
 A bundle imports the bundles before it at their versioned address (a static URL carries its content's hash:
 judgeapp/static_files.py), so a bundle changes, and with it its address, whenever one it imports changes. The files are
 written only when their text changes (several processes may start at once) and are not in git (.gitignore): `make
@@ -28,6 +31,8 @@ import hashlib
 import os
 import posixpath
 import re
+import shutil
+import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -194,6 +199,28 @@ def _in_order(functions: dict[str, tuple[str, list[str]]]) -> list[str]:
     return ordered
 
 
+def minified(plain: str, kept: str | None) -> str:
+    """`plain` (a bundle's text) minified by Debian's esbuild (a Go program, scripts/system-deps.sh), which also gives
+    local names one or two letters (~2.8 KB fewer as sent than rjsmin alone for the two bundles); `plain` itself when
+    there is no esbuild (static_files.py then sends it through rjsmin, as any script). Made once per text: the first
+    line names the text it was made from, and `kept` (the file written before) is taken again when it names this one."""
+    head = f"// {BUNDLE_DIR}: made by judgeapp/offline/bundles.py from {static_digest(plain)}\n"
+    if kept is not None and kept.startswith(head):
+        return kept
+    esbuild = shutil.which("esbuild")
+    if esbuild is not None:
+        done = subprocess.run(
+            [esbuild, "--minify", "--format=esm", "--target=es2022", "--log-level=error"],
+            input=plain,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        if done.returncode == 0:
+            return head + done.stdout
+    return head + plain
+
+
 def make_bundles(static: Path = STATIC) -> list[Bundle]:
     """Every bundle's text, from the sources under `static`, in BUNDLES' order."""
     made: list[Bundle] = []
@@ -221,7 +248,11 @@ def make_bundles(static: Path = STATIC) -> list[Bundle]:
         keys = "[" + ", ".join(f'"{module_key(e)}"' for e in entries) + "]"
         lines.append(RUN % {"entries": keys})
         held.update(dict.fromkeys(own, name))
-        text = "\n".join(lines) + "\n"
+        try:
+            kept: str | None = (static / BUNDLE_DIR / f"{name}.js").read_text(encoding="utf-8")
+        except OSError:
+            kept = None
+        text = minified("\n".join(lines) + "\n", kept)
         made.append(Bundle(name, f"{BUNDLE_DIR}/{name}.js", entries, tuple(ordered), imported, text))
     return made
 

@@ -261,7 +261,6 @@ def write_bundles(static: Path = STATIC) -> list[Bundle]:
     """Write each bundle into static/js/bundle/ when its text changed (atomically: processes may start together)."""
     bundles = make_bundles(static)
     folder = static / BUNDLE_DIR
-    folder.mkdir(parents=True, exist_ok=True)
     for bundle in bundles:
         path = static / bundle.filename
         try:
@@ -269,10 +268,14 @@ def write_bundles(static: Path = STATIC) -> list[Bundle]:
                 continue
         except OSError:
             pass
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{bundle.name}-", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(bundle.text)
-        os.replace(temporary, path)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=folder, prefix=f".{bundle.name}-", suffix=".tmp")
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(bundle.text)
+            os.replace(temporary, path)
+        except OSError as error:  # a read-only install: made beforehand by `make bundles`, or out of date
+            raise BundleError(f"{path} is out of date and cannot be written ({error}): run `make bundles`") from error
     return bundles
 
 

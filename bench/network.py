@@ -237,15 +237,15 @@ def floor_note(cold: list, form: list, parts: dict[str, int]) -> list[str]:
         f"{parts['subsection names']:,} B; the kana readings {parts['readings']:,} B (kana search needs them); "
         f"the levels the event does not use {parts['one level']:,} B (but the file is one per policy version, shared "
         f"by events of every level); the reference in the judge's language only {one_language:,} B "
-        "(a file per language: a judge whose account changes language offline has no reference). None of it is "
-        "near the 25 KB the goal needs: below this floor only by searching fewer words offline.",
+        "(a file per language: a judge whose account changes language offline has no reference). All of it together "
+        "is about a tenth of what the cold visit's goal needs cut: below this floor only by searching fewer words "
+        "offline, or keeping less of the reference.",
         f"- **Scripts and style, {by_kind.get('scripts and style', 0):,} B in {len(scripts)} requests** "
         f"({sum(a.header_bytes for a in scripts):,} B of headers): the stylesheet and two bundles "
         "(judgeapp/offline/bundles.py: what every page runs, and the incident form's and the quick reference's "
-        "finder and engine), minified, brotli 11, kept a year; the shell the phone needs offline (the incident, "
-        "time-extension and deck-check forms, the calls page, the reference rendered from the policy's file). "
-        "Below it only with fewer features offline, or a minifier that renames (none in Debian or PyPI without Node's "
-        "toolchain; rjsmin keeps names).",
+        "finder and engine), minified by Debian's esbuild (short local names), brotli 11, kept a year; the shell "
+        "the phone needs offline (the incident, time-extension and deck-check forms, the calls page, the reference "
+        "rendered from the policy's file). Below it only with fewer features offline.",
         f"- **Pages, {by_kind.get('pages (and signing in)', 0):,} B**: the pages kept for offline (the event, its "
         "three forms, the home page, the judge's guide) and signing in, each compressed with its CSRF token masked; "
         "the quick reference is not one of them.",

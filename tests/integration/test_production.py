@@ -226,9 +226,10 @@ def test_the_incident_form_preloads_the_bundle_that_runs_its_script_at_its_versi
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
     assert preloaded == [url_for_static(app, "js/bundle/finder.js")]
     assert page.index("modulepreload") < page.index("</head>")
-    finder = (STATIC / "js" / "bundle" / "finder.js").read_text()
-    for name in ("incident", "engine", "search", "names", "seats", "servertime"):
-        assert f'$defs["{name}"] = async function' in finder, name
+    from judgeapp.offline.bundles import make_bundles
+
+    held = next(b for b in make_bundles() if b.name == "finder").modules
+    assert {f"js/{name}.js" for name in ("incident", "engine", "search", "names", "seats", "servertime")} <= set(held)
     other = judge.get(f"/events/{floor['event_id']}/clock").get_data(as_text=True)
     assert "modulepreload" not in other
 

@@ -9,7 +9,7 @@ LOCK := requirements.lock
 UV_LOCK := requirements-uv.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps lint docs test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots \
+.PHONY: run serve test setup lock system-deps lint docs bundles test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots \
 	test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
@@ -152,11 +152,16 @@ test-loaded: setup
 	trap 'kill -TERM $$stress 2>/dev/null; wait $$stress 2>/dev/null' EXIT INT TERM; \
 	$(MAKE) --no-print-directory $(LOADED_TARGET)
 
-setup: system-deps $(STAMP) catalogs
+setup: system-deps $(STAMP) catalogs bundles
 
 # The translations Flask-Babel reads (.mo) and the phone scripts' JSON catalogs, from the .po files (scripts/i18n.py).
 catalogs: $(STAMP)
 	$(BIN)/python scripts/i18n.py compile
+
+# The phone's two script bundles (judgeapp/static/js/bundle/, git-ignored), from the modules in static/js/; the app
+# also makes them at its start when a source changed (judgeapp/offline/bundles.py).
+bundles: $(STAMP)
+	$(BIN)/python -c 'from judgeapp.offline.bundles import write_bundles; write_bundles()'
 
 # After changing user-facing strings: extract them all and bring every language's .po up to date (then translate).
 i18n: $(STAMP)

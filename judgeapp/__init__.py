@@ -117,8 +117,10 @@ def register_extensions(app: Flask) -> None:
     from . import i18n
 
     i18n.init_app(app)
+    from .offline.bundles import write_bundles
     from .static_files import init_static_versions
 
+    write_bundles()  # the phone's scripts as two files (static/js/bundle/), made from static/js/ when they changed
     init_static_versions(app)
     from .mail import mail
 

@@ -4,12 +4,13 @@
 # MiniBrowser comes with libwebkit2gtk-4.1-0) and Xvfb for the WebKit tests (tests/browser/test_webkit.py), PostgreSQL
 # for the second test pass, Redis for the login limits shared by several workers (scripts/with-redis.sh), Node for the
 # unit tests of the phone's script (tests/js, run by tests/unit/test_javascript.py), stress-ng for `make test-loaded`
-# (one core kept busy while the suite runs). Does nothing
+# (one core kept busy while the suite runs), esbuild (Debian's, a Go program: no Node toolchain) to minify the phone's
+# two script bundles with short local names (judgeapp/offline/bundles.py). Does nothing
 # when all are there.
 set -euo pipefail
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core fonts-noto-cjk
           chromium webkit2gtk-driver xvfb postgresql redis-server python3-venv poppler-utils nodejs
-          stress-ng)
+          stress-ng esbuild)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

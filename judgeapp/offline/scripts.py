@@ -35,9 +35,21 @@ def plain_url(filename: str) -> str:
     return f"{request.script_root}{current_app.static_url_path}/{filename}"
 
 
+@functools.cache
+def unbundled_modules() -> tuple[str, ...]:
+    """The modules a page loads one by one: the entries no bundle runs (judgeapp/offline/bundles.py), the modules of
+    pages that need the network anyway, and every module they import."""
+    from .bundles import bundled_modules
+
+    held = bundled_modules()
+    entries = [f for f in module_files() if f not in held]
+    return tuple(sorted({m for entry in entries for m in module_graph(entry)}))
+
+
 def import_map() -> dict[str, dict[str, str]]:
-    """{"imports": {plain URL: url_for's URL}} for every module."""
-    return {"imports": {plain_url(f): url_for("static", filename=f) for f in module_files()}}
+    """{"imports": {plain URL: url_for's URL}} for every module a page loads one by one (the bundles import each other
+    at their versioned addresses already)."""
+    return {"imports": {plain_url(f): url_for("static", filename=f) for f in unbundled_modules()}}
 
 
 def import_map_tag() -> Markup:
@@ -68,10 +80,14 @@ def module_graph(entry: str) -> tuple[str, ...]:
 
 
 def module_preloads(entry: str) -> Markup:
-    """<link rel="modulepreload"> for `entry` and every module it imports, at url_for's (versioned) addresses, the
-    ones the import map sends their imports to: the browser fetches them all at once instead of one import level per
-    round trip after the page's end."""
-    links = (f'<link rel="modulepreload" href="{escape(url_for("static", filename=f))}">' for f in module_graph(entry))
+    """<link rel="modulepreload"> for the file that runs `entry` (its bundle, judgeapp/offline/bundles.py, else the
+    module and every module it imports), at url_for's (versioned) addresses: the browser fetches it from the page's
+    head instead of after the page's end."""
+    from .bundles import BUNDLE_DIR, entry_bundles
+
+    bundle = entry_bundles().get(entry)
+    files = [f"{BUNDLE_DIR}/{bundle}.js"] if bundle else module_graph(entry)
+    links = (f'<link rel="modulepreload" href="{escape(url_for("static", filename=f))}">' for f in files)
     return Markup("".join(links))
 
 

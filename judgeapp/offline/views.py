@@ -19,7 +19,8 @@ from ..permissions import Action, event_route
 from ..reference.views import rules_url
 from ..static_files import IMMUTABLE, minify, send_compressed_once
 from . import services
-from .scripts import STATIC, module_files, module_graph
+from .bundles import BUNDLE_DIR, BUNDLES
+from .scripts import STATIC, unbundled_modules
 
 bp = Blueprint("offline", __name__, template_folder="templates")
 
@@ -30,29 +31,16 @@ def catalog_files() -> list[str]:
     return sorted(f"i18n/{p.name}" for p in (STATIC / "i18n").glob("*.json"))
 
 
-# The pages a judge's phone keeps for offline use (sw.js OFFLINE_PAGES) run these modules: the app shell the service
-# worker installs is them with every module they import, the stylesheet and the small icon; served from the phone's
-# cache when there is no network.
-OFFLINE_ENTRIES = (
-    "js/theme.js",
-    "js/page.js",
-    "js/badge.js",
-    "js/incident.js",  # the incident form (and the page after a save)
-    "js/timers.js",  # the time-extension and deck-check forms' live figures
-    "js/feed.js",  # the calls page
-    "js/reference.js",  # the quick reference
-)
-SHELL_FILES = [
-    "app.css",
-    *dict.fromkeys(name for entry in OFFLINE_ENTRIES for name in module_graph(entry)),
-    "icons/icon-192.png",
-]
+# The pages a judge's phone keeps for offline use (sw.js OFFLINE_PAGES) run the bundles (judgeapp/offline/bundles.py:
+# every module those pages run, in two files): the app shell the service worker installs is them, the stylesheet and
+# the small icon; served from the phone's cache when there is no network.
+SHELL_FILES = ["app.css", *(f"{BUNDLE_DIR}/{name}.js" for name in BUNDLES), "icons/icon-192.png"]
 # Kept by the worker the first time a page asks for them, not downloaded with the first page (issue 36): the modules of
-# pages that need the network anyway (an import, an appeal's decision, a player's call page), every language's
-# catalog of the phone's strings (a judge needs one; the page sends its own to be kept, static/js/page.js), the home
-# screen's large icons.
+# pages that need the network anyway (an import, an appeal's decision, a player's call page), loaded one by one, every
+# language's catalog of the phone's strings (a judge needs one; the page sends its own to be kept, static/js/page.js),
+# the home screen's large icons.
 LAZY_FILES = [
-    *(name for name in module_files() if name not in SHELL_FILES),
+    *unbundled_modules(),
     *catalog_files(),
     "icons/icon-512.png",
     "icons/maskable-512.png",

@@ -23,13 +23,13 @@ var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phon
 // a saved form, the outbox, signing in or out) ends it: the next pages come from the network until the next check.
 // Kept in this worker's memory only: it ends with the browser (and its session cookie), or when the worker is stopped.
 var fresh = null, postedAt = 0;
-var fetching = {};  // the pages being fetched into the cache now, by path: asked for again meanwhile, fetched once
+// The pages being fetched into the cache now, by path: a promise, true once the page is kept. A navigation to a page
+// kept offline is one of them while it loads (networkFirst), as is each page this worker copies (fetchAndKeep): a page
+// asked for again meanwhile, by a navigation or by the page's script, joins it and is downloaded once (issue 36, the
+// sign-in race: a judge opens the event page while the home page still asks for the copy of the events).
+var fetching = {};
 var fetchingSince = {};  // when each of those fetches began: one begun before this phone sent something is not joined
 var keptAt = {};  // when this worker last kept each page: one kept after the phone's check is not fetched for it again
-// Navigations under way to a page kept offline, by path: {since, kept} (kept: a promise, true once the page is kept).
-// The page's copy asked for meanwhile joins it: a judge who opens the event page while the home page still asks for the
-// copy of the events, or while this worker learns whose phone it is, downloads it once (issue 36, the sign-in race).
-var loading = {};
 // pages a judge needs at the table; kept only when fetched without a query string. Not the quick reference: with no
 // network the offline page renders it from the policy's file in DATA (static/js/reference.js), not a page per event.
 var OFFLINE_PAGES = [/^\/$/, /^\/events\/\d+$/, /^\/events\/\d+\/incidents\/new$/, /^\/events\/\d+\/extensions\/new$/,
@@ -105,7 +105,7 @@ function page(request, url) {
     if (hit) return marked(hit);
     // being fetched into the cache right now: that one answer, unless it began before this phone last sent something
     // (the page after a save must show the save: a copy begun before it may not)
-    var pending = !url.search && fetchingSince[url.pathname] > postedAt && fetching[url.pathname];
+    var pending = !url.search && current(url.pathname);
     if (!pending) return networkFirst(request, url);
     return pending.then(function (kept) {
       if (!kept) return networkFirst(request, url);
@@ -119,16 +119,26 @@ function page(request, url) {
   });
 }
 
+function current(path) {  // the fetch of `path` under way, begun after this phone last sent something
+  return fetchingSince[path] > postedAt ? fetching[path] : null;
+}
+
+// `path` is being fetched from now on (by `promise`); forgotten once settled, unless another fetch took its place.
+function register(path, promise) {
+  fetching[path] = promise;
+  fetchingSince[path] = Date.now();
+  promise.then(function () {
+    if (fetching[path] === promise) { delete fetching[path]; delete fetchingSince[path]; }
+  });
+  return promise;
+}
+
 function networkFirst(request, url) {
-  var path = url.pathname, settled = function () {}, entry = null;
+  var path = url.pathname, settled = function () {};
   if (request.mode === "navigate" && !url.search && OFFLINE_PAGES.some(function (re) { return re.test(path); })) {
-    entry = { since: Date.now(), kept: new Promise(function (resolve) { settled = resolve; }) };
-    loading[path] = entry;
+    register(path, new Promise(function (resolve) { settled = resolve; }));
   }
-  var done = function (kept) {  // resolved once the page is kept (or not): a copy asked for later fetches it itself
-    if (loading[path] === entry) delete loading[path];
-    settled(!!kept);
-  };
+  var done = function (kept) { settled(!!kept); };  // kept or not: a copy asked for later fetches it itself
   var network = fetch(request).then(function (response) {
     var account = accountOf(response);  // known before the page's own script runs and asks for pages to be kept
     return (account ? setPhoneAccount(account) : Promise.resolve()).catch(function () {}).then(function () {
@@ -211,16 +221,10 @@ function dataFile(request, url) {
 // already has, checked against the copy of the events) are recorded as `fresh` until `until`. Done here, it finishes
 // even when the judge moves on to another page.
 function fetchAndKeep(path) {
-  var navigation = loading[path];  // the page is being loaded right now, begun after this phone last sent something
-  if (!fetching[path] && navigation && navigation.since > postedAt) return navigation.kept;
-  if (!fetching[path]) {
-    fetchingSince[path] = Date.now();
-    fetching[path] = fetch(path, { credentials: "same-origin" }).then(function (response) {
-      if (keepable(new URL(path, self.location.origin), response)) return keep(path, response).then(function () { return true; });
-      return false;
-    }).catch(function () { return false; }).then(function (kept) { delete fetching[path]; delete fetchingSince[path]; return kept; });
-  }
-  return fetching[path];
+  return current(path) || register(path, fetch(path, { credentials: "same-origin" }).then(function (response) {
+    if (keepable(new URL(path, self.location.origin), response)) return keep(path, response).then(function () { return true; });
+    return false;
+  }).catch(function () { return false; }));
 }
 
 // Whose phone this is, before any page is copied for the page that asks. A judge who signs in while this worker still
@@ -275,7 +279,7 @@ self.addEventListener("message", function (event) {
       mine = fresh = { account: account, checked: data.checked, until: data.until, urls: (data.current || []).slice() };
     }
     return Promise.all(data.urls.map(function (path) {
-      var done = keptAt[path] >= data.checked && !fetching[path] && !loading[path] ? Promise.resolve(true) : fetchAndKeep(path).then(
+      var done = keptAt[path] >= data.checked && !fetching[path] ? Promise.resolve(true) : fetchAndKeep(path).then(
         function (kept) {  // joined a fetch answered before the phone knew this account (a load not yet controlled): once more
           if (kept) return true;
           return phoneAccount().then(function (now) { return now === data.account ? fetchAndKeep(path) : false; });

@@ -14,6 +14,7 @@ import brotli
 import pytest
 
 from judgeapp.infractions.search import entries_of_file
+from judgeapp.offline.bundles import make_bundles
 from tests.conftest import PASSWORD, login
 from tests.integration.test_production import url_for_static
 
@@ -70,10 +71,9 @@ def test_the_worker_installs_what_the_offline_pages_run_and_keeps_the_rest_once_
     def plain(urls):
         return {u.split("?")[0].removeprefix("/static/") for u in urls}
 
-    # every module the pages kept for offline use load, with everything they import
-    for entry in ("js/page.js", "js/theme.js", "js/badge.js", "js/incident.js", "js/reference.js", "js/timers.js"):
-        assert entry in plain(installed), entry
-    assert {"js/engine.js", "js/search.js", "js/storage.js", "js/sync.js", "js/owed.js"} <= plain(installed)
+    # the pages kept for offline use run two bundles (judgeapp/offline/bundles.py), which hold every module they run
+    assert {"js/bundle/app.js", "js/bundle/finder.js"} <= plain(installed)
+    assert not {m for m in plain(installed) if m.startswith("js/") and not m.startswith("js/bundle/")}
     # what only pages that need the network use, another language's catalog and the home screen's large icons: kept
     # when a page asks for them, not downloaded with the first page
     not_first = {"js/jobs.js", "js/policy-levels.js", "js/appeal-decision.js", "js/call-status.js", "i18n/ja.json"}
@@ -81,7 +81,8 @@ def test_the_worker_installs_what_the_offline_pages_run_and_keeps_the_rest_once_
     assert not_first.isdisjoint(plain(installed))
     assert not_first <= plain(later)
     assert all(re.fullmatch(r"/static/\S+\?v=[0-9a-f]{12}", url) for url in later)
-    assert set(MODULES) <= plain(installed) | plain(later)  # every module is one or the other
+    bundled = {m for b in make_bundles() for m in b.modules}
+    assert set(MODULES) <= bundled | plain(later)  # every module is in the installed bundles or kept when asked for
 
 
 def test_a_floor_judges_phone_keeps_the_floor_judges_guide_not_the_organizers(app, floor):
@@ -141,3 +142,21 @@ def test_files_compressed_once_are_kept_in_memory_only_up_to_a_bound_the_oldest_
     kept = [key for key in static_files._BROTLI_MADE if key[0] == "bound-test"]
     assert len(static_files._BROTLI_MADE) <= static_files.BROTLI_KEPT
     assert ("bound-test", str(static_files.BROTLI_KEPT + 4)) in kept and ("bound-test", "0") not in kept
+
+
+@pytest.mark.parametrize("name", ["js/bundle/app.js", "js/bundle/finder.js"])
+def test_a_bundle_is_sent_minified_brotli_and_kept_a_year_and_parses_as_a_module(app, client, name, tmp_path):
+    from judgeapp.static_files import IMMUTABLE
+
+    url = url_for_static(app, name)
+    with client.get(url, headers={"Accept-Encoding": "br"}) as response:
+        assert response.headers["Content-Encoding"] == "br" and response.headers["Cache-Control"] == IMMUTABLE
+        assert "Set-Cookie" not in response.headers and "Cookie" not in response.headers.get("Vary", "")
+    sent = served(client, url)
+    assert not re.search(rb"^\s*//", sent, re.MULTILINE) and not re.search(rb"\n\s", sent)  # no comment, no indent
+    assert b"$load" in sent and b"data-entry" in sent
+    if NODE is None:
+        pytest.skip("no node here to parse the sent bundle")
+    (tmp_path / "sent.mjs").write_bytes(sent)
+    check = subprocess.run([NODE, "--check", str(tmp_path / "sent.mjs")], capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stderr

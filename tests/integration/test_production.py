@@ -198,7 +198,8 @@ def test_the_service_workers_shell_lists_versioned_files_and_the_worker_itself_i
     worker = client.get("/sw.js")
     assert worker.headers["Cache-Control"] == "no-cache"
     shell = re.findall(r'"(/static/[^"]+)"', worker.get_data(as_text=True))
-    assert f"/static/js/engine.js?v={digest((STATIC / 'js' / 'engine.js').read_bytes())}" in shell
+    bundle = (STATIC / "js" / "bundle" / "finder.js").read_bytes()
+    assert f"/static/js/bundle/finder.js?v={digest(bundle)}" in shell
     assert shell and all(re.fullmatch(r"/static/\S+\?v=[0-9a-f]{12}", url) for url in shell)
     for url in shell:
         with client.get(url) as response:
@@ -209,33 +210,28 @@ def test_a_signed_in_judges_pages_load_versioned_scripts(app, floor):
     judge = app.test_client()
     login(judge, floor["people"]["floor_judge"][1], PASSWORD)
     page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
-    # the page's entry module by its script tag, the engine it imports through the import map
-    assert f'src="{url_for_static(app, "js/incident.js")}"' in page
-    assert f'"/static/js/engine.js": "{url_for_static(app, "js/engine.js")}"' in page
+    # the page's entry module by its bundle's script tag (the bundle holds the engine it imports), the page's own
+    # script by the bundle every page loads
+    assert f'src="{url_for_static(app, "js/bundle/finder.js")}" data-entry="incident"' in page
+    assert f'src="{url_for_static(app, "js/bundle/app.js")}" data-entry="page"' in page
 
 
-def test_the_incident_form_preloads_every_module_its_script_imports_at_their_versioned_addresses(app, floor):
-    """<link rel="modulepreload">: the phone fetches incident.js's imports at once, not one import level per round
-    trip after the page's end (on a venue's network each round trip is most of a second)."""
+def test_the_incident_form_preloads_the_bundle_that_runs_its_script_at_its_versioned_address(app, floor):
+    """<link rel="modulepreload">: the phone fetches the form's bundle (incident.js and every module it imports that the
+    bundle every page loads does not hold) from the page's head, not after the page's end (on a venue's network each
+    round trip is most of a second)."""
     judge = app.test_client()
     login(judge, floor["people"]["floor_judge"][1], PASSWORD)
     page = judge.get(f"/events/{floor['event_id']}/incidents/new").get_data(as_text=True)
     preloaded = re.findall(r'<link rel="modulepreload" href="([^"]+)">', page)
-    wanted = {
-        "incident.js",
-        "engine.js",
-        "search.js",
-        "names.js",
-        "seats.js",
-        "servertime.js",
-        "outbox.js",
-        "storage.js",
-    }
-    assert {url_for_static(app, f"js/{name}") for name in wanted} <= set(preloaded)
-    assert len(preloaded) == len(set(preloaded)) and page.index("modulepreload") < page.index("</head>")
-    assert all(f'": "{url}"' in page for url in preloaded)  # each at the address the import map sends its import to
+    assert preloaded == [url_for_static(app, "js/bundle/finder.js")]
+    assert page.index("modulepreload") < page.index("</head>")
+    from judgeapp.offline.bundles import make_bundles
+
+    held = next(b for b in make_bundles() if b.name == "finder").modules
+    assert {f"js/{name}.js" for name in ("incident", "engine", "search", "names", "seats", "servertime")} <= set(held)
     other = judge.get(f"/events/{floor['event_id']}/clock").get_data(as_text=True)
-    assert url_for_static(app, "js/search.js") not in re.findall(r'modulepreload" href="([^"]+)"', other)
+    assert "modulepreload" not in other
 
 
 # ---- backups on a timer ----

@@ -105,6 +105,11 @@ DEFAULTS: dict[str, Any] = {
     # (tests/browser/conftest.py): on a busy test machine a save can take more than 3 s, and those tests are about
     # the answer, not about a slow network.
     "JUDGEAPP_SAVE_WAIT_MS": 3000,
+    # How long the service worker waits for the server's answer to a page before it shows the phone's kept copy of it,
+    # or the offline page (static/sw.js NETWORK_WAIT_MS): a crowded venue network. The browser tests' live servers set
+    # it long (tests/browser/conftest.py), since there a slow answer means a busy test machine, not a slow network; the
+    # slow network itself is tested at the deployed value (tests/browser/test_network.py).
+    "JUDGEAPP_NETWORK_WAIT_MS": 6000,
     # How often a player's call page asks the server for its call's state while the call is live (static/js/
     # call-status.js, from the page's data-every). The browser tests' live servers ask more often (tests/browser/
     # conftest.py), so that a test waits for the change it expects, not for ten seconds of a poll's interval.

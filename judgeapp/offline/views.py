@@ -85,9 +85,11 @@ def service_worker():
     lazy = [url_for("static", filename=f) for f in LAZY_FILES]
     text = _worker_source().replace("__VERSION__", shell_version())
     text = text.replace("__SHELL__", json.dumps(shell)).replace("__LAZY__", json.dumps(lazy))
+    wait = int(current_app.config["JUDGEAPP_NETWORK_WAIT_MS"])
+    text = text.replace("__NETWORK_WAIT_MS__", str(wait))
     response = Response(text, mimetype="text/javascript")
     response.headers["Cache-Control"] = "no-cache"
-    send_compressed_once(response, ("sw.js", shell_version()))
+    send_compressed_once(response, ("sw.js", f"{shell_version()}-{wait}"))
     # The browser asks for the worker again after each page it opens: with an ETag an unchanged worker is a 304 of a
     # few hundred bytes, not the whole script (Flask-Compress answers the condition after compressing: its ETag says
     # which encoding).

@@ -16,7 +16,8 @@ var ACCOUNT = "judgeapp-account", ACCOUNT_KEY = "/__judgeapp-account";
 // input: /offline/finder/…json?v=<hash>): kept
 // from the first fetch, answered from the phone ever after, the older version of the same file dropped.
 var DATA = "judgeapp-data", DATA_PATH = /^\/offline\/finder\//;
-var NETWORK_WAIT_MS = 6000;  // an overloaded venue network: after this the phone's copy is shown meanwhile
+var NETWORK_WAIT_MS = __NETWORK_WAIT_MS__;  // an overloaded venue network: after this the phone's copy is shown
+// meanwhile (config JUDGEAPP_NETWORK_WAIT_MS: 6 s deployed)
 // The pages the phone confirmed current (static/js/page.js, after checking its copy of the events): {account, checked,
 // until, urls}. Until `until` (a minute after the check) a navigation to one of them is answered from the phone's copy
 // at once, so a page is downloaded once, not again each time the judge opens it. Anything this phone sends (a POST:

@@ -12,7 +12,7 @@ from werkzeug.serving import make_server
 
 from judgeapp import create_app
 from judgeapp.extensions import CATALOG_KEY, db
-from tests.browser.conftest import DEMO_PASSWORD, SAVE_WAIT_MS
+from tests.browser.conftest import DEMO_PASSWORD, NETWORK_WAIT_MS, SAVE_WAIT_MS
 from tests.conftest import app_config
 
 
@@ -24,7 +24,10 @@ def serve_policy_event(
     from judgeapp.events import player_services, round_services, services, staff_services
     from judgeapp.models import Role
 
-    config = app_config(tmp_path, **{"JUDGEAPP_SAVE_WAIT_MS": SAVE_WAIT_MS, **config_overrides})
+    config = app_config(
+        tmp_path,
+        **{"JUDGEAPP_SAVE_WAIT_MS": SAVE_WAIT_MS, "JUDGEAPP_NETWORK_WAIT_MS": NETWORK_WAIT_MS, **config_overrides},
+    )
     config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'browser.sqlite3'}"  # shared with the server thread
     app = create_app(config)
     with app.app_context():

@@ -8,6 +8,7 @@ import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import brotli
 import pytest
 from flask import url_for
 from sqlalchemy import func, select
@@ -316,6 +317,35 @@ def test_every_page_maps_each_module_it_may_load_one_by_one_from_its_plain_addre
     worker = client.get("/sw.js").get_data(as_text=True)
     assert all(re.search(rf'"/static/js/bundle/{b.name}\.js\?v=[0-9a-f]{{12}}"', worker) for b in bundles)
     assert all(re.search(rf'"/static/js/{re.escape(m)}\?v=[0-9a-f]{{12}}"', worker) for m in one_by_one)
+
+
+def test_the_service_worker_waits_for_a_page_as_long_as_the_server_is_configured_to_let_it(tmp_path, sqlite_schema):
+    """How long the worker waits for the server before it shows the phone's copy (or the offline page) is a setting:
+    6 s deployed (a crowded venue network), longer on the browser tests' servers, whose pages are slow because the
+    test machine is busy, not because the network is; each server's worker says its own, also when compressed."""
+    import shutil
+
+    from judgeapp import create_app
+    from tests.conftest import app_config
+
+    waits = {}
+    for wait in (None, 60000):
+        folder = tmp_path / str(wait)
+        folder.mkdir()
+        shutil.copyfile(sqlite_schema, folder / "test.sqlite3")
+        config = app_config(folder) if wait is None else app_config(folder, JUDGEAPP_NETWORK_WAIT_MS=wait)
+        client = create_app(config).test_client()
+        for encoding in ("identity", "br"):
+            worker = client.get("/sw.js", headers={"Accept-Encoding": encoding})
+            text = brotli.decompress(worker.get_data()) if worker.content_encoding == "br" else worker.get_data()
+            found = re.findall(rb"NETWORK_WAIT_MS\s*=\s*(\d+)", text)
+            waits[(wait, encoding)] = [int(n) for n in found]
+    assert waits == {
+        (None, "identity"): [6000],
+        (None, "br"): [6000],
+        (60000, "identity"): [60000],
+        (60000, "br"): [60000],
+    }
 
 
 def test_a_page_shown_from_the_phones_copy_can_ask_whether_the_judges_events_changed_since_closing_included(app, floor):

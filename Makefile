@@ -10,7 +10,8 @@ UV_LOCK := requirements-uv.lock
 UV := uv==0.13.8
 
 .PHONY: run serve test setup lock system-deps lint docs test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots \
-	test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing
+	test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing \
+	test-lanes test-waiting
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
@@ -26,16 +27,28 @@ run: setup
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-# The browser tier mostly waits (Chromium, live servers, service workers), so it runs beside the tiers that compute,
-# which run one after the other as before (test-computing: the SQLite unit, service and request tests with coverage,
-# the security tests, the PostgreSQL request pass): two lanes, no shared port, database, Redis or file. The load tests
-# run last and alone, since they measure the server. (Until 27 Nov the tiers ran one after the other: beside the
-# PostgreSQL pass, test_offline's sign-out test failed under load, explained since: Playwright's context.route let a
-# POST through from a page the service worker controls (floor1's record stored in floor1's own session); the test now
-# asserts that floor2's session adds nothing to what the server held at sign-out.)
+# Two lanes, side by side (-j 2), each one's tiers in turn, so that both lanes end at about the same time: the tiers
+# that wait (test-waiting: Chromium and its live servers, then gunicorn's workers and their simulated judges on SQLite
+# and on PostgreSQL) beside the tiers that compute (test-computing: the SQLite unit, service and request tests with
+# coverage, the security tests, the PostgreSQL request pass). The lanes share no port, database, Redis or file.
+# --output-sync=target prints each tier's output whole when it ends; a failing tier fails its lane (the rest of that
+# lane is not run) and `make test` (the other lane runs to its end first). History: until 27 Nov the tiers ran one
+# after the other; then browser beside computing with the load tiers alone at the end (~6.5 min in series: they
+# "measured the server", but they assert properties: nothing lost or stored twice, limits across workers, a
+# consistent backup; speed is measured in bench/); since i36-lanes the load tiers run last in the waiting lane, and
+# their killing runs kill only workers that are answering (12 kills, not a minute of posting; tests/load/conftest.py).
+# (Beside the PostgreSQL pass, test_offline's sign-out test once failed under load, explained since: Playwright's
+# context.route let a POST through from a page the service worker controls; the test now asserts that floor2's
+# session adds nothing to what the server held at sign-out.)
 test: setup lint docs
-	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-computing
-	$(MAKE) --no-print-directory test-load test-postgres-load
+	$(MAKE) --no-print-directory test-lanes
+
+test-lanes:
+	$(MAKE) --no-print-directory -j 2 --output-sync=target test-waiting test-computing
+
+# -j 1: in turn, whatever -j the caller gave.
+test-waiting:
+	$(MAKE) --no-print-directory -j 1 test-browser test-load test-postgres-load
 
 # -j 1: in turn, whatever -j the caller gave (they share the cores, and with-redis.sh's throw-away servers).
 test-computing:
@@ -87,8 +100,8 @@ lint: $(STAMP)
 # 31 s, 455 s of CPU, 1 failed). The wall goes to the test calls (1,481 s; setup 188 s, of which the first Chromium
 # and the 130,000 players' server; ~100 live servers, each with its own demo, 0.2-0.3 s each), above all the four
 # accessibility walks (axe-core in Chromium: 560 s under that load, 275 s at load ~8) and the import job (94 s).
-# The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
-# measure the server, not the suite.
+# The load tests run one at a time, after the browser tier in the waiting lane: each one starts gunicorn's four workers
+# and 40 simulated judges; they assert what the server keeps (nothing lost or doubled), not how fast it answers.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)

@@ -43,6 +43,9 @@ serve: setup
 test: setup lint docs
 	$(MAKE) --no-print-directory test-lanes
 
+# The lanes' shape checked in ~30 s, with stand-ins for pytest (scripts/lanes-check; Redis and PostgreSQL started as
+# for real): `make test-lanes BIN=scripts/lanes-check` exits 0, and with FAIL_TIER=tests/browser (or tests/load, or
+# "db and not load") exits 2, the failing lane stopped at that tier, the other run to its end (27 Nov).
 test-lanes:
 	$(MAKE) --no-print-directory -j 2 --output-sync=target test-waiting test-computing
 

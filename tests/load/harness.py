@@ -21,6 +21,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -444,22 +445,32 @@ def run_bare_clients(base: str, clients: int, seconds: float) -> list[float]:
 class WorkerKiller:
     """Kills one gunicorn worker every `every` seconds while the block runs.
 
-    With `serving` (the server needs an access log) only a worker that has answered is killed: when none has, the
-    killer waits for one (a condition, looked at every 50 ms) and the next kill is `every` seconds after that one.
-    With `kills`, it stops after that many and sets `done`."""
+    With `serving` (the server needs an access log) only a worker that has answered is killed; with `ready`, a kill
+    waits until ready() is true (e.g. enough incidents acknowledged since the last one). Both are conditions, looked
+    at every 50 ms; the next kill is `every` seconds after that one at the soonest. With `kills`, it stops after that
+    many and sets `done`."""
 
     def __init__(
-        self, server: Gunicorn, every: float, seed: int = 11, *, serving: bool = False, kills: int | None = None
+        self,
+        server: Gunicorn,
+        every: float,
+        seed: int = 11,
+        *,
+        serving: bool = False,
+        kills: int | None = None,
+        ready: Callable[[], bool] | None = None,
     ):
         self.server, self.every, self.rng = server, every, random.Random(seed)
-        self.serving, self.kills = serving, kills
+        self.serving, self.kills, self.ready = serving, kills, ready
         self.done = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
         while not self._stop.wait(self.every):
-            while self.server.kill_worker(self.rng, serving=self.serving) is None:
+            while (self.ready is not None and not self.ready()) or self.server.kill_worker(
+                self.rng, serving=self.serving
+            ) is None:
                 if self._stop.wait(0.05):
                     return
             if self.kills is not None and self.server.killed >= self.kills:

@@ -28,9 +28,13 @@ def test_forty_judges_posting_ten_incidents_each_with_resends_and_killed_workers
     each, 1,000: the same property, at 2.5 times the CPU; with a worker killed every 4 s whatever it was doing, on a
     busy machine the server was booting workers most of the time.)"""
     tally = Tally()
+
     # kill -9 a worker that is answering, in the middle of the run, and again every 2 s (3 at most: each one killed
     # is a worker to boot again, seconds of CPU)
-    with WorkerKiller(server, every=2.0, serving=True, kills=3):
+    def posting() -> bool:  # each kill once another 100 incidents are acknowledged: it cuts the judges' posts
+        return len(tally.acknowledged) >= 100 * (server.killed + 1)
+
+    with WorkerKiller(server, every=2.0, serving=True, kills=3, ready=posting):
         run_judges(server.url, staffing, tally, incidents=10, resend=0.1)
     db = assert_nothing_lost_or_doubled(app, staffing, tally)
     assert len(db["rows"]) == 400
@@ -51,11 +55,16 @@ def test_thirty_two_clients_sending_the_same_twenty_keys_at_once_store_twenty_in
 def test_judges_posting_while_twelve_serving_workers_are_killed_one_after_another_lose_nothing(
     app, staffing, server, workers_to_kill
 ):
-    """40 judges post (10 % resent) while a worker that is answering is killed with SIGKILL, one every 1.5 s at most,
-    until `workers_to_kill` (12) have been: the posts they were answering are sent again, and every acknowledged
-    incident is stored exactly once, numbered without a gap, with its player and one audit entry."""
+    """40 judges post (10 % resent) while a worker that is answering is killed with SIGKILL, one every 1.5 s at most
+    and each once another 10 incidents are acknowledged, until `workers_to_kill` (12) have been: the posts they were
+    answering are sent again, and every acknowledged incident is stored exactly once, numbered without a gap, with
+    its player and one audit entry."""
     tally = Tally()
-    with WorkerKiller(server, every=1.5, serving=True, kills=workers_to_kill) as killer:
+
+    def posting() -> bool:  # each kill once another 10 incidents are acknowledged: it cuts posts, not logins
+        return len(tally.acknowledged) >= 10 * (server.killed + 1)
+
+    with WorkerKiller(server, every=1.5, serving=True, kills=workers_to_kill, ready=posting) as killer:
         limit = threading.Timer(600, killer.done.set)  # a stuck server: end the run, the kill count assertion fails
         limit.start()
         try:
@@ -64,5 +73,5 @@ def test_judges_posting_while_twelve_serving_workers_are_killed_one_after_anothe
             limit.cancel()
     db = assert_nothing_lost_or_doubled(app, staffing, tally)
     assert server.killed == workers_to_kill, f"{server.killed} of {workers_to_kill} workers killed in 10 minutes"
-    assert len(db["rows"]) > 0 and tally.dropped > 0, "a kill cut a request in flight, which was sent again"
+    assert len(db["rows"]) >= 10 * workers_to_kill and tally.dropped > 0, "kills cut requests, which were sent again"
     print(f"\n40 judges, {server.killed} serving workers killed: {tally.summary()}")

@@ -103,6 +103,13 @@ lint: $(STAMP)
 # 31 s, 455 s of CPU, 1 failed). The wall goes to the test calls (1,481 s; setup 188 s, of which the first Chromium
 # and the 130,000 players' server; ~100 live servers, each with its own demo, 0.2-0.3 s each), above all the four
 # accessibility walks (axe-core in Chromium: 560 s under that load, 275 s at load ~8) and the import job (94 s).
+# i36-lanes, 27 Nov (1-min load 18-27 from other sessions, so CPU seconds compare): a mode's walk of the 44 screens
+# went to loading them (goto 48 s, networkidle 30 s, injecting axe-core 21 s, signing in 8 s) as much as to axe-core
+# (95 s; its colour-contrast rules half of that), tap targets 2 s, the 200 % zoom checks 10 s. Each screen is now
+# loaded and given axe-core once and checked in the four modes switched in place (emulate_media; the checks and
+# findings the same): the module 1,048 s wall, 88.9 CPU s -> 742 s, 56.1 CPU s, run side by side. Under that load the
+# service worker showed its offline page for a screen the server took over 6 s to answer (its NETWORK_WAIT_MS), and
+# the walk checked "No network" instead: such a page is now asked for again (tests/browser/screens.py).
 # The load tests run one at a time, after the browser tier in the waiting lane: each one starts gunicorn's four workers
 # and 40 simulated judges; they assert what the server keeps (nothing lost or doubled), not how fast it answers.
 COVERAGE_JSON := tests/artifacts/coverage.json

@@ -107,11 +107,22 @@ lint: $(STAMP)
 # went to loading them (goto 48 s, networkidle 30 s, injecting axe-core 21 s, signing in 8 s) as much as to axe-core
 # (95 s; its colour-contrast rules half of that), tap targets 2 s, the 200 % zoom checks 10 s. Each screen is now
 # loaded and given axe-core once and checked in the four modes switched in place (emulate_media; the checks and
-# findings the same): the module 1,048 s wall, 88.9 CPU s -> 742 s, 56.1 CPU s, run side by side. Under that load the
-# service worker showed its offline page for a screen the server took over 6 s to answer (its NETWORK_WAIT_MS), and
-# the walk checked "No network" instead: such a page is now asked for again (tests/browser/screens.py).
+# findings the same): the module 1,048 s wall, 88.9 CPU s -> 742 s, 56.1 CPU s, run side by side (again, load ~17-22:
+# 508 s, 48.6 CPU s). Under that load the service worker showed its offline page for a screen the server took over
+# 6 s to answer (its NETWORK_WAIT_MS), and the walk checked "No network" instead: such a page is now asked for again
+# (tests/browser/screens.py). The rest of the tier at that load: 106 of 109 passed in 2,210 s, 354 CPU s (the 3: test_guards
+# x2 and test_head_judge, 30 s waits for "Saved: incident #1", "Start next round", "Appeals", as in the history
+# above); its longest: the 130,000 players' setup 182 s, the import job 76 s, the report PDF 49 s, WebKit 43 s.
+# Not done: a demo built once and copied (_serve's docstring says why not), shared servers per module, 2 workers.
 # The load tests run one at a time, after the browser tier in the waiting lane: each one starts gunicorn's four workers
 # and 40 simulated judges; they assert what the server keeps (nothing lost or doubled), not how fast it answers.
+# i36-lanes, 27 Nov, load 20-27 from other sessions: main's test-load did not get through its 1,000-incident test in
+# 11.5 min: a worker was killed every 4 s whatever it was doing, and at 4 % of a core a worker takes ~60 s to boot
+# again, so the server was mostly booting. Now a kill takes only a worker that has answered and waits for the posting
+# to move on; 40 x 10 incidents (400) and 20 shared keys: test-load 11 passed in 835 s wall, 86.8 CPU s (the 400 in
+# 96 s, the 12 kills in 190 s; quiet, on CI before: 210 s alone). Most of its CPU is gunicorn's workers booting (8
+# servers x 4, plus 15 killed): a server shared per module is not done. Same-keys with 50 keys once answered 500s at
+# load ~25 (the 32 writers' SQLite lock waits beyond its 15 s busy timeout?): not looked into further.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)

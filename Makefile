@@ -120,8 +120,10 @@ lint: $(STAMP)
 # 11.5 min: a worker was killed every 4 s whatever it was doing, and at 4 % of a core a worker takes ~60 s to boot
 # again, so the server was mostly booting. Now a kill takes only a worker that has answered and waits for the posting
 # to move on; 40 x 10 incidents (400) and 20 shared keys: test-load 11 passed in 835 s wall, 86.8 CPU s (the 400 in
-# 96 s, the 12 kills in 190 s; quiet, on CI before: 210 s alone). Most of its CPU is gunicorn's workers booting (8
-# servers x 4, plus 15 killed): a server shared per module is not done. Same-keys with 50 keys once answered 500s at
+# 96 s, the 12 kills in 190 s; quiet, on CI before: 210 s alone). test_concurrent_judges.py, main's beside this one
+# (load 9-17): 699 s wall, 293.6 CPU s (the 1,000: 493 s, 121 workers killed, p99 200 s) -> 463 s, 84.7 CPU s (-71 %).
+# PostgreSQL load pass (load 9-16): 6 passed in 378 s wall, 137.5 CPU s (CI before: 187 s alone). Much of the rest
+# is gunicorn's workers booting (a server of 4 per test, plus each killed one): a server shared per module is not done. Same-keys with 50 keys once answered 500s at
 # load ~25 (the 32 writers' SQLite lock waits beyond its 15 s busy timeout?): not looked into further.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95

@@ -9,8 +9,9 @@ LOCK := requirements.lock
 UV_LOCK := requirements-uv.lock
 UV := uv==0.13.8
 
-.PHONY: run serve test setup lock system-deps lint docs bundles test-sqlite test-postgres test-loaded bench clean catalogs i18n help-shots \
-	test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing
+.PHONY: run serve test setup lock system-deps lint docs bundles test-sqlite test-postgres test-loaded bench clean catalogs \
+	i18n help-shots test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing \
+	test-lanes test-waiting
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
 run: setup
@@ -26,16 +27,31 @@ run: setup
 serve: setup
 	JUDGEAPP_PYTHON=$(BIN)/python scripts/serve.sh
 
-# The browser tier mostly waits (Chromium, live servers, service workers), so it runs beside the tiers that compute,
-# which run one after the other as before (test-computing: the SQLite unit, service and request tests with coverage,
-# the security tests, the PostgreSQL request pass): two lanes, no shared port, database, Redis or file. The load tests
-# run last and alone, since they measure the server. (Until 27 Nov the tiers ran one after the other: beside the
-# PostgreSQL pass, test_offline's sign-out test failed under load, explained since: Playwright's context.route let a
-# POST through from a page the service worker controls (floor1's record stored in floor1's own session); the test now
-# asserts that floor2's session adds nothing to what the server held at sign-out.)
+# Two lanes, side by side (-j 2), each one's tiers in turn, so that both lanes end at about the same time: the tiers
+# that wait (test-waiting: Chromium and its live servers, then gunicorn's workers and their simulated judges on SQLite
+# and on PostgreSQL) beside the tiers that compute (test-computing: the SQLite unit, service and request tests with
+# coverage, the security tests, the PostgreSQL request pass). The lanes share no port, database, Redis or file.
+# --output-sync=target prints each tier's output whole when it ends; a failing tier fails its lane (the rest of that
+# lane is not run) and `make test` (the other lane runs to its end first). History: until 27 Nov the tiers ran one
+# after the other; then browser beside computing with the load tiers alone at the end (~6.5 min in series: they
+# "measured the server", but they assert properties: nothing lost or stored twice, limits across workers, a
+# consistent backup; speed is measured in bench/); since i36-lanes the load tiers run last in the waiting lane, and
+# their killing runs kill only workers that are answering (12 kills, not a minute of posting; tests/load/conftest.py).
+# (Beside the PostgreSQL pass, test_offline's sign-out test once failed under load, explained since: Playwright's
+# context.route let a POST through from a page the service worker controls; the test now asserts that floor2's
+# session adds nothing to what the server held at sign-out.)
 test: setup lint docs
-	$(MAKE) --no-print-directory -j 2 --output-sync=target test-browser test-computing
-	$(MAKE) --no-print-directory test-load test-postgres-load
+	$(MAKE) --no-print-directory test-lanes
+
+# The lanes' shape checked in ~30 s, with stand-ins for pytest (scripts/lanes-check; Redis and PostgreSQL started as
+# for real): `make test-lanes BIN=scripts/lanes-check` exits 0, and with FAIL_TIER=tests/browser (or tests/load, or
+# "db and not load") exits 2, the failing lane stopped at that tier, the other run to its end (27 Nov).
+test-lanes:
+	$(MAKE) --no-print-directory -j 2 --output-sync=target test-waiting test-computing
+
+# -j 1: in turn, whatever -j the caller gave.
+test-waiting:
+	$(MAKE) --no-print-directory -j 1 test-browser test-load test-postgres-load
 
 # -j 1: in turn, whatever -j the caller gave (they share the cores, and with-redis.sh's throw-away servers).
 test-computing:
@@ -87,8 +103,28 @@ lint: $(STAMP)
 # 31 s, 455 s of CPU, 1 failed). The wall goes to the test calls (1,481 s; setup 188 s, of which the first Chromium
 # and the 130,000 players' server; ~100 live servers, each with its own demo, 0.2-0.3 s each), above all the four
 # accessibility walks (axe-core in Chromium: 560 s under that load, 275 s at load ~8) and the import job (94 s).
-# The load tests run alone, one at a time: each one starts gunicorn's four workers and 40 simulated judges, and they
-# measure the server, not the suite.
+# i36-lanes, 27 Nov (1-min load 18-27 from other sessions, so CPU seconds compare): a mode's walk of the 44 screens
+# went to loading them (goto 48 s, networkidle 30 s, injecting axe-core 21 s, signing in 8 s) as much as to axe-core
+# (95 s; its colour-contrast rules half of that), tap targets 2 s, the 200 % zoom checks 10 s. Each screen is now
+# loaded and given axe-core once and checked in the four modes switched in place (emulate_media; the checks and
+# findings the same): the module 1,048 s wall, 88.9 CPU s -> 742 s, 56.1 CPU s, run side by side (again, load ~17-22:
+# 508 s, 48.6 CPU s). Under that load the service worker showed its offline page for a screen the server took over
+# 6 s to answer (its NETWORK_WAIT_MS), and the walk checked "No network" instead: such a page is now asked for again
+# (tests/browser/screens.py). The rest of the tier at that load: 106 of 109 passed in 2,210 s, 354 CPU s (the 3: test_guards
+# x2 and test_head_judge, 30 s waits for "Saved: incident #1", "Start next round", "Appeals", as in the history
+# above); its longest: the 130,000 players' setup 182 s, the import job 76 s, the report PDF 49 s, WebKit 43 s.
+# Not done: a demo built once and copied (_serve's docstring says why not), shared servers per module, 2 workers.
+# The load tests run one at a time, after the browser tier in the waiting lane: each one starts gunicorn's four workers
+# and 40 simulated judges; they assert what the server keeps (nothing lost or doubled), not how fast it answers.
+# i36-lanes, 27 Nov, load 20-27 from other sessions: main's test-load did not get through its 1,000-incident test in
+# 11.5 min: a worker was killed every 4 s whatever it was doing, and at 4 % of a core a worker takes ~60 s to boot
+# again, so the server was mostly booting. Now a kill takes only a worker that has answered and waits for the posting
+# to move on; 40 x 10 incidents (400) and 20 shared keys: test-load 11 passed in 835 s wall, 86.8 CPU s (the 400 in
+# 96 s, the 12 kills in 190 s; quiet, on CI before: 210 s alone). test_concurrent_judges.py, main's beside this one
+# (load 9-17): 699 s wall, 293.6 CPU s (the 1,000: 493 s, 121 workers killed, p99 200 s) -> 463 s, 84.7 CPU s (-71 %).
+# PostgreSQL load pass (load 9-16): 6 passed in 378 s wall, 137.5 CPU s (CI before: 187 s alone). Much of the rest
+# is gunicorn's workers booting (a server of 4 per test, plus each killed one): a server shared per module is not done. Same-keys with 50 keys once answered 500s at
+# load ~25 (the 32 writers' SQLite lock waits beyond its 15 s busy timeout?): not looked into further.
 COVERAGE_JSON := tests/artifacts/coverage.json
 COVERAGE_FLOOR ?= 95
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)

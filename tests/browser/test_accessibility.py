@@ -122,49 +122,72 @@ def suffix(mode: str) -> str:
     return "" if mode == "light" else f"-{mode}"
 
 
-def walk_every_screen(browser, server, mode: str) -> dict:
-    """Every judge screen once in `mode`: axe-core and the tap targets at 390x844, then (light and dark) the same page
-    at 200 % zoom, resized to 195x422 in place rather than loaded again (the costly part is loading 35 pages)."""
+# The page follows the phone's new contrast setting: the media query answers it, and on a page with theme.js (every
+# page with the header's theme button) the script's change listener has set or removed <html data-contrast="more">,
+# which the high-contrast palette hangs on. The listener runs after the setting changes, not at once: checking the
+# page before it ran found the light high-contrast page still in the normal palette.
+SETTLED = """(more) => matchMedia('(prefers-contrast: more)').matches === more
+  && (!document.getElementById('theme-toggle') || (document.documentElement.dataset.contrast === 'more') === more)"""
+
+
+def check_in_mode(page, path: str, mode: str, found: dict) -> None:
+    """The page as it is, in `mode`: axe-core and the tap targets at 390x844, then (light and dark) the same page at
+    200 % zoom, resized to 195x422 in place rather than loaded again."""
     rules = {"color-contrast-enhanced": {"enabled": True}} if "contrast" in MODES[mode] else {}
-    found: dict = {"axe": [], "zoom": [], "checked": 0}
+    result = page.evaluate(
+        "([tags, rules]) => axe.run(document, {runOnly: {type: 'tag', values: tags}, rules})", [WCAG_22_AA, rules]
+    )
+    for v in result["violations"]:
+        targets = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
+        found["axe"].append(f"{path}: {v['id']} ({v['impact']}): {v['help']} [{targets}]")
+    found["axe"].extend(f"{path}: tap target {t}" for t in page.evaluate(TAP_TARGETS))
+    if path in SHOTS:
+        shot(page, SHOTS[path] + suffix(mode))
+    if mode in ZOOM_MODES:
+        page.set_viewport_size(ZOOM_200)
+        sideways = page.evaluate(SIDEWAYS)
+        if sideways:
+            found["zoom"].append(f"{path}: scrolls sideways, {sideways}")
+        found["zoom"].extend(f"{path}: label cut off: {c}" for c in page.evaluate(CUT_OFF))
+        found["zoom"].extend(f"{path}: word broken mid-word: {w}" for w in page.evaluate(BROKEN_WORDS))
+        if path in ZOOM_SHOTS:
+            shot(page, ZOOM_SHOTS[path] + suffix(mode))
+        page.set_viewport_size(PHONE)
+    found["checked"] += 1
+
+
+def walk_every_screen(browser, server) -> dict[str, dict]:
+    """Every judge screen loaded once and checked in every mode in turn: the phone's colour scheme and contrast are
+    switched on the loaded page (page.emulate_media, as when a phone's setting changes: app.css's media queries and
+    theme.js's prefers-contrast listener follow it), so each page is loaded, settled and given axe-core once rather
+    than once per mode (loading 44 pages and injecting axe-core was over half of a mode's walk)."""
+    found: dict[str, dict] = {mode: {"axe": [], "zoom": [], "checked": 0} for mode in MODES}
     options = {"viewport": PHONE, "device_scale_factor": 1, "is_mobile": True, "has_touch": True, "bypass_csp": True}
-    for page, path in visit_every_screen(browser, server, **options, **MODES[mode]):
+    for page, path in visit_every_screen(browser, server, **options):
         page.evaluate(AXE)
-        result = page.evaluate(
-            "([tags, rules]) => axe.run(document, {runOnly: {type: 'tag', values: tags}, rules})", [WCAG_22_AA, rules]
-        )
-        for v in result["violations"]:
-            targets = ", ".join(" ".join(n["target"]) for n in v["nodes"][:4])
-            found["axe"].append(f"{path}: {v['id']} ({v['impact']}): {v['help']} [{targets}]")
-        found["axe"].extend(f"{path}: tap target {t}" for t in page.evaluate(TAP_TARGETS))
-        if path in SHOTS:
-            shot(page, SHOTS[path] + suffix(mode))
-        if mode in ZOOM_MODES:
-            page.set_viewport_size(ZOOM_200)
-            sideways = page.evaluate(SIDEWAYS)
-            if sideways:
-                found["zoom"].append(f"{path}: scrolls sideways, {sideways}")
-            found["zoom"].extend(f"{path}: label cut off: {c}" for c in page.evaluate(CUT_OFF))
-            found["zoom"].extend(f"{path}: word broken mid-word: {w}" for w in page.evaluate(BROKEN_WORDS))
-            if path in ZOOM_SHOTS:
-                shot(page, ZOOM_SHOTS[path] + suffix(mode))
-            page.set_viewport_size(PHONE)
-        found["checked"] += 1
+        for mode, media in MODES.items():
+            more = "contrast" in media
+            page.emulate_media(color_scheme=media["color_scheme"], contrast="more" if more else "no-preference")
+            page.wait_for_function(SETTLED, arg=more)
+            check_in_mode(page, path, mode, found[mode])
     ARTIFACTS.mkdir(exist_ok=True)
-    for kind, name in (("axe", "accessibility"), ("zoom", "zoom200")):
-        if kind == "axe" or mode in ZOOM_MODES:
-            (ARTIFACTS / f"{name}-{mode}.json").write_text(json.dumps(found[kind], indent=1, ensure_ascii=False))
+    for mode in MODES:
+        for kind, name in (("axe", "accessibility"), ("zoom", "zoom200")):
+            if kind == "axe" or mode in ZOOM_MODES:
+                (ARTIFACTS / f"{name}-{mode}.json").write_text(
+                    json.dumps(found[mode][kind], indent=1, ensure_ascii=False)
+                )
     return found
 
 
 @pytest.fixture(scope="module")
 def screens_in(browser, screens_server):
-    """What walking every judge screen found, by mode: each mode walked once for the tests of this module."""
+    """What walking every judge screen found, by mode: the walk (every mode) done once for the tests of this module."""
     walked: dict[str, dict] = {}
 
     def of(mode: str) -> dict:
-        if mode not in walked:
-            walked[mode] = walk_every_screen(browser, screens_server, mode)
+        if not walked:
+            walked.update(walk_every_screen(browser, screens_server))
         assert walked[mode]["checked"] == sum(len(p) for p in judge_screens(screens_server).values())
         return walked[mode]
 

@@ -23,12 +23,15 @@ def staffing(app):
 
 @pytest.fixture
 def server(app, staffing, tmp_path):
+    """gunicorn's 4 workers with an access log, which names the workers that have answered (the ones worth killing)."""
     url = app.config["SQLALCHEMY_DATABASE_URI"]
-    with Gunicorn(url, workers=4, log=tmp_path / "gunicorn.log") as running:
+    with Gunicorn(url, workers=4, log=tmp_path / "gunicorn.log", access_log=tmp_path / "access.log") as running:
         yield running
 
 
 @pytest.fixture
-def load_seconds() -> float:
-    """How long the timed run lasts: a minute in `make test`, ten in bench/load.py."""
-    return float(os.environ.get("JUDGEAPP_LOAD_SECONDS", "60"))
+def workers_to_kill() -> int:
+    """How many serving workers the killing run kills, one every 1.5 s at most (JUDGEAPP_LOAD_KILLS; bench/load.py
+    runs ten minutes instead). Until 27 Nov: a minute with a worker killed every 5 s (11 kills or more, booting
+    workers included)."""
+    return int(os.environ.get("JUDGEAPP_LOAD_KILLS", "12"))

@@ -21,6 +21,7 @@ import threading
 import time
 import uuid
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -95,6 +96,8 @@ class Gunicorn:
             stderr=subprocess.STDOUT,
         )
         self.killed = 0
+        self._serving: set[int] = set()  # workers seen answering in the access log (read from _log_read on)
+        self._log_read = 0
         try:
             self._wait_until_up(workers)
         except BaseException:
@@ -145,8 +148,21 @@ class Gunicorn:
             time.sleep(0.02)
         return answers
 
-    def kill_worker(self, rng: random.Random) -> int | None:
-        workers = self.workers()
+    def serving(self) -> list[int]:
+        """Live workers that have answered at least one request (booted and serving), read from the access log."""
+        with open(self.access_log, "rb") as log:
+            log.seek(self._log_read)
+            text = log.read()
+        complete = text.rfind(b"\n") + 1  # a line still being written is read next time
+        self._log_read += complete
+        for line in text[:complete].decode(errors="replace").splitlines():
+            self._serving.add(int(line.split()[0].strip("<>")))
+        return [pid for pid in self.workers() if pid in self._serving]
+
+    def kill_worker(self, rng: random.Random, *, serving: bool = False) -> int | None:
+        """SIGKILL one worker; with `serving`, only one that has answered (needs access_log): under load a worker
+        takes seconds to boot, and killing it then would cut no request."""
+        workers = self.serving() if serving else self.workers()
         if not workers:
             return None
         pid = rng.choice(workers)
@@ -266,11 +282,22 @@ class Judge:
                 self.tally.mismatches.append(f"{key}: shown #{seen}, then #{number}")
         return number
 
-    def run(self, *, incidents: int | None = None, until: float | None = None, resend: float = 0.1) -> None:
-        """Log `incidents` incidents, or keep logging until the monotonic time `until`."""
+    def run(
+        self,
+        *,
+        incidents: int | None = None,
+        until: float | None = None,
+        stop: threading.Event | None = None,
+        resend: float = 0.1,
+    ) -> None:
+        """Log `incidents` incidents, or keep logging until the monotonic time `until`, or until `stop` is set."""
         self.log_in()
         n = 0
-        while (incidents is not None and n < incidents) or (until is not None and time.monotonic() < until):
+        while (
+            (incidents is not None and n < incidents)
+            or (until is not None and time.monotonic() < until)
+            or (stop is not None and not stop.is_set())
+        ):
             token, key = self.open_form()
             self.post(token, key, n)
             if self.rng.random() < resend:  # the answer "was lost": the phone sends the same form again
@@ -359,14 +386,16 @@ def run_judges(
     *,
     incidents: int | None = None,
     seconds: float | None = None,
+    stop: threading.Event | None = None,
     resend: float = 0.1,
     seed: int = 7,
 ) -> None:
+    """Every judge logs `incidents` incidents, or logs for `seconds`, or until `stop` is set."""
     until = time.monotonic() + seconds if seconds is not None else None
 
     def work(n: int, email: str) -> None:
         Judge(base, staffing.event_id, email, staffing.players, tally, random.Random(seed * 1000 + n)).run(
-            incidents=incidents, until=until, resend=resend
+            incidents=incidents, until=until, stop=stop, resend=resend
         )
 
     in_threads(work, list(enumerate(staffing.emails)))
@@ -414,16 +443,39 @@ def run_bare_clients(base: str, clients: int, seconds: float) -> list[float]:
 
 
 class WorkerKiller:
-    """Kills one gunicorn worker every `every` seconds while the block runs."""
+    """Kills one gunicorn worker every `every` seconds while the block runs.
 
-    def __init__(self, server: Gunicorn, every: float, seed: int = 11):
+    With `serving` (the server needs an access log) only a worker that has answered is killed; with `ready`, a kill
+    waits until ready() is true (e.g. enough incidents acknowledged since the last one). Both are conditions, looked
+    at every 50 ms; the next kill is `every` seconds after that one at the soonest. With `kills`, it stops after that
+    many and sets `done`."""
+
+    def __init__(
+        self,
+        server: Gunicorn,
+        every: float,
+        seed: int = 11,
+        *,
+        serving: bool = False,
+        kills: int | None = None,
+        ready: Callable[[], bool] | None = None,
+    ):
         self.server, self.every, self.rng = server, every, random.Random(seed)
+        self.serving, self.kills, self.ready = serving, kills, ready
+        self.done = threading.Event()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, daemon=True)
 
     def _loop(self) -> None:
         while not self._stop.wait(self.every):
-            self.server.kill_worker(self.rng)
+            while (self.ready is not None and not self.ready()) or self.server.kill_worker(
+                self.rng, serving=self.serving
+            ) is None:
+                if self._stop.wait(0.05):
+                    return
+            if self.kills is not None and self.server.killed >= self.kills:
+                self.done.set()
+                return
 
     def __enter__(self):
         self._thread.start()

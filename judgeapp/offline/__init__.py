@@ -1,8 +1,7 @@
 """Offline capture: the installable app (manifest, service worker, offline page) and what a phone keeps to log
 incidents, time extensions and deck checks with no network (sent later from its outbox)."""
 
-from .bundles import script_module
-from .scripts import import_map_tag, module_preloads
+from .bundles import import_map_tag, module_preloads, script_module
 from .views import bp
 
 bp.add_app_template_global(import_map_tag, "import_map")  # base.html and the offline page, before any module

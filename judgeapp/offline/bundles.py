@@ -27,6 +27,8 @@ import cycle, no module importing one of a later bundle.
 
 from __future__ import annotations
 
+import base64
+import functools
 import hashlib
 import os
 import posixpath
@@ -37,9 +39,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from flask import g, url_for
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup, escape
 
-from .scripts import MODULE_DIR, STATIC, module_graph
+from .scripts import MODULE_DIR, STATIC, module_files, module_graph, plain_url
 
 BUNDLE_DIR = f"{MODULE_DIR}/bundle"
 
@@ -285,10 +289,41 @@ def write_bundles(static: Path = STATIC) -> list[Bundle]:
 def script_module(filename: str) -> Markup:
     """The <script type="module"> that runs `filename` ("js/incident.js"): its bundle, naming it as the entry, when a
     bundle runs it; else the module itself (through the import map)."""
-    from flask import url_for
-
     bundle = entry_bundles().get(filename)
     if bundle is None:
         return Markup(f'<script type="module" src="{escape(url_for("static", filename=filename))}"></script>')
     src = url_for("static", filename=f"{BUNDLE_DIR}/{bundle}.js")
     return Markup(f'<script type="module" src="{escape(src)}" data-entry="{escape(module_key(filename))}"></script>')
+
+
+@functools.cache
+def unbundled_modules() -> tuple[str, ...]:
+    """The modules a page loads one by one: the entries no bundle runs (judgeapp/offline/bundles.py), the modules of
+    pages that need the network anyway, and every module they import."""
+    held = bundled_modules()
+    entries = [f for f in module_files() if f not in held]
+    return tuple(sorted({m for entry in entries for m in module_graph(entry)}))
+
+
+def import_map() -> dict[str, dict[str, str]]:
+    """{"imports": {plain URL: url_for's URL}} for every module a page loads one by one (the bundles import each other
+    at their versioned addresses already)."""
+    return {"imports": {plain_url(f): url_for("static", filename=f) for f in unbundled_modules()}}
+
+
+def import_map_tag() -> Markup:
+    """The <script type="importmap"> element; its hash is allowed by this response's Content-Security-Policy."""
+    text = htmlsafe_json_dumps(import_map())
+    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
+    g.setdefault("judgeapp_script_hashes", set()).add(f"'sha256-{digest}'")
+    return Markup(f'<script type="importmap">{text}</script>')
+
+
+def module_preloads(entry: str) -> Markup:
+    """<link rel="modulepreload"> for the file that runs `entry` (its bundle, judgeapp/offline/bundles.py, else the
+    module and every module it imports), at url_for's (versioned) addresses: the browser fetches it from the page's
+    head instead of after the page's end."""
+    bundle = entry_bundles().get(entry)
+    files = [f"{BUNDLE_DIR}/{bundle}.js"] if bundle else module_graph(entry)
+    links = (f'<link rel="modulepreload" href="{escape(url_for("static", filename=f))}">' for f in files)
+    return Markup("".join(links))

@@ -8,16 +8,12 @@ gives (versioned or not), so one page loads each module once, at the address the
 
 from __future__ import annotations
 
-import base64
 import functools
-import hashlib
 import posixpath
 import re
 from pathlib import Path
 
-from flask import current_app, g, request, url_for
-from jinja2.utils import htmlsafe_json_dumps
-from markupsafe import Markup, escape
+from flask import current_app, g, request
 
 STATIC = Path(__file__).resolve().parents[1] / "static"
 MODULE_DIR = "js"
@@ -33,31 +29,6 @@ def module_files() -> tuple[str, ...]:
 def plain_url(filename: str) -> str:
     """The address a relative import resolves to: the static URL with no version."""
     return f"{request.script_root}{current_app.static_url_path}/{filename}"
-
-
-@functools.cache
-def unbundled_modules() -> tuple[str, ...]:
-    """The modules a page loads one by one: the entries no bundle runs (judgeapp/offline/bundles.py), the modules of
-    pages that need the network anyway, and every module they import."""
-    from .bundles import bundled_modules
-
-    held = bundled_modules()
-    entries = [f for f in module_files() if f not in held]
-    return tuple(sorted({m for entry in entries for m in module_graph(entry)}))
-
-
-def import_map() -> dict[str, dict[str, str]]:
-    """{"imports": {plain URL: url_for's URL}} for every module a page loads one by one (the bundles import each other
-    at their versioned addresses already)."""
-    return {"imports": {plain_url(f): url_for("static", filename=f) for f in unbundled_modules()}}
-
-
-def import_map_tag() -> Markup:
-    """The <script type="importmap"> element; its hash is allowed by this response's Content-Security-Policy."""
-    text = htmlsafe_json_dumps(import_map())
-    digest = base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
-    g.setdefault("judgeapp_script_hashes", set()).add(f"'sha256-{digest}'")
-    return Markup(f'<script type="importmap">{text}</script>')
 
 
 IMPORT_RE = re.compile(r'^import\b[^"]*"(\./[^"]+)";', re.MULTILINE)  # a module's static imports, at the line's start
@@ -77,18 +48,6 @@ def module_graph(entry: str) -> tuple[str, ...]:
         text = (STATIC / name).read_text(encoding="utf-8")
         queue += [posixpath.normpath(posixpath.join(posixpath.dirname(name), m)) for m in IMPORT_RE.findall(text)]
     return tuple(found)
-
-
-def module_preloads(entry: str) -> Markup:
-    """<link rel="modulepreload"> for the file that runs `entry` (its bundle, judgeapp/offline/bundles.py, else the
-    module and every module it imports), at url_for's (versioned) addresses: the browser fetches it from the page's
-    head instead of after the page's end."""
-    from .bundles import BUNDLE_DIR, entry_bundles
-
-    bundle = entry_bundles().get(entry)
-    files = [f"{BUNDLE_DIR}/{bundle}.js"] if bundle else module_graph(entry)
-    links = (f'<link rel="modulepreload" href="{escape(url_for("static", filename=f))}">' for f in files)
-    return Markup("".join(links))
 
 
 def with_script_hashes(csp: str) -> str:

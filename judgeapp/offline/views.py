@@ -19,8 +19,8 @@ from ..permissions import Action, event_route
 from ..reference.views import rules_url
 from ..static_files import IMMUTABLE, minify, send_compressed_once
 from . import services
-from .bundles import BUNDLE_DIR, BUNDLES
-from .scripts import STATIC, unbundled_modules
+from .bundles import BUNDLE_DIR, BUNDLES, unbundled_modules
+from .scripts import STATIC
 
 bp = Blueprint("offline", __name__, template_folder="templates")
 

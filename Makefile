@@ -137,6 +137,18 @@ test-sqlite: test-units test-security test-browser test-load
 #   them, timestamps moved to now; tests/integration/test_floor_fixture.py), on SQLite and PostgreSQL alike.
 #   tests/services (193 tests, -n 2, load ~20, CPU s of the pytest tree): 71.7 -> 51.6; set-up CPU per test
 #   0.158 -> 0.071 s (summed over the workers: 30.6 -> 13.7 s), the calls unchanged (14.4 -> 13.7 s).
+# - i36-cpu's before/after of test-units, by parts (27 Nov, 2 cores, other sessions' suites beside: compare CPU s):
+#     before (the lead's last fresh run): 3,578 tests, 17 min 9 s wall beside the browser tier, ~1,620 CPU s (est.)
+#     after, measured run: tests/unit + tests/services 2,879 tests, 427 CPU s, 1,804 s wall at load 20-25 (with the
+#       old `floor`, ~20 s more than now); the ten measured request files 165 tests, 307 CPU s (load 15-19)
+#     after, unmeasured run: 542 request tests (538 ran, 4 skipped on SQLite), 499 CPU s, 448 s wall, load 8-13;
+#       in the workers' own CPU only 43.5 s of set-up (0.081 s a test) and 103 s of calls: the rest is job workers',
+#       renders' and CLI subprocesses (a fresh interpreter with judgeapp and WeasyPrint each) and start-up.
+#     sum of the parts ~1,210 CPU s (-25 %, not the halving aimed at); test-security and test-postgres-requests
+#     not measured again (PostgreSQL's `floor` is now one transaction of inserts instead of eight of services).
+#   Next, by that profile: the job worker per test (one per process, emptied between tests), then the login round
+#   trip (a GET and a POST per signed-in client) and SQLAlchemy's compiled-SQL cache per engine (~40 % of
+#   statements compiled again in each test's app) - not done.
 test-units:
 	$(BIN)/pytest tests/unit tests/services $(MEASURED_REQUEST_TESTS) $(XDIST) --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \

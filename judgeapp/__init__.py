@@ -7,15 +7,17 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, g, make_response, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from flask_wtf.csrf import CSRFError
 from markupsafe import Markup, escape
 from sqlalchemy import inspect as sa_inspect
+from sqlalchemy.exc import OperationalError
 from werkzeug.routing import IntegerConverter
 
 from .config import DEFAULTS, ROOT, from_environment
+from .database import READ_ONLY_FROM_NOW, is_busy
 from .errors import EventClosed
 from .extensions import CATALOG_KEY, compress, csrf, db, limiter, login_manager, migrate
 from .lifecycles import IllegalTransition
@@ -237,6 +239,18 @@ def register_errorhandlers(app: Flask) -> None:
     def _closed(e):
         db.session.rollback()
         return render(409, str(e))
+
+    @app.errorhandler(OperationalError)
+    def _database_busy(e):
+        """The database could not take this request in time (a rush of saves on a loaded server): nothing of it was
+        written; the judge is told to send it again, and a phone's outbox does so by itself (it retries any 5xx)."""
+        db.session.rollback()
+        if not is_busy(e):
+            raise e
+        g.setdefault(READ_ONLY_FROM_NOW, True)  # the page reads the judge's account without queueing for the lock
+        response = make_response(render(503))
+        response.headers["Retry-After"] = "5"
+        return response
 
     @app.errorhandler(500)
     def _server_error(e):

@@ -3,7 +3,7 @@ SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe
 
 from __future__ import annotations
 
-from flask import has_request_context, request
+from flask import g, has_request_context, request
 from sqlalchemy import Engine, MetaData, event
 from sqlalchemy.orm import DeclarativeBase
 
@@ -21,6 +21,21 @@ class Base(DeclarativeBase):
 
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+READ_ONLY_FROM_NOW = "judgeapp_read_only_from_now"  # a flag on flask.g: this request writes nothing more
+
+# PostgreSQL's answers for "another transaction holds what this one needs" (lock_not_available, deadlock_detected,
+# serialization_failure, query_canceled by a lock or statement timeout): the request may be sent again as it was.
+BUSY_SQLSTATES = frozenset({"55P03", "40P01", "40001", "57014"})
+
+
+def is_busy(error: BaseException) -> bool:
+    """Whether a database error means "too busy now" (SQLite's write lock held past the busy timeout, PostgreSQL's
+    lock and serialization failures) rather than a fault: answered 503, try again (judgeapp/__init__.py)."""
+    orig = getattr(error, "orig", None)
+    if getattr(orig, "sqlstate", None) in BUSY_SQLSTATES:
+        return True
+    message = str(orig or error).lower()
+    return type(orig).__module__ == "sqlite3" and ("database is locked" in message or "table is locked" in message)
 
 
 def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
@@ -42,8 +57,9 @@ def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
     def _on_begin(conn):
         # A deferred BEGIN that reads and then writes can fail with "database is locked" under
         # concurrency; taking the write lock up front makes writers queue on the busy timeout.
-        # Reading requests (GET) keep a deferred BEGIN so they never wait on writers.
-        if has_request_context() and request.method in SAFE_METHODS:
+        # Reading requests (GET) keep a deferred BEGIN so they never wait on writers, and so does a request that
+        # only reads from now on: one answered "busy" (its error page reads the judge's account and language).
+        if has_request_context() and (request.method in SAFE_METHODS or g.get(READ_ONLY_FROM_NOW)):
             conn.exec_driver_sql("BEGIN")
         else:
             conn.exec_driver_sql("BEGIN IMMEDIATE")

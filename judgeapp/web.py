@@ -30,6 +30,13 @@ ERROR_PAGES = {
         _l("Something went wrong"),
         _l("Nothing was saved from this request. Try again; if it keeps failing, tell the head judge."),
     ),
+    503: (
+        _l("The server is busy"),
+        _l(
+            "Nothing was saved from this request: too many were sent at once. Wait a few seconds and send it again; "
+            "a record waiting on a phone is sent again by itself."
+        ),
+    ),
 }
 
 # Characters a browser drops from a URL (control characters) or reads as a slash: a target with any is not followed.

@@ -139,7 +139,9 @@ def log_in(driver, base: str, email: str = "floor1@demo.test"):
 
 
 def ready_for_offline(driver):
-    """Online, the service worker controls the page and the phone keeps its copy of the event and its form pages."""
+    """Online, the service worker controls the page and the phone keeps its copy of the event, its form pages and its
+    policy's file (as test_offline.py's ready_for_offline: on a loaded machine, 27 Nov, the network was cut before the
+    worker had kept the policy's file, and the form offline had no suggestion to show)."""
     if not driver.execute_script("return 'serviceWorker' in navigator"):
         pytest.skip("this WebKitGTK build has no navigator.serviceWorker: pages cannot be opened without network")
     run_async(driver, "await navigator.serviceWorker.ready; return true;")
@@ -155,11 +157,13 @@ def ready_for_offline(driver):
             const cache = await caches.open('judgeapp-pages');
             if (!copy) return false;
             for (const url of copy.events[0].pages) if (!(await cache.match(url))) return false;
-            return true;""",
+            const data = await caches.open('judgeapp-data');  // the policy's file: the engine's input offline
+            return !!(await data.match(copy.events[0].finder));""",
             )
             is True
         ),
-        what="the phone's copy of the event and its pages",
+        60,  # the worker copies in the background: slower on a loaded machine
+        what="the phone's copy of the event, its pages and its policy's file",
     )
 
 

@@ -10,7 +10,7 @@ config = context.config
 
 # Interpret the config file for Python logging.
 # This line sets up loggers basically.
-fileConfig(config.config_file_name)
+fileConfig(config.config_file_name, disable_existing_loggers=False)  # the app's loggers (judgeapp.mail) keep working
 logger = logging.getLogger("alembic.env")
 
 

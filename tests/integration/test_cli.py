@@ -189,6 +189,18 @@ def empty_database(app):
         db.session.commit()
 
 
+def test_migrating_inside_the_app_leaves_its_loggers_working(app, cli):
+    """Alembic's env.py configures logging from alembic.ini; by default that disables every logger already made, so
+    after an in-process migration the console mail backend's `judgeapp.mail` logger wrote nothing (a mail without
+    MAIL_SERVER lost from the log; seen as an order-dependent test failure on 27 Nov)."""
+    import logging
+
+    mail_log = logging.getLogger("judgeapp.mail")
+    empty_database(app)
+    assert cli("init-db").exit_code == 0
+    assert not mail_log.disabled
+
+
 @pytest.mark.db
 def test_init_db_builds_the_schema_from_migrations_and_is_idempotent(app, cli):
     empty_database(app)

@@ -126,8 +126,13 @@ def suffix(mode: str) -> str:
 # page with the header's theme button) the script's change listener has set or removed <html data-contrast="more">,
 # which the high-contrast palette hangs on. The listener runs after the setting changes, not at once: checking the
 # page before it ran found the light high-contrast page still in the normal palette.
+# Every page that runs theme.js (the header's theme button, or the app bundle, which runs it on every page that loads
+# it: the sign-in page and the statement page have no button) is waited for; a fresh run on 27 Nov checked /login and a
+# statement page before the listener ran, in the normal palette.
 SETTLED = """(more) => matchMedia('(prefers-contrast: more)').matches === more
-  && (!document.getElementById('theme-toggle') || (document.documentElement.dataset.contrast === 'more') === more)"""
+  && (!(document.getElementById('theme-toggle')
+        || document.querySelector('script[src*="/js/bundle/app.js"], script[src*="/js/theme.js"]'))
+      || (document.documentElement.dataset.contrast === 'more') === more)"""
 
 
 def check_in_mode(page, path: str, mode: str, found: dict) -> None:

@@ -12,6 +12,26 @@ from ..models import SubjectKind
 SUBJECT_KINDS = {SubjectKind.PLAYER: _l("Player"), SubjectKind.TEAM: _l("Team"), SubjectKind.SPECTATOR: _l("Spectator")}
 
 
+def game_field(description) -> NumericField:
+    """The game of the match (1, 2, 3…), asked where a rule counts the infraction per game: one field, two forms."""
+    return NumericField(
+        _l("Game of the match"),
+        validators=[Optional(), NumberRange(1, 99, _l("The game of the match: 1 to 99."))],
+        description=description,
+        render_kw=NUMERIC,
+    )
+
+
+def related_to_field(description) -> NumericField:
+    """The incident whose penalty stands for this one too (one penalty for related errors): one field, two forms."""
+    return NumericField(
+        _l("Same cause as incident #"),
+        validators=[Optional(), NumberRange(1, 2_000_000_000, _l("Give an incident number."))],
+        description=description,
+        render_kw=NUMERIC,
+    )
+
+
 class IncidentForm(OutboxFields):
     key = HiddenField(default=one_time_key)
     # what the phone suggested from its own copy of the history, when it could not ask the server
@@ -65,20 +85,12 @@ class IncidentForm(OutboxFields):
         description=_l("The policy's default for this infraction depends on how late the player was."),
         render_kw=NUMERIC,
     )
-    game = NumericField(
-        _l("Game of the match"),
-        validators=[Optional(), NumberRange(1, 99, _l("The game of the match: 1 to 99."))],
-        description=_l("The policy counts this infraction per game: game 1, 2, 3… of this round's match."),
-        render_kw=NUMERIC,
-    )
-    related_to = NumericField(
-        _l("Same cause as incident #"),
-        validators=[Optional(), NumberRange(1, 2_000_000_000, _l("Give an incident number."))],
-        description=_l(
+    game = game_field(_l("The policy counts this infraction per game: game 1, 2, 3… of this round's match."))
+    related_to = related_to_field(
+        _l(
             "Only when one error of this player caused an earlier infraction of this round: that incident's penalty "
             "stands for both, and this one is recorded without a penalty."
-        ),
-        render_kw=NUMERIC,
+        )
     )
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
     deviation_reason = StringField(
@@ -108,19 +120,9 @@ class CorrectIncidentForm(Form):
     infraction = SelectField(_l("Infraction"), validators=[DataRequired()])
     penalty = SelectField(_l("Penalty"), validators=[Optional()])
     # asked only where the policy has a rule counting per game, or one penalty for related errors (the view drops them)
-    game = NumericField(
-        _l("Game of the match"),
-        validators=[Optional(), NumberRange(1, 99, _l("The game of the match: 1 to 99."))],
-        description=_l("Kept where a rule counts this infraction per game; leave empty if unknown."),
-        render_kw=NUMERIC,
-    )
-    related_to = NumericField(
-        _l("Same cause as incident #"),
-        validators=[Optional(), NumberRange(1, 2_000_000_000, _l("Give an incident number."))],
-        description=_l(
-            "An earlier incident of this player in this round whose penalty stands for both; empty removes the link."
-        ),
-        render_kw=NUMERIC,
+    game = game_field(_l("Kept where a rule counts this infraction per game; leave empty if unknown."))
+    related_to = related_to_field(
+        _l("An earlier incident of this player in this round whose penalty stands for both; empty removes the link.")
     )
     deviation_reason = StringField(_l("Reason for this penalty"), validators=[Optional(), Length(max=500)])
     description = TextAreaField(_l("Description"), validators=[Optional(), Length(max=4000)], render_kw={"rows": 3})

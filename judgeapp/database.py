@@ -38,6 +38,17 @@ def is_busy(error: BaseException) -> bool:
     return type(orig).__module__ == "sqlite3" and ("database is locked" in message or "table is locked" in message)
 
 
+def forget_inherited_connections(app) -> None:
+    """In a process just forked from one that loaded `app` (gunicorn's workers from its master): drop, without
+    closing, any pooled connection inherited from the parent, so that the child opens its own and the two never use
+    one connection (SQLAlchemy: "Using Connection Pools with Multiprocessing or os.fork()")."""
+    from judgeapp.extensions import db
+
+    with app.app_context():
+        for engine in db.engines.values():
+            engine.dispose(close=False)
+
+
 def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:
     """Tune SQLite connections; other databases are left as they are."""
     if engine.dialect.name != "sqlite":

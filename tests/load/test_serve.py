@@ -40,8 +40,9 @@ pytestmark = [
 
 
 class Served:
-    def __init__(self, url: str, email: str, env: dict | None = None, tmp_path: Path | None = None):
+    def __init__(self, url: str, email: str, env: dict | None = None, tmp_path: Path | None = None, session: int = 0):
         self.url, self.email, self.env, self.tmp_path = url, email, env or {}, tmp_path
+        self.session = session  # serve.sh's process session: it, gunicorn's master and workers, the job worker
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +79,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
             url = f"http://127.0.0.1:{port}"
             wait_until_up(process, url, tmp_path / "serve.log")
             make_account(tmp_path, env["DATABASE_URL"], email)
-            yield Served(url, email, env, tmp_path)
+            yield Served(url, email, env, tmp_path, session=process.pid)
         finally:
             os.killpg(process.pid, signal.SIGTERM)  # gunicorn, and the redis-server serve.sh may have started
             try:
@@ -193,3 +194,58 @@ def test_make_serve_runs_the_job_worker_beside_gunicorn_and_a_queued_job_is_done
             time.sleep(0.1)
         assert state is JobState.DONE, db.session.get(Job, job_id).error
         db.engine.dispose()
+
+
+def processes(session: int) -> dict[int, tuple[int, str]]:
+    """pid -> (parent pid, command line) of every process of a session, read from /proc."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if int(fields[3]) == session:
+            found[int(stat.parent.name)] = (int(fields[1]), command)
+    return found
+
+
+def open_files(pid: int) -> set[str]:
+    files = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            files.add(os.readlink(fd))
+        except OSError:
+            continue
+    return files
+
+
+def test_make_serve_loads_the_app_once_and_forks_every_worker_from_it_sharing_no_database_connection(served):
+    """gunicorn.conf.py preloads the app: its master imports judgeapp (catalogs, templates, the database engine)
+    once, and each worker, also one started again after a crash, is forked from it ready to answer, rather than
+    importing it all again (at a busy venue that took a new worker 30-60 s). The master never opens the database, so
+    no worker inherits a connection: each opens its own after the fork."""
+    everyone = processes(served.session)
+    gunicorns = {pid for pid, (_, command) in everyone.items() if "gunicorn" in command}
+    (master,) = [pid for pid in gunicorns if everyone[pid][0] not in gunicorns]
+    workers = {pid for pid in gunicorns if everyone[pid][0] == master}
+    assert len(workers) == 2
+    maps = Path(f"/proc/{master}/maps").read_text()
+    assert "libsqlite3" in maps  # the app, its SQLAlchemy engine and so sqlite3, loaded in the master
+    database = str(served.tmp_path / "serve.sqlite3")
+    for _ in range(6):  # both workers answer reads and a judge signs in (a write: the login's audit entry)
+        requests.get(served.url + "/login", timeout=30)
+    assert log_in(served, PASSWORD, "192.0.2.44").status_code == 302
+    assert not any(name.startswith(database) for name in open_files(master))
+    os.kill(min(workers), signal.SIGKILL)
+    deadline = time.monotonic() + 120  # a condition waited for, generous for a busy machine
+    while True:
+        now = {pid for pid, (parent, _) in processes(served.session).items() if parent == master}
+        if len(now) == 2 and min(workers) not in now:
+            break
+        assert time.monotonic() < deadline, f"no worker started again in place of {min(workers)}: {now}"
+        time.sleep(0.1)
+    for _ in range(6):
+        assert requests.get(served.url + "/login", timeout=30).status_code == 200
+    assert log_in(served, PASSWORD, "192.0.2.45").status_code == 302
+    assert not any(name.startswith(database) for name in open_files(master))

@@ -197,6 +197,7 @@ class Tally:
     latencies: list[float] = field(default_factory=list)  # seconds, every POST that got an answer
     statuses: Counter = field(default_factory=Counter)
     dropped: int = 0  # connections broken before an answer (then sent again)
+    busy: int = 0  # 503 "The server is busy" with Retry-After (the database's lock waited for too long): sent again
     resent: int = 0  # deliberate resends of an acknowledged key
     mismatches: list[str] = field(default_factory=list)  # a key answered with two different incidents
     unexpected: list[str] = field(default_factory=list)  # any answer that is not a redirect to the incident
@@ -210,7 +211,8 @@ class Tally:
         median = statistics.median(self.latencies) if self.latencies else 0.0
         return (
             f"{len(self.acknowledged):,} incidents acknowledged, {len(self.latencies):,} posts answered, "
-            f"{self.resent:,} deliberate resends, {self.dropped:,} broken connections retried; "
+            f"{self.resent:,} deliberate resends, {self.dropped:,} broken connections retried, "
+            f"{self.busy:,} busy answers sent again; "
             f"latency median {median * 1e3:.0f} ms, p95 {self.percentile(0.95) * 1e3:.0f} ms, "
             f"p99 {self.percentile(0.99) * 1e3:.0f} ms; statuses {dict(self.statuses)}"
         )
@@ -226,15 +228,25 @@ class Judge:
         self.form_url = f"{base}/events/{event_id}/incidents/new"
 
     def _retrying(self, method: str, url: str, **kwargs) -> requests.Response:
-        """Send until answered: a connection broken by a killed worker is sent again, as a phone would."""
+        """Send until answered, as the phone's outbox does (static/js/outbox.js: a 5xx or a broken connection is kept
+        and sent again): a connection broken by a killed worker is sent again at once; a 503 "The server is busy"
+        (SQLite's write lock waited for beyond its busy timeout, nothing written: judgeapp/__init__.py) after its
+        Retry-After. Any other answer, a 500 or a 503 without Retry-After included, is returned to be judged."""
         for attempt in range(30):
             try:
-                return self.http.request(method, url, timeout=60, allow_redirects=False, **kwargs)
+                answer = self.http.request(method, url, timeout=60, allow_redirects=False, **kwargs)
             except (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError):
                 # a worker killed before or while answering (a page cut off mid-body included)
                 with self.tally.lock:
                     self.tally.dropped += 1
                 time.sleep(0.05 * (attempt + 1))
+                continue
+            if answer.status_code == 503 and answer.headers.get("Retry-After", "").isdigit():
+                with self.tally.lock:
+                    self.tally.busy += 1
+                time.sleep(int(answer.headers["Retry-After"]))
+                continue
+            return answer
         raise RuntimeError(f"{url}: no answer after 30 attempts")
 
     def log_in(self) -> None:

@@ -115,6 +115,9 @@ lint: $(STAMP)
 # x2 and test_head_judge, 30 s waits for "Saved: incident #1", "Start next round", "Appeals", as in the history
 # above); its longest: the 130,000 players' setup 182 s, the import job 76 s, the report PDF 49 s, WebKit 43 s.
 # Not done: a demo built once and copied (_serve's docstring says why not), shared servers per module, 2 workers.
+# i36-sec: the 130,000 players' rows are built once into tests/artifacts (named after their generator, names.py and
+# the table) and copied in by one INSERT … SELECT: that fixture 7.9 -> 4.6 CPU s on a fresh clone, 0.6 with the file
+# kept; the module alone at load ~15: 26.4 CPU s, setup 144 s -> 20.3 CPU s, setup 87 s (Chromium's launch included).
 # The load tests run one at a time, after the browser tier in the waiting lane: each one starts gunicorn's four workers
 # and 40 simulated judges; they assert what the server keeps (nothing lost or doubled), not how fast it answers.
 # i36-lanes, 27 Nov, load 20-27 from other sessions: main's test-load did not get through its 1,000-incident test in

@@ -55,7 +55,8 @@ def cached_rows() -> Path:
         return path
     ARTIFACTS.mkdir(exist_ok=True)
     for stale in ARTIFACTS.glob("players-130k-*.sqlite3"):
-        stale.unlink(missing_ok=True)
+        if stale != path:  # another worker may have just built this one
+            stale.unlink(missing_ok=True)
     building = path.with_suffix(f".{os.getpid()}.tmp")
     with closing(sqlite3.connect(building)) as conn, conn:
         conn.execute("CREATE TABLE rows (name, reading, player_code, search_key, list_key)")

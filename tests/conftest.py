@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import email
 import email.policy
 import hashlib
@@ -349,10 +350,12 @@ class Worker:
     store, in a process of its own: forked from the test's process by default (judgeapp, WeasyPrint and the task
     modules already imported: ~0.1 s of CPU to start instead of ~7 s for a fresh interpreter; the worker still makes
     its own app from the test's configuration and runs the same consumer, forks and limits), or with `fresh=True` a
-    fresh interpreter (`python -m tests.job_worker`), as `flask jobs worker` starts."""
+    fresh interpreter (`python -m tests.job_worker`), as `flask jobs worker` starts. JUDGEAPP_TEST_WORKER=fresh makes
+    every test's worker a fresh interpreter (to compare the two, bench-style)."""
 
     def __init__(self, app, count: int = 1, *, fresh: bool = False):
-        self.app, self.count, self.fresh = app, count, fresh
+        self.app, self.count = app, count
+        self.fresh = fresh or os.environ.get("JUDGEAPP_TEST_WORKER") == "fresh"
         self.pid: int | None = None
         self.process: subprocess.Popen | None = None  # the fresh interpreter, when fresh
         self.returncode: int | None = None
@@ -475,10 +478,8 @@ class Worker:
         for sig in (signal.SIGTERM, signal.SIGKILL):
             if self._poll() is not None:
                 break
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.pid, sig)  # the group this fixture started, by its id
-            except ProcessLookupError:
-                pass
             deadline = time.monotonic() + 20
             while self._poll() is None and time.monotonic() < deadline:
                 time.sleep(0.02)

@@ -185,6 +185,13 @@ test-sqlite: test-units test-security test-browser test-load
 #   Next, by that profile: the job worker per test (one per process, emptied between tests), then the login round
 #   trip (a GET and a POST per signed-in client) and SQLAlchemy's compiled-SQL cache per engine (~40 % of
 #   statements compiled again in each test's app) - not done.
+# - i36-jobs (27 Nov): the tests' job worker (tests/conftest.py `Worker`) is forked from the test's process, where
+#   judgeapp, WeasyPrint and the task modules are imported, not a fresh interpreter (~7 s of CPU each, ~40 tests here);
+#   the same consumer (tests.job_worker.main) on its own app; `fresh=True` / JUDGEAPP_TEST_WORKER=fresh keep the old
+#   way. Unmeasured run, -n 2, back to back: 568 passed + 4 skipped, 554 CPU s, 1,307 s wall (load 2-14) -> 570 + 4,
+#   294 CPU s (-47 %), 910 s wall (load 15-8); 36 job tests side by side (load ~10): fresh 140 -> forked 46 CPU s.
+#   Renders already fork (jobs, sandbox). One compiled-SQL cache for all engines gives no hits: SQLAlchemy keys it by
+#   the engine's own dialect object; not done.
 test-units:
 	$(BIN)/pytest tests/unit tests/services $(MEASURED_REQUEST_TESTS) $(XDIST) --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \

@@ -351,11 +351,13 @@ class Worker:
     modules already imported: ~0.1 s of CPU to start instead of ~7 s for a fresh interpreter; the worker still makes
     its own app from the test's configuration and runs the same consumer, forks and limits), or with `fresh=True` a
     fresh interpreter (`python -m tests.job_worker`), as `flask jobs worker` starts. JUDGEAPP_TEST_WORKER=fresh makes
-    every test's worker a fresh interpreter (to compare the two, bench-style)."""
+    every test's worker a fresh interpreter (to compare the two, bench-style). A process that drives a browser (the
+    browser tier: Playwright's driver pipes, live servers listening in threads) keeps the fresh interpreter: a fork
+    would hold their pipes and listening sockets open."""
 
     def __init__(self, app, count: int = 1, *, fresh: bool = False):
         self.app, self.count = app, count
-        self.fresh = fresh or os.environ.get("JUDGEAPP_TEST_WORKER") == "fresh"
+        self.fresh = fresh or os.environ.get("JUDGEAPP_TEST_WORKER") == "fresh" or "playwright.sync_api" in sys.modules
         self.pid: int | None = None
         self.process: subprocess.Popen | None = None  # the fresh interpreter, when fresh
         self.returncode: int | None = None

@@ -189,7 +189,8 @@ test-sqlite: test-units test-security test-browser test-load
 #   judgeapp, WeasyPrint and the task modules are imported, not a fresh interpreter (~7 s of CPU each, ~40 tests here);
 #   the same consumer (tests.job_worker.main) on its own app; `fresh=True` / JUDGEAPP_TEST_WORKER=fresh keep the old
 #   way. Unmeasured run, -n 2, back to back: 568 passed + 4 skipped, 554 CPU s, 1,307 s wall (load 2-14) -> 570 + 4,
-#   294 CPU s (-47 %), 910 s wall (load 15-8); 36 job tests side by side (load ~10): fresh 140 -> forked 46 CPU s.
+#   294 CPU s (-47 %), 910 s wall (load 15-8), again 286 CPU s, 395 s wall (load 7-9); 36 job tests side by side
+#   (load ~10): fresh interpreters 140 -> forked 46 CPU s.
 #   Renders already fork (jobs, sandbox). One compiled-SQL cache for all engines gives no hits: SQLAlchemy keys it by
 #   the engine's own dialect object; not done.
 test-units:

@@ -234,7 +234,8 @@ def test_a_link_cannot_be_guessed_and_only_its_hash_is_stored(dq):
     assert len(token) >= 40
     stored = dq.session.scalars(select(StatementRequest)).one()
     assert token not in stored.token_hash and len(stored.token_hash) == 64
-    for guess in (token[:-1] + "x", "1", ""):
+    near = token[:-1] + ("x" if token[-1] != "x" else "y")  # one character off (the token may end in "x" itself)
+    for guess in (near, "1", ""):
         with pytest.raises(LookupError):
             services.request_by_token(dq.session, guess)
 

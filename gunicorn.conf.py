@@ -78,5 +78,7 @@ preload_app = True
 
 def post_fork(server, worker):  # gunicorn's hook: in each worker, just after the fork
     from judgeapp.database import forget_inherited_connections
+    from judgeapp.extensions import db
 
-    forget_inherited_connections(server.app.wsgi())
+    with server.app.wsgi().app_context():
+        forget_inherited_connections(db.engines.values())

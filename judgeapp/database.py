@@ -3,6 +3,8 @@ SQLite in WAL mode with BEGIN IMMEDIATE for writes (SQLAlchemy's pysqlite recipe
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from flask import g, has_request_context, request
 from sqlalchemy import Engine, MetaData, event
 from sqlalchemy.orm import DeclarativeBase
@@ -38,15 +40,12 @@ def is_busy(error: BaseException) -> bool:
     return type(orig).__module__ == "sqlite3" and ("database is locked" in message or "table is locked" in message)
 
 
-def forget_inherited_connections(app) -> None:
-    """In a process just forked from one that loaded `app` (gunicorn's workers from its master): drop, without
+def forget_inherited_connections(engines: Iterable[Engine]) -> None:
+    """In a process just forked from one that loaded the app (gunicorn's workers from its master): drop, without
     closing, any pooled connection inherited from the parent, so that the child opens its own and the two never use
     one connection (SQLAlchemy: "Using Connection Pools with Multiprocessing or os.fork()")."""
-    from judgeapp.extensions import db
-
-    with app.app_context():
-        for engine in db.engines.values():
-            engine.dispose(close=False)
+    for engine in engines:
+        engine.dispose(close=False)
 
 
 def configure_engine(engine: Engine, busy_timeout_ms: int) -> None:

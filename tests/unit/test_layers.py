@@ -185,20 +185,33 @@ def test_no_services_or_views_module_is_longer_than_500_lines_but_those_listed_w
 
 
 FIRST_IMPORT = """
-import importlib, os, sys, traceback
+import importlib, json, os, sys, traceback
 import judgeapp, weasyprint  # the libraries and the top package once, then each module first in its own child
-failed = []
-for name in sys.argv[1:]:
+failed, loaded_by = [], {}
+for name in sorted(sys.argv[1:], key=lambda n: (n.count("."), n)):  # a package before its modules
+    # Importing a.b.c first runs a.b's __init__.py first: when that already imported a.b.c, importing a.b.c first
+    # is importing a.b first, done already (about 3 modules in 5 are so, and are not imported again)
+    if name in loaded_by.get(name.rpartition(".")[0], ()):
+        continue
+    read, write = os.pipe()
     pid = os.fork()
     if pid == 0:
+        os.close(read)
+        before = set(sys.modules)
         try:
             importlib.import_module(name)
         except Exception:
             sys.stderr.write(name + ": " + traceback.format_exc().strip().splitlines()[-1] + "\\n")
             os._exit(1)
+        os.write(write, json.dumps([m for m in set(sys.modules) - before if m.startswith("judgeapp.")]).encode())
         os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as answer:
+        loaded = answer.read()
     if os.waitpid(pid, 0)[1] != 0:
         failed.append(name)
+    else:
+        loaded_by[name] = set(json.loads(loaded))
 sys.exit(1 if failed else 0)
 """
 
@@ -207,7 +220,8 @@ def test_every_module_of_judgeapp_imports_when_it_is_the_first_one_imported():
     """Importing a module runs its package's __init__.py first, and the views a package's __init__ imports: a circle
     through a package (floor -> events -> events.round_views -> floor) passes the graph above but fails at run time
     whenever that module is the first imported (a test importing judgeapp.incidents.services first, say). Each module
-    is imported first in a fresh interpreter (a forked child)."""
+    is imported first in a fresh interpreter (a forked child), but for those its package's __init__.py imports
+    itself, for which that is the same as importing the package first (62 -> 16 CPU s, 27 Nov)."""
     import os
     import subprocess
     import sys

@@ -191,6 +191,37 @@ def test_three_incidents_logged_offline_survive_a_reload_and_arrive_exactly_once
     assert "The phone's suggestion matched the server's." in phone.locator("#offline-flag").inner_text()
 
 
+def test_a_read_of_the_phones_copy_another_page_left_unfinished_does_not_stop_the_offline_form_suggesting(
+    live_server, phone
+):
+    """WebKit (test_webkit.py, issue 36): the page the judge left was suspended with a read of the phone's copy of the
+    events unfinished, and the next page's every read of that copy queued behind its own write on load (the copies of
+    other accounts dropped, even with none there): offline, no suggestion came. Here another tab keeps a read of the
+    copies open while the form is opened offline: the form still suggests, and the incident is kept."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+    left = phone.context.new_page()  # the page left behind: its read of the copies never finishes
+    left.goto(f"{live_server}/offline")
+    assert left.evaluate(
+        """() => new Promise((resolve, reject) => {
+            const open = indexedDB.open('judgeapp');
+            open.onerror = () => reject(open.error);
+            open.onsuccess = () => {
+              const store = open.result.transaction('copies', 'readonly').objectStore('copies');
+              const again = () => { store.count().onsuccess = again; };  // a request always pending: never done
+              store.count().onsuccess = () => { again(); resolve(true); };
+            };
+        })"""
+    )
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1/incidents/new")  # served by the service worker from the phone's copy
+    log_offline_incident(phone, "2", "Sota Takahashi · DEMO-003", "3.4", "Suggested: Warning")
+    assert "1 record waiting to be sent" in phone.locator("#outbox").inner_text()
+    assert waiting(phone) == 1
+    left.close()
+
+
 def test_an_upgrade_that_changed_while_the_phone_was_offline_is_flagged_for_the_judge_and_the_head_judge(
     live_server, phone
 ):

@@ -79,11 +79,16 @@ export const Outbox = {
   saveCopy: function (copy) { return tx("copies", "readwrite", function (s) { return s.put(copy); }); },
   copy: function (userId) { return tx("copies", "readonly", function (s) { return s.get(Number(userId)); }); },
   dropCopy: function (userId) { return tx("copies", "readwrite", function (s) { return s["delete"](Number(userId)); }); },
-  dropCopiesBut: function (userId) {  // the copies of every other account (of all, for null)
-    return tx("copies", "readwrite", function (s) {
-      s.getAllKeys().onsuccess = function (e) {
-        e.target.result.forEach(function (k) { if (k !== Number(userId)) s["delete"](k); });
-      };
+  // The copies of every other account (of all, for null), asked on every page load: read first, written only when one
+  // is there. A write queues behind any transaction on the store that another page has not finished (issue 36: WebKit
+  // froze the page the judge had just left in the middle of its own reads on load), and every later read of this
+  // page's copy (its offline suggestion; its refresh of the copy, holding the Web Lock judgeapp-copy meanwhile) then
+  // queues behind that write, for good. Reads run beside another page's reads.
+  dropCopiesBut: function (userId) {
+    return tx("copies", "readonly", function (s) { return s.getAllKeys(); }).then(function (keys) {
+      var others = (keys || []).filter(function (k) { return k !== Number(userId); });
+      if (!others.length) return;
+      return tx("copies", "readwrite", function (s) { others.forEach(function (k) { s["delete"](k); }); });
     });
   },
   onChange: function (f) { listeners.push(f); },

@@ -42,6 +42,26 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@dataclass(frozen=True)
+class Process:
+    parent: int
+    session: int
+    command: str
+
+
+def processes() -> dict[int, Process]:
+    """Every process on the machine by pid, read from /proc (one that ends while it is read is left out)."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        found[int(stat.parent.name)] = Process(parent=int(fields[1]), session=int(fields[3]), command=command)
+    return found
+
+
 class Gunicorn:
     """judgeapp served by gunicorn with sync workers; kill_worker() sends SIGKILL to one of them.
 
@@ -119,16 +139,8 @@ class Gunicorn:
         raise RuntimeError(f"gunicorn did not start within {STARTUP_SECONDS} s")
 
     def workers(self) -> list[int]:
-        """Worker processes: the master's children, read from /proc."""
-        children = []
-        for stat in Path("/proc").glob("[0-9]*/stat"):
-            try:
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == self.process.pid:
-                children.append(int(stat.parent.name))
-        return children
+        """Worker processes: the master's children."""
+        return [pid for pid, process in processes().items() if process.parent == self.process.pid]
 
     def answered_by(self, method: str, path: str) -> list[tuple[int, int]]:
         """(worker pid, status) of every logged answer to METHOD PATH, oldest first (needs access_log)."""

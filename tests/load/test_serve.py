@@ -25,6 +25,7 @@ import requests
 
 from judgeapp.static_files import minify
 from tests.conftest import CSRF_RE, TEST_DATABASE_URL, app_config
+from tests.load import harness
 from tests.load.harness import ROOT, free_port
 
 PASSWORD = "serve-test-password"
@@ -197,17 +198,8 @@ def test_make_serve_runs_the_job_worker_beside_gunicorn_and_a_queued_job_is_done
 
 
 def processes(session: int) -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, command line) of every process of a session, read from /proc."""
-    found = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-            command = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        if int(fields[3]) == session:
-            found[int(stat.parent.name)] = (int(fields[1]), command)
-    return found
+    """pid -> (parent pid, command line) of every process of a session."""
+    return {pid: (p.parent, p.command) for pid, p in harness.processes().items() if p.session == session}
 
 
 def open_files(pid: int) -> set[str]:

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Any, cast
 
 from flask_babel import gettext as _
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import CursorResult, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
@@ -174,43 +174,60 @@ def appeals_of(session: Session, event: Event, *, open_only: bool = False) -> li
     return waiting + decided
 
 
-def _events_where(user: User, *roles: Role):
-    """The ids of the events where `user` holds one of `roles` now (an ended assignment no longer counts)."""
+def _events_where(*roles: Role):
+    """The ids of the events where the user (bound as "user_id") holds one of `roles` now (an ended assignment no
+    longer counts)."""
     return select(StaffAssignment.event_id).where(
-        StaffAssignment.user_id == user.id, StaffAssignment.role.in_(roles), StaffAssignment.ended_at.is_(None)
+        StaffAssignment.user_id == bindparam("user_id"),
+        StaffAssignment.role.in_(roles),
+        StaffAssignment.ended_at.is_(None),
     )
+
+
+# The header's appeal news on every page (appeals/views.py _appeal_news): built once, not per page (building a
+# statement's clauses cost as much as running it), and run with the user's id.
+_WAITING = (
+    select(func.count())
+    .select_from(Appeal)
+    .where(
+        Appeal.status == AppealStatus.OPEN,
+        or_(
+            Appeal.event_id.in_(_events_where(Role.HEAD_JUDGE)),
+            (Appeal.proxy_id == bindparam("user_id")) & Appeal.event_id.in_(_events_where(Role.FLOOR_JUDGE)),
+        ),
+    )
+)
+_HEAD_JUDGE_ANYWHERE = (
+    select(StaffAssignment.id)
+    .where(
+        StaffAssignment.user_id == bindparam("user_id"),
+        StaffAssignment.role == Role.HEAD_JUDGE,
+        StaffAssignment.ended_at.is_(None),
+    )
+    .limit(1)
+)
+_DECISIONS_TO_SEE = (
+    select(Appeal)
+    .where(
+        Appeal.ruling_judge_id == bindparam("user_id"),
+        Appeal.status != AppealStatus.OPEN,
+        Appeal.seen_by_judge_at.is_(None),
+        Appeal.decided_by_id != bindparam("user_id"),
+        Appeal.event_id.in_(_events_where(*JUDGE_ROLES)),
+    )
+    .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by))
+    .order_by(Appeal.decided_at)
+)
 
 
 def waiting_for(session: Session, user: User) -> int:
     """Open appeals this person must decide: at events where they are head judge, and those delegated to them while
     they are still a floor judge there (a removed proxy no longer decides, so it no longer waits for them)."""
-    delegated = (Appeal.proxy_id == user.id) & Appeal.event_id.in_(_events_where(user, Role.FLOOR_JUDGE))
-    return (
-        session.scalar(
-            select(func.count())
-            .select_from(Appeal)
-            .where(
-                Appeal.status == AppealStatus.OPEN,
-                or_(Appeal.event_id.in_(_events_where(user, Role.HEAD_JUDGE)), delegated),
-            )
-        )
-        or 0
-    )
+    return session.scalar(_WAITING, {"user_id": user.id}) or 0
 
 
 def is_head_judge_anywhere(session: Session, user: User) -> bool:
-    return (
-        session.scalar(
-            select(StaffAssignment.id)
-            .where(
-                StaffAssignment.user_id == user.id,
-                StaffAssignment.role == Role.HEAD_JUDGE,
-                StaffAssignment.ended_at.is_(None),
-            )
-            .limit(1)
-        )
-        is not None
-    )
+    return session.scalar(_HEAD_JUDGE_ANYWHERE, {"user_id": user.id}) is not None
 
 
 # ---- proxies -------------------------------------------------------------------------------------------------------
@@ -439,20 +456,7 @@ def _change(session: Session, policy: Policy, event: Event, incident: Incident, 
 def decisions_to_see(session: Session, user: User) -> list[Appeal]:
     """Decided appeals of this judge's rulings they have not acknowledged yet (shown on every page until they do), at
     events where they judge now: a judge removed from an event no longer hears of it (nor could say "Got it")."""
-    return list(
-        session.scalars(
-            select(Appeal)
-            .where(
-                Appeal.ruling_judge_id == user.id,
-                Appeal.status != AppealStatus.OPEN,
-                Appeal.seen_by_judge_at.is_(None),
-                Appeal.decided_by_id != user.id,
-                Appeal.event_id.in_(_events_where(user, *JUDGE_ROLES)),
-            )
-            .options(selectinload(Appeal.incident), selectinload(Appeal.decided_by))
-            .order_by(Appeal.decided_at)
-        )
-    )
+    return list(session.scalars(_DECISIONS_TO_SEE, {"user_id": user.id}))
 
 
 def acknowledge(session: Session, *, actor: User, roles: frozenset, event: Event, appeal: Appeal) -> None:

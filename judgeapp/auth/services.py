@@ -11,7 +11,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -114,17 +114,21 @@ def start_session(session: Session, user: User, *, days: int, user_agent: str | 
     return token
 
 
+# One query per request, built once: the session row and its user together.
+_SESSION_USER = (
+    select(User)
+    .join(UserSession, UserSession.user_id == User.id)
+    .where(
+        UserSession.token_hash == bindparam("token_hash"),
+        UserSession.ended_at.is_(None),
+        UserSession.expires_at > bindparam("now"),
+    )
+)
+
+
 def load_session_user(session: Session, token: str) -> User | None:
     """The user of a live session token, or None when it was ended, expired or never existed."""
-    user = session.scalar(  # one query per request: the session row and its user together
-        select(User)
-        .join(UserSession, UserSession.user_id == User.id)
-        .where(
-            UserSession.token_hash == _token_hash(token),
-            UserSession.ended_at.is_(None),
-            UserSession.expires_at > utcnow(),
-        )
-    )
+    user = session.scalar(_SESSION_USER, {"token_hash": _token_hash(token), "now": utcnow()})
     if user is None:
         return None
     user.session_token = token  # type: ignore[misc]  # a ClassVar only to stay unmapped: set per instance

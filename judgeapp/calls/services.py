@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from typing import cast
 
 from flask_babel import gettext as _
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import CursorResult, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from .. import audit, permissions
@@ -267,18 +267,40 @@ def closed_calls(session: Session, event: Event, limit: int = 20) -> list[JudgeC
     )
 
 
+# The header's badge on every page of a judge (calls/views.py _calls_badge): its statements are built once, not per
+# page (building a statement's clauses cost as much as running it), and run with the user's values.
+_JUDGING = (
+    select(StaffAssignment.event_id, StaffAssignment.role)
+    .join(Event, Event.id == StaffAssignment.event_id)
+    .where(
+        StaffAssignment.user_id == bindparam("user_id"),
+        StaffAssignment.ended_at.is_(None),
+        StaffAssignment.role.in_(JUDGE_ROLES),
+        Event.closed_at.is_(None),
+    )
+)
+_HANDED = (
+    select(JudgeCall)
+    .where(JudgeCall.event_id.in_(bindparam("heads", expanding=True)), JudgeCall.state == CallState.ESCALATED)
+    .options(selectinload(JudgeCall.escalated_by))
+    .order_by(JudgeCall.escalated_at)
+)
+_WAITING = (
+    select(func.count())
+    .select_from(JudgeCall)
+    .where(
+        JudgeCall.event_id.in_(bindparam("events", expanding=True)),
+        or_(
+            JudgeCall.state == CallState.OPEN,
+            (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(bindparam("heads", expanding=True)),
+        ),
+    )
+)
+
+
 def _judging(session: Session, user: User) -> tuple[list[int], list[int]]:
     """The open events where `user` judges now: (every one, those where they are the head judge)."""
-    rows = session.execute(
-        select(StaffAssignment.event_id, StaffAssignment.role)
-        .join(Event, Event.id == StaffAssignment.event_id)
-        .where(
-            StaffAssignment.user_id == user.id,
-            StaffAssignment.ended_at.is_(None),
-            StaffAssignment.role.in_(JUDGE_ROLES),
-            Event.closed_at.is_(None),
-        )
-    ).all()
+    rows = session.execute(_JUDGING, {"user_id": user.id}).all()
     return [e for e, _ in rows], [e for e, r in rows if r is Role.HEAD_JUDGE]
 
 
@@ -297,14 +319,7 @@ def badge_for(session: Session, user: User) -> Badge:
         return Badge(None, [])
     handed: list[JudgeCall] = []
     if heads:
-        handed = list(
-            session.scalars(
-                select(JudgeCall)
-                .where(JudgeCall.event_id.in_(heads), JudgeCall.state == CallState.ESCALATED)
-                .options(selectinload(JudgeCall.escalated_by))
-                .order_by(JudgeCall.escalated_at)
-            )
-        )
+        handed = list(session.scalars(_HANDED, {"heads": heads}))
     return Badge(_waiting_count(session, events, heads), handed)
 
 
@@ -318,11 +333,8 @@ def waiting_for(session: Session, user: User) -> int | None:
 
 
 def _waiting_count(session: Session, events: list[int], heads: list[int]) -> int:
-    waiting = JudgeCall.state == CallState.OPEN
-    if heads:
-        waiting = or_(waiting, (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(heads))
-    count = session.scalar(select(func.count()).select_from(JudgeCall).where(JudgeCall.event_id.in_(events), waiting))
-    return int(count or 0)
+    """Open calls at `events`, and calls handed to the head judge of `heads`."""
+    return int(session.scalar(_WAITING, {"events": events, "heads": heads}) or 0)
 
 
 def events_judged(session: Session, user: User) -> list[Event]:

@@ -10,7 +10,7 @@ UV_LOCK := requirements-uv.lock
 UV := uv==0.13.8
 
 .PHONY: run serve test setup lock system-deps lint docs bundles test-sqlite test-postgres test-loaded bench clean catalogs \
-	i18n help-shots test-units test-security test-browser test-load test-postgres-requests test-postgres-load test-computing \
+	i18n help-shots test-units test-requests test-browser test-load test-postgres-requests test-postgres-load test-computing \
 	test-lanes test-waiting
 
 # The job worker (imports, renders, mail: judgeapp/jobs.py) runs beside the development server and stops with it.
@@ -30,10 +30,11 @@ serve: setup
 # Two lanes, side by side (-j 2), each one's tiers in turn, so that both lanes end at about the same time: the tiers
 # that wait (test-waiting: the code's checks and the docs, then Chromium and its live servers, then gunicorn's workers
 # and their simulated judges on SQLite and on PostgreSQL) beside the tiers that compute (test-computing: the SQLite
-# unit, service and request tests with coverage, the security tests, the PostgreSQL request pass). The lanes share no
-# port, database, Redis or file. --output-sync=target prints each tier's output whole when it ends; a failing tier
-# fails its lane (the rest of that lane is not run) and `make test` (the other lane runs to its end first). What each
-# tier costs, and how the suite came to this shape, measured: docs/contributing/suite-history.md.
+# unit, service and ten request files with coverage, the other request and the security tests, the PostgreSQL request
+# pass). The lanes share no port, database, Redis or file. --output-sync=target prints each tier's output whole when
+# it ends; a failing tier fails its lane (the rest of that lane is not run) and `make test` (the other lane runs to
+# its end first). What each tier costs, and how the suite came to this shape, measured:
+# docs/contributing/suite-history.md.
 test: setup
 	$(MAKE) --no-print-directory test-lanes
 
@@ -50,7 +51,7 @@ test-waiting:
 
 # -j 1: in turn, whatever -j the caller gave (they share the cores, and with-redis.sh's throw-away servers).
 test-computing:
-	$(MAKE) --no-print-directory -j 1 test-units test-security test-postgres-requests
+	$(MAKE) --no-print-directory -j 1 test-units test-requests test-postgres-requests
 
 # The documentation site (docs/, mkdocs.yml) into site/ (git-ignored), in seconds. --strict: a broken link, a missing
 # page or an anchor that is not there fails the build (mkdocs.yml, validation). Read it with `.venv/bin/mkdocs serve`.
@@ -90,17 +91,19 @@ MEASURED_REQUEST_TESTS := $(addprefix tests/integration/,test_appeals.py test_re
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
 XDIST := -n $(TEST_WORKERS)
 BROWSER_WORKERS ?= 0
-test-sqlite: test-units test-security test-browser test-load
+test-sqlite: test-units test-requests test-browser test-load
 
 # Where the time of these tiers goes, per test, and what was cut: docs/contributing/suite-history.md.
 test-units:
 	$(BIN)/pytest tests/unit tests/services $(MEASURED_REQUEST_TESTS) $(XDIST) --cov --cov-report=json:$(COVERAGE_JSON) --cov-report=
 	$(BIN)/python scripts/coverage_by_package.py $(COVERAGE_JSON) \
 		--floor judgeapp/infractions=$(COVERAGE_FLOOR) --floor judgeapp/permissions.py=$(COVERAGE_FLOOR)
-	$(BIN)/pytest tests/integration $(addprefix --ignore=,$(MEASURED_REQUEST_TESTS)) $(XDIST)
 
-test-security:
-	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-250} scripts/with-redis.sh $(BIN)/pytest tests/security $(XDIST)
+# The other request tests and the security tests, unmeasured, in one pytest run: one set of xdist workers started
+# (each imports judgeapp and WeasyPrint and collects its tests) and one tail where a worker waits for the other, not two.
+test-requests:
+	JUDGEAPP_FUZZ_EXAMPLES=$${JUDGEAPP_FUZZ_EXAMPLES:-250} \
+		$(BIN)/pytest tests/integration $(addprefix --ignore=,$(MEASURED_REQUEST_TESTS)) tests/security $(XDIST)
 
 test-browser:
 	$(BIN)/pytest tests/browser -n $(BROWSER_WORKERS) --dist loadscope

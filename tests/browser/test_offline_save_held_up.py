@@ -1,7 +1,9 @@
-"""A save to the phone that the phone's storage holds up (issue 37). In WebKit (Safari's engine) a page the judge has
-just left can keep a transaction on the outbox unfinished for good, and a save to the outbox waits behind it: before
-this was fixed the Save button said "Saving…" for ever and nothing told the judge the incident was not kept. Here, in
-Chromium, another tab of the app holds a read of the outbox that never ends while the judge saves offline."""
+"""A save to the phone held up by the phone's storage (issue 37). In WebKit (Safari's engine) a page the judge has
+just left could keep its reads of the outbox unfinished for good, and the save on the next page waited behind them:
+the Save button said "Saving…" for ever and nothing told the judge the incident was not kept. In Chromium here: the
+cause (a page stopped before it is handed its read's result: the storage must end that read by itself), and the
+judge's side whatever holds the outbox (another tab's read that never ends: said at the button, the entry stays, a
+second tap keeps it once)."""
 
 from __future__ import annotations
 
@@ -77,4 +79,47 @@ def test_a_save_the_phones_storage_holds_up_is_said_at_the_button_the_entry_stay
     assert [(i.number, i.subject_name, i.infraction_code, i.table_number) for i in stored] == [
         (1, "Sota Takahashi", "3.4", 2)
     ]
+    left.close()
+
+
+def test_a_read_of_the_outbox_a_page_stopped_in_the_middle_of_does_not_hold_up_the_next_pages_save(live_server, phone):
+    """The cause in WebKit: a page left before its load ended gets no pagehide, and its reads of the outbox, whose
+    results it is never handed, were never committed (WebKit commits once the page has had each result), so the save
+    on the next page waited behind them. Here another tab starts a read of the outbox through the app's own storage.js
+    and its script is stopped at once (the debugger), before it can take the result: the storage must end that read
+    by itself (storage.js commits each transaction as soon as its requests are made) and the offline save goes through
+    at the first tap."""
+    log_in(phone, live_server)
+    phone.goto(f"{live_server}/events/1/incidents/new")
+    ready_for_offline(phone, live_server)
+    left = phone.context.new_page()
+    left.goto(f"{live_server}/offline")
+    left.wait_for_function("() => typeof JudgeOutbox === 'object'")
+    assert left.evaluate("JudgeOutbox.all().then(() => true)")  # the tab's connection is open
+    cdp = phone.context.new_cdp_session(left)
+    cdp.send("Debugger.enable")
+    paused: list[dict] = []
+    cdp.on("Debugger.paused", lambda event: paused.append(event))
+    # the read is asked for, then the tab's script stops before its result can be handed to it
+    cdp.send(
+        "Runtime.evaluate",
+        {"expression": "setTimeout(() => { JudgeOutbox.all(); queueMicrotask(() => { debugger; }); })"},
+    )
+    for _ in range(100):  # each wait lets Playwright dispatch the session's events
+        if paused:
+            break
+        phone.wait_for_timeout(100)
+    assert paused, "the other tab's script stopped"
+
+    phone.context.set_offline(True)
+    phone.goto(f"{live_server}/events/1/incidents/new")  # served by the service worker from the phone's copy
+    phone.get_by_label("Table").fill("2")
+    phone.get_by_role("button", name="Sota Takahashi · DEMO-003").click()
+    phone.get_by_placeholder("Search by code or words").fill("3.4")
+    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    phone.locator("#incident-form [type=submit]").click()
+    phone.locator("#outbox-said").get_by_text("Saved on this phone").wait_for(timeout=30000)
+    assert phone.locator("#outbox-unanswered").count() == 0
+    assert waiting(phone) == 1
+    cdp.send("Debugger.resume")
     left.close()

@@ -71,7 +71,8 @@ def state(driver) -> str:
         const fields = Array.from(document.querySelectorAll('#incident-form input, #incident-form select'))
           .filter(e => e.name !== 'csrf_token').map(e => e.name + '=' + e.value);
         const locks = navigator.locks ? await navigator.locks.query() : {};
-        return [location.href, 'said: ' + text('outbox-said'), 'outbox: ' + text('outbox'),
+        return [location.href, 'said: ' + text('outbox-said'), 'at the button: ' + text('outbox-unanswered'),
+                'outbox: ' + text('outbox'),
                 'suggestion: ' + text('suggestion'), 'fields: ' + fields.join(' '),
                 'locks: ' + JSON.stringify(locks), document.visibilityState + (document.hasFocus() ? ', focused' : ''),
                 ].join(' | ');""",
@@ -167,19 +168,6 @@ def ready_for_offline(driver):
     )
 
 
-def settled(driver) -> bool:
-    """The page's start-up work on the phone is over: its outbox read and drawn, no Web Lock held or waited for."""
-    return (
-        run_async(
-            driver,
-            """if (document.body.dataset.outboxWaiting === undefined) return false;
-            const locks = navigator.locks ? await navigator.locks.query() : {held: [], pending: []};
-            return locks.held.length === 0 && locks.pending.length === 0;""",
-        )
-        is True
-    )
-
-
 def scripts_ran(driver) -> None:
     """The page's modules have run (WebDriver may hand back a reloaded page before they have)."""
     until(driver, lambda d: d.execute_script("return typeof JudgeOutbox === 'object'"), what="the page's script")
@@ -240,11 +228,10 @@ def test_in_webkit_an_incident_logged_offline_waits_on_the_phone_and_is_sent_exa
     shot(safari, "webkit-01-incident-form")
     find(safari, "#incident-form [type=submit]").click()
     until(safari, lambda d: d.current_url == f"{base}/events/1/incidents/1?saved=1", what="the saved incident's page")
-    # The judge reads "Saved" before tapping on: the page has drawn its outbox from the phone and holds no Web Lock.
-    # (Leaving a page in WebKit at the moment it reads the phone's storage can leave its read unfinished for good,
-    # and a later write to that store, here the offline save, waits behind it: seen under stress-ng, 27 Nov; the
-    # phone's own start-up no longer writes on load, storage.js dropCopiesBut, but a save can still wait so.)
-    until(safari, settled, what="the saved page's start-up on the phone (outbox drawn, no lock held)")
+    # The form is opened at once, the saved page often still loading and reading the phone's storage: WebKit fires no
+    # pagehide for a page left before its load ended, and the reads it left unfinished held the outbox for good, the
+    # offline save below waiting behind them (issue 37: 3 of 10 runs under stress-ng). storage.js commits each
+    # transaction as soon as its requests are made, so the storage ends it whatever becomes of the page.
     assert [(i.number, i.subject_name, i.logged_offline_at) for i in incidents_in_db(live_server)] == [
         (1, "Haruto Sato", None)
     ]

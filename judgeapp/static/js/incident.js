@@ -732,6 +732,9 @@ function main() {
       b.disabled = true; b.value = _("Saving…");
     }, 0);
   });
+  form.addEventListener("outbox:unkept", function () {  // not kept on the phone: the entry stays, Save works again
+    var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
+  });
   window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
     var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
   });

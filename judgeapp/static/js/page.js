@@ -304,13 +304,16 @@ document.addEventListener("submit", function (event) {
     form.dataset.sending = "1";
     var said = document.getElementById("outbox-said");
     if (said) said.remove();
+    var unanswered = document.getElementById("outbox-unanswered");
+    if (unanswered) unanswered.remove();
+    var button = event.submitter || form.querySelector("[type=submit]");
     var key = keyInput.value;
     var record = { key: key, owner: user, kind: form.dataset.outbox, event_id: form.dataset.event,
                    url: form.getAttribute("action") || location.pathname, page: location.pathname,
                    fields: fieldsOf(form), summary: form.outboxSummary ? form.outboxSummary() : summaryOf(form),
                    created: Date.now(), logged_at: new Date().toISOString(), state: "waiting", waited: false };
     var late = {};
-    Outbox.put(record).then(function () {
+    Outbox.save(record).then(function () {
       // on the phone now, sent exactly once whatever follows: said at once, before any answer from the network
       say(form, _("Stored on this phone · sending to the server…"), "info");
       var sending = sync(true);
@@ -347,8 +350,15 @@ document.addEventListener("submit", function (event) {
             { summary: record.summary })
         : _("Saved on this phone: %(summary)s. It is sent when the network is back.", { summary: record.summary }), "success");
       window.scrollTo(0, 0);
-    }).catch(function () {
+    }).catch(function (error) {
+      // not on the phone: the entry stays on the form, and the button works again for a second tap
       form.dataset.sending = "";
+      form.dispatchEvent(new CustomEvent("outbox:unkept", { detail: record }));
+      form.querySelectorAll("[type=submit]").forEach(function (b) { b.disabled = false; });
+      if (error && error.unanswered) {  // storage.js STORAGE_WAIT_MS: said where the judge tapped, in plain words
+        sayAt(button, _("Not saved yet: this phone's storage did not answer. What you entered is still here: tap the button again."));
+        return;
+      }
       say(form, _("Could not keep this on the phone (storage refused). Nothing was sent; try again."), "error");
     });
   })();
@@ -380,6 +390,14 @@ function say(form, text, kind) {
   var p = el("p", "flash flash-" + kind, text);
   p.id = "outbox-said"; p.setAttribute("role", "status");
   form.parentNode.insertBefore(p, form);
+}
+
+// A message at the button the judge tapped (read out at once): what became of the tap is said where the eyes are.
+function sayAt(button, text) {
+  var p = el("p", "error", text);
+  p.id = "outbox-unanswered"; p.setAttribute("role", "alert");
+  button.parentNode.insertBefore(p, button.nextSibling);
+  p.scrollIntoView({ block: "nearest" });
 }
 
 // Signing out with records waiting asks first; they stay on the phone for this judge's next sign-in.

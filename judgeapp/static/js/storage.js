@@ -7,12 +7,15 @@ const DB_NAME = "judgeapp";
 const channel = typeof BroadcastChannel !== "undefined" ? new BroadcastChannel("judgeapp-outbox") : null;
 const listeners = [];
 let opening = null;
-// A page that goes into the back/forward cache (WebKit, Safari) is suspended with its IndexedDB transactions: one
-// not finished there is never committed nor aborted, and every transaction of the phone's other pages on the same
-// store waits behind it for as long as that page stays cached (minutes). The next page's copy of the events, and so
-// its offline suggestion and its refresh of the copy, then never come. So a page going into that cache aborts the
-// transactions it has not finished (they are only reads and rewrites the next page does again: every record is put
-// before anything is sent) and closes its connection; shown again, it opens a new one.
+// A transaction a page leaves unfinished holds its store: every transaction of the phone's other pages on that store
+// waits behind it. WebKit (Safari) commits a transaction only once the page has been handed each request's result, and a
+// page the judge has just left is never handed them: it is suspended in the back/forward cache, or was left before its
+// own load ended (a tap on as soon as it shows), when WebKit fires no pagehide at all. Its read stayed open for good,
+// and the next page's copy of the events, its offline suggestion, its save to the outbox waited behind it (issue 36,
+// issue 37). So `tx` commits each transaction as soon as its requests are made (IDBTransaction.commit): the storage
+// ends it by itself, whatever becomes of the page. Where commit() is missing (Safari before 15), a page going into the
+// back/forward cache aborts the transactions it has not finished (only reads and rewrites the next page does again:
+// every record is put before anything is sent) and closes its connection; shown again, it opens a new one.
 let connection = null, unfinished = [], cached = false;
 if (typeof addEventListener === "function") {
   addEventListener("pagehide", function (event) {
@@ -47,18 +50,48 @@ function db() {
   return opening;
 }
 
-export function tx(store, mode, work) {
-  return db().then(function (d) {
+// How long a save to the phone may wait for the phone's storage before the page says so (issue 37). Whatever still
+// holds the outbox (another tab, a page of a browser that cannot commit early), the judge is not left with a Save button
+// saying "Saving…" for ever: past this the save is given up, aborted so that it cannot land later behind the judge's
+// back, and its promise rejects with an error whose `unanswered` is true; the page says so at the button, the entry
+// stays on the form, and a second tap saves it (the record's one-time key: stored once whatever happens).
+export const STORAGE_WAIT_MS = 5000;
+
+// One transaction on `store`: `work(objectStore)` makes all its requests at once and returns the one whose result the
+// promise resolves with. Committed at once (see above), except one with a time-box (`within`, ms, counted from the
+// call, the opening of the database included): it stays abortable until it has finished.
+export function tx(store, mode, work, within) {
+  var t = null, givenUp = false;
+  var running = db().then(function (d) {
     return new Promise(function (resolve, reject) {
-      var t = d.transaction(store, mode), result;
+      if (givenUp) { reject(unanswered()); return; }
+      var result;
+      t = d.transaction(store, mode);
       var done = function () { var i = unfinished.indexOf(t); if (i !== -1) unfinished.splice(i, 1); };
       unfinished.push(t);
       var req = work(t.objectStore(store));
       if (req) req.onsuccess = function () { result = req.result; };
       t.oncomplete = function () { done(); resolve(result); };
       t.onerror = t.onabort = function () { done(); reject(t.error || new Error("aborted")); };
+      if (!within && typeof t.commit === "function") t.commit();
     });
   });
+  if (!within) return running;
+  return new Promise(function (resolve, reject) {
+    var timer = setTimeout(function () {
+      givenUp = true;
+      if (t) { try { t.abort(); } catch (e) {} }  // finished meanwhile: kept, and a second tap puts it again, once
+      reject(unanswered());
+    }, within);
+    running.then(function (value) { clearTimeout(timer); resolve(value); },
+                 function (error) { clearTimeout(timer); reject(error); });
+  });
+}
+
+function unanswered() {
+  var error = new Error("the phone's storage did not answer within " + STORAGE_WAIT_MS + " ms");
+  error.unanswered = true;
+  return error;
 }
 
 function byOwner(store, owner) {
@@ -71,6 +104,10 @@ export function changed() { if (channel) channel.postMessage("changed"); notify(
 
 export const Outbox = {
   put: function (record) { return tx("outbox", "readwrite", function (s) { return s.put(record); }).then(changed); },
+  // a form's save, which the judge waits for: given up after STORAGE_WAIT_MS
+  save: function (record) {
+    return tx("outbox", "readwrite", function (s) { return s.put(record); }, STORAGE_WAIT_MS).then(changed);
+  },
   remove: function (key) { return tx("outbox", "readwrite", function (s) { return s["delete"](key); }).then(changed); },
   get: function (key) { return tx("outbox", "readonly", function (s) { return s.get(key); }); },
   list: function (owner) { return byOwner("outbox", owner); },

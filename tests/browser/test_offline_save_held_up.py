@@ -1,4 +1,4 @@
-"""A save to the phone held up by the phone's storage (issue 37). In WebKit (Safari's engine) a page the judge has
+"""A save to the phone held up by the phone's storage (issue 36). In WebKit (Safari's engine) a page the judge has
 just left could keep its reads of the outbox unfinished for good, and the save on the next page waited behind them:
 the Save button said "Saving…" for ever and nothing told the judge the incident was not kept. In Chromium here: the
 cause (a page stopped before it is handed its read's result: the storage must end that read by itself), and the

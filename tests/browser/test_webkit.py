@@ -230,7 +230,7 @@ def test_in_webkit_an_incident_logged_offline_waits_on_the_phone_and_is_sent_exa
     until(safari, lambda d: d.current_url == f"{base}/events/1/incidents/1?saved=1", what="the saved incident's page")
     # The form is opened at once, the saved page often still loading and reading the phone's storage: WebKit fires no
     # pagehide for a page left before its load ended, and the reads it left unfinished held the outbox for good, the
-    # offline save below waiting behind them (issue 37: 3 of 10 runs under stress-ng). storage.js commits each
+    # offline save below waiting behind them (issue 36: 3 of 10 runs under stress-ng). storage.js commits each
     # transaction as soon as its requests are made, so the storage ends it whatever becomes of the page.
     assert [(i.number, i.subject_name, i.logged_offline_at) for i in incidents_in_db(live_server)] == [
         (1, "Haruto Sato", None)

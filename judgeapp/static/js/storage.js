@@ -12,7 +12,7 @@ let opening = null;
 // page the judge has just left is never handed them: it is suspended in the back/forward cache, or was left before its
 // own load ended (a tap on as soon as it shows), when WebKit fires no pagehide at all. Its read stayed open for good,
 // and the next page's copy of the events, its offline suggestion, its save to the outbox waited behind it (issue 36,
-// issue 37). So `tx` commits each transaction as soon as its requests are made (IDBTransaction.commit): the storage
+// issue 36). So `tx` commits each transaction as soon as its requests are made (IDBTransaction.commit): the storage
 // ends it by itself, whatever becomes of the page. Where commit() is missing (Safari before 15), a page going into the
 // back/forward cache aborts the transactions it has not finished (only reads and rewrites the next page does again:
 // every record is put before anything is sent) and closes its connection; shown again, it opens a new one.
@@ -50,7 +50,7 @@ function db() {
   return opening;
 }
 
-// How long a save to the phone may wait for the phone's storage before the page says so (issue 37). Whatever still
+// How long a save to the phone may wait for the phone's storage before the page says so (issue 36). Whatever still
 // holds the outbox (another tab, a page of a browser that cannot commit early), the judge is not left with a Save button
 // saying "Saving…" for ever: past this the save is given up, aborted so that it cannot land later behind the judge's
 // back, and its promise rejects with an error whose `unanswered` is true; the page says so at the button, the entry

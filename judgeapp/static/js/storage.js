@@ -11,8 +11,8 @@ let opening = null;
 // waits behind it. WebKit (Safari) commits a transaction only once the page has been handed each request's result, and a
 // page the judge has just left is never handed them: it is suspended in the back/forward cache, or was left before its
 // own load ended (a tap on as soon as it shows), when WebKit fires no pagehide at all. Its read stayed open for good,
-// and the next page's copy of the events, its offline suggestion, its save to the outbox waited behind it (issue 36,
-// issue 36). So `tx` commits each transaction as soon as its requests are made (IDBTransaction.commit): the storage
+// and the next page's copy of the events, its offline suggestion, its save to the outbox waited behind it (issue
+// 36). So `tx` commits each transaction as soon as its requests are made (IDBTransaction.commit): the storage
 // ends it by itself, whatever becomes of the page. Where commit() is missing (Safari before 15), a page going into the
 // back/forward cache aborts the transactions it has not finished (only reads and rewrites the next page does again:
 // every record is put before anything is sent) and closes its connection; shown again, it opens a new one.

@@ -732,12 +732,11 @@ function main() {
       b.disabled = true; b.value = _("Saving…");
     }, 0);
   });
-  form.addEventListener("outbox:unkept", function () {  // not kept on the phone: the entry stays, Save works again
+  function saveWorksAgain() {
     var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
-  });
-  window.addEventListener("pageshow", function () {  // back from a failed send: the button works again
-    var b = form.querySelector("[type=submit]"); b.disabled = false; b.value = _("Save incident");
-  });
+  }
+  form.addEventListener("outbox:unkept", saveWorksAgain);  // not kept on the phone: the entry stays, Save works again
+  window.addEventListener("pageshow", saveWorksAgain);  // back from a failed send: the button works again
   if (restored) {
     form.querySelectorAll("[data-kind]").forEach(function (el) { el.hidden = el.dataset.kind !== kind(); });
     form.querySelector(".new-player").hidden = !$("#new_player").checked;

@@ -76,7 +76,8 @@ def incidents_in_db(server) -> list[Incident]:
         return rows
 
 
-def log_offline_incident(page, table: str, player: str, search: str, expect: str):
+def fill_offline_incident(page, table: str, player: str, search: str, expect: str):
+    """The offline form filled: `table`, `player`'s chip, the infraction `search` finds; the phone suggests `expect`."""
     page.get_by_label("Table").fill(table)
     page.get_by_role("button", name=player).click()
     page.get_by_placeholder("Search by code or words").fill(search)
@@ -85,6 +86,10 @@ def log_offline_incident(page, table: str, player: str, search: str, expect: str
     suggestion = page.locator("#suggestion")
     suggestion.get_by_text(expect).wait_for()
     assert "No network: worked out on this phone" in suggestion.inner_text()
+
+
+def log_offline_incident(page, table: str, player: str, search: str, expect: str):
+    fill_offline_incident(page, table, player, search, expect)
     page.get_by_role("button", name="Save incident").click()
     page.locator("#outbox-said").get_by_text("Saved on this phone").wait_for()
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, log_in, shot
-from tests.browser.test_offline import incidents_in_db, ready_for_offline, waiting
+from tests.browser.test_offline import fill_offline_incident, incidents_in_db, ready_for_offline, waiting
 
 pytestmark = pytest.mark.browser
 
@@ -40,10 +40,7 @@ def test_a_save_the_phones_storage_holds_up_is_said_at_the_button_the_entry_stay
     phone.context.set_offline(True)
     phone.goto(f"{live_server}/events/1/incidents/new")  # served by the service worker from the phone's copy
 
-    phone.get_by_label("Table").fill("2")
-    phone.get_by_role("button", name="Sota Takahashi · DEMO-003").click()
-    phone.get_by_placeholder("Search by code or words").fill("3.4")
-    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    fill_offline_incident(phone, "2", "Sota Takahashi · DEMO-003", "3.4", "Suggested: Warning")
     save = phone.locator("#incident-form [type=submit]")
     save.click()
 
@@ -113,10 +110,7 @@ def test_a_read_of_the_outbox_a_page_stopped_in_the_middle_of_does_not_hold_up_t
 
     phone.context.set_offline(True)
     phone.goto(f"{live_server}/events/1/incidents/new")  # served by the service worker from the phone's copy
-    phone.get_by_label("Table").fill("2")
-    phone.get_by_role("button", name="Sota Takahashi · DEMO-003").click()
-    phone.get_by_placeholder("Search by code or words").fill("3.4")
-    phone.locator("#suggestion").get_by_text("Suggested: Warning").wait_for()
+    fill_offline_incident(phone, "2", "Sota Takahashi · DEMO-003", "3.4", "Suggested: Warning")
     phone.locator("#incident-form [type=submit]").click()
     phone.locator("#outbox-said").get_by_text("Saved on this phone").wait_for(timeout=30000)
     assert phone.locator("#outbox-unanswered").count() == 0

@@ -10,8 +10,6 @@ from datetime import date
 import click
 from flask import Flask, current_app
 from flask.cli import AppGroup, with_appcontext
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import select
 
 from .demo import DEMO_JA_EVENT, english_demo, japanese_demo
@@ -19,6 +17,8 @@ from .errors import EventClosed, FieldError
 from .extensions import current_catalog, db
 from .infractions import CatalogError, Prior, UnknownChoice, load_catalog, suggest
 from .infractions.search import rank as finder_rank
+from .texts import gettext as _
+from .texts import ngettext
 
 DEMO_PASSWORD = "judgeapp-demo"
 

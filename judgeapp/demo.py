@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import date
 
 import click
-from flask_babel import gettext as _
 from sqlalchemy import select
 
 from .extensions import current_catalog, db, event_policy
+from .texts import gettext as _
 
 DEMO_PLAYERS = [
     "Haruto Sato",

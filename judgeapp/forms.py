@@ -12,7 +12,6 @@ import uuid
 from decimal import Decimal
 
 import wtforms.widgets.core
-from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from wtforms import Field, HiddenField, SelectField, StringField
@@ -21,6 +20,7 @@ from wtforms.widgets import NumberInput
 
 from .breach import MaskedCSRF
 from .texts import gettext as _
+from .texts import lazy_gettext as _l
 
 CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from flask_babel import lazy_gettext as _l
+from .texts import lazy_gettext as _l
 
 T = TypeVar("T")
 
@@ -84,11 +84,13 @@ def _settle_locale() -> None:
     account from the database, which the child must never do on the parent's connection."""
     try:
         from flask import has_request_context
-        from flask_babel import get_locale, get_translations
+        from flask_babel import get_locale
+
+        from .texts import translations
 
         if has_request_context():
             get_locale()
-            get_translations()
+            translations()
     except ImportError:  # pragma: no cover
         pass
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -17,6 +15,8 @@ from ..lifecycles import INCIDENT, IllegalTransition
 from ..models import Appeal, AppealStatus, Event, Incident, IncidentStatus, Player
 from ..permissions import Role as Authority
 from ..permissions import roles_at
+from ..texts import gettext as _
+from ..texts import ngettext
 
 # ---- who may appeal ------------------------------------------------------------------------------------------------
 

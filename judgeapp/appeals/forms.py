@@ -1,4 +1,3 @@
-from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, Optional
@@ -6,6 +5,7 @@ from wtforms.validators import DataRequired, Length, Optional
 from ..forms import Form
 from ..incidents.forms import one_time_key
 from ..infractions import Outcome
+from ..texts import lazy_gettext as _l
 
 
 class AppealForm(Form):

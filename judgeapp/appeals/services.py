@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
-from flask_babel import gettext as _
 from sqlalchemy import CursorResult, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -21,6 +20,7 @@ from ..permissions import Action
 from ..permissions import Role as Authority
 from ..records import MAX_CONTEST, MAX_REASON, begin_keyed_write, insert_once, lock_event
 from ..roles import JUDGE_ROLES
+from ..texts import gettext as _
 from .eligibility import (
     CONTESTS,
     Appellant,

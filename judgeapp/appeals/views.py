@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from wtforms.fields.choices import SelectChoice
@@ -18,6 +17,7 @@ from ..models import Event, Player, StaffAssignment
 from ..permissions import Action, event_route, found
 from ..permissions import Role as Authority
 from ..roles import JUDGE_ROLES
+from ..texts import gettext as _
 from ..web import button, live_list, refuse, refuse_form, safe_next
 from . import services
 from .forms import AppealForm, DecisionForm, ProxyForm, SeenForm

@@ -9,12 +9,13 @@ from datetime import timedelta
 from typing import Any
 
 from flask import current_app, url_for
-from flask_babel import force_locale, ngettext
-from flask_babel import gettext as _
+from flask_babel import force_locale
 
 from .. import jobs, mail
 from ..i18n import language_of
 from ..models import Job, TokenPurpose, User
+from ..texts import gettext as _
+from ..texts import ngettext
 from . import services
 
 

@@ -1,8 +1,8 @@
-from flask_babel import lazy_gettext as _l
 from wtforms import EmailField, PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length, Optional
 
 from ..forms import Form
+from ..texts import lazy_gettext as _l
 
 
 def new_password_fields() -> tuple[PasswordField, PasswordField]:

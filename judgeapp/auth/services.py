@@ -10,7 +10,6 @@ from functools import cache
 from typing import Any
 
 from flask import current_app, has_app_context
-from flask_babel import gettext as _
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.orm import Session
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -18,6 +17,7 @@ from werkzeug.security import check_password_hash, generate_password_hash
 from .. import audit
 from ..errors import FieldError
 from ..models import AccountToken, TokenPurpose, User, UserSession, utcnow
+from ..texts import gettext as _
 
 MIN_PASSWORD = 10
 UNUSABLE = "!"  # prefix of a password hash no password matches (an invited account before its first password)

@@ -1,6 +1,4 @@
 from flask import Blueprint, current_app, flash, g, redirect, render_template, request, session, url_for
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_babel import refresh
 from flask_login import current_user, login_required, login_user, logout_user
 from wtforms.fields.choices import SelectChoice
@@ -10,6 +8,8 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, limiter
 from ..i18n import LANGUAGES
 from ..models import TokenPurpose
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
 from ..web import safe_next
 from . import devices, emails, services
 from .forms import ChangePasswordForm, ForgotPasswordForm, LoginForm, LogoutForm, ProfileForm, SetPasswordForm

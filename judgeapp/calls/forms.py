@@ -1,4 +1,3 @@
-from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField, SelectField, StringField, SubmitField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
@@ -6,6 +5,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..imports.model import MAX_TABLE
 from ..models import CallReason
+from ..texts import lazy_gettext as _l
 
 
 class CallForm(Form):

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
-from flask_babel import gettext as _
 from sqlalchemy import CursorResult, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -39,6 +38,7 @@ from ..models import (
 from ..permissions import Action
 from ..records import lock_event
 from ..roles import JUDGE_ROLES
+from ..texts import gettext as _
 
 MAX_NOTE = 120  # the player's one line
 CANCEL_SHOWN = timedelta(minutes=15)  # how long a table's page says its call was closed by the head judge

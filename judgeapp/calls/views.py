@@ -4,7 +4,6 @@ taking, handing to the head judge and closing. Thin views."""
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from .. import renders
@@ -15,6 +14,7 @@ from ..extensions import db, limiter
 from ..incidents.lookup_services import table_count
 from ..models import Division, utcnow
 from ..permissions import Action, Role, decide, event_route, found
+from ..texts import gettext as _
 from ..web import (
     NOT_KNOWN,
     answer,

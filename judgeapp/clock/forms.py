@@ -1,11 +1,11 @@
 """The time extension form (also the incident page's "add the owed minutes" form)."""
 
-from flask_babel import lazy_gettext as _l
 from wtforms import SelectField, StringField, SubmitField, TimeField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import NUMERIC, NumericField, TableFields
+from ..texts import lazy_gettext as _l
 
 # why time was given back, as the pages write it within a sentence ("5 min ruling (Ann)"); the stored value is the key
 REASON_NAMES = {"ruling": _l("ruling"), "deck_check": _l("deck check"), "other": _l("other")}

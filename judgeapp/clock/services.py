@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
@@ -21,6 +20,7 @@ from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed
 from ..models import DeckCheck, Event, Incident, Round, TimeExtension, User, utcnow
 from ..permissions import Action
 from ..records import MAX_REASON, begin_keyed_write, by_key, derived_key
+from ..texts import gettext as _
 from .forms import reason_name
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 from decimal import Decimal
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from flask_login import current_user
 
 from .. import permissions
@@ -20,6 +18,8 @@ from ..localtime import local_time_to_utc
 from ..models import TimeExtension, utcnow
 from ..numbers import int_or_none
 from ..permissions import Action, event_route, found
+from ..texts import gettext as _
+from ..texts import ngettext
 from ..web import answer, button, json_errors, outbox_post
 from ..web import clock as clock_text
 from . import services

@@ -1,12 +1,12 @@
 """Deck check forms: start one, end one, pick tables to check."""
 
-from flask_babel import lazy_gettext as _l
 from wtforms import RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import NUMERIC, Form, NumericField, TableFields, optional_int
 from ..models import DeckCheckResult
+from ..texts import lazy_gettext as _l
 
 
 class DeckCheckForm(TableFields):

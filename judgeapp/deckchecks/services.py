@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
@@ -30,6 +29,7 @@ from ..models import (
     utcnow,
 )
 from ..records import MAX_TEXT, begin_keyed_write, derived_key, lock_event
+from ..texts import gettext as _
 
 
 @dataclass

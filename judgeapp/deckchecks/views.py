@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -20,6 +19,7 @@ from ..incidents import services as incident_services
 from ..infractions import ExtensionReason, extension_owed
 from ..models import Incident, TimeExtension, utcnow
 from ..permissions import Action, event_route, found
+from ..texts import gettext as _
 from ..web import answer, json_errors, outbox_post
 from ..web import clock as clock_text
 from . import services

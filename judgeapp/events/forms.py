@@ -1,4 +1,3 @@
-from flask_babel import lazy_gettext as _l
 from flask_wtf.file import FileAllowed, FileField, FileRequired
 from wtforms import (
     BooleanField,
@@ -16,6 +15,7 @@ from wtforms.validators import DataRequired, Length, NumberRange, Optional
 from ..forms import Form, NumericField, optional_int
 from ..i18n import LANGUAGES
 from ..models import STAFF_ROLES, Role
+from ..texts import lazy_gettext as _l
 
 # The staff roles as pages name them (Role.label is the English), and as a sentence names them ("… is now head judge").
 ROLE_NAMES = {

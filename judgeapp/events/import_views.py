@@ -2,7 +2,6 @@
 over judgeapp/events/player_services.py and judgeapp/events/imports.py)."""
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from .. import jobs
@@ -11,6 +10,7 @@ from ..extensions import csrf, db
 from ..lifecycles import JobState
 from ..models import Job
 from ..permissions import Action, can, event_route, found
+from ..texts import gettext as _
 from . import imports, player_records, player_services
 from .forms import ImportForm, ImportStepForm, PlayerForm
 from .views import bp

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -50,6 +49,7 @@ from ..models import (
     utcnow,
 )
 from ..records import lock_event
+from ..texts import gettext as _
 
 __all__ = [
     "COLUMN_ROLES",

@@ -6,13 +6,13 @@ import csv
 import io
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from .. import audit
 from ..imports.model import MAX_TABLE, table_number
 from ..models import Event, Pairing, Player, Round, User
+from ..texts import gettext as _
 from .player_services import first_division_id, players_of
 from .round_services import rounds_of, started_round
 

@@ -20,7 +20,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import event as orm_event
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
@@ -30,6 +29,7 @@ from ..errors import FieldError, one_line
 from ..lifecycles import PLAYER_RECORD, player_record_state
 from ..models import Appeal, DeckCheckPlayer, Division, Event, IncidentSubject, Pairing, Player, User, utcnow
 from ..records import MAX_CODE, MAX_NAME, lock_event
+from ..texts import gettext as _
 from .player_services import DivisionGroup, by_division, divisions_of
 from .services import in_reading_order
 
@@ -205,7 +205,7 @@ def correct_player(
     `division_id` None: the division stays."""
     lock_event(session, event)
     PLAYER_RECORD.move(player_record_state(player.merged_into_id), "correct")
-    wanted = {
+    wanted: dict[str, Any] = {
         "name": one_line(name, "name", limit=MAX_NAME, missing=_("Give the player's name.")),
         "reading": _nfkc(one_line(reading, "reading", limit=MAX_NAME)),
         "handle": one_line(handle, "handle", limit=MAX_NAME),

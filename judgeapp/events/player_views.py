@@ -7,7 +7,6 @@ import re
 from urllib.parse import urlencode
 
 from flask import abort, flash, redirect, render_template, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from markupsafe import Markup
 from wtforms.fields.choices import SelectChoice
@@ -15,6 +14,7 @@ from wtforms.fields.choices import SelectChoice
 from ..errors import FieldError, show_on_form
 from ..extensions import db
 from ..permissions import Action, event_route
+from ..texts import gettext as _
 from . import player_records
 from .forms import MergePlayerForm, PlayerRecordForm
 from .player_services import divisions_of

@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -16,6 +14,8 @@ from ..infractions import round_end
 from ..lifecycles import DECK_CHECK, ROUND, DeckCheckState, RoundState
 from ..models import DeckCheck, DeckCheckResult, Division, Event, Round, User, utcnow
 from ..records import lock_event
+from ..texts import gettext as _
+from ..texts import ngettext
 from .player_services import first_division_id
 
 

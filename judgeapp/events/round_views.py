@@ -2,13 +2,13 @@
 and judgeapp/events/pairing_services.py)."""
 
 from flask import flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..extensions import db
 from ..forms import strip_control_characters
 from ..numbers import int_or_none
 from ..permissions import Action, event_route, found
+from ..texts import gettext as _
 from ..web import button, clock
 from . import pairing_services, player_services, round_services
 from .forms import EndRoundForm, PairingsForm, RoundDayForm, StartRoundForm

@@ -7,8 +7,6 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -19,6 +17,8 @@ from ..infractions import Catalog, CatalogError, Policy, UnknownChoice, parse_ca
 from ..models import Division, Event, EventPolicy, Incident, Round, User
 from ..records import lock_event
 from ..sandbox import ParseRefused, run_limited
+from ..texts import gettext as _
+from ..texts import ngettext
 
 
 @dataclass

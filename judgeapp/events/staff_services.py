@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -18,6 +17,7 @@ from ..lifecycles import InvitationState, invitation_state
 from ..models import Event, InvitationStatus, Role, StaffAssignment, StaffInvitation, TokenPurpose, User, utcnow
 from ..permissions import Action
 from ..records import lock_event
+from ..texts import gettext as _
 from .forms import ROLE_IN_SENTENCE
 from .services import in_reading_order
 

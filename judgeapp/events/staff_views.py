@@ -2,7 +2,6 @@
 scorekeeper (thin views over judgeapp/events/staff_services.py)."""
 
 from flask import abort, current_app, flash, redirect, render_template, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 
 from ..auth import emails as staff_email
@@ -10,6 +9,7 @@ from ..errors import FieldError, show_on_form
 from ..extensions import db, limiter
 from ..models import Role
 from ..permissions import Action, event_route
+from ..texts import gettext as _
 from ..web import button
 from . import staff_services
 from .forms import AnswerInvitationForm, EndStaffForm, JoinAsScorekeeperForm, StaffForm

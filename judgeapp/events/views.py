@@ -4,7 +4,6 @@ from functools import partial
 from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, url_for
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import or_, select
 from wtforms.fields.choices import SelectChoice
@@ -16,6 +15,7 @@ from ..imports.model import round_label
 from ..models import Event, EventPolicy, Role, StaffAssignment
 from ..permissions import Action, account_route, event_route
 from ..permissions import Role as Authority
+from ..texts import gettext as _
 from . import player_services, round_services, services, staff_services
 from .forms import (
     OTHER_ROLES_IN_SENTENCE,

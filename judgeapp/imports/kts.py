@@ -55,8 +55,7 @@ from collections.abc import Callable
 from functools import partial
 from xml.etree.ElementTree import Element
 
-from flask_babel import gettext as _
-
+from ..texts import gettext as _
 from .model import MAX_NAME, MAX_TABLE, FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, table_number
 from .model import finish as finish_file
 from .xmlfile import head, label_rejections, labelled, match_label, parse, player_label, root_name, shown, text_of

@@ -41,8 +41,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import gettext  # not `_`: _match_name uses `_` for a value it skips
-
+from ..texts import gettext  # not `_`: _match_name uses `_` for a value it skips
 from .model import FileMatch, FilePlayer, TournamentFile, UnreadableFile, Where, clean_text, finish, table_number
 from .table import decode, rows
 

@@ -13,8 +13,8 @@ from datetime import date
 from functools import partial
 from typing import Any, Literal
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
 
 Format = Literal["tom", "kts", "melee", "csv"]
 FORMATS: tuple[Format, ...] = ("tom", "kts", "melee", "csv")

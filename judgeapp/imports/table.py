@@ -33,8 +33,7 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from flask_babel import gettext  # not `_`: the readers use `_` for a value they skip
-
+from ..texts import gettext  # not `_`: the readers use `_` for a value they skip
 from .model import (
     COLUMN_ROLES,
     FileMatch,

@@ -53,8 +53,7 @@ from datetime import date, datetime
 from functools import partial
 from xml.etree.ElementTree import Element
 
-from flask_babel import gettext as _
-
+from ..texts import gettext as _
 from .model import (
     MAX_TABLE,
     FileDivision,

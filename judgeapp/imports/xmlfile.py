@@ -16,9 +16,9 @@ from xml.parsers import expat
 
 from defusedxml import DefusedXmlException  # type: ignore[import-untyped]  # no stubs are published for 0.7.1
 from defusedxml.ElementTree import fromstring  # type: ignore[import-untyped]
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
 from .model import TournamentFile, UnreadableFile, clean_text
 
 HEAD_BYTES = 4096  # looks_like() reads no further than this

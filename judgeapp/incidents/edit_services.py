@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -15,6 +14,7 @@ from ..infractions import Policy
 from ..models import Event, Incident, IncidentStatus, SubjectKind, User, utcnow
 from ..permissions import Action, Role
 from ..records import MAX_REASON
+from ..texts import gettext as _
 from .lookup_services import check_table
 from .ruling_services import (
     check_game,

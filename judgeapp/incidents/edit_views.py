@@ -4,7 +4,6 @@ judgeapp/incidents/edit_services.py)."""
 from __future__ import annotations
 
 from flask import flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..choices import infraction_choices, penalty_choices
@@ -13,6 +12,7 @@ from ..extensions import db, event_policy
 from ..floor import round_choices
 from ..infractions.engine import asks_game
 from ..permissions import Action, Role, event_route, found
+from ..texts import gettext as _
 from ..web import button
 from . import edit_services, list_services
 from .forms import CorrectIncidentForm, NoteForm, VoidForm

@@ -1,12 +1,12 @@
 """The incident forms; the floor's shared form pieces live in judgeapp/forms.py."""
 
-from flask_babel import lazy_gettext as _l
 from wtforms import BooleanField, HiddenField, RadioField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length, NumberRange, Optional
 
 from ..forms import NUMERIC, Form, NumericField, OutboxFields, one_time_key, optional_int
 from ..models import SubjectKind
+from ..texts import lazy_gettext as _l
 
 # who an incident is about, as the form's choice and the incident page's heading name it
 SUBJECT_KINDS = {SubjectKind.PLAYER: _l("Player"), SubjectKind.TEAM: _l("Team"), SubjectKind.SPECTATOR: _l("Spectator")}

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import abort, render_template, request
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from sqlalchemy import select
 
@@ -27,6 +26,7 @@ from ..investigations.forms import AcceptForm, decline_form
 from ..models import AuditEntry, Player, TimeExtension, User
 from ..permissions import Action, Role, can, event_route, found
 from ..records import derived_key
+from ..texts import lazy_gettext as _l
 from ..web import live_list
 from . import list_services
 from .forms import SUBJECT_KINDS, NoteForm, VoidForm

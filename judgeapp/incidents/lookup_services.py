@@ -6,13 +6,13 @@ from __future__ import annotations
 from math import ceil
 from typing import Literal, overload
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from .. import names
 from ..errors import FieldError
 from ..models import Event, Pairing, Player
+from ..texts import gettext as _
 
 
 def table_count(session: Session, event: Event) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -19,6 +18,7 @@ from ..infractions.engine import asks_game, expected_ranks, head_judge_range, of
 from ..models import Event, Incident, IncidentStatus, User
 from ..permissions import Role
 from ..records import MAX_REASON
+from ..texts import gettext as _
 
 
 def usage_of(session: Session, event: Event) -> dict[str, int]:

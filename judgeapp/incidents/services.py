@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -20,6 +19,7 @@ from ..infractions import ExtensionOwed, ExtensionReason, Policy, extension_owed
 from ..models import DeckCheck, Event, Incident, IncidentSubject, Player, SubjectKind, TimeExtension, User, utcnow
 from ..permissions import Role
 from ..records import MAX_TEXT, begin_keyed_write, insert_once
+from ..texts import gettext as _
 from .lookup_services import check_table, find_player, player_of_event, split_player_text, team_members
 from .ruling_services import (
     check_game,

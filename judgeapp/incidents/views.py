@@ -7,7 +7,6 @@ import re
 from dataclasses import replace
 
 from flask import Blueprint, flash, g, jsonify, redirect, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 from wtforms.fields.choices import SelectChoice
 
@@ -28,6 +27,7 @@ from ..models import Player, SubjectKind, utcnow
 from ..numbers import int_or_none
 from ..offline.views import finder_url
 from ..permissions import Action, Role, event_route
+from ..texts import gettext as _
 from ..web import answer, json_errors, outbox_post
 from . import confirming, lookup_services, ruling_services, services
 from .forms import IncidentForm

@@ -4,7 +4,6 @@ may agree, and the head judge's choice checked against the count."""
 
 from __future__ import annotations
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -13,6 +12,7 @@ from ..infractions import Policy
 from ..infractions.catalog import Confirmation, ConfirmedBy
 from ..models import Event, Incident, StaffAssignment, User
 from ..roles import JUDGE_ROLES
+from ..texts import gettext as _
 
 __all__ = ["agreeing_judges", "judges_needed", "judges_who_may_agree"]
 

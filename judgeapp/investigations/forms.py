@@ -1,4 +1,3 @@
-from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
     HiddenField,
@@ -15,6 +14,7 @@ from ..choices import catalog_name
 from ..forms import Form
 from ..incidents.forms import one_time_key
 from ..models import StatementRole
+from ..texts import lazy_gettext as _l
 
 ROLE_CHOICES = {
     StatementRole.PLAYER: _l("Player"),

@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
@@ -20,6 +19,7 @@ from ..models import (
     User,
     utcnow,
 )
+from ..texts import gettext as _
 
 
 def report_number(event: Event, investigation: Investigation) -> str:
@@ -83,12 +83,11 @@ def report_of(
 ):
     """The disqualification report as plain data, in the language in force (the event's: the view sets it); `local`
     turns a stored UTC time into venue time."""
-    from flask_babel import gettext as _
-    from flask_babel import pgettext
-
     from ..i18n import format_day, language
     from ..reports import written
     from ..reports.dq import DQReport, ReportStatement
+    from ..texts import gettext as _
+    from ..texts import pgettext
 
     now = now or utcnow()
     stamp = lambda at: written(local(at))  # noqa: E731
@@ -183,9 +182,8 @@ def report_of(
 
 def _agreement(session: Session, policy: Policy, event: Event, incident) -> dict:
     """The judges who agreed to a disqualification a number of judges decide (Play! Pokémon 4.1), for the report."""
-    from flask_babel import gettext as _
-
     from ..models import DisqualificationJudge
+    from ..texts import gettext as _
     from .agreement import judges_needed
 
     rule = judges_needed(policy, event, incident)

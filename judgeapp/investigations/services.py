@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, selectinload
 
@@ -32,6 +31,7 @@ from ..models import (
 from ..permissions import Action
 from ..records import MAX_REASON, MAX_WRITE_UP
 from ..roles import Role
+from ..texts import gettext as _
 from .agreement import agreeing_judges
 from .report import (
     Moment,

@@ -8,8 +8,6 @@ import secrets
 from datetime import datetime
 from typing import Any, cast
 
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from sqlalchemy import CursorResult, select, update
 from sqlalchemy.orm import Session, selectinload
 
@@ -28,6 +26,8 @@ from ..models import (
 )
 from ..permissions import Action
 from ..records import MAX_STATEMENT, begin_keyed_write, insert_once
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
 
 
 class LinkGone(Exception):

@@ -18,8 +18,6 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 
 from ..auth import sealing
@@ -34,6 +32,8 @@ from ..models import Event, StatementRequest, User
 from ..permissions import Action, Role, event_route, found
 from ..reports import PAPERS, in_language
 from ..reports.dq import dq_report_pdf
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
 from ..web import button, refuse_form
 from . import services
 from .agreement import agreeing_judges

@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from ..breach import masked_csrf_token
@@ -18,6 +17,7 @@ from ..models import utcnow
 from ..permissions import Action, event_route
 from ..reference.views import rules_url
 from ..static_files import IMMUTABLE, minify, send_compressed_once
+from ..texts import gettext as _
 from . import services
 from .bundles import BUNDLE_DIR, BUNDLES, unbundled_modules
 from .scripts import STATIC

@@ -7,8 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
@@ -36,6 +34,8 @@ from ..models import (
 )
 from ..permissions import TABLE, Action
 from ..records import MAX_REASON, lock_event
+from ..texts import gettext as _
+from ..texts import ngettext
 from .report import Local, _count
 
 # ---- closing ---------------------------------------------------------------------------------------------------------

@@ -9,9 +9,6 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from defusedcsv import csv
-from flask_babel import gettext as _
-from flask_babel import lazy_gettext as _l
-from flask_babel import pgettext
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
@@ -24,6 +21,9 @@ from ..models import (
     IncidentStatus,
     SubjectKind,
 )
+from ..texts import gettext as _
+from ..texts import lazy_gettext as _l
+from ..texts import pgettext
 from .report import Local, Records, _infraction, _who, call_times
 
 # ---- CSV exports -----------------------------------------------------------------------------------------------------

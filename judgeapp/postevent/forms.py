@@ -1,9 +1,9 @@
-from flask_babel import lazy_gettext as _l
 from wtforms import RadioField, StringField, SubmitField, TextAreaField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired, Length
 
 from ..forms import Form
+from ..texts import lazy_gettext as _l
 
 
 class CloseForm(Form):

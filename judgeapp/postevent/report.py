@@ -10,7 +10,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from flask_babel import gettext as _
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, selectinload
 
@@ -54,6 +53,7 @@ from ..reports.event import (
     RoundChecks,
     UpgradedLine,
 )
+from ..texts import gettext as _
 
 Local = Callable[[datetime], datetime]  # the venue's clock: a stored UTC time as it reads there
 

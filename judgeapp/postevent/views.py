@@ -5,7 +5,6 @@ from __future__ import annotations
 from io import BytesIO
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, send_file, url_for
-from flask_babel import gettext as _
 from flask_login import current_user
 
 from .. import renders
@@ -16,6 +15,7 @@ from ..localtime import to_local
 from ..permissions import Action, account_route, event_route
 from ..reports import in_language, slug
 from ..reports.event import bar_chart_svg
+from ..texts import gettext as _
 from ..web import refuse_form, send_kept
 from . import services
 from .forms import CloseForm, LookupForm, ReopenForm, ReportPdfForm

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-from flask_babel import force_locale, get_translations, gettext
+from flask_babel import force_locale
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from weasyprint import CSS, HTML
@@ -26,6 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 from ..i18n import format_local, language
+from ..texts import gettext, translations
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -41,8 +42,8 @@ templates = Environment(
 # The same catalogs as the pages (judgeapp/translations), in the language in force (English outside an application);
 # Jinja fills in the placeholders itself, escaping the values.
 templates.install_gettext_callables(  # type: ignore[attr-defined]
-    lambda message: get_translations().ugettext(message),
-    lambda singular, plural, n: get_translations().ungettext(singular, plural, n),
+    lambda message: translations().ugettext(message),
+    lambda singular, plural, n: translations().ungettext(singular, plural, n),
     newstyle=True,
 )
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
-
+from ..texts import gettext as _
 from . import html_to_pdf, page_margins, page_size, templates
 
 

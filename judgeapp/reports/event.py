@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from ..infractions.calltimes import CallSummary, minutes_seconds
+from ..texts import gettext as _
 from . import documents_to_pdf, page_margins, page_size, templates
 
 

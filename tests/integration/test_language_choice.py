@@ -66,3 +66,30 @@ def test_the_notice_after_choosing_a_language_is_in_the_language_just_chosen(app
     english = choose("en")
     assert '<html lang="en">' in english
     assert "Saved." in english and "保存しました。" not in english
+
+
+def test_a_message_reads_in_the_language_in_force_before_during_and_after_a_forced_one(app):
+    """A request's messages are looked up once per language (judgeapp/texts.py keeps the catalog): a report or an
+    e-mail written in another language inside the request (force_locale) reads in that one, in Python and in a
+    template, and the request's own language comes back after it."""
+    from flask import render_template_string
+    from flask_babel import force_locale
+
+    from judgeapp.texts import gettext, lazy_gettext, ngettext
+
+    later = lazy_gettext("Log in")
+    with app.test_request_context("/", headers={"Accept-Language": "ja"}):
+        page = "{{ _('Log in') }}"
+        assert (gettext("Log in"), render_template_string(page), str(later)) == ("ログイン", "ログイン", "ログイン")
+        with force_locale("en"):
+            assert (gettext("Log in"), render_template_string(page), str(later)) == ("Log in", "Log in", "Log in")
+            assert ngettext("%(left)s of %(num)d challenge left", "%(left)s of %(num)d challenges left", 2, left=1) == (
+                "1 of 2 challenges left"
+            )
+        assert ngettext("%(left)s of %(num)d challenge left", "%(left)s of %(num)d challenges left", 2, left=1) == (
+            "チャレンジ残り1回（全2回）"
+        )
+        assert (gettext("Log in"), render_template_string(page), str(later)) == ("ログイン", "ログイン", "ログイン")
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert (gettext("Log in"), render_template_string(page)) == ("Log in", "Log in")
+    assert gettext("Log in") == "Log in"  # outside any application: English

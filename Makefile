@@ -67,9 +67,10 @@ lint: $(STAMP)
 
 # The load tests of both passes run beside a throw-away redis-server (scripts/with-redis.sh sets TEST_REDIS_URL): the
 # login limits are checked shared across 4 gunicorn workers (tests/load/test_shared_limits.py).
-# The SQLite pass measures branch coverage of judgeapp/ over the unit and service tests and MEASURED_REQUEST_TESTS, prints
-# it per package and fails when the pure domain (judgeapp/infractions) or the access rules (permissions.py) are under
-# COVERAGE_FLOOR %; the other request tests run after it, unmeasured (i36-cpu, 27 Nov: the floors are all it enforces).
+# The SQLite pass measures the branch coverage of the pure domain (judgeapp/infractions) and the access rules
+# (permissions.py), only those files ([tool.coverage.run] include), over the unit and service tests and
+# MEASURED_REQUEST_TESTS, prints it and fails when either is under COVERAGE_FLOOR %; the other request tests run after
+# it, unmeasured (the floors are all it enforces; docs/contributing/tests.md says how to measure the whole app).
 # The form fuzzer sends 250 payloads per form here (100 on PostgreSQL; set JUDGEAPP_FUZZ_EXAMPLES for more), one test
 # per form, so the workers share its forms.
 # Coverage costs ~1.5x the CPU time of the Python it measures, so the security, browser and load tests (fuzzing,

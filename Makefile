@@ -90,7 +90,9 @@ MEASURED_REQUEST_TESTS := $(addprefix tests/integration/,test_appeals.py test_re
 	test_assistant_head_judge.py test_calls.py test_startup_and_errors.py test_account_findings.py test_jobs.py \
 	test_events.py test_round_days.py test_investigations.py)
 TEST_WORKERS ?= $(shell nproc 2>/dev/null || echo 2)
-XDIST := -n $(TEST_WORKERS)
+# worksteal: a worker with nothing left takes tests still queued for the other, so a tier does not end on one worker
+# working through its queue while the other idles (the PostgreSQL pass ended so for ~45 s, one core idle, 27 Nov).
+XDIST := -n $(TEST_WORKERS) --dist worksteal
 BROWSER_WORKERS ?= 0
 test-sqlite: test-units test-requests test-browser test-load
 

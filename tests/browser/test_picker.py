@@ -157,3 +157,19 @@ def test_the_picker_rows_are_whole_names_at_least_44_pixels_high_in_light_dark_a
         # the screen as the judge sees it (a full-page screenshot would reset the font size)
         page.screenshot(path=str(ARTIFACTS / f"picker-{lang}-{mode}.png"))
         context.close()
+
+
+def test_an_infraction_that_is_its_own_subsection_is_named_once_in_its_row(live_server, phone):
+    """4.1 Cheating is the whole of sub-section 4.1 Cheating: its row says so once, where a row of 3.5.2 also names the
+    sub-section it belongs to (3.5 Revealing or Moving Cards in Zones)."""
+    open_form_at_table_1(phone, live_server)
+    phone.locator("#infraction-search").press_sequentially("cheat", delay=10)
+    own = phone.locator("#picker-rows .pick[data-code='4.1']")
+    own.wait_for()
+    assert own.inner_text().split() == ["4.1", "Cheating"]
+    assert own.locator(".pick-sub").count() == 0
+    phone.locator("#infraction-search").fill("")
+    phone.locator("#infraction-search").press_sequentially("failure to discard", delay=10)
+    other = phone.locator("#picker-rows .pick[data-code='3.5.2']")
+    other.wait_for()
+    assert other.locator(".pick-sub").inner_text() == "3.5 Revealing or Moving Cards in Zones"

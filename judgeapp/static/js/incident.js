@@ -282,7 +282,7 @@ function main() {
     var code = document.createElement("span"); code.className = "pick-code"; code.textContent = e.code;
     var name = document.createElement("span"); name.className = "pick-name"; name.textContent = e.name;
     b.appendChild(code); b.appendChild(document.createTextNode(" ")); b.appendChild(name);
-    if (e.group) {
+    if (e.group && e.group !== e.text) {  // 4.1 Cheating is the whole of sub-section 4.1 Cheating: named once
       var sub = document.createElement("small"); sub.className = "pick-sub"; sub.textContent = e.group;
       b.appendChild(sub);
     }

@@ -226,8 +226,16 @@ def waiting_for(session: Session, user: User) -> int:
     return session.scalar(_WAITING, {"user_id": user.id}) or 0
 
 
-def is_head_judge_anywhere(session: Session, user: User) -> bool:
-    return session.scalar(_HEAD_JUDGE_ANYWHERE, {"user_id": user.id}) is not None
+# The header's count in one statement: the appeals waiting, and whether the count is shown at all (to a head judge
+# anywhere, or to whoever has appeals waiting), instead of two on every page.
+_NEWS_COUNT = select(_WAITING.scalar_subquery(), _HEAD_JUDGE_ANYWHERE.exists())
+
+
+def appeals_badge(session: Session, user: User) -> int | None:
+    """The header's appeals count: `waiting_for`, shown (not None) when there is one or when `user` is a head judge
+    anywhere (their 0 says none is waiting); None for everyone else, who sees no count."""
+    waiting, head_judge = session.execute(_NEWS_COUNT, {"user_id": user.id}).one()
+    return waiting if waiting or head_judge else None
 
 
 # ---- proxies -------------------------------------------------------------------------------------------------------

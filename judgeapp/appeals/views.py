@@ -30,10 +30,8 @@ def _appeal_news():
     """On every page: the head judge's count of appeals waiting, and decisions on the judge's own rulings."""
     if not current_user or not current_user.is_authenticated:
         return {}
-    waiting = services.waiting_for(db.session, current_user)
-    show = bool(waiting) or services.is_head_judge_anywhere(db.session, current_user)
     return {
-        "appeals_waiting": waiting if show else None,
+        "appeals_waiting": services.appeals_badge(db.session, current_user),
         "appeal_decisions": services.decisions_to_see(db.session, current_user),
         "seen_form": SeenForm(formdata=None),
     }  # only shown: never reads the request (a 413's body was not read)

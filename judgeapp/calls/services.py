@@ -268,40 +268,42 @@ def closed_calls(session: Session, event: Event, limit: int = 20) -> list[JudgeC
 
 
 # The header's badge on every page of a judge (calls/views.py _calls_badge): its statements are built once, not per
-# page (building a statement's clauses cost as much as running it), and run with the user's values.
-_JUDGING = (
-    select(StaffAssignment.event_id, StaffAssignment.role)
-    .join(Event, Event.id == StaffAssignment.event_id)
-    .where(
-        StaffAssignment.user_id == bindparam("user_id"),
-        StaffAssignment.ended_at.is_(None),
-        StaffAssignment.role.in_(JUDGE_ROLES),
-        Event.closed_at.is_(None),
+# page (building a statement's clauses cost as much as running it), and run with the user's id; the count and whether
+# there is a badge at all are one statement, the calls handed to a head judge a second one for a head judge only.
+def _judged_now(*roles: Role):
+    """The open events where the user (bound as "user_id") holds one of `roles` now."""
+    return (
+        select(StaffAssignment.event_id)
+        .join(Event, Event.id == StaffAssignment.event_id)
+        .where(
+            StaffAssignment.user_id == bindparam("user_id"),
+            StaffAssignment.ended_at.is_(None),
+            StaffAssignment.role.in_(roles),
+            Event.closed_at.is_(None),
+        )
     )
-)
-_HANDED = (
-    select(JudgeCall)
-    .where(JudgeCall.event_id.in_(bindparam("heads", expanding=True)), JudgeCall.state == CallState.ESCALATED)
-    .options(selectinload(JudgeCall.escalated_by))
-    .order_by(JudgeCall.escalated_at)
-)
-_WAITING = (
+
+
+_BADGE = select(
+    _judged_now(*JUDGE_ROLES).exists(),
     select(func.count())
     .select_from(JudgeCall)
     .where(
-        JudgeCall.event_id.in_(bindparam("events", expanding=True)),
+        JudgeCall.event_id.in_(_judged_now(*JUDGE_ROLES)),
         or_(
             JudgeCall.state == CallState.OPEN,
-            (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(bindparam("heads", expanding=True)),
+            (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(_judged_now(Role.HEAD_JUDGE)),
         ),
     )
+    .scalar_subquery(),
+    _judged_now(Role.HEAD_JUDGE).exists(),
 )
-
-
-def _judging(session: Session, user: User) -> tuple[list[int], list[int]]:
-    """The open events where `user` judges now: (every one, those where they are the head judge)."""
-    rows = session.execute(_JUDGING, {"user_id": user.id}).all()
-    return [e for e, _ in rows], [e for e, r in rows if r is Role.HEAD_JUDGE]
+_HANDED = (
+    select(JudgeCall)
+    .where(JudgeCall.event_id.in_(_judged_now(Role.HEAD_JUDGE)), JudgeCall.state == CallState.ESCALATED)
+    .options(selectinload(JudgeCall.escalated_by))
+    .order_by(JudgeCall.escalated_at)
+)
 
 
 @dataclass(frozen=True)
@@ -314,34 +316,23 @@ class Badge:
 
 
 def badge_for(session: Session, user: User) -> Badge:
-    events, heads = _judging(session, user)
-    if not events:
+    judges, count, head_judge = session.execute(_BADGE, {"user_id": user.id}).one()
+    if not judges:
         return Badge(None, [])
-    handed: list[JudgeCall] = []
-    if heads:
-        handed = list(session.scalars(_HANDED, {"heads": heads}))
-    return Badge(_waiting_count(session, events, heads), handed)
+    handed = list(session.scalars(_HANDED, {"user_id": user.id})) if head_judge else []
+    return Badge(int(count or 0), handed)
 
 
 def waiting_for(session: Session, user: User) -> int | None:
     """The badge's number: calls waiting for a judge at the events where `user` judges now, and for a head judge
     the calls handed to them. None when they judge at no open event (no badge)."""
-    events, heads = _judging(session, user)
-    if not events:
-        return None
-    return _waiting_count(session, events, heads)
-
-
-def _waiting_count(session: Session, events: list[int], heads: list[int]) -> int:
-    """Open calls at `events`, and calls handed to the head judge of `heads`."""
-    return int(session.scalar(_WAITING, {"events": events, "heads": heads}) or 0)
+    judges, count, _head_judge = session.execute(_BADGE, {"user_id": user.id}).one()
+    return int(count or 0) if judges else None
 
 
 def events_judged(session: Session, user: User) -> list[Event]:
-    events, _ = _judging(session, user)
-    if not events:
-        return []
-    return list(session.scalars(select(Event).where(Event.id.in_(events)).order_by(Event.date.desc(), Event.id)))
+    judged = select(Event).where(Event.id.in_(_judged_now(*JUDGE_ROLES))).order_by(Event.date.desc(), Event.id)
+    return list(session.scalars(judged, {"user_id": user.id}))
 
 
 def seated_at(session: Session, call: JudgeCall) -> list[Player]:

@@ -22,7 +22,7 @@ from flask_babel import Babel, get_locale
 from flask_login import current_user
 
 from .localtime import to_local
-from .texts import translations
+from .texts import install_gettext
 
 if TYPE_CHECKING:
     from .models import User
@@ -124,14 +124,7 @@ def init_app(app: Flask) -> None:
     app.config.setdefault("BABEL_DEFAULT_LOCALE", DEFAULT_LANGUAGE)
     app.config.setdefault("BABEL_DEFAULT_TIMEZONE", app.config.get("JUDGEAPP_TIMEZONE") or "UTC")
     babel.init_app(app, locale_selector=select_locale)
-    # The pages' `_()` through texts.translations (Flask-Babel installs the same callables on its slower look-up).
-    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
-        gettext=lambda message: translations().ugettext(message),
-        ngettext=lambda singular, plural, n: translations().ungettext(singular, plural, n),
-        pgettext=lambda context, message: translations().upgettext(context, message),
-        npgettext=lambda context, singular, plural, n: translations().unpgettext(context, singular, plural, n),
-        newstyle=True,
-    )
+    install_gettext(app.jinja_env)  # the pages' `_()` through texts.translations, not Flask-Babel's slower look-up
     app.add_template_global(language, "language")
     app.jinja_env.globals["LANGUAGES"] = LANGUAGES
     app.add_template_filter(format_day, "day")

@@ -41,6 +41,18 @@ def translations() -> Any:
     return found
 
 
+def install_gettext(environment: Any) -> None:
+    """A Jinja environment's `_()`, `ngettext()`… through `translations` (the pages' and the reports' environments);
+    Jinja fills in the placeholders itself, escaping the values."""
+    environment.install_gettext_callables(
+        gettext=lambda message: translations().ugettext(message),
+        ngettext=lambda singular, plural, n: translations().ungettext(singular, plural, n),
+        pgettext=lambda context, message: translations().upgettext(context, message),
+        npgettext=lambda context, singular, plural, n: translations().unpgettext(context, singular, plural, n),
+        newstyle=True,
+    )
+
+
 def gettext(message: str, **variables: object) -> str:
     text = translations().ugettext(message)
     return cast(str, text % variables if variables else text)

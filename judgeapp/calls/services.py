@@ -284,26 +284,28 @@ def _judged_now(*roles: Role):
     )
 
 
+_JUDGING_NOW, _HEADING_NOW = _judged_now(*JUDGE_ROLES), _judged_now(Role.HEAD_JUDGE)
 _BADGE = select(
-    _judged_now(*JUDGE_ROLES).exists(),
+    _JUDGING_NOW.exists(),
     select(func.count())
     .select_from(JudgeCall)
     .where(
-        JudgeCall.event_id.in_(_judged_now(*JUDGE_ROLES)),
+        JudgeCall.event_id.in_(_JUDGING_NOW),
         or_(
             JudgeCall.state == CallState.OPEN,
-            (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(_judged_now(Role.HEAD_JUDGE)),
+            (JudgeCall.state == CallState.ESCALATED) & JudgeCall.event_id.in_(_HEADING_NOW),
         ),
     )
     .scalar_subquery(),
-    _judged_now(Role.HEAD_JUDGE).exists(),
+    _HEADING_NOW.exists(),
 )
 _HANDED = (
     select(JudgeCall)
-    .where(JudgeCall.event_id.in_(_judged_now(Role.HEAD_JUDGE)), JudgeCall.state == CallState.ESCALATED)
+    .where(JudgeCall.event_id.in_(_HEADING_NOW), JudgeCall.state == CallState.ESCALATED)
     .options(selectinload(JudgeCall.escalated_by))
     .order_by(JudgeCall.escalated_at)
 )
+_JUDGED = select(Event).where(Event.id.in_(_JUDGING_NOW)).order_by(Event.date.desc(), Event.id)
 
 
 @dataclass(frozen=True)
@@ -331,8 +333,7 @@ def waiting_for(session: Session, user: User) -> int | None:
 
 
 def events_judged(session: Session, user: User) -> list[Event]:
-    judged = select(Event).where(Event.id.in_(_judged_now(*JUDGE_ROLES))).order_by(Event.date.desc(), Event.id)
-    return list(session.scalars(judged, {"user_id": user.id}))
+    return list(session.scalars(_JUDGED, {"user_id": user.id}))
 
 
 def seated_at(session: Session, call: JudgeCall) -> list[Player]:

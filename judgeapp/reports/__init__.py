@@ -26,7 +26,7 @@ from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher
 
 from ..i18n import format_local, language
-from ..texts import gettext, translations
+from ..texts import gettext, install_gettext
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -41,11 +41,7 @@ templates = Environment(
 )
 # The same catalogs as the pages (judgeapp/translations), in the language in force (English outside an application);
 # Jinja fills in the placeholders itself, escaping the values.
-templates.install_gettext_callables(  # type: ignore[attr-defined]
-    lambda message: translations().ugettext(message),
-    lambda singular, plural, n: translations().ungettext(singular, plural, n),
-    newstyle=True,
-)
+install_gettext(templates)
 
 
 templates.globals["language"] = language  # the language in force: the event's, see the views (in_language)

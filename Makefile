@@ -1,6 +1,12 @@
 # judgeapp: `make run` serves the demo, `make serve` the production shape (gunicorn, Redis, SQLite or DATABASE_URL),
 # `make test` runs every test. All set everything up first, the venv from the lock file (requirements.lock).
 SHELL := /bin/bash
+# Python writes each module's bytecode (.pyc, git-ignored) the first time a process imports it, and every later process
+# reads it. This machine's image sets PYTHONDONTWRITEBYTECODE, with which nothing is ever written: each of the suite's
+# Python processes (pytest's workers, gunicorn's masters, the CLI's and the renders' subprocesses) compiled judgeapp,
+# WeasyPrint, SQLAlchemy and pytest's rewritten tests again, ~3.5 CPU s for `import judgeapp, weasyprint` alone
+# (docs/contributing/suite-history.md, 28 Nov).
+unexport PYTHONDONTWRITEBYTECODE
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -161,7 +167,7 @@ system-deps:
 # pip check fails when pyproject.toml asks for a version the lock does not have (run `make lock`). uv installs them
 # (itself pinned with its hashes in UV_LOCK, installed by the venv's own pip): the lock's 115 packages in ~20 s from
 # PyPI with no cache, where pip took 3 min 30 s from local wheels at load 11 (27 Nov); no .pyc compiled ahead (pip did
-# it for every module): Python writes them for the modules a run imports, once.
+# it for every module): Python writes them for the modules a run imports, once (PYTHONDONTWRITEBYTECODE, above).
 $(STAMP): pyproject.toml $(LOCK) $(UV_LOCK)
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes -r $(UV_LOCK)
